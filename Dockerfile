@@ -1,0 +1,18 @@
+# The Mnemograph API and worker. Neo4j and Ollama run as their own services (docker-compose.yml).
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json codegen.ts schema.graphql tsconfig.json ./
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN npm run build
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=4000
+WORKDIR /app
+COPY --from=build /app /app
+# With internet, the embedding model downloads once into the volume; set EMBEDDING_MODEL_DIR
+# to a mounted folder (see `npm run model:provision`) to stay offline.
+EXPOSE 4000
+HEALTHCHECK --interval=10s --timeout=5s --start-period=60s --retries=6 \
+  CMD node -e "fetch('http://127.0.0.1:4000/health/ready').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
+CMD ["node", "dist/src/main.js"]

@@ -1,0 +1,24 @@
+// Types for the plain-JS local Neo4j launcher (kept dependency-free so it runs before npm install).
+export interface Neo4jOptions {
+  home?: string;
+  boltPort?: number;
+  httpPort?: number;
+  password?: string;
+  heapMb?: number;
+  pageCacheMb?: number;
+  version?: string;
+  timeoutMs?: number;
+  quiet?: boolean;
+}
+export interface RunningNeo4j {
+  boltUrl: string;
+  httpUrl: string;
+  user: string;
+  password: string;
+  home: string;
+  pid: number;
+  alreadyRunning: boolean;
+}
+export function startNeo4j(opts?: Neo4jOptions): Promise<RunningNeo4j>;
+export function stopNeo4j(opts?: Neo4jOptions): Promise<void>;
+export function neo4jStatus(opts?: Neo4jOptions): Promise<{ running: boolean; pid: number | null; boltUrl: string; httpUrl: string; version: string }>;

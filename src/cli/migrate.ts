@@ -1,0 +1,19 @@
+import { CYPHER_DIR } from '../app.js';
+import { loadConfig } from '../config/index.js';
+import { createDriver, Executor, migrate } from '../db/index.js';
+import { createLogger } from '../logger.js';
+
+/** `npm run migrate`: applies pending schema migrations to NEO4J_URI (default bolt://127.0.0.1:7687). */
+const config = loadConfig();
+const logger = createLogger(config.LOG_LEVEL);
+const uri = config.NEO4J_URI ?? `bolt://127.0.0.1:${config.NEO4J_BOLT_PORT}`;
+const executor = new Executor(createDriver({ uri, user: config.NEO4J_USER, password: config.NEO4J_PASSWORD, database: config.NEO4J_DATABASE }), config.NEO4J_DATABASE, logger);
+try {
+  const report = await migrate(executor, CYPHER_DIR, logger);
+  process.stdout.write(`schema at version ${report.version}; applied now: ${report.applied.length ? report.applied.join(', ') : 'none'}\n`);
+} catch (error) {
+  process.stderr.write(`migration failed: ${(error as Error).message}\n`);
+  process.exitCode = 1;
+} finally {
+  await executor.close();
+}

@@ -1,0 +1,39 @@
+/** Defaults with their units in the name; the seeds' values unless DESIGN.md decides otherwise. */
+export const DEFAULT_PORT = 4000;
+export const DEFAULT_HOST = '127.0.0.1';
+export const DEFAULT_NAMESPACE = 'default';
+
+export const DEFAULT_NEO4J_USER = 'neo4j';
+export const DEFAULT_NEO4J_PASSWORD = 'mnemograph-dev';
+export const DEFAULT_NEO4J_DATABASE = 'neo4j';
+export const DEFAULT_NEO4J_BOLT_PORT = 7687;
+export const DEFAULT_NEO4J_HTTP_PORT = 7474;
+
+export const DEFAULT_EMBEDDING_MODEL = 'Xenova/all-MiniLM-L6-v2';
+export const DEFAULT_EMBEDDING_BATCH_SIZE = 32;
+
+export const DEFAULT_MAX_CONTENT_CHARS = 50_000;
+export const DEFAULT_MAX_BATCH_SIZE = 500;
+export const DEFAULT_MAX_METADATA_BYTES = 16 * 1024;
+
+export const DEFAULT_DUPLICATE_THRESHOLD = 0.98;
+export const DEFAULT_NEAR_DUPLICATE_THRESHOLD = 0.92;
+
+export const DEFAULT_OLLAMA_HOST = 'http://127.0.0.1:11434';
+export const DEFAULT_OLLAMA_MODEL = 'qwen3:4b';
+export const DEFAULT_EXTRACTION_TIMEOUT_MS = 45 * 1000;
+export const DEFAULT_MIN_FACT_CONFIDENCE = 0.7;
+
+export const DEFAULT_WORKER_POLL_MS = 2 * 1000;
+export const DEFAULT_WORKER_MAX_ATTEMPTS = 3;
+export const DEFAULT_WORKER_LEASE_TIMEOUT_MS = 5 * 60 * 1000;
+
+export const DEFAULT_GRAPH_BOOST_WEIGHT = 0.15;
+export const DEFAULT_GRAPH_BOOST_TIMEOUT_MS = 500;
+export const DEFAULT_RERANK_TOP_N = 20;
+export const DEFAULT_RERANK_TIMEOUT_MS = 2 * 1000;
+
+export const DEFAULT_MAX_REQUEST_BYTES = 2 * 1024 * 1024;
+export const DEFAULT_MAX_QUERY_DEPTH = 8;
+export const DEFAULT_MAX_QUERY_COST = 5_000;
+export const DEFAULT_MAX_PAGE_SIZE = 100;

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from './load.js';
+
+describe('loadConfig', () => {
+  it('applies the seeds’ defaults when nothing is set', () => {
+    const config = loadConfig({});
+    expect(config.PORT).toBe(4000);
+    expect(config.DEDUP_DUPLICATE_THRESHOLD).toBe(0.98);
+    expect(config.GRAPH_BOOST_WEIGHT).toBe(0.15);
+    expect(config.NEO4J_URI).toBeUndefined();
+    expect(config.API_KEYS).toEqual([]);
+  });
+
+  it('coerces numbers and booleans from strings', () => {
+    const config = loadConfig({ PORT: '4100', HINTS_ENABLED: 'true', REDACT_EMAILS: '0' });
+    expect(config.PORT).toBe(4100);
+    expect(config.HINTS_ENABLED).toBe(true);
+    expect(config.REDACT_EMAILS).toBe(false);
+  });
+
+  it('names the variable and the accepted range of an invalid value', () => {
+    expect(() => loadConfig({ GRAPH_BOOST_WEIGHT: '1.5' })).toThrow(/GRAPH_BOOST_WEIGHT: .*1/);
+    expect(() => loadConfig({ PORT: 'abc' })).toThrow(/PORT/);
+    expect(() => loadConfig({ NEO4J_URI: 'http://x' })).toThrow(/NEO4J_URI: a bolt:\/\/ or neo4j:\/\/ URI/);
+  });
+
+  it('parses API keys and rejects short ones', () => {
+    const keys = JSON.stringify([{ key: 'k'.repeat(20), namespaces: ['team-a'], readOnly: true }]);
+    expect(loadConfig({ API_KEYS: keys }).API_KEYS[0]).toMatchObject({ namespaces: ['team-a'], readOnly: true });
+    expect(() => loadConfig({ API_KEYS: JSON.stringify([{ key: 'short', namespaces: ['a'] }]) })).toThrow(/API_KEYS/);
+  });
+});

@@ -1,0 +1,5 @@
+/** Defaults of the deep-path settings added with the worker (seed 004 values where it has them). */
+export const DEFAULT_SEMANTIC_CONTRADICTION_TIMEOUT_MS = 45 * 1000;
+export const DEFAULT_HINTS_MAX = 5;
+/** First retry delay of a failed job; doubles per attempt (capped at 10 min). */
+export const DEFAULT_WORKER_RETRY_BASE_MS = 15 * 1000;

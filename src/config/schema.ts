@@ -1,0 +1,107 @@
+import { z } from 'zod';
+import * as d from './defaults.js';
+import * as pd from './pipeline-defaults.js';
+
+const bool = z
+  .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no'])])
+  .transform((v) => v === true || v === 'true' || v === '1' || v === 'yes');
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+const fraction = z.coerce.number().min(0).max(1);
+const namespace = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'letters, digits, _ . - (max 64, starting alphanumeric)');
+
+const apiKey = z.object({
+  key: z.string().min(16, 'API keys must be at least 16 characters'),
+  name: z.string().default('key'),
+  namespaces: z.array(z.union([namespace, z.literal('*')])).min(1),
+  readOnly: z.boolean().default(false),
+});
+
+/**
+ * Every setting, keyed by its environment variable. The same keys may come from a JSON
+ * config file (MNEMOGRAPH_CONFIG); the environment wins.
+ */
+export const configSchema = z.object({
+  HOST: z.string().default(d.DEFAULT_HOST),
+  PORT: int(0, 65535).default(d.DEFAULT_PORT),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DEFAULT_NAMESPACE: namespace.default(d.DEFAULT_NAMESPACE),
+
+  NEO4J_URI: z.string().regex(/^(bolt|neo4j)(\+s|\+ssc)?:\/\//, 'a bolt:// or neo4j:// URI').optional(),
+  NEO4J_USER: z.string().min(1).default(d.DEFAULT_NEO4J_USER),
+  NEO4J_PASSWORD: z.string().min(8, 'Neo4j requires at least 8 characters').default(d.DEFAULT_NEO4J_PASSWORD),
+  NEO4J_DATABASE: z.string().min(1).default(d.DEFAULT_NEO4J_DATABASE),
+  NEO4J_BOLT_PORT: int(1, 65535).default(d.DEFAULT_NEO4J_BOLT_PORT),
+  NEO4J_HTTP_PORT: int(1, 65535).default(d.DEFAULT_NEO4J_HTTP_PORT),
+  NEO4J_HOME_DIR: z.string().optional(),
+
+  EMBEDDING_MODEL: z.string().default(d.DEFAULT_EMBEDDING_MODEL),
+  EMBEDDING_MODEL_DIR: z.string().optional(),
+  EMBEDDING_BATCH_SIZE: int(1, 256).default(d.DEFAULT_EMBEDDING_BATCH_SIZE),
+
+  MAX_CONTENT_CHARS: int(100, 10_000_000).default(d.DEFAULT_MAX_CONTENT_CHARS),
+  MAX_BATCH_SIZE: int(1, 10_000).default(d.DEFAULT_MAX_BATCH_SIZE),
+  MAX_METADATA_BYTES: int(0, 1_048_576).default(d.DEFAULT_MAX_METADATA_BYTES),
+  REDACTION_ENABLED: bool.default(true),
+  REDACT_EMAILS: bool.default(true),
+  REDACTION_EXTRA_PATTERNS: z
+    .string()
+    .default('[]')
+    .transform((s, ctx) => {
+      try {
+        return z.array(z.object({ kind: z.string().regex(/^[A-Z][A-Z0-9_]*$/), pattern: z.string().min(1), flags: z.string().optional() })).parse(JSON.parse(s));
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'a JSON array of {"kind":"UPPER_SNAKE","pattern":"regex"}' });
+        return z.NEVER;
+      }
+    }),
+  DEDUP_DUPLICATE_THRESHOLD: fraction.default(d.DEFAULT_DUPLICATE_THRESHOLD),
+  DEDUP_NEAR_THRESHOLD: fraction.default(d.DEFAULT_NEAR_DUPLICATE_THRESHOLD),
+  MIN_IMPORTANCE_TO_STORE: fraction.default(0),
+
+  PIPELINE_ENABLED: bool.default(true),
+  PIPELINE_SHADOW_MODE: bool.default(false),
+  MUTATIONS_FROZEN: bool.default(false),
+  ALLOW_UPDATE_DELETE: bool.default(false),
+  HINTS_ENABLED: bool.default(false),
+  OLLAMA_HOST: z.string().url().default(d.DEFAULT_OLLAMA_HOST),
+  OLLAMA_MODEL: z.string().min(1).default(d.DEFAULT_OLLAMA_MODEL),
+  EXTRACTION_TIMEOUT_MS: int(5_000, 300_000).default(d.DEFAULT_EXTRACTION_TIMEOUT_MS),
+  MIN_FACT_CONFIDENCE: fraction.default(d.DEFAULT_MIN_FACT_CONFIDENCE),
+  WORKER_ENABLED: bool.default(true),
+  WORKER_POLL_MS: int(100, 60_000).default(d.DEFAULT_WORKER_POLL_MS),
+  WORKER_MAX_ATTEMPTS: int(1, 10).default(d.DEFAULT_WORKER_MAX_ATTEMPTS),
+  WORKER_LEASE_TIMEOUT_MS: int(10_000, 600_000).default(d.DEFAULT_WORKER_LEASE_TIMEOUT_MS),
+  WORKER_RETRY_BASE_MS: int(0, 600_000).default(pd.DEFAULT_WORKER_RETRY_BASE_MS),
+  SEMANTIC_CONTRADICTION_ENABLED: bool.default(false),
+  SEMANTIC_CONTRADICTION_TIMEOUT_MS: int(5_000, 300_000).default(pd.DEFAULT_SEMANTIC_CONTRADICTION_TIMEOUT_MS),
+  HINTS_MAX: int(1, 20).default(pd.DEFAULT_HINTS_MAX),
+
+  GRAPH_BOOST_ENABLED: bool.default(true),
+  GRAPH_BOOST_WEIGHT: fraction.default(d.DEFAULT_GRAPH_BOOST_WEIGHT),
+  GRAPH_BOOST_TIMEOUT_MS: int(50, 5_000).default(d.DEFAULT_GRAPH_BOOST_TIMEOUT_MS),
+  RERANK_ENABLED: bool.default(true),
+  RERANK_TOP_N: int(1, 100).default(d.DEFAULT_RERANK_TOP_N),
+  RERANK_TIMEOUT_MS: int(100, 30_000).default(d.DEFAULT_RERANK_TIMEOUT_MS),
+
+  API_KEYS: z
+    .string()
+    .default('[]')
+    .transform((s, ctx) => {
+      try {
+        return z.array(apiKey).parse(JSON.parse(s));
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'a JSON array of {"key":"…(16+ chars)","namespaces":["ns"|"*"],"readOnly":false}' });
+        return z.NEVER;
+      }
+    }),
+  /** Listen beyond loopback without API keys: only inside a private network (docker-compose). */
+  TRUST_NETWORK: bool.default(false),
+  MAX_REQUEST_BYTES: int(1_024, 100 * 1024 * 1024).default(d.DEFAULT_MAX_REQUEST_BYTES),
+  MAX_QUERY_DEPTH: int(2, 50).default(d.DEFAULT_MAX_QUERY_DEPTH),
+  MAX_QUERY_COST: int(10, 1_000_000).default(d.DEFAULT_MAX_QUERY_COST),
+  MAX_PAGE_SIZE: int(1, 1_000).default(d.DEFAULT_MAX_PAGE_SIZE),
+});
+
+export type Config = z.output<typeof configSchema>;
+export type ApiKeyConfig = z.output<typeof apiKey>;
+export const namespaceSchema = namespace;

@@ -1,0 +1,113 @@
+import type { Driver, ManagedTransaction, QueryResult, RecordShape } from 'neo4j-driver';
+import type { Logger } from '../logger.js';
+import { mapNeo4jError } from './neo4j-errors.js';
+
+export type Params = Record<string, unknown>;
+export type Row = Record<string, unknown>;
+
+/** A unit of work inside one managed transaction: it may run several queries. */
+export type TxWork<T> = (tx: TxRunner) => Promise<T>;
+
+export interface TxRunner {
+  run<T extends Row = Row>(cypher: string, params?: Params): Promise<T[]>;
+}
+
+export interface QueryListener {
+  (event: { cypher: string; mode: 'read' | 'write' | 'auto' }): void;
+}
+
+/**
+ * The only place that opens sessions and transactions. Every query goes through here with
+ * parameters, transaction metadata naming the operation, and error mapping.
+ */
+export class Executor {
+  private readonly listeners = new Set<QueryListener>();
+
+  constructor(
+    private readonly driver: Driver,
+    private readonly database: string,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Observe queries (tests count them; metrics time them). Returns an unsubscribe function. */
+  onQuery(listener: QueryListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async read<T extends Row = Row>(operation: string, cypher: string, params: Params = {}): Promise<T[]> {
+    return this.readTx(operation, (tx) => tx.run<T>(cypher, params));
+  }
+
+  async write<T extends Row = Row>(operation: string, cypher: string, params: Params = {}): Promise<T[]> {
+    return this.writeTx(operation, (tx) => tx.run<T>(cypher, params));
+  }
+
+  async readTx<T>(operation: string, work: TxWork<T>): Promise<T> {
+    return this.withSession('read', operation, (session) =>
+      session.executeRead((tx) => work(this.runner(tx, 'read')), this.txConfig(operation)),
+    );
+  }
+
+  /** A managed write transaction: retried on transient errors, so `work` must be safe to re-run. */
+  async writeTx<T>(operation: string, work: TxWork<T>): Promise<T> {
+    return this.withSession('write', operation, (session) =>
+      session.executeWrite((tx) => work(this.runner(tx, 'write')), this.txConfig(operation)),
+    );
+  }
+
+  /** Auto-commit query: required for schema changes and `CALL { … } IN TRANSACTIONS`. */
+  async autoCommit<T extends Row = Row>(operation: string, cypher: string, params: Params = {}): Promise<T[]> {
+    return this.withSession('write', operation, async (session) => {
+      this.emit(cypher, 'auto');
+      const result = await session.run(cypher, params, this.txConfig(operation));
+      return toRows<T>(result);
+    });
+  }
+
+  async verifyConnectivity(): Promise<void> {
+    try {
+      await this.driver.verifyConnectivity({ database: this.database });
+    } catch (error) {
+      throw mapNeo4jError(error);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.driver.close();
+  }
+
+  private runner(tx: ManagedTransaction, mode: 'read' | 'write'): TxRunner {
+    return {
+      run: async <T extends Row>(cypher: string, params: Params = {}) => {
+        this.emit(cypher, mode);
+        this.logger.debug({ cypher, params: Object.keys(params) }, 'cypher');
+        return toRows<T>(await tx.run(cypher, params));
+      },
+    };
+  }
+
+  private async withSession<T>(mode: 'read' | 'write', operation: string, use: (session: ReturnType<Driver['session']>) => Promise<T>): Promise<T> {
+    const session = this.driver.session({ database: this.database, defaultAccessMode: mode === 'read' ? 'READ' : 'WRITE' });
+    try {
+      return await use(session);
+    } catch (error) {
+      this.logger.debug({ err: error, operation }, 'neo4j operation failed');
+      throw mapNeo4jError(error);
+    } finally {
+      await session.close();
+    }
+  }
+
+  private txConfig(operation: string) {
+    return { metadata: { app: 'mnemograph', operation } };
+  }
+
+  private emit(cypher: string, mode: 'read' | 'write' | 'auto'): void {
+    for (const listener of this.listeners) listener({ cypher, mode });
+  }
+}
+
+function toRows<T extends Row>(result: QueryResult<RecordShape>): T[] {
+  return result.records.map((record) => record.toObject() as T);
+}

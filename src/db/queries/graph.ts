@@ -1,0 +1,118 @@
+import type { Executor } from '../executor.js';
+import {
+  ASPECT_RETURN,
+  ENTITY_RETURN,
+  MEMORY_RETURN,
+  type AspectRecord,
+  type AttributeRecord,
+  type EntityRecord,
+  type HistoryRecord,
+  type MemoryRecord,
+  type RelationRecord,
+} from '../records.js';
+
+/**
+ * Batched reads of the entity graph, one query per batch of keys (the DataLoaders call these).
+ * Every function returns rows tagged with the key they belong to.
+ */
+
+const ATTRIBUTE_RETURN = (attr: string, asp: string) => `${attr} {
+  .id, aspectId: ${asp}.id, memoryId: [(${attr})-[:FROM]->(src:Memory) | src.id][0],
+  .content, .kind, importance: coalesce(${attr}.importance, 0.5), confidence: coalesce(${attr}.confidence, 1.0),
+  .status, .validFrom, .validTo,
+  supersedesId: [(${attr})-[:SUPERSEDES]->(old:Attribute) | old.id][0],
+  supersededById: [(${attr})<-[:SUPERSEDES]-(newer:Attribute) | newer.id][0] }`;
+
+const ENTITIES_BY_IDS = `
+UNWIND $ids AS id
+MATCH (e:Entity {id: id})
+RETURN id AS key, ${ENTITY_RETURN('e')} AS row`;
+
+const ENTITIES_BY_MEMORY = `
+UNWIND $ids AS id
+MATCH (:Memory {id: id})-[:MENTIONS]->(e:Entity)
+RETURN id AS key, ${ENTITY_RETURN('e')} AS row
+ORDER BY e.mentions DESC, e.canonicalName`;
+
+const ATTRIBUTES_BY_MEMORY = `
+UNWIND $ids AS id
+MATCH (asp:Aspect)-[:HAS_ATTRIBUTE]->(attr:Attribute)-[:FROM]->(:Memory {id: id})
+RETURN id AS key, ${ATTRIBUTE_RETURN('attr', 'asp')} AS row
+ORDER BY attr.validFrom`;
+
+const HISTORY_BY_MEMORY = `
+UNWIND $ids AS id
+MATCH (h:HistoryEvent)-[:ABOUT]->(:Memory {id: id})
+RETURN id AS key, h { .id, .event, memoryId: id, .reason, .actor, .model, .confidence, .outcome, .at } AS row
+ORDER BY h.at`;
+
+const ASPECTS_BY_ENTITY = `
+UNWIND $ids AS id
+MATCH (e:Entity {id: id})-[:HAS_ASPECT]->(a:Aspect)
+RETURN id AS key, ${ASPECT_RETURN('a', 'e')} AS row
+ORDER BY a.weight DESC, a.canonicalName`;
+
+const ASPECTS_BY_IDS = `
+UNWIND $ids AS id
+MATCH (e:Entity)-[:HAS_ASPECT]->(a:Aspect {id: id})
+RETURN id AS key, ${ASPECT_RETURN('a', 'e')} AS row`;
+
+const ATTRIBUTES_BY_ASPECT = `
+UNWIND $ids AS id
+MATCH (asp:Aspect {id: id})-[:HAS_ATTRIBUTE]->(attr:Attribute)
+RETURN id AS key, ${ATTRIBUTE_RETURN('attr', 'asp')} AS row
+ORDER BY attr.validFrom, attr.id`;
+
+const ATTRIBUTES_BY_IDS = `
+UNWIND $ids AS id
+MATCH (asp:Aspect)-[:HAS_ATTRIBUTE]->(attr:Attribute {id: id})
+RETURN id AS key, ${ATTRIBUTE_RETURN('attr', 'asp')} AS row`;
+
+const RELATIONS_BY_ENTITY = `
+UNWIND $ids AS id
+MATCH (e:Entity {id: id})-[r:RELATES_TO]-(other:Entity)
+RETURN id AS key, {
+  sourceId: startNode(r).id, targetId: endNode(r).id, type: r.type,
+  strength: coalesce(r.strength, 1.0), confidence: coalesce(r.confidence, 1.0), mentions: coalesce(r.mentions, 1) } AS row
+ORDER BY r.mentions DESC`;
+
+const MEMORIES_BY_ENTITY = `
+UNWIND $ids AS id
+CALL (id) {
+  MATCH (m:Memory)-[:MENTIONS]->(:Entity {id: id})
+  WHERE m.deletedAt IS NULL
+  RETURN m ORDER BY m.createdAt DESC LIMIT $limit
+}
+RETURN id AS key, ${MEMORY_RETURN('m')} AS row`;
+
+export interface Keyed<T> {
+  key: string;
+  row: T;
+}
+
+async function keyed<T>(executor: Executor, operation: string, cypher: string, ids: readonly string[], extra: Record<string, unknown> = {}): Promise<Keyed<T>[]> {
+  if (ids.length === 0) return [];
+  return executor.read<Keyed<T> & Record<string, unknown>>(operation, cypher, { ids, ...extra });
+}
+
+export const entitiesByIds = (x: Executor, ids: readonly string[]) => keyed<EntityRecord>(x, 'graph.entities-by-ids', ENTITIES_BY_IDS, ids);
+export const entitiesByMemoryIds = (x: Executor, ids: readonly string[]) => keyed<EntityRecord>(x, 'graph.entities-by-memory', ENTITIES_BY_MEMORY, ids);
+export const attributesByMemoryIds = (x: Executor, ids: readonly string[]) => keyed<AttributeRecord>(x, 'graph.attributes-by-memory', ATTRIBUTES_BY_MEMORY, ids);
+export const historyByMemoryIds = (x: Executor, ids: readonly string[]) => keyed<HistoryRecord>(x, 'graph.history-by-memory', HISTORY_BY_MEMORY, ids);
+export const aspectsByEntityIds = (x: Executor, ids: readonly string[]) => keyed<AspectRecord>(x, 'graph.aspects-by-entity', ASPECTS_BY_ENTITY, ids);
+export const aspectsByIds = (x: Executor, ids: readonly string[]) => keyed<AspectRecord>(x, 'graph.aspects-by-ids', ASPECTS_BY_IDS, ids);
+export const attributesByAspectIds = (x: Executor, ids: readonly string[]) => keyed<AttributeRecord>(x, 'graph.attributes-by-aspect', ATTRIBUTES_BY_ASPECT, ids);
+export const attributesByIds = (x: Executor, ids: readonly string[]) => keyed<AttributeRecord>(x, 'graph.attributes-by-ids', ATTRIBUTES_BY_IDS, ids);
+export const relationsByEntityIds = (x: Executor, ids: readonly string[]) => keyed<RelationRecord>(x, 'graph.relations-by-entity', RELATIONS_BY_ENTITY, ids);
+export const memoriesByEntityIds = (x: Executor, ids: readonly string[], limit: number) =>
+  keyed<MemoryRecord>(x, 'graph.memories-by-entity', MEMORIES_BY_ENTITY, ids, { limit });
+
+const ENTITY_BY_NAME = `
+MATCH (e:Entity {namespace: $namespace, canonicalName: $canonicalName})
+RETURN ${ENTITY_RETURN('e')} AS entity`;
+
+export async function entityByName(executor: Executor, namespace: string, name: string): Promise<EntityRecord | null> {
+  const canonicalName = name.trim().toLowerCase().replace(/\s+/g, ' ');
+  const [row] = await executor.read<{ entity: EntityRecord }>('graph.entity-by-name', ENTITY_BY_NAME, { namespace, canonicalName });
+  return row?.entity ?? null;
+}

@@ -1,0 +1,53 @@
+import type { Executor } from '../executor.js';
+import { CHUNK_RETURN, MEMORY_RETURN, type ChunkRecord, type MemoryRecord } from '../records.js';
+
+const LIVE_BY_DEDUP_KEYS = `
+UNWIND $keys AS key
+MATCH (m:Memory {dedupKey: key})
+RETURN key, m.id AS id`;
+
+const BY_IDS = `
+UNWIND $ids AS id
+MATCH (m:Memory {id: id})
+WHERE m.namespace IN $namespaces OR $anyNamespace
+RETURN ${MEMORY_RETURN('m')} AS memory`;
+
+const CHUNKS_BY_MEMORY_IDS = `
+UNWIND $ids AS id
+MATCH (m:Memory {id: id})-[:HAS_CHUNK]->(c:Chunk)
+RETURN ${CHUNK_RETURN('c', 'm')} AS chunk
+ORDER BY chunk.memoryId, chunk.index`;
+
+const TOUCH_ACCESSED = `
+UNWIND $ids AS id
+MATCH (m:Memory {id: id})
+SET m.lastAccessed = $now, m.accessCount = coalesce(m.accessCount, 0) + 1`;
+
+/** Which of these dedup keys already belong to a live memory. */
+export async function findLiveByDedupKeys(executor: Executor, keys: string[]): Promise<Map<string, string>> {
+  if (keys.length === 0) return new Map();
+  const rows = await executor.read<{ key: string; id: string }>('memories.by-dedup-keys', LIVE_BY_DEDUP_KEYS, { keys });
+  return new Map(rows.map((r) => [r.key, r.id]));
+}
+
+/** Memories by id restricted to readable namespaces (`null` = any). Missing ids are absent. */
+export async function memoriesByIds(executor: Executor, ids: readonly string[], namespaces: readonly string[] | null): Promise<MemoryRecord[]> {
+  if (ids.length === 0) return [];
+  const rows = await executor.read<{ memory: MemoryRecord }>('memories.by-ids', BY_IDS, {
+    ids,
+    namespaces: namespaces ?? [],
+    anyNamespace: namespaces === null,
+  });
+  return rows.map((r) => r.memory);
+}
+
+export async function chunksByMemoryIds(executor: Executor, ids: readonly string[]): Promise<ChunkRecord[]> {
+  if (ids.length === 0) return [];
+  const rows = await executor.read<{ chunk: ChunkRecord }>('memories.chunks', CHUNKS_BY_MEMORY_IDS, { ids });
+  return rows.map((r) => r.chunk);
+}
+
+export async function touchAccessed(executor: Executor, ids: readonly string[], now: string): Promise<void> {
+  if (ids.length === 0) return;
+  await executor.write('memories.touch-accessed', TOUCH_ACCESSED, { ids, now });
+}

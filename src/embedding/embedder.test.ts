@@ -1,0 +1,139 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { beforeAll, describe, expect, it } from 'vitest';
+
+import { DEFAULT_EMBEDDING_MODEL_NAME, EMBEDDING_DIMENSIONS, createEmbedder, type Embedder } from './index.js';
+
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const MODEL_DIR = path.resolve(process.env.EMBEDDING_MODEL_DIR || path.join(REPO_ROOT, '.models'));
+const LOAD_TIMEOUT_MS = 60 * 1000;
+
+// sentence-transformers output for the model card sentences (mean pooling + normalize).
+const REFERENCE = [
+  { text: 'This is an example sentence', head: [0.0677, 0.0635, 0.0487] },
+  { text: 'Each sentence is converted', head: [0.0864, 0.1028, 0.0054] },
+];
+const FLOAT_TOLERANCE = 1e-3;
+// Per-tensor activation quantization moves single components by up to ~0.02.
+const QUANTIZED_TOLERANCE = 0.025;
+// The transformers.js model card's figures (quantized model); the issue's acceptance bound is 0.02.
+const MODEL_CARD_QUANTIZED = [
+  { text: 'This is an example sentence', head: [0.0459, 0.0733, 0.054] },
+  { text: 'Each sentence is converted', head: [0.0819, 0.1076, -0.0132] },
+];
+const MODEL_CARD_TOLERANCE = 0.02;
+
+function requireModel(quantized: boolean): void {
+  const file = path.join(MODEL_DIR, DEFAULT_EMBEDDING_MODEL_NAME, 'onnx', quantized ? 'model_quantized.onnx' : 'model.onnx');
+  if (!fs.existsSync(file)) {
+    throw new Error(`embedding model missing at ${file}: run npm run model:provision (or set EMBEDDING_MODEL_DIR)`);
+  }
+}
+
+const dot = (a: Float32Array, b: Float32Array) => a.reduce((sum, x, i) => sum + x * b[i]!, 0);
+const maxAbsDiff = (a: ArrayLike<number>, b: ArrayLike<number>) =>
+  Math.max(...Array.from(a, (x, i) => Math.abs(x - b[i]!)));
+
+describe('Embedder (float model, the default)', () => {
+  let embedder: Embedder;
+
+  beforeAll(async () => {
+    requireModel(false);
+    embedder = createEmbedder({ modelDir: MODEL_DIR });
+    expect(embedder.isLoaded()).toBe(false);
+    await embedder.load();
+  }, LOAD_TIMEOUT_MS);
+
+  it('loads once and reports its identity', async () => {
+    await Promise.all([embedder.load(), embedder.load()]);
+    expect(embedder.isLoaded()).toBe(true);
+    expect(embedder.dimensions).toBe(EMBEDDING_DIMENSIONS);
+    expect(embedder.modelId).toBe('Xenova/all-MiniLM-L6-v2');
+  });
+
+  it('matches the sentence-transformers reference', async () => {
+    const vectors = await embedder.embed(REFERENCE.map((r) => r.text));
+    REFERENCE.forEach(({ head }, i) => {
+      expect(maxAbsDiff(vectors[i]!.subarray(0, 3), head)).toBeLessThanOrEqual(FLOAT_TOLERANCE);
+    });
+  });
+
+  it('returns 384-dimensional unit vectors', async () => {
+    const [vector] = await embedder.embed(['Alice moved to Berlin in 2019.']);
+    expect(vector).toBeInstanceOf(Float32Array);
+    expect(vector!.length).toBe(384);
+    expect(Math.sqrt(dot(vector!, vector!))).toBeCloseTo(1, 5);
+  });
+
+  it('returns [] for no texts', async () => {
+    expect(await embedder.embed([])).toEqual([]);
+  });
+
+  it('preserves order across batches, and a batch equals each text alone', async () => {
+    const small = createEmbedder({ modelDir: MODEL_DIR, batchSize: 3 });
+    const texts = [
+      'We picked Postgres for billing.',
+      'The cat sleeps.',
+      'Remember to water the plants every Tuesday before the weekly standup meeting.',
+      'Bob prefers tea.',
+      'Deploys go through CI after code review, never straight from a laptop.',
+      'Ok.',
+      'The meeting moved to Friday.',
+    ];
+    const batched = await small.embed(texts);
+    expect(batched).toHaveLength(texts.length);
+    for (const [i, text] of texts.entries()) {
+      expect(maxAbsDiff(batched[i]!, await embedder.embedOne(text))).toBeLessThan(1e-4);
+    }
+    await small.dispose();
+  });
+
+  it('puts similar sentences closer than unrelated ones', async () => {
+    const [cat, feline, finance] = await embedder.embed([
+      'The cat sat on the mat.',
+      'A kitten was lying on the rug.',
+      'Quarterly revenue grew by eight percent.',
+    ]);
+    expect(dot(cat!, feline!)).toBeGreaterThan(dot(cat!, finance!) + 0.2);
+  });
+
+  it('embeds texts longer than the model window (truncated)', async () => {
+    const [vector] = await embedder.embed(['word '.repeat(2000)]);
+    expect(vector!.length).toBe(384);
+  });
+
+  it('counts word-piece tokens without special tokens', () => {
+    expect(embedder.countTokens('')).toBe(0);
+    expect(embedder.countTokens('This is an example sentence')).toBe(5);
+    expect(embedder.countTokens('Tokenization splits unfamiliar words')).toBeGreaterThan(4);
+    const long = 'The quick brown fox jumps over the lazy dog. '.repeat(100);
+    expect(embedder.countTokens(long)).toBe(1000);
+  });
+});
+
+describe('Embedder (quantized model)', () => {
+  it('matches the reference within quantization error', async () => {
+    requireModel(true);
+    const embedder = createEmbedder({ modelDir: MODEL_DIR, quantized: true });
+    expect(embedder.modelId).toBe('Xenova/all-MiniLM-L6-v2:quantized');
+    for (const { text, head } of REFERENCE) {
+      const vector = await embedder.embedOne(text);
+      expect(maxAbsDiff(vector.subarray(0, 3), head)).toBeLessThanOrEqual(QUANTIZED_TOLERANCE);
+    }
+    for (const { text, head } of MODEL_CARD_QUANTIZED) {
+      const vector = await embedder.embedOne(text);
+      expect(maxAbsDiff(vector.subarray(0, 3), head)).toBeLessThanOrEqual(MODEL_CARD_TOLERANCE);
+    }
+    await embedder.dispose();
+  }, LOAD_TIMEOUT_MS);
+});
+
+describe('Embedder without a model', () => {
+  it('fails with a message saying how to provision', async () => {
+    const embedder = createEmbedder({ modelDir: path.join(REPO_ROOT, 'no-such-models-dir') });
+    await expect(embedder.load()).rejects.toThrow(/npm run model:provision/);
+    expect(() => embedder.countTokens('x')).toThrow(/load\(\)/);
+  });
+});

@@ -1,0 +1,82 @@
+import type { Executor } from '../db/executor.js';
+import { namespaceToken } from '../pipeline/remember-service.js';
+import { toLuceneQuery } from '../recall/lucene.js';
+import type { Candidate } from './types.js';
+
+export const DECISION_CANDIDATES = 5;
+/** Weight of the vector leg when both legs scored a memory (seed 004's alpha). */
+export const VECTOR_ALPHA = 0.7;
+export const MIN_CANDIDATE_SCORE = 0.3;
+/** Neo4j 5 cannot pre-filter a vector query by namespace: over-fetch, then filter. */
+const VECTOR_OVERFETCH = 50;
+const KEYWORD_LIMIT = 20;
+
+const KEYWORD_LEG = `
+CALL db.index.fulltext.queryNodes('memory_content', $query, {limit: toInteger($limit)}) YIELD node, score
+WHERE node.namespace = $namespace AND node.deletedAt IS NULL AND NOT node.id IN $exclude
+RETURN node.id AS id, score`;
+
+const VECTOR_LEG = `
+CALL db.index.vector.queryNodes('chunk_embedding', toInteger($k), $vector) YIELD node, score
+WHERE node.namespace = $namespace
+MATCH (m:Memory)-[:HAS_CHUNK]->(node)
+WHERE m.deletedAt IS NULL AND NOT m.id IN $exclude
+RETURN m.id AS id, max(score) AS score`;
+
+const LOAD_CANDIDATES = `
+UNWIND $ids AS id
+MATCH (m:Memory {id: id})
+RETURN m.id AS id, m.type AS type, m.content AS content`;
+
+export interface CandidateQuery {
+  namespace: string;
+  text: string;
+  /** Memories that must not be candidates (the fact's own source). */
+  exclude: readonly string[];
+  limit?: number;
+}
+
+/**
+ * The top memories of the namespace for one fact, by the same hybrid idea as recall: the
+ * full-text index (BM25, confined to the namespace by its token inside Lucene) and the vector
+ * index, merged by id and weighted. The fact is embedded by the caller, outside any transaction.
+ */
+export async function findCandidates(executor: Executor, vector: readonly number[], query: CandidateQuery): Promise<Candidate[]> {
+  const terms = toLuceneQuery(query.text);
+  const exclude = [...query.exclude];
+  const [keyword, semantic] = await Promise.all([
+    terms
+      ? executor.read<{ id: string; score: number }>('extraction.candidates.keyword', KEYWORD_LEG, {
+          query: `namespaceToken:${namespaceToken(query.namespace)}^0 AND (${terms})`,
+          limit: KEYWORD_LIMIT,
+          namespace: query.namespace,
+          exclude,
+        })
+      : Promise.resolve([]),
+    executor.read<{ id: string; score: number }>('extraction.candidates.vector', VECTOR_LEG, { k: VECTOR_OVERFETCH, vector: [...vector], namespace: query.namespace, exclude }),
+  ]);
+  const ranked = combine(keyword, semantic).slice(0, query.limit ?? DECISION_CANDIDATES);
+  if (ranked.length === 0) return [];
+  const rows = await executor.read<{ id: string; type: string; content: string }>('extraction.candidates.load', LOAD_CANDIDATES, { ids: ranked.map((r) => r.id) });
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ranked.flatMap((r) => {
+    const row = byId.get(r.id);
+    return row ? [{ id: r.id, type: row.type ?? 'fact', content: row.content ?? '', score: r.score }] : [];
+  });
+}
+
+/** BM25 → s / (1 + s) and the index's (1 + cos) / 2 → cos, then alpha-weighted when both exist. */
+export function combine(keyword: ReadonlyArray<{ id: string; score: number }>, vector: ReadonlyArray<{ id: string; score: number }>): Array<{ id: string; score: number }> {
+  const bm25 = new Map(keyword.map((k) => [k.id, k.score / (1 + Math.abs(k.score))]));
+  const cosine = new Map(vector.map((v) => [v.id, 2 * v.score - 1]));
+  const ids = new Set([...bm25.keys(), ...cosine.keys()]);
+  return [...ids]
+    .map((id) => {
+      const v = cosine.get(id);
+      const k = bm25.get(id);
+      const score = v !== undefined && k !== undefined ? VECTOR_ALPHA * v + (1 - VECTOR_ALPHA) * k : (v ?? k ?? 0);
+      return { id, score };
+    })
+    .filter((c) => c.score >= MIN_CANDIDATE_SCORE)
+    .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+}

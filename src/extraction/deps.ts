@@ -1,0 +1,25 @@
+import type { Executor } from '../db/executor.js';
+import type { LlmProvider } from '../llm/provider.js';
+import type { Logger } from '../logger.js';
+import type { TextEmbedder } from '../pipeline/remember-service.js';
+import type { FactWriter } from './fact-writes.js';
+import type { SemanticSettings } from './supersession.js';
+import type { PipelineMode } from './types.js';
+
+export interface DeepPathSettings {
+  mode: PipelineMode;
+  /** Per model call. */
+  llmTimeoutMs: number;
+  minFactConfidence: number;
+  semantic: SemanticSettings;
+}
+
+/** What the deep path needs; built once by the worker. */
+export interface DeepPathDeps {
+  executor: Executor;
+  embedder: TextEmbedder;
+  writer: FactWriter;
+  provider: LlmProvider;
+  logger: Logger;
+  settings: DeepPathSettings;
+}

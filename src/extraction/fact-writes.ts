@@ -1,0 +1,52 @@
+import type { BatchOutcome } from '../pipeline/remember-service.js';
+import type { RememberInput } from '../pipeline/validate-input.js';
+import { OUTCOME } from './gates.js';
+import { EXTRACTED_FACT_WHY, PIPELINE_ACTOR } from './history.js';
+import type { ExtractedFact } from './types.js';
+
+/** The part of RememberService the deep path writes through. */
+export interface FactWriter {
+  rememberBatch(inputs: readonly RememberInput[], options?: { enqueueJobs?: boolean }): Promise<BatchOutcome[]>;
+}
+
+export interface SourceMemory {
+  id: string;
+  namespace: string;
+  content: string;
+  source: string | null;
+  sessionId: string | null;
+  occurredAt: string | null;
+}
+
+export interface FactWrite {
+  /** The new memory, or the existing one it duplicates; null when the write was refused. */
+  memoryId: string | null;
+  outcome: string;
+  error?: string;
+}
+
+/**
+ * Facts become memories through the ordinary write path (normalize, redact, dedup, embed, one
+ * transaction), marked as the pipeline's and without queuing extraction of themselves again.
+ * The exact-duplicate gate is the write path's own hash dedup.
+ */
+export async function writeFacts(writer: FactWriter, source: SourceMemory, facts: readonly ExtractedFact[], model: string): Promise<FactWrite[]> {
+  if (facts.length === 0) return [];
+  const inputs: RememberInput[] = facts.map((fact) => ({
+    content: fact.content,
+    namespace: source.namespace,
+    type: fact.type,
+    who: PIPELINE_ACTOR,
+    why: EXTRACTED_FACT_WHY,
+    source: source.source,
+    sessionId: source.sessionId,
+    occurredAt: source.occurredAt,
+    metadata: { sourceMemoryId: source.id, extractionModel: model, factConfidence: fact.confidence },
+  }));
+  const outcomes = await writer.rememberBatch(inputs, { enqueueJobs: false });
+  return outcomes.map((o): FactWrite => {
+    if (o.error) return { memoryId: null, outcome: `skipped:${o.error.code.toLowerCase()}`, error: o.error.message };
+    const created = o.result.dedup.action === 'STORED_NEW' || o.result.dedup.action === 'NEAR_DUPLICATE';
+    return { memoryId: o.result.memory.id, outcome: created ? OUTCOME.created : OUTCOME.deduped };
+  });
+}

@@ -1,0 +1,144 @@
+import type { Executor } from '../db/executor.js';
+import { HISTORY_EVENT, PIPELINE_ACTOR, recordHistory, type HistoryEventInput } from './history.js';
+import type { Supersession } from './supersession.js';
+
+/**
+ * Knowledge-graph persistence (seed 004 "Knowledge Graph"), in its own transaction after the
+ * facts are written: entities, relations, mentions, attributes and supersessions. The caller
+ * treats a failure here as non-fatal.
+ */
+
+export interface GraphEntity {
+  id: string;
+  name: string;
+  canonicalName: string;
+  mentionText: string;
+  confidence: number;
+}
+
+export interface GraphRelation {
+  source: string;
+  target: string;
+  type: string;
+  confidence: number;
+}
+
+export interface GraphAttribute {
+  id: string;
+  memoryId: string;
+  entityCanonicalName: string;
+  aspectId: string;
+  aspect: string;
+  aspectCanonicalName: string;
+  content: string;
+  kind: string;
+  importance: number;
+  confidence: number;
+}
+
+/** UPDATE/DELETE in full mode: the target's active attributes are superseded; the memory stays. */
+export interface TargetRetirement {
+  targetMemoryId: string;
+  action: 'UPDATE' | 'DELETE';
+  reason: string;
+  newAttributeIds: string[];
+}
+
+export interface GraphPlan {
+  namespace: string;
+  sourceMemoryId: string;
+  entities: GraphEntity[];
+  relations: GraphRelation[];
+  attributes: GraphAttribute[];
+  supersessions: Supersession[];
+  retirements: TargetRetirement[];
+}
+
+export interface GraphWriteResult {
+  attributesCreated: string[];
+  superseded: Array<{ newId: string; oldId: string }>;
+  retired: number;
+}
+
+// A memory counts once per entity: mentions move only when this memory's MENTIONS link is new,
+// so re-processing a memory does not inflate them.
+const MERGE_ENTITIES = `
+MATCH (mem:Memory {id: $sourceMemoryId})
+UNWIND $entities AS e
+MERGE (n:Entity {namespace: $namespace, canonicalName: e.canonicalName})
+  ON CREATE SET n.id = e.id, n.name = e.name, n.type = 'extracted', n.mentions = 0, n.createdAt = $now,
+                n.namespaceToken = mem.namespaceToken
+MERGE (mem)-[r:MENTIONS]->(n)
+  ON CREATE SET r.mentionText = e.mentionText, r.confidence = e.confidence,
+                n.mentions = coalesce(n.mentions, 0) + 1, n.updatedAt = $now`;
+
+const MERGE_RELATIONS = `
+UNWIND $relations AS r
+MATCH (s:Entity {namespace: $namespace, canonicalName: r.source})
+MATCH (o:Entity {namespace: $namespace, canonicalName: r.target})
+MERGE (s)-[rel:RELATES_TO {type: r.type}]->(o)
+  ON CREATE SET rel.strength = 1.0, rel.confidence = r.confidence, rel.mentions = 1, rel.createdAt = $now
+  ON MATCH SET rel.confidence = (coalesce(rel.confidence, 0.0) * coalesce(rel.mentions, 0) + r.confidence) / (coalesce(rel.mentions, 0) + 1),
+               rel.mentions = coalesce(rel.mentions, 0) + 1
+SET rel.updatedAt = $now`;
+
+const CREATE_ATTRIBUTES = `
+UNWIND $attributes AS a
+MATCH (e:Entity {namespace: $namespace, canonicalName: a.entityCanonicalName})
+MATCH (src:Memory {id: a.memoryId})
+MERGE (asp:Aspect {entityId: e.id, canonicalName: a.aspectCanonicalName})
+  ON CREATE SET asp.id = a.aspectId, asp.name = a.aspect, asp.weight = 1.0, asp.namespace = $namespace, asp.createdAt = $now
+MERGE (e)-[:HAS_ASPECT]->(asp)
+WITH a, asp, src
+WHERE NOT EXISTS { (asp)-[:HAS_ATTRIBUTE]->(:Attribute {status: 'active', content: a.content}) }
+CREATE (asp)-[:HAS_ATTRIBUTE]->(attr:Attribute {
+  id: a.id, namespace: $namespace, content: a.content, name: left(a.content, 60), kind: a.kind,
+  importance: a.importance, confidence: a.confidence, status: 'active', validFrom: $now, validTo: null,
+  createdBy: $actor })
+CREATE (attr)-[:FROM]->(src)
+RETURN attr.id AS id`;
+
+const SUPERSEDE = `
+UNWIND $supersessions AS s
+MATCH (newer:Attribute {id: s.newId, status: 'active'})
+MATCH (old:Attribute {id: s.oldId, status: 'active'})
+SET old.status = 'superseded', old.validTo = $now
+CREATE (newer)-[:SUPERSEDES {method: s.method, reason: s.detail, at: $now}]->(old)
+RETURN s.newId AS newId, s.oldId AS oldId`;
+
+const RETIRE_TARGETS = `
+UNWIND $retirements AS r
+MATCH (attr:Attribute {status: 'active'})-[:FROM]->(:Memory {id: r.targetMemoryId})
+WHERE NOT attr.id IN r.newAttributeIds
+SET attr.status = 'superseded', attr.validTo = $now
+WITH r, attr
+CALL (r, attr) {
+  UNWIND r.newAttributeIds AS newId
+  MATCH (newer:Attribute {id: newId})
+  MERGE (newer)-[s:SUPERSEDES]->(attr)
+    ON CREATE SET s.method = toLower(r.action), s.reason = r.reason, s.at = $now
+}
+RETURN count(attr) AS retired`;
+
+export async function persistGraph(executor: Executor, plan: GraphPlan, context: { now: string; model: string }): Promise<GraphWriteResult> {
+  const base = { namespace: plan.namespace, now: context.now };
+  return executor.writeTx('extraction.graph', async (tx) => {
+    if (plan.entities.length) await tx.run(MERGE_ENTITIES, { ...base, sourceMemoryId: plan.sourceMemoryId, entities: plan.entities });
+    if (plan.relations.length) await tx.run(MERGE_RELATIONS, { ...base, relations: plan.relations });
+    const created = plan.attributes.length ? await tx.run<{ id: string }>(CREATE_ATTRIBUTES, { ...base, attributes: plan.attributes, actor: PIPELINE_ACTOR }) : [];
+    const superseded = plan.supersessions.length ? await tx.run<{ newId: string; oldId: string }>(SUPERSEDE, { ...base, supersessions: plan.supersessions }) : [];
+    const retired = plan.retirements.length ? ((await tx.run<{ retired: number }>(RETIRE_TARGETS, { ...base, retirements: plan.retirements }))[0]?.retired ?? 0) : 0;
+
+    // Each supersession is audited in the transaction that makes it.
+    const byPair = new Map(plan.supersessions.map((s) => [`${s.newId}>${s.oldId}`, s]));
+    const events: HistoryEventInput[] = superseded.map(({ newId, oldId }) => {
+      const s = byPair.get(`${newId}>${oldId}`)!;
+      return { memoryId: plan.sourceMemoryId, event: HISTORY_EVENT.superseded, outcome: 'superseded', reason: s.detail, confidence: null, details: { newAttributeId: newId, oldAttributeId: oldId, oldContent: s.oldContent, method: s.method } };
+    });
+    for (const r of plan.retirements) {
+      events.push({ memoryId: r.targetMemoryId, event: HISTORY_EVENT.targetRetired, outcome: r.action.toLowerCase(), reason: r.reason, confidence: null, details: { sourceMemoryId: plan.sourceMemoryId, newAttributeIds: r.newAttributeIds } });
+    }
+    await recordHistory(tx, events, context);
+    return { attributesCreated: created.map((c) => c.id), superseded, retired };
+  });
+}

@@ -1,0 +1,12 @@
+export { processMemory, type ExtractionSummary } from './pipeline.js';
+export { generateHints, writeHints, validateHints, DEFAULT_MAX_HINTS, type HintsResult } from './hints.js';
+export { extractFacts, MAX_EXTRACTION_INPUT_CHARS } from './extract-facts.js';
+export { decide } from './decide.js';
+export { detectContradiction, lexicalOverlap } from './contradiction.js';
+export { checkSemanticContradiction } from './semantic-contradiction.js';
+export { pipelineMode, writesAllowed } from './mode.js';
+export { PIPELINE_ACTOR, EXTRACTED_FACT_WHY, HISTORY_EVENT } from './history.js';
+export { EXTRACTION_PROMPT_HEADER, DECISION_PROMPT_HEADER, CONTRADICTION_PROMPT_HEADER, HINTS_PROMPT_HEADER } from './prompts.js';
+export type { DeepPathDeps, DeepPathSettings } from './deps.js';
+export type { SourceMemory, FactWriter } from './fact-writes.js';
+export type { PipelineMode, ExtractedFact, EntityTriple, ExtractionResult, Decision, Candidate } from './types.js';

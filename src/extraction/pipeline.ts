@@ -1,0 +1,129 @@
+import type { DeepPathDeps } from './deps.js';
+import { writeFacts, type FactWrite, type SourceMemory } from './fact-writes.js';
+import { OUTCOME } from './gates.js';
+import { buildGraphPlan } from './graph-plan.js';
+import { persistGraph, type GraphWriteResult } from './graph-write.js';
+import { HISTORY_EVENT, recordHistory, type HistoryEventInput } from './history.js';
+import { writesAllowed } from './mode.js';
+import { planMemory, type MemoryPlan, type Proposal } from './plan.js';
+
+export interface ExtractionSummary {
+  mode: string;
+  facts: number;
+  entities: number;
+  outcomes: Record<string, number>;
+  supersededAttributes: number;
+  graphError: string | null;
+  warnings: string[];
+}
+
+const LINK_EXTRACTED = `
+UNWIND $links AS l
+MATCH (fact:Memory {id: l.factId}), (src:Memory {id: l.sourceId})
+MERGE (fact)-[r:EXTRACTED_FROM]->(src)
+  ON CREATE SET r.at = $now, r.confidence = l.confidence`;
+
+const MAX_SUMMARY_WARNINGS = 20;
+
+/**
+ * The deep path for one memory: plan (all model calls), then — only in a writing mode — the
+ * facts through the write path, the knowledge graph in its own non-fatal transaction, and
+ * finally the audit trail: one event per proposal with its outcome, one summary event.
+ */
+export async function processMemory(deps: DeepPathDeps, memory: SourceMemory): Promise<ExtractionSummary> {
+  const { settings, provider } = deps;
+  const plan = await planMemory(deps, memory);
+  const writes = new Map<number, FactWrite>();
+  let graph: GraphWriteResult | null = null;
+  let graphError: string | null = null;
+
+  if (writesAllowed(settings.mode)) {
+    const toWrite = plan.proposals.filter((p) => p.verdict.apply === 'add' || p.verdict.apply === 'update');
+    const results = await writeFacts(deps.writer, memory, toWrite.map((p) => p.fact), provider.model);
+    toWrite.forEach((p, i) => writes.set(p.index, results[i]!));
+    try {
+      graph = await persistGraph(deps.executor, buildGraphPlan(memory.namespace, memory.id, plan, writes), { now: new Date().toISOString(), model: provider.model });
+    } catch (error) {
+      // Graph persistence never reverts the facts (seed 004); the failure is audited instead.
+      graphError = (error as Error).message;
+      deps.logger.warn({ err: error, memoryId: memory.id }, 'knowledge-graph persistence failed');
+    }
+  }
+
+  const outcomes = plan.proposals.map((p) => outcomeOf(p, writes.get(p.index), graphError));
+  const summary: ExtractionSummary = {
+    mode: settings.mode,
+    facts: plan.extraction.facts.length,
+    entities: plan.extraction.entities.length,
+    outcomes: countBy(outcomes),
+    supersededAttributes: graph?.superseded.length ?? 0,
+    graphError,
+    warnings: allWarnings(plan).slice(0, MAX_SUMMARY_WARNINGS),
+  };
+  await audit(deps, memory, plan, outcomes, writes, summary);
+  return summary;
+}
+
+function outcomeOf(p: Proposal, write: FactWrite | undefined, graphError: string | null): string {
+  const v = p.verdict;
+  if (v.apply === 'none') return v.outcome;
+  if (v.apply === 'add') return write?.outcome ?? 'skipped:not_written';
+  if (graphError) return 'failed:graph_write';
+  if (v.apply === 'delete') return OUTCOME.appliedDelete;
+  return write?.memoryId ? OUTCOME.appliedUpdate : (write?.outcome ?? 'skipped:not_written');
+}
+
+async function audit(deps: DeepPathDeps, memory: SourceMemory, plan: MemoryPlan, outcomes: string[], writes: ReadonlyMap<number, FactWrite>, summary: ExtractionSummary): Promise<void> {
+  const { settings, provider } = deps;
+  const events: HistoryEventInput[] = plan.proposals.map((p, i) => {
+    const write = writes.get(p.index);
+    return {
+      memoryId: memory.id,
+      event: HISTORY_EVENT.proposal,
+      outcome: outcomes[i]!,
+      reason: p.decision?.reason ?? p.warnings[0] ?? null,
+      confidence: p.decision?.confidence ?? p.fact.confidence,
+      details: {
+        mode: settings.mode,
+        action: p.decision?.action ?? null,
+        decidedByModel: p.decision?.byModel ?? null,
+        factContent: p.fact.content,
+        factType: p.fact.type,
+        factConfidence: p.fact.confidence,
+        targetId: p.decision?.targetId ?? null,
+        factMemoryId: write?.memoryId ?? null,
+        writeError: write?.error ?? null,
+        candidateIds: p.candidates.map((c) => c.id),
+        reviewNeeded: p.contradiction?.contradicts ?? false,
+        contradiction: p.contradiction,
+        attribute: p.attribute ? { id: p.attribute.id, entity: p.attribute.plan.entityName, aspect: p.attribute.plan.aspect, kind: p.attribute.plan.kind } : null,
+        warnings: p.warnings,
+        sourceMemoryId: memory.id,
+        extractionModel: provider.model,
+        factCount: plan.extraction.facts.length,
+        entityCount: plan.extraction.entities.length,
+      },
+    };
+  });
+  events.push({ memoryId: memory.id, event: HISTORY_EVENT.extraction, outcome: summary.facts === 0 ? 'empty' : 'ok', reason: null, confidence: null, details: { ...summary } });
+
+  const links = plan.proposals.flatMap((p) => {
+    const write = writes.get(p.index);
+    return write?.outcome === OUTCOME.created && write.memoryId !== memory.id ? [{ factId: write.memoryId, sourceId: memory.id, confidence: p.fact.confidence }] : [];
+  });
+  const now = new Date().toISOString();
+  await deps.executor.writeTx('extraction.audit', async (tx) => {
+    if (links.length) await tx.run(LINK_EXTRACTED, { links, now });
+    await recordHistory(tx, events, { now, model: provider.model });
+  });
+}
+
+function allWarnings(plan: MemoryPlan): string[] {
+  return [...plan.extraction.warnings, ...plan.proposals.flatMap((p) => p.warnings.map((w) => `fact ${p.index}: ${w}`))];
+}
+
+function countBy(values: readonly string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const v of values) counts[v] = (counts[v] ?? 0) + 1;
+  return counts;
+}

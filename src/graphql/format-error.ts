@@ -1,0 +1,27 @@
+import type { GraphQLFormattedError } from 'graphql';
+import { unwrapResolverError } from '@apollo/server/errors';
+import { isMnemographError } from '../errors.js';
+import type { Logger } from '../logger.js';
+
+/**
+ * The one place errors become `extensions.code`. Our typed errors keep their code and details;
+ * Apollo's own (parse, validation, variable coercion) keep theirs; anything else is logged and
+ * reported without internals.
+ */
+export function createErrorFormatter(logger: Logger) {
+  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+    const original = unwrapResolverError(error);
+    if (isMnemographError(original)) {
+      return {
+        message: original.message,
+        locations: formatted.locations,
+        path: formatted.path,
+        extensions: { code: original.code, ...(original.details ? { details: original.details } : {}) },
+      };
+    }
+    const code = formatted.extensions?.code;
+    if (typeof code === 'string' && code !== 'INTERNAL_SERVER_ERROR') return formatted;
+    logger.error({ err: original, path: formatted.path }, 'unexpected error in a GraphQL operation');
+    return { message: 'internal error', locations: formatted.locations, path: formatted.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+  };
+}

@@ -1,0 +1,52 @@
+import DataLoader from 'dataloader';
+import type { Principal } from '../auth.js';
+import type { Executor } from '../db/index.js';
+import * as graph from '../db/queries/graph.js';
+import { chunksByMemoryIds, memoriesByIds } from '../db/queries/memories.js';
+import type { AspectRecord, AttributeRecord, ChunkRecord, EntityRecord, HistoryRecord, MemoryRecord, RelationRecord } from '../db/records.js';
+
+const MEMORIES_PER_ENTITY = 10;
+
+/** Groups keyed rows into one list per key, in key order (DataLoader's contract). */
+function groupByKey<T>(keys: readonly string[], rows: graph.Keyed<T>[]): T[][] {
+  const groups = new Map<string, T[]>(keys.map((k) => [k, []]));
+  for (const { key, row } of rows) groups.get(key)?.push(row);
+  return keys.map((k) => groups.get(k)!);
+}
+
+function one<T>(keys: readonly string[], rows: graph.Keyed<T>[]): (T | null)[] {
+  return groupByKey(keys, rows).map((list) => list[0] ?? null);
+}
+
+/**
+ * Built per request so caching never crosses callers. Each loader batches with `IN $ids`-style
+ * UNWIND queries; rows outside the caller's namespaces are dropped where a node is fetched by id.
+ */
+export function createLoaders(executor: Executor, principal: Principal) {
+  const readable = principal.readableNamespaces;
+  const visible = <T extends { namespace?: string }>(row: T | null) => (row && (readable === null || (row.namespace !== undefined && readable.includes(row.namespace))) ? row : null);
+
+  return {
+    memoryById: new DataLoader<string, MemoryRecord | null>(async (ids) => {
+      const rows = await memoriesByIds(executor, ids, readable);
+      const byId = new Map(rows.map((m) => [m.id, m]));
+      return ids.map((id) => byId.get(id) ?? null);
+    }),
+    chunksByMemory: new DataLoader<string, ChunkRecord[]>(async (ids) => {
+      const rows = await chunksByMemoryIds(executor, ids);
+      return groupByKey(ids, rows.map((row) => ({ key: row.memoryId, row })));
+    }),
+    entityById: new DataLoader<string, EntityRecord | null>(async (ids) => one(ids, await graph.entitiesByIds(executor, ids)).map(visible)),
+    entitiesByMemory: new DataLoader<string, EntityRecord[]>(async (ids) => groupByKey(ids, await graph.entitiesByMemoryIds(executor, ids))),
+    attributesByMemory: new DataLoader<string, AttributeRecord[]>(async (ids) => groupByKey(ids, await graph.attributesByMemoryIds(executor, ids))),
+    historyByMemory: new DataLoader<string, HistoryRecord[]>(async (ids) => groupByKey(ids, await graph.historyByMemoryIds(executor, ids))),
+    aspectsByEntity: new DataLoader<string, AspectRecord[]>(async (ids) => groupByKey(ids, await graph.aspectsByEntityIds(executor, ids))),
+    aspectById: new DataLoader<string, AspectRecord | null>(async (ids) => one(ids, await graph.aspectsByIds(executor, ids)).map(visible)),
+    attributesByAspect: new DataLoader<string, AttributeRecord[]>(async (ids) => groupByKey(ids, await graph.attributesByAspectIds(executor, ids))),
+    attributeById: new DataLoader<string, AttributeRecord | null>(async (ids) => one(ids, await graph.attributesByIds(executor, ids))),
+    relationsByEntity: new DataLoader<string, RelationRecord[]>(async (ids) => groupByKey(ids, await graph.relationsByEntityIds(executor, ids))),
+    memoriesByEntity: new DataLoader<string, MemoryRecord[]>(async (ids) => groupByKey(ids, await graph.memoriesByEntityIds(executor, ids, MEMORIES_PER_ENTITY))),
+  };
+}
+
+export type Loaders = ReturnType<typeof createLoaders>;

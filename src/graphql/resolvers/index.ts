@@ -1,0 +1,8 @@
+import type { Resolvers } from '../generated/types.js';
+import { Aspect, Attribute, Entity, Relation } from './entity.js';
+import { Memory } from './memory.js';
+import { Mutation } from './mutation.js';
+import { Query } from './query.js';
+import { scalarResolvers } from './scalars.js';
+
+export const resolvers: Resolvers = { ...scalarResolvers, Query, Mutation, Memory, Entity, Aspect, Attribute, Relation };

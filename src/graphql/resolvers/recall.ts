@@ -1,0 +1,47 @@
+import type { RecallItemView } from '../../recall/recall-service.js';
+import type { QueryResolvers, ScoreExplain } from '../generated/types.js';
+
+function toExplain(item: RecallItemView): ScoreExplain {
+  const e = item.explanation;
+  return { ...e, method: e.method, rerank: e.rerank };
+}
+
+/** recall, search and timeline: progressive disclosure over the same ranking. */
+export const recallQueries: Pick<QueryResolvers, 'recall' | 'search' | 'timeline'> = {
+  recall: async (_, args, ctx) => {
+    const namespace = ctx.namespaceFor(args.namespace, 'read');
+    const outcome = await ctx.services.recall.recall({
+      query: args.query,
+      namespace,
+      limit: args.limit,
+      tokenBudget: args.tokenBudget,
+      filters: args.filters ? { ...args.filters, occurredAfter: iso(args.filters.occurredAfter), occurredBefore: iso(args.filters.occurredBefore) } : null,
+    });
+    return {
+      items: outcome.items.map((item) => ({ memory: item.memory, score: item.score, tokens: item.tokens, explain: args.explain ? toExplain(item) : null })),
+      totalTokens: outcome.totalTokens,
+      budgetUsed: outcome.budgetUsed,
+      prompt: outcome.prompt,
+      boostTimedOut: outcome.boostTimedOut,
+      rerankApplied: outcome.rerankApplied,
+      tookMs: outcome.tookMs,
+    };
+  },
+
+  search: async (_, args, ctx) => {
+    const namespace = ctx.namespaceFor(args.namespace, 'read');
+    const filters = args.filters ? { ...args.filters, occurredAfter: iso(args.filters.occurredAfter), occurredBefore: iso(args.filters.occurredBefore) } : null;
+    const result = await ctx.services.disclosure.search({ query: args.query, namespace, limit: args.limit ?? 20, offset: args.offset ?? 0, filters });
+    return { ...result, hits: result.hits.map((h) => ({ ...h, type: h.type as never })) };
+  },
+
+  timeline: async (_, args, ctx) => {
+    const namespace = ctx.namespaceFor(args.namespace, 'read');
+    return ctx.services.disclosure.timeline({ namespace, anchor: args.anchor, query: args.query, before: args.before ?? 5, after: args.after ?? 5 });
+  },
+};
+
+function iso(value: unknown): string | null {
+  if (value == null) return null;
+  return value instanceof Date ? value.toISOString() : String(value);
+}

@@ -1,0 +1,114 @@
+import { describe, it, expect } from 'vitest';
+import { extractEntities, type ExtractedEntity } from './extract-entities.js';
+
+const byName = (entities: ExtractedEntity[]) => Object.fromEntries(entities.map((e) => [e.canonicalName, e]));
+const names = (text: string) => extractEntities(text).map((e) => e.canonicalName);
+
+describe('extractEntities: strong signals', () => {
+  it('finds known technologies as strong tools, merging aliases', () => {
+    const e = byName(extractEntities('We run postgres and Redis; PostgreSQL holds the ledger, redis the sessions.'));
+    expect(Object.keys(e)).toEqual(['postgresql', 'redis']);
+    expect(e.postgresql).toMatchObject({ name: 'PostgreSQL', type: 'tool', strength: 'strong', mentionText: 'postgres', signal: 'known-tech' });
+    expect(e.redis).toMatchObject({ name: 'Redis', canonicalName: 'redis', type: 'tool', strength: 'strong' });
+  });
+
+  it('matches ambiguous technology words only when capitalised', () => {
+    expect(names('Teams react quickly and rust never sleeps')).toEqual([]);
+    expect(names('We build the UI in React and the CLI in Rust')).toEqual(['react', 'rust']);
+  });
+
+  it('finds files and code identifiers', () => {
+    const e = byName(extractEntities('Fixed handleLogin() in src/auth/login.ts'));
+    expect(e.handlelogin).toMatchObject({ name: 'handleLogin', type: 'system', strength: 'strong', signal: 'identifier', mentionText: 'handleLogin()' });
+    expect(e['src/auth/login.ts']).toMatchObject({ name: 'src/auth/login.ts', type: 'system', strength: 'strong', signal: 'file' });
+  });
+
+  it('finds CamelCase classes, snake_case calls, backticked names and dotfiles', () => {
+    const e = byName(extractEntities('The LoginHandler calls parse_config(path); `retryCount` lives in .env and docker-compose.yml'));
+    expect(e.loginhandler?.signal).toBe('identifier');
+    expect(e.parse_config?.signal).toBe('identifier');
+    expect(e.retrycount?.signal).toBe('identifier');
+    expect(e['.env']?.signal).toBe('file');
+    expect(e['docker-compose.yml']?.signal).toBe('file');
+  });
+
+  it('does not take prose parentheses for calls', () => {
+    expect(names('Send the file(s) to the team (see notes)')).toEqual([]);
+  });
+
+  it('finds packages from install commands and name@version', () => {
+    const e = byName(extractEntities('Run npm install -D zod @types/node before starting. Added lodash@4.17.21; pip install requests[socks]==2.31'));
+    expect(Object.keys(e)).toEqual(['zod', '@types/node', 'lodash', 'requests']);
+    for (const x of Object.values(e)) expect(x).toMatchObject({ type: 'tool', strength: 'strong', signal: 'package' });
+  });
+
+  it('names URLs by domain and keeps @handles', () => {
+    const e = byName(extractEntities('Docs at https://www.example.com/docs?x=1, ask @alice-dev (not user@example.org).'));
+    expect(e['example.com']).toMatchObject({ type: 'system', strength: 'strong', mentionText: 'https://www.example.com/docs?x=1' });
+    expect(e['@alice-dev']).toMatchObject({ type: 'person', strength: 'strong', signal: 'handle' });
+    expect(Object.keys(e)).toHaveLength(2);
+  });
+
+  it('makes decision objects strong even when unknown', () => {
+    const e = byName(extractEntities('We went with Acmebase over Fooly for billing'));
+    expect(e.acmebase).toMatchObject({ type: 'unknown', strength: 'strong', signal: 'decision-object' });
+    expect(e.fooly?.strength).toBe('strong');
+  });
+
+  it('ignores redaction placeholders', () => {
+    expect(names('password=[PASSWORD], mail [EMAIL], key [AWS_ACCESS_KEY]')).toEqual([]);
+  });
+});
+
+describe('extractEntities: weak signals and junk', () => {
+  it('keeps a chat speaker weak and rejects pronouns and dates', () => {
+    const entities = extractEntities('Caroline: I went to the LGBTQ support group yesterday');
+    const e = byName(entities);
+    expect(e.caroline).toMatchObject({ name: 'Caroline', type: 'person', strength: 'weak' });
+    expect(e.lgbtq?.strength).toBe('weak');
+    expect(Object.keys(e)).toEqual(['caroline', 'lgbtq']);
+  });
+
+  it('accepts a sentence-initial name only before a verb or as a possessive', () => {
+    expect(names('Melanie went home. Melanie’s dog barked.')).toEqual(['melanie']);
+    expect(names('Yesterday was long. Monday we rest. The team met. This works. We agree. I know.')).toEqual([]);
+    expect(names('Birds sing at dawn.')).toEqual([]);
+  });
+
+  it('reads capitalised names inside sentences, keeping multi-word names whole', () => {
+    const entities = extractEntities('We flew to New York with Bob Smith and met the Acme Corp team near Central Park in March.');
+    expect(entities.map((e) => e.name)).toEqual(['New York', 'Bob Smith', 'Acme Corp', 'Central Park']);
+    for (const e of entities) expect(e.strength).toBe('weak');
+  });
+
+  it('does not read parts of paths, URLs or code as names', () => {
+    expect(names('Edit src/Auth/Login.ts and see https://Example.com/Path')).toEqual(['src/auth/login.ts', 'example.com']);
+  });
+});
+
+describe('extractEntities: shape', () => {
+  it('dedupes by canonical name keeping the strongest signal', () => {
+    const e = extractEntities('Redis is fast. We decided to use redis over Memcached. REDIS rocks.');
+    expect(e.filter((x) => x.canonicalName === 'redis')).toHaveLength(1);
+    expect(byName(e).redis).toMatchObject({ signal: 'known-tech', confidence: 0.9 });
+  });
+
+  it('canonicalises to lowercase with collapsed whitespace', () => {
+    for (const e of extractEntities('We met Anna Maria Lopez at Big  Data Corp with GitHub folks.')) {
+      expect(e.canonicalName).toBe(e.name.trim().replace(/\s+/g, ' ').toLowerCase());
+    }
+  });
+
+  it('caps the number of entities, keeping strong ones first', () => {
+    const text = Array.from({ length: 40 }, (_, i) => `file${i}.ts and Person${String.fromCharCode(65 + (i % 26))}x`).join(', ');
+    const entities = extractEntities(text, { maxEntities: 30 });
+    expect(entities).toHaveLength(30);
+    expect(entities.every((e) => e.strength === 'strong')).toBe(true);
+  });
+
+  it('handles a 2,000-character memory', () => {
+    const text = 'We decided to use Redis over Memcached. Fixed handleLogin() in src/auth/login.ts. Caroline went to Paris with Bob. '.repeat(18).slice(0, 2000);
+    const entities = extractEntities(text);
+    expect(entities.length).toBeGreaterThan(4);
+  });
+});

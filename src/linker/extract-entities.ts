@@ -1,0 +1,192 @@
+/**
+ * Entity extraction for the inline linker (seed 004 "Inline Entity Linker"): regex and word
+ * lists only, so it can run inside the write transaction. Strong signals (known technologies,
+ * packages, files, URLs, handles, code identifiers, decision objects) may create an entity;
+ * weak ones (capitalised names) only link to an entity that already exists — the DB layer decides.
+ */
+import { decisionObjects } from './decision-patterns.js';
+import { findNameMentions } from './proper-nouns.js';
+import { canonicalize, knownTech, STOP_WORDS, TECH_ALIAS_SOURCE } from './vocabulary.js';
+
+export type EntityType = 'person' | 'project' | 'system' | 'tool' | 'concept' | 'skill' | 'task' | 'unknown';
+export type EntityStrength = 'strong' | 'weak';
+export type EntitySignal = 'known-tech' | 'package' | 'file' | 'url' | 'handle' | 'identifier' | 'decision-object' | 'speaker' | 'sentence-start' | 'proper-noun';
+
+export interface ExtractedEntity {
+  /** Display name (a known technology's own spelling, a URL's domain, a path as written). */
+  name: string;
+  /** Lowercase, whitespace-collapsed, trimmed name: the entity key. */
+  canonicalName: string;
+  type: EntityType;
+  /** The text as it appeared in the memory. */
+  mentionText: string;
+  confidence: number;
+  strength: EntityStrength;
+  /** Which rule found it (kept for audit and tests). */
+  signal: EntitySignal;
+}
+
+export interface ExtractEntitiesOptions {
+  maxEntities?: number;
+}
+
+/** At most this many entities per memory, strong ones first, to bound the write transaction. */
+export const LINKER_MAX_ENTITIES = 50;
+/** Mention confidence per signal. */
+export const SIGNAL_CONFIDENCE: Record<EntitySignal, number> = {
+  'known-tech': 0.9,
+  package: 0.9,
+  file: 0.85,
+  url: 0.8,
+  handle: 0.8,
+  identifier: 0.8,
+  'decision-object': 0.75,
+  speaker: 0.6,
+  'sentence-start': 0.5,
+  'proper-noun': 0.5,
+};
+
+interface Candidate {
+  name: string;
+  type: EntityType;
+  mention: string;
+  signal: EntitySignal;
+  start: number;
+  end: number;
+}
+
+const PLACEHOLDER = /\[[A-Z][A-Z0-9_]*\]/g;
+const URL = /\bhttps?:\/\/[^\s<>"'`]*[^\s<>"'`.,;:!?)\]}]/gi;
+const TECH = new RegExp(String.raw`(?<![\w.@/:\\-])(?:${TECH_ALIAS_SOURCE})(?![\w@/\\-]|\.[A-Za-z0-9])`, 'gi');
+const INSTALL = /\b(?:npm|pnpm|yarn|bun)\s+(?:install|i|add)\b([^\n;&|]*)|\b(?:pip3?|uv\s+pip|poetry|uv)\s+(?:install|add)\b([^\n;&|]*)/gi;
+const PACKAGE_AT_VERSION = /(?<![\w@/.-])((?:@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*)@(?:[\^~]?\d+(?:\.[\w-]+)*|latest|next|canary|beta)(?![\w@])/gi;
+const FILE_EXT = 'tsx?|jsx?|mjs|cjs|json|mdx?|py|rs|go|java|kt|rb|php|cs|cpp|cc|hpp|c|h|swift|scala|sql|sh|bash|zsh|ps1|ya?ml|toml|ini|cfg|conf|env|txt|csv|tsv|html|css|scss|vue|svelte|graphql|gql|cypher|proto|xml|lock|log|tf|ipynb|pdf|png|jpe?g|svg';
+const FILE = new RegExp(
+  String.raw`(?<![\w/.@:~\\-])(?:(?:~|\.{1,2})?\/?(?:[\w@.-]+\/)*[\w-][\w.-]*\.(?:${FILE_EXT})|\.(?:env(?:\.\w+)?|gitignore|npmrc|nvmrc|dockerignore|editorconfig)|Dockerfile|Makefile|Procfile)(?![\w/-]|\.\w)`,
+  'g',
+);
+const HANDLE = /(?<![\w.@/])@([A-Za-z][\w-]{1,38})(?![\w@/(-])/g;
+const CALL = /(?<![\w$.])(?:(?:this|self)\.)?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\(([^()\n]{0,80})\)/g;
+const CAMEL_CLASS = /\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+\b/g;
+const BACKTICK = /`([A-Za-z_$][\w$.:/-]{1,60})`/g;
+
+/** Strong and weak entity mentions, one per canonical name (the strongest), in order of first mention. */
+export function extractEntities(text: string, options: ExtractEntitiesOptions = {}): ExtractedEntity[] {
+  const candidates: Candidate[] = [];
+  const base = mask(text, [...text.matchAll(PLACEHOLDER)].map((m) => [m.index, m.index + m[0].length]));
+  let masked = base;
+  const pass = (found: Candidate[]) => {
+    candidates.push(...found);
+    masked = mask(masked, found.map((c) => [c.start, c.end]));
+  };
+
+  pass(matches(masked, URL, (m) => urlCandidate(m[0], m.index)));
+  pass(matches(masked, TECH, (m) => techCandidate(m[0], m.index)));
+  pass([...packagesInInstalls(masked), ...matches(masked, PACKAGE_AT_VERSION, (m) => packageCandidate(m[1]!, m.index, m.index + m[0].length))]);
+  pass(matches(masked, FILE, (m) => ({ name: m[0], type: 'system', mention: m[0], signal: 'file', start: m.index, end: m.index + m[0].length })));
+  pass(matches(masked, HANDLE, (m) => ({ name: m[0], type: 'person', mention: m[0], signal: 'handle', start: m.index, end: m.index + m[0].length })));
+  pass(matches(masked, CALL, (m) => callCandidate(m)));
+  pass(matches(masked, CAMEL_CLASS, (m) => ({ name: m[0], type: 'system', mention: m[0], signal: 'identifier', start: m.index, end: m.index + m[0].length })));
+  pass(matches(masked, BACKTICK, (m) => ({ name: m[1]!, type: 'system', mention: m[0], signal: 'identifier', start: m.index, end: m.index + m[0].length })));
+  for (const name of decisionObjects(base)) {
+    const tech = knownTech(name);
+    const start = Math.max(0, base.indexOf(name));
+    candidates.push({ name: tech?.name ?? name, type: tech ? 'tool' : 'unknown', mention: name, signal: 'decision-object', start, end: start + name.length });
+  }
+  for (const n of findNameMentions(masked)) {
+    candidates.push({ name: n.name, type: n.kind === 'speaker' ? 'person' : 'unknown', mention: n.name, signal: n.kind, start: n.start, end: n.end });
+  }
+  return dedupe(candidates, options.maxEntities ?? LINKER_MAX_ENTITIES);
+}
+
+function urlCandidate(url: string, start: number): Candidate | null {
+  const host = /^https?:\/\/(?:[^@/\s]*@)?([^/:?#\s]+)/i.exec(url)?.[1]?.toLowerCase().replace(/^www\./, '');
+  if (!host || host === 'localhost' || /^[\d.]+$/.test(host) || !host.includes('.')) return null;
+  return { name: host, type: 'system', mention: url, signal: 'url', start, end: start + url.length };
+}
+
+function techCandidate(word: string, start: number): Candidate | null {
+  const tech = knownTech(word);
+  if (!tech || (tech.capitalisedOnly && !/^\p{Lu}/u.test(word))) return null;
+  return { name: tech.name, type: 'tool', mention: word, signal: 'known-tech', start, end: start + word.length };
+}
+
+function packageCandidate(raw: string, start: number, end: number): Candidate | null {
+  if (!/^(?:@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*$/i.test(raw) || STOP_WORDS.has(raw.toLowerCase())) return null;
+  const tech = knownTech(raw);
+  return { name: tech?.name ?? raw, type: 'tool', mention: raw, signal: 'package', start, end };
+}
+
+/** Package arguments of install commands, up to the first prose word or punctuation. */
+function packagesInInstalls(text: string): Candidate[] {
+  const out: Candidate[] = [];
+  for (const m of text.matchAll(INSTALL)) {
+    const args = m[1] ?? m[2] ?? '';
+    let at = m.index + m[0].length - args.length;
+    for (const token of args.split(/(\s+)/)) {
+      const start = at;
+      at += token.length;
+      if (token.trim() === '' || token.startsWith('-')) continue;
+      const bare = token.replace(/[.,;:!?)]+$/, '');
+      const name = bare.replace(/^(@?[^@\s[=<>!~]+).*$/, '$1');
+      const c = packageCandidate(name, start, start + bare.length);
+      if (!c) break;
+      out.push(c);
+      if (bare.length < token.length) break;
+    }
+  }
+  return out;
+}
+
+function callCandidate(m: RegExpMatchArray): Candidate | null {
+  const name = m[1]!;
+  const codeLike = /[a-z][A-Z]|_|\./.test(name);
+  if (m[2] !== '' && !codeLike) return null;
+  if (!codeLike && STOP_WORDS.has(name.toLowerCase())) return null;
+  return { name, type: 'system', mention: m[0].length <= 100 ? m[0] : `${name}()`, signal: 'identifier', start: m.index!, end: m.index! + m[0].length };
+}
+
+function matches(text: string, re: RegExp, build: (m: RegExpMatchArray & { index: number }) => Candidate | null): Candidate[] {
+  const out: Candidate[] = [];
+  for (const m of text.matchAll(re)) {
+    const c = build(m as RegExpMatchArray & { index: number });
+    if (c) out.push(c);
+  }
+  return out;
+}
+
+/** Blanks the spans (same length, so offsets stay valid) so later passes do not re-read them. */
+function mask(text: string, spans: Array<[number, number]>): string {
+  if (spans.length === 0) return text;
+  const parts: string[] = [];
+  let at = 0;
+  for (const [a, b] of [...spans].sort((x, y) => x[0] - y[0])) {
+    if (b <= at) continue;
+    const from = Math.max(a, at);
+    parts.push(text.slice(at, from), ' '.repeat(b - from));
+    at = b;
+  }
+  parts.push(text.slice(at));
+  return parts.join('');
+}
+
+function dedupe(candidates: Candidate[], max: number): ExtractedEntity[] {
+  const best = new Map<string, { e: ExtractedEntity; at: number }>();
+  for (const c of candidates) {
+    const canonicalName = canonicalize(c.name);
+    if (canonicalName.length < 2 || STOP_WORDS.has(canonicalName)) continue;
+    const strength: EntityStrength = c.signal === 'speaker' || c.signal === 'sentence-start' || c.signal === 'proper-noun' ? 'weak' : 'strong';
+    const e: ExtractedEntity = { name: c.name, canonicalName, type: c.type, mentionText: c.mention, confidence: SIGNAL_CONFIDENCE[c.signal], strength, signal: c.signal };
+    const prev = best.get(canonicalName);
+    if (!prev) best.set(canonicalName, { e, at: c.start });
+    else if (rank(e) > rank(prev.e)) best.set(canonicalName, { e, at: Math.min(prev.at, c.start) });
+    else prev.at = Math.min(prev.at, c.start);
+  }
+  const all = [...best.values()];
+  const kept = all.length <= max ? all : [...all].sort((a, b) => rank(b.e) - rank(a.e) || a.at - b.at).slice(0, max);
+  return kept.sort((a, b) => a.at - b.at).map((x) => x.e);
+}
+
+function rank(e: ExtractedEntity): number {
+  return (e.strength === 'strong' ? 1 : 0) + e.confidence / 10;
+}

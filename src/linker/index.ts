@@ -1,0 +1,32 @@
+/**
+ * The inline entity linker (seed 004): pure, synchronous, rule-based extraction of entities,
+ * aspects and attributes that the write transaction stores with the memory. No LLM, no I/O.
+ */
+import { isDecisionContent } from './decision-patterns.js';
+import { extractAttributes, type ExtractedAttribute } from './extract-attributes.js';
+import { extractEntities, type ExtractedEntity } from './extract-entities.js';
+
+export type { AttributeKind, ExtractedAttribute } from './extract-attributes.js';
+export type { EntitySignal, EntityStrength, EntityType, ExtractedEntity } from './extract-entities.js';
+
+export interface LinkOptions {
+  maxEntities?: number;
+  maxAttributes?: number;
+  maxAttributeChars?: number;
+}
+
+export interface LinkResult {
+  /** One per canonical name, in order of first mention; `weak` ones link only to existing entities. */
+  entities: ExtractedEntity[];
+  /** Attributes of strong entities; all `constraint` (importance 0.85) when `isDecision`. */
+  attributes: ExtractedAttribute[];
+  /** Whether the memory contains decision language (seed 004's 14 patterns). */
+  isDecision: boolean;
+}
+
+export function linkMemory(text: string, options: LinkOptions = {}): LinkResult {
+  const isDecision = isDecisionContent(text);
+  const entities = extractEntities(text, { maxEntities: options.maxEntities });
+  const attributes = extractAttributes(text, entities, { isDecision, maxAttributes: options.maxAttributes, maxContentChars: options.maxAttributeChars });
+  return { entities, attributes, isDecision };
+}

@@ -1,0 +1,3 @@
+export { OllamaProvider, AVAILABILITY_TIMEOUT_MS, type OllamaProviderOptions } from './ollama-provider.js';
+export { parseLlmJson } from './parse-json.js';
+export { LlmError, LlmHttpError, LlmParseError, LlmTimeoutError, isLlmError, type GenerateOptions, type LlmProvider } from './provider.js';

@@ -1,0 +1,66 @@
+import { Ollama } from 'ollama';
+import { LlmError, LlmHttpError, LlmTimeoutError, type GenerateOptions, type LlmProvider } from './provider.js';
+
+export const AVAILABILITY_TIMEOUT_MS = 3 * 1000;
+
+export interface OllamaProviderOptions {
+  host: string;
+  model: string;
+}
+
+/**
+ * LlmProvider over the `ollama` client (POST /api/generate, stream: false).
+ *
+ * The client's own `abort()` only reaches streamed requests, so each call gets a client whose
+ * `fetch` carries that call's AbortSignal: a timeout aborts the HTTP request itself (socket
+ * closed, body dropped) and the timer is always cleared, so nothing outlives the call.
+ */
+export class OllamaProvider implements LlmProvider {
+  readonly model: string;
+  private readonly host: string;
+
+  constructor(options: OllamaProviderOptions) {
+    this.host = options.host;
+    this.model = options.model;
+  }
+
+  async generate(prompt: string, options: GenerateOptions): Promise<string> {
+    return this.withDeadline(options.timeoutMs, async (client) => {
+      const response = await client.generate({ model: this.model, prompt, stream: false, ...(options.format ? { format: options.format } : {}) });
+      if (typeof response?.response !== 'string') throw new LlmError(`LLM server at ${this.host} sent a generate response without a "response" field`);
+      return response.response;
+    });
+  }
+
+  async available(): Promise<boolean> {
+    try {
+      const listed = await this.withDeadline(AVAILABILITY_TIMEOUT_MS, (client) => client.list());
+      return listed.models.some((m) => m.name === this.model || m.model === this.model || m.name === `${this.model}:latest`);
+    } catch {
+      return false;
+    }
+  }
+
+  private async withDeadline<T>(timeoutMs: number, call: (client: Ollama) => Promise<T>): Promise<T> {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), timeoutMs);
+    const client = new Ollama({ host: this.host, fetch: (input, init) => fetch(input, { ...init, signal: controller.signal }) });
+    try {
+      return await call(client);
+    } catch (error) {
+      if (controller.signal.aborted) throw new LlmTimeoutError(timeoutMs, this.model);
+      throw this.describe(error);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private describe(error: unknown): LlmError {
+    if (error instanceof LlmError) return error;
+    const status = (error as { status_code?: unknown }).status_code;
+    if (typeof status === 'number') return new LlmHttpError(status, (error as Error).message ?? '', this.model);
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    const reason = cause?.code ?? cause?.message ?? (error as Error).message ?? String(error);
+    return new LlmError(`LLM server unreachable at ${this.host}: ${reason}`, { cause: error });
+  }
+}

@@ -1,0 +1,50 @@
+import { MnemographError } from '../errors.js';
+
+export interface GenerateOptions {
+  /** Hard deadline for the whole call; the request is aborted when it passes. */
+  timeoutMs: number;
+  /** Ask the server to constrain the output to JSON. */
+  format?: 'json';
+}
+
+/**
+ * The one seam between the deep path and a language model (seed 004 "Provider Abstraction"):
+ * no streaming, no chat history, no tools.
+ */
+export interface LlmProvider {
+  readonly model: string;
+  generate(prompt: string, options: GenerateOptions): Promise<string>;
+  /** Whether a generate call could succeed now (server reachable and the model present). */
+  available(): Promise<boolean>;
+}
+
+/** A failed model call. Transport failures are retriable: the job is tried again later. */
+export class LlmError extends MnemographError {
+  constructor(message: string, options: { cause?: unknown; retriable?: boolean; details?: Record<string, unknown> } = {}) {
+    super('UNAVAILABLE', message, { retriable: options.retriable ?? true, cause: options.cause, details: options.details });
+  }
+}
+
+export class LlmTimeoutError extends LlmError {
+  constructor(readonly timeoutMs: number, model: string) {
+    super(`LLM call timed out after ${timeoutMs} ms (model ${model})`, { details: { timeoutMs, model } });
+  }
+}
+
+/** The server answered with an HTTP error; the message carries the status and the start of the body. */
+export class LlmHttpError extends LlmError {
+  constructor(readonly status: number, body: string, model: string) {
+    super(`LLM server returned HTTP ${status} for model ${model}: ${body.slice(0, 200)}`, { details: { status, model } });
+  }
+}
+
+/** The output was not the JSON we asked for. Not retriable: the caller records a warning. */
+export class LlmParseError extends MnemographError {
+  constructor(message: string, readonly excerpt: string) {
+    super('INTERNAL_SERVER_ERROR', message, { details: { excerpt }, retriable: false });
+  }
+}
+
+export function isLlmError(error: unknown): error is LlmError {
+  return error instanceof LlmError;
+}

@@ -1,0 +1,40 @@
+/**
+ * Content normalization (seed 004 "Content Normalization"): one deterministic function that
+ * yields the text we store, the text we index and hash, and the exact-dedup key.
+ *
+ * Decision: seed 004 collapses ALL whitespace (/\s+/g → " ") for storage. We keep paragraph
+ * breaks in `storageContent` because chunking splits on blank lines, headers and list starts;
+ * only horizontal runs are collapsed and 3+ newlines become exactly two (seed 002 cleaning).
+ * `normalizedContent` is seed 004's form (all whitespace collapsed, lowercased, trailing
+ * punctuation stripped), so two texts that differ only in layout share one `contentHash`.
+ */
+import { createHash } from 'node:crypto';
+
+export interface NormalizedContent {
+  /** What gets stored: NFC, trimmed, LF line ends, horizontal runs collapsed, ≤ 1 blank line in a row. */
+  storageContent: string;
+  /** The full-text and hash basis: all whitespace collapsed, lowercased, trailing [.,!?;:] stripped. */
+  normalizedContent: string;
+  /** SHA-256 hex (64 chars) of normalizedContent, or of the lowercased storage text when that is empty. */
+  contentHash: string;
+}
+
+/** Trailing punctuation stripped from the normalized form (seed 004). */
+export const TRAILING_PUNCTUATION = /[.,!?;:]+$/;
+
+// Every whitespace character except "\n" (after line ends are unified): spaces, tabs, NBSP, …
+const HORIZONTAL_WS_RUN = /[^\S\n]+/g;
+
+export function normalizeContent(raw: string): NormalizedContent {
+  const storageContent = raw
+    .normalize('NFC')
+    .replace(/\r\n?|[\u2028\u2029\u0085]/g, '\n')
+    .replace(HORIZONTAL_WS_RUN, ' ')
+    .replace(/ +\n/g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+  const normalizedContent = storageContent.replace(/\s+/g, ' ').toLowerCase().replace(TRAILING_PUNCTUATION, '').trimEnd();
+  const hashBasis = normalizedContent.length > 0 ? normalizedContent : storageContent.toLowerCase();
+  const contentHash = createHash('sha256').update(hashBasis, 'utf8').digest('hex');
+  return { storageContent, normalizedContent, contentHash };
+}

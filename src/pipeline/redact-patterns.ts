@@ -1,0 +1,98 @@
+/**
+ * The fixed-shape secrets and PII the redactor masks (seed 000's table, seed 001's SSN and
+ * phone numbers, a few well-known token formats). Each pattern is tuned so ordinary numbers,
+ * dates, versions and times survive: card numbers must pass Luhn and carry a card prefix,
+ * SSNs need dashes, phone numbers need separators or a leading "+".
+ * Key=value secrets (password=…, "my API key is …") live in secret-assignments.ts.
+ */
+
+export interface SpanPattern {
+  /** UPPER_SNAKE; the placeholder is `[KIND]`. */
+  kind: string;
+  /** Global regex. With `keepPrefix`, group 1 is kept and group 2 (the rest of the match) is the secret. */
+  regex: RegExp;
+  keepPrefix?: boolean;
+  /** A further check on the secret text; a match it refuses is left alone. */
+  accept?: (secret: string) => boolean;
+}
+
+/** Runs before key=value scanning: blocks and URIs that would otherwise be cut in pieces. */
+export const PRE_ASSIGNMENT_PATTERNS: readonly SpanPattern[] = [
+  {
+    kind: 'PRIVATE_KEY',
+    // An unterminated block (a truncated paste) is masked to the end of the text.
+    regex: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)/g,
+  },
+  {
+    kind: 'DATABASE_URI',
+    regex: /\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver)(?:\+\w+)?:\/\/[^\s'"<>`]*[^\s'"<>`.,;:!?)\]}]/gi,
+  },
+  { kind: 'JWT', regex: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
+  { kind: 'GITHUB_TOKEN', regex: /\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{40,})\b/g },
+  { kind: 'SLACK_TOKEN', regex: /\bxox[abposr]-[A-Za-z0-9-]{10,}/g },
+  { kind: 'API_KEY', regex: /\b(?:sk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,}|[sr]k_(?:live|test)_[A-Za-z0-9]{16,})/g },
+  { kind: 'BEARER_TOKEN', regex: /\b(Bearer\s+)([A-Za-z0-9._~+/-]{20,}=*)/gi, keepPrefix: true },
+  { kind: 'BASIC_AUTH', regex: /\b(Authorization:\s*Basic\s+)([A-Za-z0-9+/]{8,}={0,2})/gi, keepPrefix: true },
+  { kind: 'AWS_ACCESS_KEY', regex: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g },
+];
+
+export const EMAIL_PATTERN: SpanPattern = {
+  kind: 'EMAIL',
+  regex: /(?<![\w.+%-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?![\w-])/g,
+  // `git@github.com:org/repo` is an SSH remote, not a person.
+  accept: (email) => !/^git@/i.test(email),
+};
+
+/** Runs after key=value scanning. */
+export const POST_ASSIGNMENT_PATTERNS: readonly SpanPattern[] = [
+  {
+    kind: 'CREDIT_CARD',
+    regex: /(?<![\w.,-])\d(?:[ -]?\d){12,18}(?![\w-]|[.,]\d)/g,
+    accept: isPlausibleCardNumber,
+  },
+  { kind: 'SSN', regex: /(?<![\w-])(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?![\w-]|\.\d)/g },
+  {
+    kind: 'PHONE',
+    // North American numbers with separators: 555-123-4567, (555) 123-4567, +1 555.123.4567.
+    regex: /(?<![\w+.-])(?:\+?1[ .-]?)?(?:\(\d{3}\)[ .-]?|\d{3}[ .-])\d{3}[ .-]\d{4}(?![\w-]|\.\d)/g,
+  },
+  {
+    kind: 'PHONE',
+    // International numbers need the leading "+", so bare digit runs are never taken.
+    regex: /(?<![\w+])\+\d[\d .()-]{6,18}\d(?![\w-]|\.\d)/g,
+    accept: (s) => {
+      const digits = s.replace(/\D/g, '').length;
+      return digits >= 8 && digits <= 15;
+    },
+  },
+  EMAIL_PATTERN,
+  {
+    kind: 'BASE64_BLOB',
+    regex: /(?<![A-Za-z0-9+/=])[A-Za-z0-9+/]{64,}={0,2}(?:\n[A-Za-z0-9+/]{64,}={0,2})*(?![A-Za-z0-9+/=])/g,
+    // Mixed case and digits: keeps hex digests (sha256) and long plain words out.
+    accept: (s) => /[A-Z]/.test(s) && /[a-z]/.test(s) && /\d/.test(s),
+  },
+];
+
+const CARD_PREFIX = /^(?:4|5[1-5]|2[2-7]|3[47]|6(?:011|5)|35|30[0-5]|36|38)/;
+
+/** 13–19 digits, a known issuer prefix, a valid Luhn checksum and not one repeated digit. */
+export function isPlausibleCardNumber(candidate: string): boolean {
+  const digits = candidate.replace(/\D/g, '');
+  if (digits.length < 13 || digits.length > 19) return false;
+  if (!CARD_PREFIX.test(digits) || /^(\d)\1+$/.test(digits)) return false;
+  return luhnValid(digits);
+}
+
+export function luhnValid(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return sum % 10 === 0;
+}

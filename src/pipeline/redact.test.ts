@@ -1,0 +1,201 @@
+import { describe, it, expect } from 'vitest';
+import { PiiRejectedError, ValidationError } from '../errors.js';
+import { redactSecrets } from './redact.js';
+import { isPlausibleCardNumber } from './redact-patterns.js';
+import { classifyKey } from './secret-assignments.js';
+
+const redact = (text: string) => redactSecrets(text);
+const kinds = (text: string) => Object.fromEntries(redact(text).redactions.map((r) => [r.kind, r.count]));
+
+describe('redactSecrets: seed 000 patterns', () => {
+  it('reproduces the seed example (only the password value is replaced)', () => {
+    const input = "I configured the database with password='super_secret_123' and\nAWS key AKIAIOSFODNN7EXAMPLE for the Lambda function.";
+    const { text, redactions } = redact(input);
+    expect(text).toBe("I configured the database with password='[PASSWORD]' and\nAWS key [AWS_ACCESS_KEY] for the Lambda function.");
+    expect(redactions).toEqual([
+      { kind: 'AWS_ACCESS_KEY', count: 1 },
+      { kind: 'PASSWORD', count: 1 },
+    ]);
+  });
+
+  it('masks an AWS secret access key assignment', () => {
+    const { text } = redact('aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY');
+    expect(text).toBe('aws_secret_access_key = [AWS_SECRET_KEY]');
+  });
+
+  it('masks whole private key blocks, also unterminated ones', () => {
+    const block = '-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA1234\nabcd==\n-----END RSA PRIVATE KEY-----';
+    expect(redact(`key:\n${block}\ndone`).text).toBe('key:\n[PRIVATE_KEY]\ndone');
+    expect(redact('-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA').text).toBe('[PRIVATE_KEY]');
+  });
+
+  it('masks api keys, bearer tokens and known token formats', () => {
+    expect(redact('api_key=abcd1234efgh5678ijkl9012').text).toBe('api_key=[API_KEY]');
+    expect(redact('X-API-Key: 9f8e7d6c5b4a').text).toBe('X-API-Key: [API_KEY]');
+    expect(redact('Authorization: Bearer eyJhbGciOiJIUzI1NiJ9abcdefghijklmnopqrstuvwxyz0123').text).toBe('Authorization: Bearer [BEARER_TOKEN]');
+    expect(redact('export GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789').text).toBe('export GITHUB_TOKEN=[GITHUB_TOKEN]');
+    expect(redact('OPENAI_API_KEY=sk-proj-abcdefghijklmnopqrstuvwx').text).toBe('OPENAI_API_KEY=[API_KEY]');
+    expect(redact('token: <your token here>, key=[API_KEY].').text).toBe('token: <your token here>, key=[API_KEY].');
+  });
+
+  it('masks database URIs of every listed scheme, keeping trailing punctuation', () => {
+    for (const uri of ['postgres://u:p@db:5432/app', 'postgresql://u:p@db/app', 'mysql://root:pw@localhost/x', 'mongodb+srv://a:b@cluster0.mongodb.net/db', 'redis://:pw@cache:6379/0', 'amqp://guest:guest@mq:5672']) {
+      expect(redact(`connect to ${uri}.`).text).toBe('connect to [DATABASE_URI].');
+    }
+  });
+
+  it('masks emails unless turned off', () => {
+    expect(redact('mail alice.smith+tag@example.co.uk today').text).toBe('mail [EMAIL] today');
+    expect(redactSecrets('mail alice@example.com', { redactEmails: false }).text).toBe('mail alice@example.com');
+  });
+
+  it('leaves package@version and git remotes alone', () => {
+    const input = 'Added lodash@4.17.21 and cloned git@github.com:org/repo.git';
+    expect(redact(input).text).toBe(input);
+  });
+
+  it('masks Luhn-valid card numbers only', () => {
+    expect(redact('card 4111 1111 1111 1111 on file').text).toBe('card [CREDIT_CARD] on file');
+    expect(redact('card 4111-1111-1111-1111').text).toBe('card [CREDIT_CARD]');
+    expect(redact('order 4111 1111 1111 1112 shipped').text).toBe('order 4111 1111 1111 1112 shipped');
+    expect(redact('ts 1699999999999 and id 0000000000000000').text).toBe('ts 1699999999999 and id 0000000000000000');
+    expect(isPlausibleCardNumber('378282246310005')).toBe(true);
+  });
+
+  it('masks large mixed base64 blobs but not hex digests', () => {
+    const blob = 'QmFzZTY0IGVuY29kZWQgc2VjcmV0IGRhdGEgdGhhdCBpcyBsb25nIGVub3VnaCB0byBtYXRjaA1234';
+    expect(redact(`blob ${blob} end`).text).toBe('blob [BASE64_BLOB] end');
+    const sha = 'a'.repeat(32) + '0123456789abcdef0123456789abcdef';
+    expect(redact(`hash ${sha}`).text).toBe(`hash ${sha}`);
+  });
+});
+
+describe('redactSecrets: seed 001 SSN and phone numbers', () => {
+  it('masks SSNs and phone numbers', () => {
+    expect(redact('SSN 123-45-6789.').text).toBe('SSN [SSN].');
+    expect(redact('call 555-123-4567 or (555) 123-4567 or +1 555.123.4567').text).toBe('call [PHONE] or [PHONE] or [PHONE]');
+    expect(redact('office +44 20 7946 0958').text).toBe('office [PHONE]');
+  });
+
+  it('leaves dates, versions, times, plain numbers and addresses untouched', () => {
+    for (const s of ['2023-05-08', '2023-05-08T13:56:00Z', 'v1.2.3', 'call at 3pm', '1,234,567', '192.168.1.10', '123456789', 'ticket 000-12-3456', 'port 8080, 10:30-11:45']) {
+      const { text, redactions } = redact(s);
+      expect(text).toBe(s);
+      expect(redactions).toEqual([]);
+    }
+  });
+});
+
+describe('redactSecrets: key=value assignments', () => {
+  it('masks only the value in assignments of many shapes', () => {
+    expect(redact('password=hunter22').text).toBe('password=[PASSWORD]');
+    expect(redact('{"password": "p@ss w0rd", "user": "bob"}').text).toBe('{"password": "[PASSWORD]", "user": "bob"}');
+    expect(redact('DB_PASSWORD=s3cr3t!x && run').text).toBe('DB_PASSWORD=[PASSWORD] && run');
+    expect(redact('my password is hunter2').text).toBe('my password is [PASSWORD]');
+    expect(redact('The password is swordfish.').text).toBe('The password is [PASSWORD].');
+    expect(redact('client_secret: abcDEF123').text).toBe('client_secret: [SECRET]');
+    expect(redact('the access token is tok_12345abc').text).toBe('the access token is [TOKEN]');
+    expect(redact('/login?password=abc123&next=/home').text).toBe('/login?password=[PASSWORD]&next=/home');
+  });
+
+  it('leaves prose, references, comparisons and non-secret keys alone', () => {
+    for (const s of [
+      'Reset your password via the settings page.',
+      'Your password is required and the password is too short.',
+      'The API key is rotated monthly.',
+      'Password: must be at least 12 characters',
+      'password_min_length = 12',
+      'max_tokens: 512',
+      'api_key: ${OPENAI_API_KEY}',
+      "if (password === '') return",
+      'Whatever the password is, keep it out of git.',
+      'I forgot what my password is.',
+      'the token is valid for one hour',
+      'the access token is short-lived',
+      'Use `password: ${{ secrets.DB_PASSWORD }}` in the workflow',
+      'the secret key is in 1Password',
+      'The secret is out.',
+      'check for empty passwords using const isEmpty = pwd.length === 0',
+    ]) {
+      expect(redact(s)).toEqual({ text: s, redactions: [] });
+    }
+  });
+
+  it('treats an empty strict assignment as a template, not a rejection', () => {
+    expect(redact('GITHUB_TOKEN=\nNPM_TOKEN=').text).toBe('GITHUB_TOKEN=\nNPM_TOKEN=');
+  });
+
+  it('is stable under a second pass', () => {
+    const once = redact("password='x1y2z3' key AKIAIOSFODNN7EXAMPLE mail a@b.io").text;
+    expect(redact(once)).toEqual({ text: once, redactions: [] });
+  });
+
+  it('classifies keys by segment', () => {
+    expect(classifyKey('dbPassword')?.kind).toBe('PASSWORD');
+    expect(classifyKey('STRIPE_SECRET_KEY')?.kind).toBe('SECRET');
+    expect(classifyKey('x-api-key')?.kind).toBe('API_KEY');
+    expect(classifyKey('passwordless')).toBeNull();
+    expect(classifyKey('PASSWORD_FILE')).toBeNull();
+    expect(classifyKey('token')).toEqual({ kind: 'TOKEN', strong: false });
+  });
+});
+
+describe('redactSecrets: reject rule (seed 001)', () => {
+  const rejects = (s: string) => expect(() => redact(s)).toThrow(PiiRejectedError);
+
+  it('rejects a secret keyword whose value is not there to mask', () => {
+    rejects('my password is');
+    rejects('my password is\nand then more text');
+    rejects('the api key is below');
+    rejects('The API key is attached');
+    rejects('Password:');
+    rejects('password: see below');
+    rejects('My password is: ');
+    rejects('the private key is in the next message');
+  });
+
+  it('says what was mentioned without repeating any secret', () => {
+    try {
+      redact('db password=hunter22, admin password is below');
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(PiiRejectedError);
+      const e = error as PiiRejectedError;
+      expect(e.code).toBe('PII_REJECTED');
+      expect(e.message).toMatch(/^content mentions a password but no redactable value/);
+      expect(e.message).not.toContain('hunter22');
+      expect(JSON.stringify(e.details)).not.toContain('hunter22');
+    }
+  });
+
+  it('does not reject weak keywords (a lone "token"/"secret") or when redaction is off', () => {
+    expect(redact('Token:\nthe smallest unit of text').text).toBe('Token:\nthe smallest unit of text');
+    expect(redactSecrets('my password is', { enabled: false })).toEqual({ text: 'my password is', redactions: [] });
+  });
+});
+
+describe('redactSecrets: options', () => {
+  it('applies extra patterns after the built-in ones', () => {
+    const { text, redactions } = redactSecrets('employee ACME-123456 joined', { extraPatterns: [{ kind: 'EMPLOYEE_ID', pattern: 'ACME-\\d{6}' }] });
+    expect(text).toBe('employee [EMPLOYEE_ID] joined');
+    expect(redactions).toEqual([{ kind: 'EMPLOYEE_ID', count: 1 }]);
+  });
+
+  it('honours extra flags and ignores empty matches', () => {
+    const { text } = redactSecrets('Project Zeus and project zeus', { extraPatterns: [{ kind: 'CODENAME', pattern: 'zeus|x*', flags: 'i' }] });
+    expect(text).toBe('Project [CODENAME] and project [CODENAME]');
+  });
+
+  it('rejects an invalid extra pattern with a ValidationError naming it', () => {
+    const call = () => redactSecrets('x', { extraPatterns: [{ kind: 'BROKEN', pattern: '([a-z' }] });
+    expect(call).toThrow(ValidationError);
+    expect(call).toThrow(/BROKEN.*\(\[a-z/);
+    expect(() => redactSecrets('x', { extraPatterns: [{ kind: 'lower', pattern: 'x' }] })).toThrow(ValidationError);
+  });
+
+  it('returns kinds as UPPER_SNAKE strings', () => {
+    const all = kinds('password=abc123 mail a@b.io SSN 123-45-6789 postgres://u:p@h/db');
+    for (const kind of Object.keys(all)) expect(kind).toMatch(/^[A-Z][A-Z0-9_]*$/);
+    expect(all).toEqual({ DATABASE_URI: 1, PASSWORD: 1, SSN: 1, EMAIL: 1 });
+  });
+});

@@ -1,0 +1,100 @@
+/**
+ * PII and secret redaction (seed 000 patterns, seed 001 reject rule) before anything is stored,
+ * hashed or embedded. Secrets are replaced by `[KIND]` placeholders; only kinds and counts come
+ * back, never the secret text, so nothing downstream (responses, logs, history) can leak it.
+ * Output is stable under a second pass: placeholders are never matched again.
+ */
+import { ValidationError } from '../errors.js';
+import { EMAIL_PATTERN, POST_ASSIGNMENT_PATTERNS, PRE_ASSIGNMENT_PATTERNS, type SpanPattern } from './redact-patterns.js';
+import { redactAssignments } from './secret-assignments.js';
+
+export interface ExtraRedactionPattern {
+  /** UPPER_SNAKE; the placeholder becomes `[KIND]`. */
+  kind: string;
+  /** Regex source, e.g. "ACME-[0-9]{6}". */
+  pattern: string;
+  /** Regex flags; "g" is always added. */
+  flags?: string;
+}
+
+export interface RedactionOptions {
+  enabled?: boolean;
+  redactEmails?: boolean;
+  extraPatterns?: readonly ExtraRedactionPattern[];
+}
+
+export interface Redaction {
+  kind: string;
+  count: number;
+}
+
+export interface RedactionResult {
+  text: string;
+  /** One entry per kind that was found, in pipeline order. */
+  redactions: Redaction[];
+}
+
+export const DEFAULT_REDACTION_ENABLED = true;
+export const DEFAULT_REDACT_EMAILS = true;
+
+const KIND = /^[A-Z][A-Z0-9_]*$/;
+
+/**
+ * Masks secrets in `text`. Throws PiiRejectedError when a secret is announced but its value
+ * cannot be found to mask, and ValidationError for a bad extra pattern. With `enabled: false`
+ * the text is returned untouched and nothing is rejected.
+ */
+export function redactSecrets(text: string, options: RedactionOptions = {}): RedactionResult {
+  const extras = compileExtraPatterns(options.extraPatterns ?? []);
+  if (!(options.enabled ?? DEFAULT_REDACTION_ENABLED)) return { text, redactions: [] };
+  const redactEmails = options.redactEmails ?? DEFAULT_REDACT_EMAILS;
+  const counts = new Map<string, number>();
+  const add = (kind: string, n: number) => {
+    if (n > 0) counts.set(kind, (counts.get(kind) ?? 0) + n);
+  };
+
+  let out = text;
+  for (const p of PRE_ASSIGNMENT_PATTERNS) out = applyPattern(out, p, add);
+  const assigned = redactAssignments(out);
+  out = assigned.text;
+  for (const [kind, n] of assigned.counts) add(kind, n);
+  for (const p of POST_ASSIGNMENT_PATTERNS) {
+    if (p === EMAIL_PATTERN && !redactEmails) continue;
+    out = applyPattern(out, p, add);
+  }
+  for (const p of extras) out = applyPattern(out, p, add);
+  return { text: out, redactions: [...counts].map(([kind, count]) => ({ kind, count })) };
+}
+
+function applyPattern(text: string, p: SpanPattern, add: (kind: string, n: number) => void): string {
+  let n = 0;
+  const out = text.replace(p.regex, (match: string, ...groups: unknown[]) => {
+    if (match.length === 0) return match;
+    const prefix = p.keepPrefix ? String(groups[0] ?? '') : '';
+    const secret = match.slice(prefix.length);
+    if (p.accept && !p.accept(secret)) return match;
+    n += 1;
+    return `${prefix}[${p.kind}]`;
+  });
+  add(p.kind, n);
+  return out;
+}
+
+/** Validates and compiles configured patterns; the error names the offending pattern. */
+export function compileExtraPatterns(extras: readonly ExtraRedactionPattern[]): SpanPattern[] {
+  return extras.map(({ kind, pattern, flags }) => {
+    if (!KIND.test(kind)) {
+      throw new ValidationError(`redaction pattern kind "${kind}" must be UPPER_SNAKE (e.g. EMPLOYEE_ID)`, { kind, pattern });
+    }
+    const allFlags = [...new Set(`${flags ?? ''}g`)].join('');
+    try {
+      return { kind, regex: new RegExp(pattern, allFlags) };
+    } catch (error) {
+      throw new ValidationError(`redaction pattern for ${kind} is not a valid regular expression: /${pattern}/${flags ?? ''} (${(error as Error).message})`, {
+        kind,
+        pattern,
+        flags,
+      });
+    }
+  });
+}

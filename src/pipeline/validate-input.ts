@@ -1,0 +1,111 @@
+import { namespaceSchema } from '../config/index.js';
+import { LimitExceededError, ValidationError } from '../errors.js';
+
+export const MEMORY_TYPES = ['episodic', 'semantic', 'procedural', 'working', 'fact', 'preference', 'decision', 'document_chunk'] as const;
+export type MemoryType = (typeof MEMORY_TYPES)[number];
+
+const MAX_TAGS = 32;
+const MAX_TAG_CHARS = 64;
+const MAX_SHORT_FIELD_CHARS = 256;
+
+export interface RememberInput {
+  content: string;
+  namespace?: string | null;
+  type?: string | null;
+  occurredAt?: Date | string | null;
+  sessionId?: string | null;
+  source?: string | null;
+  externalId?: string | null;
+  tags?: readonly string[] | null;
+  who?: string | null;
+  why?: string | null;
+  metadata?: unknown;
+}
+
+export interface ValidatedInput {
+  content: string;
+  namespace: string;
+  type: MemoryType | null;
+  occurredAt: string | null;
+  sessionId: string | null;
+  source: string | null;
+  externalId: string | null;
+  tags: string[];
+  who: string | null;
+  why: string | null;
+  metadata: string | null;
+}
+
+export interface InputLimits {
+  defaultNamespace: string;
+  maxContentChars: number;
+  maxMetadataBytes: number;
+}
+
+/** Rejects bad input before anything is computed or written; messages name the field. */
+export function validateRememberInput(input: RememberInput, limits: InputLimits): ValidatedInput {
+  if (typeof input.content !== 'string' || input.content.trim() === '') {
+    throw new ValidationError('content must not be empty or whitespace', { field: 'content' });
+  }
+  if (input.content.length > limits.maxContentChars) {
+    throw new LimitExceededError(`content is ${input.content.length} characters; the maximum is ${limits.maxContentChars} (MAX_CONTENT_CHARS)`, {
+      field: 'content',
+      max: limits.maxContentChars,
+    });
+  }
+  const namespace = input.namespace ?? limits.defaultNamespace;
+  if (!namespaceSchema.safeParse(namespace).success) {
+    throw new ValidationError(`namespace "${namespace.slice(0, 80)}" is invalid: use 1–64 letters, digits, _ . - starting with a letter or digit`, { field: 'namespace' });
+  }
+  if (input.type != null && !(MEMORY_TYPES as readonly string[]).includes(input.type)) {
+    throw new ValidationError(`type must be one of ${MEMORY_TYPES.join(', ')}`, { field: 'type' });
+  }
+  return {
+    content: input.content,
+    namespace,
+    type: (input.type as MemoryType | null | undefined) ?? null,
+    occurredAt: parseOccurredAt(input.occurredAt),
+    sessionId: shortField('sessionId', input.sessionId),
+    source: shortField('source', input.source),
+    externalId: shortField('externalId', input.externalId),
+    who: shortField('who', input.who),
+    why: shortField('why', input.why),
+    tags: normalizeTags(input.tags),
+    metadata: serializeMetadata(input.metadata, limits.maxMetadataBytes),
+  };
+}
+
+function parseOccurredAt(value: Date | string | null | undefined): string | null {
+  if (value == null) return null;
+  const date = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(date.getTime())) throw new ValidationError('occurredAt is not a valid ISO 8601 date-time', { field: 'occurredAt' });
+  return date.toISOString();
+}
+
+function shortField(field: string, value: string | null | undefined): string | null {
+  if (value == null) return null;
+  if (typeof value !== 'string') throw new ValidationError(`${field} must be a string`, { field });
+  if (value.length > MAX_SHORT_FIELD_CHARS) throw new ValidationError(`${field} is longer than ${MAX_SHORT_FIELD_CHARS} characters`, { field });
+  return value.trim() || null;
+}
+
+function normalizeTags(tags: readonly string[] | null | undefined): string[] {
+  if (tags == null) return [];
+  if (tags.length > MAX_TAGS) throw new ValidationError(`at most ${MAX_TAGS} tags`, { field: 'tags' });
+  const cleaned = tags.map((t) => t.trim().toLowerCase()).filter(Boolean);
+  const tooLong = cleaned.find((t) => t.length > MAX_TAG_CHARS);
+  if (tooLong) throw new ValidationError(`tag "${tooLong.slice(0, 20)}…" is longer than ${MAX_TAG_CHARS} characters`, { field: 'tags' });
+  return [...new Set(cleaned)];
+}
+
+function serializeMetadata(metadata: unknown, maxBytes: number): string | null {
+  if (metadata == null) return null;
+  if (typeof metadata !== 'object' || Array.isArray(metadata)) {
+    throw new ValidationError('metadata must be a JSON object', { field: 'metadata' });
+  }
+  const json = JSON.stringify(metadata);
+  if (Buffer.byteLength(json) > maxBytes) {
+    throw new LimitExceededError(`metadata is larger than ${maxBytes} bytes (MAX_METADATA_BYTES)`, { field: 'metadata', max: maxBytes });
+  }
+  return json;
+}

@@ -1,0 +1,77 @@
+import type { FusionMethod } from './types.js';
+
+export const DEFAULT_ALPHA = 0.7;
+export const DEFAULT_RRF_K = 60;
+/** Candidates fetched per leg = limit × this (seed 002: top_k * 4). */
+export const DEFAULT_OVER_FETCH_FACTOR = 4;
+
+export const DEFAULT_GRAPH_BOOST_WEIGHT = 0.15;
+export const DEFAULT_GRAPH_BOOST_TIMEOUT_MS = 500;
+export const DEFAULT_GRAPH_MAX_ENTITIES = 20;
+export const DEFAULT_GRAPH_MAX_NEIGHBOURS = 50;
+export const DEFAULT_GRAPH_MAX_MEMORIES = 200;
+
+export const DEFAULT_GRAVITY_PENALTY = 0.5;
+export const DEFAULT_GRAVITY_MIN_SCORE = 0.3;
+export const DEFAULT_HUB_PERCENTILE = 0.9;
+export const DEFAULT_HUB_PENALTY = 0.7;
+export const DEFAULT_RESOLUTION_BOOST = 1.2;
+export const DEFAULT_RESOLUTION_MIN_CONTENT_CHARS = 50;
+
+export const DEFAULT_RECENCY_HALF_LIFE_DAYS = 30;
+export const DEFAULT_RECENCY_WEIGHT = 0.3;
+export const DEFAULT_IMPORTANCE_WEIGHT = 0.2;
+
+export const DEFAULT_RERANK_TOP_N = 20;
+export const DEFAULT_RERANK_TIMEOUT_MS = 2_000;
+export const DEFAULT_RERANK_SCORE_WEIGHT = 0.7;
+export const DEFAULT_RERANK_SIMILARITY_WEIGHT = 0.3;
+
+export const DEFAULT_MIN_IMPORTANCE = 0;
+export const DEFAULT_TOKEN_BUDGET = 2_000;
+export const DEFAULT_LIMIT = 10;
+export const MAX_LIMIT = 100;
+export const DEFAULT_PRIORITY_TYPES: readonly string[] = ['procedural', 'preference'];
+
+export type KeywordNormalization = 'max' | 'minmax';
+/** What weighted fusion does when a candidate has only one leg score: use it alone, or count the other as 0. */
+export type MissingLegPolicy = 'single' | 'zero';
+
+/** Everything that decides what recall runs and how it scores — plain data, see presets.ts. */
+export interface RecallSettings {
+  legs: { vector: boolean; keyword: boolean; hints: boolean };
+  fusion: {
+    method: FusionMethod;
+    /** Weight of the vector score in weighted fusion; 1 − alpha goes to keyword/hints. */
+    alpha: number;
+    rrfK: number;
+    keywordNormalization: KeywordNormalization;
+    missingLeg: MissingLegPolicy;
+  };
+  overFetchFactor: number;
+  graph: {
+    enabled: boolean;
+    boostWeight: number;
+    timeoutMs: number;
+    maxEntities: number;
+    maxNeighbours: number;
+    maxMemories: number;
+  };
+  dampening: {
+    gravity: { enabled: boolean; penalty: number; minScore: number };
+    hub: { enabled: boolean; percentile: number; penalty: number };
+    resolution: { enabled: boolean; boost: number; minContentChars: number };
+  };
+  recency: { enabled: boolean; halfLifeDays: number; weight: number };
+  /** Low importance lowers rank (DESIGN "Importance"): factor 1 − weight + weight × importance. */
+  importance: { enabled: boolean; weight: number };
+  rerank: { enabled: boolean; topN: number; timeoutMs: number; scoreWeight: number; similarityWeight: number };
+  filters: { minImportance: number };
+  budget: { tokenBudget: number | null; limit: number; maxLimit: number; priorityTypes: readonly string[] };
+}
+
+export type DeepPartial<T> = {
+  [K in keyof T]?: T[K] extends readonly unknown[] ? T[K] : T[K] extends object ? DeepPartial<T[K]> : T[K];
+};
+
+export type RecallSettingsOverrides = DeepPartial<RecallSettings>;

@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import { dampeningFactors, gravityFactor, hasTemporalAnchor, hubFactor, hubThreshold, percentileOf, resolutionFactor } from './dampening.js';
+import { queryTokens } from './lucene.js';
+import { resolveRecallSettings } from './presets.js';
+import type { LegExplanation, RecallCandidate } from './types.js';
+
+function candidate(overrides: Partial<RecallCandidate> = {}): RecallCandidate {
+  return {
+    memoryId: 'm',
+    content: 'The billing service stores invoices in PostgreSQL',
+    type: 'semantic',
+    importance: 0.5,
+    occurredAt: null,
+    createdAt: '2024-01-01T00:00:00Z',
+    tags: [],
+    isConstraint: false,
+    entityMentions: [],
+    graphBoost: 0,
+    ...overrides,
+  };
+}
+
+const leg = (normalized: number): LegExplanation => ({ raw: normalized, normalized, rank: 1 });
+const settings = resolveRecallSettings('default').dampening;
+const tokens = (query: string) => new Set(queryTokens(query));
+
+describe('gravity', () => {
+  const unrelated = candidate({ content: 'Lunch with the design team went well' });
+
+  it('halves a vector-only result that shares no word with the query', () => {
+    const input = { candidate: unrelated, vector: leg(0.8), keyword: null, hint: null };
+    expect(gravityFactor(input, tokens('billing database'), settings.gravity)).toBe(0.5);
+  });
+
+  it('leaves a vector-only result alone when one word overlaps (case-insensitive)', () => {
+    const input = { candidate: candidate(), vector: leg(0.8), keyword: null, hint: null };
+    expect(gravityFactor(input, tokens('BILLING database'), settings.gravity)).toBe(1);
+  });
+
+  it('never penalizes results with lexical evidence, weak vector scores or only a graph link', () => {
+    const q = tokens('billing database');
+    expect(gravityFactor({ candidate: unrelated, vector: leg(0.8), keyword: leg(0.4), hint: null }, q, settings.gravity)).toBe(1);
+    expect(gravityFactor({ candidate: unrelated, vector: leg(0.8), keyword: null, hint: leg(0.4) }, q, settings.gravity)).toBe(1);
+    expect(gravityFactor({ candidate: unrelated, vector: leg(0.3), keyword: null, hint: null }, q, settings.gravity)).toBe(1);
+    const graphOnly = { candidate: { ...unrelated, graphBoost: 1 }, vector: null, keyword: null, hint: null };
+    expect(gravityFactor(graphOnly, q, settings.gravity)).toBe(1);
+  });
+
+  it('does nothing for a query without meaningful words', () => {
+    expect(gravityFactor({ candidate: unrelated, vector: leg(0.9), keyword: null, hint: null }, tokens('what is it?'), settings.gravity)).toBe(1);
+  });
+
+  it('can be switched off', () => {
+    const off = resolveRecallSettings('default', { dampening: { gravity: { enabled: false } } }).dampening;
+    const input = { candidate: unrelated, vector: leg(0.8), keyword: null, hint: null };
+    expect(dampeningFactors(input, { queryTokens: tokens('billing'), hubThreshold: Infinity }, off).gravity).toBe(1);
+    expect(dampeningFactors(input, { queryTokens: tokens('billing'), hubThreshold: Infinity }, settings).gravity).toBe(0.5);
+  });
+});
+
+describe('hub', () => {
+  const mentions = (...counts: number[]) => counts.map((mentions, i) => ({ entityId: `e${mentions}-${i}`, mentions }));
+
+  it('penalizes only when ALL linked entities are above the threshold', () => {
+    expect(hubFactor(candidate({ entityMentions: mentions(500, 900) }), 100, settings.hub)).toBe(0.7);
+    expect(hubFactor(candidate({ entityMentions: mentions(500, 3) }), 100, settings.hub)).toBe(1);
+    expect(hubFactor(candidate({ entityMentions: mentions(100) }), 100, settings.hub)).toBe(1);
+  });
+
+  it('leaves memories without entities alone', () => {
+    expect(hubFactor(candidate({ entityMentions: [] }), 0, settings.hub)).toBe(1);
+  });
+
+  it('computes the P90 threshold over distinct entities, so a shared hub still stands out', () => {
+    const hub = { entityId: 'signet', mentions: 1000 };
+    const candidates = Array.from({ length: 12 }, (_, i) =>
+      candidate({ memoryId: `m${i}`, entityMentions: [hub, { entityId: `small${i}`, mentions: i + 1 }] }),
+    );
+    candidates.push(candidate({ memoryId: 'hubOnly', entityMentions: [hub] }));
+    const threshold = hubThreshold(candidates, 0.9);
+    // 13 distinct entities: mentions 1..12 and 1000; nearest-rank P90 is the 12th value.
+    expect(threshold).toBe(12);
+    expect(hubFactor(candidates.at(-1) as RecallCandidate, threshold, settings.hub)).toBe(0.7);
+    expect(hubFactor(candidates[0] as RecallCandidate, threshold, settings.hub)).toBe(1);
+  });
+
+  it('treats an empty entity set as having no hubs', () => {
+    expect(hubThreshold([candidate()], 0.9)).toBe(Number.POSITIVE_INFINITY);
+  });
+
+  it('uses nearest-rank percentiles and never marks uniform counts as hubs', () => {
+    expect(percentileOf([10, 1, 5, 3, 2, 8, 7, 4, 6, 9], 0.9)).toBe(9);
+    expect(percentileOf([4], 0.9)).toBe(4);
+    expect(percentileOf([5, 5, 5], 0.9)).toBe(5);
+    expect(hubFactor(candidate({ entityMentions: mentions(5) }), percentileOf([5, 5, 5], 0.9), settings.hub)).toBe(1);
+  });
+});
+
+describe('resolution', () => {
+  it('boosts decisions and constraints by the full factor', () => {
+    const text = 'We decided to use Neo4j Community Edition for the memory graph store';
+    expect(resolutionFactor(candidate({ type: 'decision', content: text }), settings.resolution)).toBe(1.2);
+    expect(resolutionFactor(candidate({ isConstraint: true, content: text }), settings.resolution)).toBe(1.2);
+  });
+
+  it('boosts temporal anchors by half the factor', () => {
+    expect(resolutionFactor(candidate({ content: 'The billing migration finished on 2024-03-15 without any downtime' }), settings.resolution)).toBeCloseTo(1.1);
+    expect(resolutionFactor(candidate({ content: 'In September the team moved the billing service to Kubernetes' }), settings.resolution)).toBeCloseTo(1.1);
+  });
+
+  it('gives nothing to short content, plain content or the modal "may"', () => {
+    expect(resolutionFactor(candidate({ type: 'decision', content: 'Use pnpm.' }), settings.resolution)).toBe(1);
+    expect(resolutionFactor(candidate(), settings.resolution)).toBe(1);
+    expect(resolutionFactor(candidate({ content: 'The billing service may store invoices in PostgreSQL later on' }), settings.resolution)).toBe(1);
+  });
+
+  it('recognizes dates and month names, not look-alikes', () => {
+    expect(hasTemporalAnchor('released 2024-01-20')).toBe(true);
+    expect(hasTemporalAnchor('on May 5 we shipped')).toBe(true);
+    expect(hasTemporalAnchor('shipped 5th May')).toBe(true);
+    expect(hasTemporalAnchor('it may rain')).toBe(false);
+    expect(hasTemporalAnchor('version 2024-13-45')).toBe(false);
+    expect(hasTemporalAnchor('ticket 12345')).toBe(false);
+  });
+
+  it('can be switched off', () => {
+    const off = resolveRecallSettings('default', { dampening: { resolution: { enabled: false } } }).dampening;
+    const input = { candidate: candidate({ type: 'decision', content: 'We decided to use Neo4j Community Edition for the memory graph' }), vector: null, keyword: null, hint: null };
+    expect(dampeningFactors(input, { queryTokens: new Set(), hubThreshold: Infinity }, off).resolution).toBe(1);
+  });
+});

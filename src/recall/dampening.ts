@@ -1,0 +1,96 @@
+import type { RecallSettings } from './config.js';
+import { queryTokens } from './lucene.js';
+import type { LegExplanation, RecallCandidate } from './types.js';
+
+export type DampeningSettings = RecallSettings['dampening'];
+
+export interface DampeningFactors {
+  gravity: number;
+  hub: number;
+  resolution: number;
+}
+
+export interface DampeningInput {
+  candidate: RecallCandidate;
+  vector: LegExplanation | null;
+  keyword: LegExplanation | null;
+  hint: LegExplanation | null;
+}
+
+export interface DampeningContext {
+  /** queryTokens(query) as a set. */
+  queryTokens: ReadonlySet<string>;
+  /** Mention count above which an entity is a hub; see hubThreshold(). */
+  hubThreshold: number;
+}
+
+const ISO_DATE = /\b\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])\b/;
+const MONTH_NAME = /\b(?:january|february|march|april|june|july|august|september|october|november|december)\b/i;
+// "May" only capitalized and next to a number, so the modal verb is not a date.
+const MAY_DATE = /\bMay\s+\d|\d(?:st|nd|rd|th)?\s+May\b/;
+
+/** The three post-fusion corrections of seed 004; each is 1 when switched off or not applicable. */
+export function dampeningFactors(input: DampeningInput, context: DampeningContext, settings: DampeningSettings): DampeningFactors {
+  return {
+    gravity: settings.gravity.enabled ? gravityFactor(input, context.queryTokens, settings.gravity) : 1,
+    hub: settings.hub.enabled ? hubFactor(input.candidate, context.hubThreshold, settings.hub) : 1,
+    resolution: settings.resolution.enabled ? resolutionFactor(input.candidate, settings.resolution) : 1,
+  };
+}
+
+/**
+ * Penalizes a "semantic hallucination": a result found only by meaning (a vector score, no
+ * keyword or hint match) whose vector score exceeds `minScore` yet shares no word with the query.
+ * Results reached only through the graph boost are left alone — the boost only adds.
+ */
+export function gravityFactor(
+  input: DampeningInput,
+  tokens: ReadonlySet<string>,
+  settings: DampeningSettings['gravity'],
+): number {
+  const { vector, keyword, hint, candidate } = input;
+  if (!vector || keyword || hint || vector.normalized <= settings.minScore || tokens.size === 0) return 1;
+  const overlaps = queryTokens(candidate.content).some((token) => tokens.has(token));
+  return overlaps ? 1 : settings.penalty;
+}
+
+/** Penalizes a memory whose linked entities are all hubs (mentions above the threshold). */
+export function hubFactor(candidate: RecallCandidate, threshold: number, settings: DampeningSettings['hub']): number {
+  const entities = candidate.entityMentions;
+  if (entities.length === 0) return 1;
+  return entities.every((e) => e.mentions > threshold) ? settings.penalty : 1;
+}
+
+/**
+ * Mention count at `percentile` (nearest rank) over the distinct entities of the candidate set.
+ * Each entity counts once however many candidates mention it, or a hub shared by most results
+ * would drag the threshold up to itself. Infinity when there are no entities (nothing is a hub).
+ */
+export function hubThreshold(candidates: readonly RecallCandidate[], percentile: number): number {
+  const mentions = new Map<string, number>();
+  for (const c of candidates) for (const e of c.entityMentions) mentions.set(e.entityId, e.mentions);
+  return percentileOf([...mentions.values()], percentile);
+}
+
+export function percentileOf(values: readonly number[], percentile: number): number {
+  if (values.length === 0) return Number.POSITIVE_INFINITY;
+  const sorted = [...values].sort((a, b) => a - b);
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil(percentile * sorted.length) - 1));
+  return sorted[index] as number;
+}
+
+/**
+ * Rewards specific, actionable memories: constraints and decisions get `boost`, other memories
+ * with a temporal anchor (ISO date or month name) half of it; content shorter than
+ * `minContentChars` gets nothing.
+ */
+export function resolutionFactor(candidate: RecallCandidate, settings: DampeningSettings['resolution']): number {
+  if (candidate.content.trim().length < settings.minContentChars) return 1;
+  if (candidate.isConstraint || candidate.type === 'decision' || candidate.type === 'constraint') return settings.boost;
+  if (hasTemporalAnchor(candidate.content)) return 1 + (settings.boost - 1) * 0.5;
+  return 1;
+}
+
+export function hasTemporalAnchor(text: string): boolean {
+  return ISO_DATE.test(text) || MONTH_NAME.test(text) || MAY_DATE.test(text);
+}

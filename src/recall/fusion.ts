@@ -1,0 +1,87 @@
+import type { KeywordNormalization, RecallSettings } from './config.js';
+import type { FusionMethod, LegExplanation, LegScore, RecallCandidate } from './types.js';
+
+export interface FusedCandidate {
+  candidate: RecallCandidate;
+  /** In [0, 1] for both methods. */
+  fused: number;
+  method: FusionMethod;
+  vector: LegExplanation | null;
+  keyword: LegExplanation | null;
+  hint: LegExplanation | null;
+}
+
+type FusionSettings = Pick<RecallSettings, 'legs' | 'fusion'>;
+
+/**
+ * Combines each candidate's leg scores into one score in [0, 1], in input order. Legs switched
+ * off in `settings.legs` are ignored even when a candidate carries their score.
+ *
+ * - weighted: alpha × vector + (1 − alpha) × text, where text = max(keyword, hint) after per-query
+ *   normalization (hint matches lift a memory but never stack with its content match). A
+ *   candidate with only one of the two uses that score alone (`missingLeg: 'single'`, seed 004)
+ *   or counts the other as 0 (`'zero'`) when that leg returned anything in this query.
+ * - rrf: Σ 1 / (k + rank) over vector and text (text takes the better of keyword and hint rank),
+ *   divided by its best possible value so that additive boosts mean the same for both methods.
+ */
+export function fuseScores(candidates: readonly RecallCandidate[], settings: FusionSettings): FusedCandidate[] {
+  const { legs, fusion } = settings;
+  const vectors = candidates.map((c) => (legs.vector ? usable(c.vector) : undefined));
+  const keywords = candidates.map((c) => (legs.keyword ? usable(c.keyword) : undefined));
+  const hints = candidates.map((c) => (legs.hints ? usable(c.hint) : undefined));
+
+  // Keyword and hint BM25 share one scale: seed 004 merges their raw scores by max.
+  const textRaws = [...keywords, ...hints].filter((s): s is LegScore => s !== undefined).map((s) => s.raw);
+  const normalizeText = textNormalizer(textRaws, fusion.keywordNormalization);
+  const vectorActive = vectors.some((s) => s !== undefined);
+  const textActive = textRaws.length > 0;
+  const rrfMax = ((vectorActive ? 1 : 0) + (textActive ? 1 : 0)) / (fusion.rrfK + 1);
+
+  return candidates.map((candidate, i) => {
+    const vector = explain(vectors[i], (raw) => clamp01(raw));
+    const keyword = explain(keywords[i], normalizeText);
+    const hint = explain(hints[i], normalizeText);
+    const text = best(keyword, hint);
+
+    let fused: number;
+    if (fusion.method === 'rrf') {
+      const rrf = (leg: LegExplanation | null) => (leg ? 1 / (fusion.rrfK + leg.rank) : 0);
+      const textRrf = Math.max(rrf(keyword), rrf(hint));
+      fused = rrfMax > 0 ? (rrf(vector) + textRrf) / rrfMax : 0;
+    } else if (vector && text) {
+      fused = fusion.alpha * vector.normalized + (1 - fusion.alpha) * text.normalized;
+    } else if (fusion.missingLeg === 'zero' && vectorActive && textActive) {
+      fused = vector ? fusion.alpha * vector.normalized : text ? (1 - fusion.alpha) * text.normalized : 0;
+    } else {
+      fused = vector?.normalized ?? text?.normalized ?? 0;
+    }
+    return { candidate, fused, method: fusion.method, vector, keyword, hint };
+  });
+}
+
+/** Maps a raw BM25 score to [0, 1] for this query's result set. */
+export function textNormalizer(raws: readonly number[], method: KeywordNormalization): (raw: number) => number {
+  if (raws.length === 0) return () => 0;
+  const max = Math.max(...raws);
+  if (method === 'max') return (raw) => (max > 0 ? clamp01(raw / max) : 0);
+  const min = Math.min(...raws);
+  return (raw) => (max > min ? clamp01((raw - min) / (max - min)) : 1);
+}
+
+function usable(score: LegScore | undefined): LegScore | undefined {
+  return score && Number.isFinite(score.raw) && Number.isFinite(score.rank) && score.rank >= 1 ? score : undefined;
+}
+
+function explain(score: LegScore | undefined, normalize: (raw: number) => number): LegExplanation | null {
+  return score ? { raw: score.raw, normalized: normalize(score.raw), rank: score.rank } : null;
+}
+
+function best(a: LegExplanation | null, b: LegExplanation | null): LegExplanation | null {
+  if (!a) return b;
+  if (!b) return a;
+  return b.normalized > a.normalized ? b : a;
+}
+
+function clamp01(value: number): number {
+  return Math.min(1, Math.max(0, value));
+}

@@ -1,0 +1,22 @@
+export type { EntityMention, FusionMethod, LegExplanation, LegScore, RankedCandidate, RecallCandidate, RecallMemory, ScoreExplanation } from './types.js';
+export * from './config.js';
+export { isRecallPresetName, RECALL_PRESET_NAMES, resolveRecallSettings, validateRecallSettings, type RecallPresetName } from './presets.js';
+export { escapeLuceneTerm, MAX_LUCENE_TERMS, queryTokens, STOP_WORDS, toLuceneQuery } from './lucene.js';
+export { assembleCandidates, candidateIds, type LegHit, type LegResults } from './candidates.js';
+export { fuseScores, type FusedCandidate } from './fusion.js';
+export { hubThreshold } from './dampening.js';
+export { rankCandidates, type RankContext } from './rank.js';
+export {
+  cosineSimilarity,
+  createEmbeddingReranker,
+  rerankWithTimeout,
+  type RerankInput,
+  type RerankOptions,
+  type RerankOutcome,
+  type RerankProvider,
+  type RerankScore,
+} from './rerank.js';
+export { applyFilters, passesFilters, type MemoryFilters } from './filters.js';
+export { applyTokenBudget, type TokenBudgetOptions, type TokenBudgetResult } from './budget.js';
+export { formatMemoryPrompt, type PromptMemory } from './prompt.js';
+export { snippet, toIndexEntry, type IndexEntry } from './disclosure.js';

@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { resolveRecallSettings } from './presets.js';
+import { rankCandidates } from './rank.js';
+import type { RecallCandidate } from './types.js';
+
+function candidate(memoryId: string, overrides: Partial<RecallCandidate> = {}): RecallCandidate {
+  return {
+    memoryId,
+    content: 'The billing service stores invoices in PostgreSQL',
+    type: 'semantic',
+    importance: 1,
+    occurredAt: null,
+    createdAt: '2024-06-01T00:00:00Z',
+    tags: [],
+    isConstraint: false,
+    entityMentions: [],
+    graphBoost: 0,
+    ...overrides,
+  };
+}
+
+const now = new Date('2024-06-30T00:00:00Z');
+const context = { query: 'where are billing invoices stored', now };
+const ids = (ranked: ReturnType<typeof rankCandidates>) => ranked.map((r) => r.candidate.memoryId);
+
+describe('rankCandidates', () => {
+  it('keeps a graph-boosted candidate that no leg found, scored by the boost alone', () => {
+    const settings = resolveRecallSettings('default');
+    const ranked = rankCandidates([candidate('leg', { vector: { raw: 0.9, rank: 1 } }), candidate('graphOnly', { graphBoost: 1 })], settings, context);
+    const graphOnly = ranked.find((r) => r.candidate.memoryId === 'graphOnly');
+    expect(graphOnly?.score).toBeCloseTo(0.15);
+    expect(graphOnly?.explanation).toMatchObject({ fused: 0, graphBoost: 0.15, vector: null, keyword: null, hint: null });
+  });
+
+  it('adds the boost on top of the fused score, and only when the graph is enabled', () => {
+    const pair = [candidate('plain', { vector: { raw: 0.6, rank: 1 } }), candidate('linked', { vector: { raw: 0.6, rank: 2 }, graphBoost: 1 })];
+    const on = rankCandidates(pair, resolveRecallSettings('default', { importance: { enabled: false } }), context);
+    expect(ids(on)).toEqual(['linked', 'plain']);
+    expect(on[0]?.score).toBeCloseTo(0.6 + 0.15);
+    const off = rankCandidates(pair, resolveRecallSettings('fast', { importance: { enabled: false } }), context);
+    expect(off.map((r) => r.explanation.graphBoost)).toEqual([0, 0]);
+    expect(ids(off)).toEqual(['linked', 'plain']); // equal scores: memoryId order
+  });
+
+  it('never drops a candidate and sorts by score, ties by memoryId', () => {
+    const settings = resolveRecallSettings('default');
+    const input = [candidate('c'), candidate('b'), candidate('a', { keyword: { raw: 1, rank: 1 } }), candidate('d')];
+    const ranked = rankCandidates(input, settings, context);
+    expect(ids(ranked)).toEqual(['a', 'b', 'c', 'd']);
+    expect(ranked.map((r) => r.score)).toEqual([...ranked.map((r) => r.score)].sort((x, y) => y - x));
+  });
+
+  it('explains every factor, and the factors multiply out to the final score', () => {
+    const settings = resolveRecallSettings('default', { recency: { enabled: true } });
+    const ranked = rankCandidates(
+      [
+        candidate('decision', {
+          type: 'decision',
+          isConstraint: true,
+          content: 'We decided to keep all billing invoices in PostgreSQL rather than S3',
+          importance: 0.5,
+          occurredAt: '2024-05-31T00:00:00Z',
+          vector: { raw: 0.8, rank: 1 },
+          keyword: { raw: 4, rank: 1 },
+          graphBoost: 1,
+        }),
+        candidate('hallucination', {
+          content: 'Lunch with the design team went well yesterday afternoon',
+          vector: { raw: 0.75, rank: 2 },
+          entityMentions: [{ entityId: 'hub', mentions: 900 }],
+        }),
+        candidate('other', { entityMentions: [{ entityId: 'e1', mentions: 1 }, { entityId: 'e2', mentions: 2 }] }),
+      ],
+      settings,
+      { ...context, hubThreshold: 100 },
+    );
+    for (const { score, explanation: e } of ranked) {
+      expect(e.final).toBe(score);
+      expect(score).toBeCloseTo((e.fused + e.graphBoost) * e.gravity * e.hub * e.resolution * e.recency * e.importance);
+      expect(e.rerank).toBeNull();
+    }
+    const decision = ranked.find((r) => r.candidate.memoryId === 'decision')?.explanation;
+    expect(decision).toMatchObject({ method: 'weighted', gravity: 1, hub: 1, resolution: 1.2, graphBoost: 0.15 });
+    expect(decision?.fused).toBeCloseTo(0.7 * 0.8 + 0.3 * 1);
+    expect(decision?.recency).toBeCloseTo(1 - 0.3 + 0.3 * 0.5 ** (30 / 30));
+    expect(decision?.importance).toBeCloseTo(0.9);
+    const hallucination = ranked.find((r) => r.candidate.memoryId === 'hallucination')?.explanation;
+    expect(hallucination).toMatchObject({ gravity: 0.5, hub: 0.7, resolution: 1 });
+  });
+
+  it('computes the hub threshold from the candidates when none is given', () => {
+    const settings = resolveRecallSettings('default');
+    const entities = (n: number) => [{ entityId: `e${n}`, mentions: n }];
+    const input = Array.from({ length: 10 }, (_, i) => candidate(`m${i}`, { entityMentions: entities(i + 1), vector: { raw: 0.5, rank: i + 1 } }));
+    input.push(candidate('hubby', { entityMentions: entities(1000), vector: { raw: 0.5, rank: 11 } }));
+    const ranked = rankCandidates(input, settings, context);
+    expect(ranked.find((r) => r.candidate.memoryId === 'hubby')?.explanation.hub).toBe(0.7);
+    expect(ranked.filter((r) => r.explanation.hub !== 1)).toHaveLength(1);
+    const global = rankCandidates(input, settings, { ...context, hubThreshold: 5000 });
+    expect(global.every((r) => r.explanation.hub === 1)).toBe(true);
+  });
+
+  it('lets a newer memory win a tie when recency is on', () => {
+    const pair = [
+      candidate('a-old', { occurredAt: '2023-01-01T00:00:00Z', vector: { raw: 0.7, rank: 1 } }),
+      candidate('b-new', { occurredAt: '2024-06-29T00:00:00Z', vector: { raw: 0.7, rank: 2 } }),
+    ];
+    expect(ids(rankCandidates(pair, resolveRecallSettings('default'), context))).toEqual(['a-old', 'b-new']);
+    expect(ids(rankCandidates(pair, resolveRecallSettings('default', { recency: { enabled: true } }), context))).toEqual(['b-new', 'a-old']);
+  });
+
+  it('ranks baselines by their own leg only', () => {
+    const input = [
+      candidate('kw', { keyword: { raw: 9, rank: 1 }, vector: { raw: 0.5, rank: 2 } }),
+      candidate('vec', { keyword: { raw: 1, rank: 2 }, vector: { raw: 0.9, rank: 1 }, graphBoost: 1, type: 'decision', isConstraint: true }),
+    ];
+    expect(ids(rankCandidates(input, resolveRecallSettings('keywordOnly'), context))).toEqual(['kw', 'vec']);
+    const vectorOnly = rankCandidates(input, resolveRecallSettings('vectorOnly'), context);
+    expect(ids(vectorOnly)).toEqual(['vec', 'kw']);
+    expect(vectorOnly[0]?.score).toBeCloseTo(0.9);
+  });
+
+  it('fuses with RRF when asked, keeping boosts meaningful on the [0, 1] scale', () => {
+    const settings = resolveRecallSettings('default', { fusion: { method: 'rrf' }, importance: { enabled: false } });
+    const ranked = rankCandidates(
+      [candidate('both', { vector: { raw: 0.9, rank: 1 }, keyword: { raw: 5, rank: 1 } }), candidate('one', { vector: { raw: 0.8, rank: 2 }, graphBoost: 1 })],
+      settings,
+      context,
+    );
+    expect(ranked[0]?.explanation.method).toBe('rrf');
+    expect(ranked[0]?.explanation.fused).toBeCloseTo(1);
+    expect(ranked.find((r) => r.candidate.memoryId === 'one')?.score).toBeCloseTo(1 / 62 / (2 / 61) + 0.15);
+  });
+});

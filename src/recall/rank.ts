@@ -1,0 +1,63 @@
+import type { RecallSettings } from './config.js';
+import { dampeningFactors, hubThreshold } from './dampening.js';
+import { fuseScores } from './fusion.js';
+import { queryTokens } from './lucene.js';
+import { recencyFactor } from './recency.js';
+import type { RankedCandidate, RecallCandidate } from './types.js';
+
+export interface RankContext {
+  /** The user's query text (gravity dampening compares its words with each result's). */
+  query: string;
+  /** Reference time for recency. */
+  now: Date;
+  /** Mention count above which an entity is a hub, e.g. a namespace-wide P90; from the candidates when omitted. */
+  hubThreshold?: number;
+}
+
+/**
+ * The pure ranking pipeline: fusion → + graph boost (additive) → gravity, hub and resolution
+ * dampening → recency → importance, sorted by score descending (ties by memoryId). Every
+ * candidate comes back, each with an explanation of every factor; rerank, filters and the token
+ * budget come after, in the orchestrator. Candidates must be unique by memoryId.
+ */
+export function rankCandidates(
+  candidates: readonly RecallCandidate[],
+  settings: RecallSettings,
+  context: RankContext,
+): RankedCandidate[] {
+  const tokens = new Set(queryTokens(context.query));
+  const threshold = context.hubThreshold ?? hubThreshold(candidates, settings.dampening.hub.percentile);
+
+  const ranked = fuseScores(candidates, settings).map(({ candidate, fused, method, vector, keyword, hint }) => {
+    const graphBoost = settings.graph.enabled ? settings.graph.boostWeight * clamp01(candidate.graphBoost) : 0;
+    const { gravity, hub, resolution } = dampeningFactors(
+      { candidate, vector, keyword, hint },
+      { queryTokens: tokens, hubThreshold: threshold },
+      settings.dampening,
+    );
+    const recency = settings.recency.enabled ? recencyFactor(candidate, context.now, settings.recency) : 1;
+    const importance = settings.importance.enabled ? importanceFactor(candidate.importance, settings.importance.weight) : 1;
+    const score = (fused + graphBoost) * gravity * hub * resolution * recency * importance;
+    return {
+      candidate,
+      score,
+      explanation: { method, vector, keyword, hint, fused, graphBoost, gravity, hub, resolution, recency, importance, rerank: null, final: score },
+    };
+  });
+  return ranked.sort(byScoreThenId);
+}
+
+/** `1 − weight + weight × importance`: importance 1 keeps the score, 0 lowers it by `weight`. */
+export function importanceFactor(importance: number, weight: number): number {
+  if (!Number.isFinite(importance)) return 1;
+  return 1 - weight + weight * clamp01(importance);
+}
+
+export function byScoreThenId(a: RankedCandidate, b: RankedCandidate): number {
+  if (b.score !== a.score) return b.score - a.score;
+  return a.candidate.memoryId < b.candidate.memoryId ? -1 : a.candidate.memoryId > b.candidate.memoryId ? 1 : 0;
+}
+
+function clamp01(value: number): number {
+  return Number.isFinite(value) ? Math.min(1, Math.max(0, value)) : 0;
+}

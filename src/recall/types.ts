@@ -1,0 +1,81 @@
+/** Memory fields recall needs to rank, filter, budget and format a result (no embeddings). */
+export interface RecallMemory {
+  memoryId: string;
+  content: string;
+  /** Memory type: episodic, semantic, procedural, working, fact, preference, decision, document_chunk. */
+  type: string;
+  importance: number;
+  /** Event time, ISO 8601; null when unknown. */
+  occurredAt: string | null;
+  /** Record time, ISO 8601. */
+  createdAt: string;
+  tags: string[];
+  /** Type decision, or linked to an Attribute of kind constraint (invariant 4). */
+  isConstraint: boolean;
+  /** Entities the memory MENTIONS, with each entity's global mention count (hub dampening). */
+  entityMentions: EntityMention[];
+}
+
+export interface EntityMention {
+  entityId: string;
+  mentions: number;
+}
+
+/**
+ * One leg's score for a memory. `raw` is what the index returned (best chunk / best hint per
+ * memory); `rank` is the 1-based position of the memory in that leg's result list.
+ */
+export interface LegScore {
+  raw: number;
+  rank: number;
+}
+
+export interface RecallCandidate extends RecallMemory {
+  /** Cosine vector index score, already (1 + cos) / 2 in [0, 1]. */
+  vector?: LegScore;
+  /** Lucene BM25 score on memory content (unbounded). */
+  keyword?: LegScore;
+  /** Lucene BM25 score on the memory's hints (unbounded). */
+  hint?: LegScore;
+  /**
+   * Graph link strength in [0, 1] (0 = not reached by the graph boost). The applied increment is
+   * `graph.boostWeight × graphBoost`.
+   */
+  graphBoost: number;
+}
+
+export type FusionMethod = 'weighted' | 'rrf';
+
+export interface LegExplanation {
+  raw: number;
+  /** Per-query normalized score in [0, 1]. */
+  normalized: number;
+  rank: number;
+}
+
+/** Every factor that produced a result's score, in the order they were applied. */
+export interface ScoreExplanation {
+  method: FusionMethod;
+  vector: LegExplanation | null;
+  keyword: LegExplanation | null;
+  hint: LegExplanation | null;
+  /** Fusion output in [0, 1] (RRF is divided by its best possible value). */
+  fused: number;
+  /** Additive increment from the graph boost (0 = none). */
+  graphBoost: number;
+  /** Multiplicative factors; 1 = not applied. */
+  gravity: number;
+  hub: number;
+  resolution: number;
+  recency: number;
+  importance: number;
+  /** Reranker score when the reranker placed this result; null otherwise. */
+  rerank: number | null;
+  final: number;
+}
+
+export interface RankedCandidate {
+  candidate: RecallCandidate;
+  score: number;
+  explanation: ScoreExplanation;
+}

@@ -1,0 +1,26 @@
+import type { Executor } from '../../db/executor.js';
+import { generateHints, MAX_EXTRACTION_INPUT_CHARS, writeHints } from '../../extraction/index.js';
+import type { LlmProvider } from '../../llm/provider.js';
+import { loadSourceMemory } from './source-memory.js';
+import type { JobHandler } from './types.js';
+
+export interface HintsHandlerDeps {
+  executor: Executor;
+  provider: LlmProvider;
+  timeoutMs: number;
+  maxHints: number;
+}
+
+/** `hints` jobs: up to `maxHints` hypothetical questions per memory, stored as Hint nodes. */
+export function createHintsHandler(deps: HintsHandlerDeps): JobHandler {
+  return {
+    kind: 'hints',
+    async run(job) {
+      const memory = await loadSourceMemory(deps.executor, job.memoryId);
+      if (!memory) return { skipped: 'memory not found or forgotten' };
+      const result = await generateHints(deps.provider, memory.content, { timeoutMs: deps.timeoutMs, max: deps.maxHints, maxInputChars: MAX_EXTRACTION_INPUT_CHARS });
+      await writeHints(deps.executor, memory.id, result, deps.provider.model);
+      return { hints: result.hints.length, warnings: result.warnings };
+    },
+  };
+}

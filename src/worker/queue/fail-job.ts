@@ -1,0 +1,34 @@
+import type { Executor } from '../../db/executor.js';
+
+export const JOB_RETRY_CAP_MS = 10 * 60 * 1000;
+export const MAX_ERROR_CHARS = 2000;
+
+// Attempts were counted at lease time: out of attempts → dead (kept for audit and requeue),
+// otherwise pending again once the backoff has passed.
+const FAIL_JOB = `
+MATCH (j:Job {id: $id})
+WHERE j.status = 'leased' AND j.leaseOwner = $owner
+WITH j, j.attempts >= j.maxAttempts AS exhausted
+SET j.status = CASE WHEN exhausted THEN 'dead' ELSE 'pending' END,
+    j.availableAt = CASE WHEN exhausted THEN j.availableAt ELSE $retryAt END,
+    j.error = $error, j.failedAt = $now, j.updatedAt = $now, j.leaseOwner = null, j.leasedAt = null
+RETURN j.status AS status`;
+
+/** Retry delay after the n-th failed attempt: base × 2^(n−1), capped. */
+export function jobRetryDelayMs(attempts: number, baseMs: number): number {
+  return Math.min(baseMs * 2 ** Math.max(0, attempts - 1), JOB_RETRY_CAP_MS);
+}
+
+/** Records a failed attempt. Returns the new status ('pending' or 'dead'), or null when the lease was lost. */
+export async function failJob(executor: Executor, id: string, owner: string, error: string, options: { attempts: number; retryBaseMs: number; now?: Date }): Promise<'pending' | 'dead' | null> {
+  const now = options.now ?? new Date();
+  const retryAt = new Date(now.getTime() + jobRetryDelayMs(options.attempts, options.retryBaseMs));
+  const rows = await executor.write<{ status: 'pending' | 'dead' }>('jobs.fail', FAIL_JOB, {
+    id,
+    owner,
+    error: error.slice(0, MAX_ERROR_CHARS),
+    now: now.toISOString(),
+    retryAt: retryAt.toISOString(),
+  });
+  return rows[0]?.status ?? null;
+}

@@ -1,0 +1,10 @@
+export { leaseJob, LEASE_WINDOW, type LeaseOptions } from './lease-job.js';
+export { completeJob } from './complete-job.js';
+export { failJob, jobRetryDelayMs, JOB_RETRY_CAP_MS } from './fail-job.js';
+export { extendLease } from './extend-lease.js';
+export { releaseStaleLeases } from './release-stale-leases.js';
+export { requeueJob } from './requeue-job.js';
+export { jobsPage, JOB_KINDS, JOB_STATUSES, MAX_JOBS_PAGE, type JobsPage, type JobsPageQuery } from './jobs-page.js';
+export { queueDepth, type QueueDepth } from './queue-depth.js';
+export { lastErrors, type JobError } from './last-errors.js';
+export { encodeJobCursor, decodeJobCursor, type JobCursor } from './cursor.js';

@@ -1,0 +1,58 @@
+import neo4j from 'neo4j-driver';
+import type { Executor } from '../../db/executor.js';
+import { JOB_RETURN, type JobRecord } from '../../db/records.js';
+import { ValidationError } from '../../errors.js';
+import { decodeJobCursor, encodeJobCursor } from './cursor.js';
+
+export const JOB_STATUSES = ['pending', 'leased', 'completed', 'dead'] as const;
+export const JOB_KINDS = ['extract', 'hints'] as const;
+export const MAX_JOBS_PAGE = 100;
+
+// Oldest first; the cursor continues strictly after (createdAt, id).
+const JOBS_PAGE = `
+MATCH (j:Job)
+WHERE ($namespace IS NULL OR j.namespace = $namespace)
+  AND ($status IS NULL OR j.status = $status)
+  AND ($kind IS NULL OR j.kind = $kind)
+  AND ($afterCreatedAt IS NULL OR j.createdAt > $afterCreatedAt OR (j.createdAt = $afterCreatedAt AND j.id > $afterId))
+WITH j ORDER BY j.createdAt, j.id LIMIT $limit
+OPTIONAL MATCH (j)-[:FOR]->(m:Memory)
+RETURN ${JOB_RETURN('j', 'm')} AS job
+ORDER BY job.createdAt, job.id`;
+
+export interface JobsPageQuery {
+  namespace?: string | null;
+  status?: string | null;
+  kind?: string | null;
+  first: number;
+  after?: string | null;
+}
+
+export interface JobsPage {
+  edges: Array<{ cursor: string; node: JobRecord }>;
+  pageInfo: { hasNextPage: boolean; endCursor: string | null };
+}
+
+export async function jobsPage(executor: Executor, query: JobsPageQuery): Promise<JobsPage> {
+  if (!Number.isInteger(query.first) || query.first < 1 || query.first > MAX_JOBS_PAGE) {
+    throw new ValidationError(`first must be an integer from 1 to ${MAX_JOBS_PAGE}`, { field: 'first' });
+  }
+  if (query.status != null && !(JOB_STATUSES as readonly string[]).includes(query.status)) {
+    throw new ValidationError(`status must be one of ${JOB_STATUSES.join(', ')}`, { field: 'status' });
+  }
+  if (query.kind != null && !(JOB_KINDS as readonly string[]).includes(query.kind)) {
+    throw new ValidationError(`kind must be one of ${JOB_KINDS.join(', ')}`, { field: 'kind' });
+  }
+  const after = query.after ? decodeJobCursor(query.after) : null;
+  const rows = await executor.read<{ job: JobRecord }>('jobs.page', JOBS_PAGE, {
+    namespace: query.namespace ?? null,
+    status: query.status ?? null,
+    kind: query.kind ?? null,
+    afterCreatedAt: after?.createdAt ?? null,
+    afterId: after?.id ?? null,
+    limit: neo4j.int(query.first + 1),
+  });
+  const page = rows.slice(0, query.first).map((r) => r.job);
+  const edges = page.map((node) => ({ cursor: encodeJobCursor(node), node }));
+  return { edges, pageInfo: { hasNextPage: rows.length > query.first, endCursor: edges.at(-1)?.cursor ?? null } };
+}

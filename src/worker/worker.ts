@@ -1,0 +1,201 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Config } from '../config/index.js';
+import type { Executor } from '../db/executor.js';
+import type { JobRecord } from '../db/records.js';
+import { pipelineMode, type FactWriter, type PipelineMode } from '../extraction/index.js';
+import { isLlmError, OllamaProvider, type LlmProvider } from '../llm/index.js';
+import type { Logger } from '../logger.js';
+import type { TextEmbedder } from '../pipeline/remember-service.js';
+import { tickDelayMs } from './backoff.js';
+import { createExtractHandler } from './handlers/extract.js';
+import { createHintsHandler } from './handlers/hints.js';
+import type { JobHandler } from './handlers/types.js';
+import { completeJob, extendLease, failJob, leaseJob, releaseStaleLeases } from './queue/index.js';
+
+export const STALE_LEASE_REAPER_MS = 60 * 1000;
+
+export type WorkerConfig = Pick<
+  Config,
+  | 'PIPELINE_ENABLED' | 'PIPELINE_SHADOW_MODE' | 'MUTATIONS_FROZEN' | 'ALLOW_UPDATE_DELETE' | 'HINTS_ENABLED' | 'HINTS_MAX'
+  | 'OLLAMA_HOST' | 'OLLAMA_MODEL' | 'EXTRACTION_TIMEOUT_MS' | 'MIN_FACT_CONFIDENCE'
+  | 'SEMANTIC_CONTRADICTION_ENABLED' | 'SEMANTIC_CONTRADICTION_TIMEOUT_MS'
+  | 'WORKER_ENABLED' | 'WORKER_POLL_MS' | 'WORKER_LEASE_TIMEOUT_MS' | 'WORKER_RETRY_BASE_MS'
+>;
+
+export interface WorkerDeps {
+  executor: Executor;
+  embedder: TextEmbedder;
+  /** The write path (RememberService); extracted facts are stored through it. */
+  remember: FactWriter;
+  config: WorkerConfig;
+  logger: Logger;
+  /** Defaults to Ollama at OLLAMA_HOST with OLLAMA_MODEL. */
+  provider?: LlmProvider;
+  /** Lease only jobs of these namespaces (per-tenant workers, isolated tests); all when absent. */
+  namespaces?: readonly string[];
+}
+
+export interface WorkerState {
+  running: boolean;
+  workerId: string;
+  processed: number;
+  failed: number;
+  lastTickAt: string | null;
+  llmAvailable: boolean;
+  mode: PipelineMode;
+}
+
+export interface Worker {
+  start(): void;
+  /** Stops polling and waits for the job in flight, if any. */
+  stop(): Promise<void>;
+  state(): WorkerState;
+}
+
+/**
+ * The deep-path worker: a setTimeout chain that leases one job per tick, runs the handler for
+ * its kind, and completes or fails it. A failure never escapes the loop; it backs off instead.
+ */
+export function createWorker(deps: WorkerDeps): Worker {
+  const { executor, config } = deps;
+  const workerId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const logger = deps.logger.child({ component: 'worker', workerId });
+  const mode = pipelineMode(config);
+  const provider = deps.provider ?? new OllamaProvider({ host: config.OLLAMA_HOST, model: config.OLLAMA_MODEL });
+  const handlers = new Map<string, JobHandler>(
+    [
+      createExtractHandler({
+        executor,
+        embedder: deps.embedder,
+        writer: deps.remember,
+        provider,
+        logger,
+        settings: {
+          mode,
+          llmTimeoutMs: config.EXTRACTION_TIMEOUT_MS,
+          minFactConfidence: config.MIN_FACT_CONFIDENCE,
+          semantic: { enabled: config.SEMANTIC_CONTRADICTION_ENABLED, timeoutMs: config.SEMANTIC_CONTRADICTION_TIMEOUT_MS },
+        },
+      }),
+      createHintsHandler({ executor, provider, timeoutMs: config.EXTRACTION_TIMEOUT_MS, maxHints: config.HINTS_MAX }),
+    ].map((h) => [h.kind, h]),
+  );
+  // Disabled: nothing runs. Frozen: extraction still audits proposals, hints wait (they would write).
+  const kinds = mode === 'disabled' ? [] : ['extract', ...(config.HINTS_ENABLED && mode !== 'frozen' ? ['hints'] : [])];
+
+  let running = false;
+  let timer: NodeJS.Timeout | undefined;
+  let reaper: NodeJS.Timeout | undefined;
+  let inFlight: Promise<void> | null = null;
+  let reaping: Promise<void> | null = null;
+  let consecutiveFailures = 0;
+  const counters = { processed: 0, failed: 0, lastTickAt: null as string | null, llmAvailable: false };
+
+  function schedule(delayMs: number): void {
+    if (!running) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      inFlight = tick().finally(() => {
+        inFlight = null;
+      });
+    }, delayMs);
+  }
+
+  async function tick(): Promise<void> {
+    counters.lastTickAt = new Date().toISOString();
+    let delay = config.WORKER_POLL_MS;
+    try {
+      const job = await leaseJob(executor, workerId, kinds, { namespaces: deps.namespaces ?? null });
+      if (job) {
+        const ok = await runJob(job);
+        consecutiveFailures = ok ? 0 : consecutiveFailures + 1;
+        // Drain the queue while it has work; back off while attempts keep failing.
+        delay = ok ? 0 : tickDelayMs(consecutiveFailures, config.WORKER_POLL_MS);
+      } else {
+        consecutiveFailures = 0;
+      }
+    } catch (error) {
+      consecutiveFailures += 1;
+      delay = tickDelayMs(consecutiveFailures, config.WORKER_POLL_MS);
+      logger.warn({ err: error, retryInMs: delay }, 'worker tick failed');
+    }
+    schedule(delay);
+  }
+
+  async function runJob(job: JobRecord): Promise<boolean> {
+    const jobLogger = logger.child({ jobId: job.id, kind: job.kind, attempt: job.attempts });
+    const heartbeat = setInterval(() => {
+      extendLease(executor, job.id, workerId).catch((error: unknown) => jobLogger.warn({ err: error }, 'lease heartbeat failed'));
+    }, Math.max(1000, Math.floor(config.WORKER_LEASE_TIMEOUT_MS / 3)));
+    heartbeat.unref();
+    try {
+      const handler = handlers.get(job.kind);
+      if (!handler) throw new Error(`no handler for job kind "${job.kind}"`);
+      const result = await handler.run(job);
+      if (!(await completeJob(executor, job.id, workerId, result))) jobLogger.warn('job finished after its lease was lost; result not recorded');
+      counters.processed += 1;
+      counters.llmAvailable = true;
+      jobLogger.info({ result }, 'job completed');
+      return true;
+    } catch (error) {
+      counters.failed += 1;
+      if (isLlmError(error)) counters.llmAvailable = false;
+      const message = `attempt ${job.attempts}/${job.maxAttempts}: ${describe(error)}`;
+      const status = await failJob(executor, job.id, workerId, message, { attempts: job.attempts, retryBaseMs: config.WORKER_RETRY_BASE_MS }).catch((failError: unknown) => {
+        // Neo4j itself is failing; the stale-lease reaper will return the job to the queue.
+        jobLogger.error({ err: failError }, 'could not record the job failure');
+        return null;
+      });
+      jobLogger.warn({ err: error, status }, status === 'dead' ? 'job failed for the last time: dead' : 'job failed; will retry');
+      return false;
+    } finally {
+      clearInterval(heartbeat);
+    }
+  }
+
+  async function reap(): Promise<void> {
+    try {
+      const released = await releaseStaleLeases(executor, config.WORKER_LEASE_TIMEOUT_MS);
+      if (released > 0) logger.warn({ released }, 'released stale job leases');
+    } catch (error) {
+      logger.warn({ err: error }, 'stale lease reaper failed');
+    }
+    counters.llmAvailable = await provider.available().catch(() => false);
+  }
+
+  return {
+    start() {
+      if (running) return;
+      if (!config.WORKER_ENABLED || mode === 'disabled') {
+        logger.info({ mode, workerEnabled: config.WORKER_ENABLED }, 'deep-path worker not started');
+        return;
+      }
+      running = true;
+      const runReaper = () => {
+        reaping ??= reap().finally(() => {
+          reaping = null;
+        });
+      };
+      reaper = setInterval(runReaper, STALE_LEASE_REAPER_MS);
+      reaper.unref();
+      runReaper();
+      logger.info({ mode, kinds, model: provider.model }, 'deep-path worker started');
+      schedule(0);
+    },
+    async stop() {
+      running = false;
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      if (reaper) clearInterval(reaper);
+      reaper = undefined;
+      await Promise.all([inFlight, reaping]);
+    },
+    state: () => ({ running, workerId, mode, ...counters }),
+  };
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) return `${error.name}: ${error.message}`;
+  return String(error);
+}

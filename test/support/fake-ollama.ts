@@ -1,0 +1,175 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A protocol-faithful stand-in for an Ollama server (node:http on 127.0.0.1, random port):
+ * POST /api/generate and /api/chat (non-streamed JSON or NDJSON streams), GET /api/tags and
+ * /api/version, JSON `{error}` bodies on failure — what the `ollama` client really talks to.
+ * Each test scripts the model: a queue of replies, then a function of the request.
+ */
+
+export interface FakeRequest {
+  path: '/api/generate' | '/api/chat';
+  model: string;
+  /** The prompt (generate) or the last user message (chat). */
+  prompt: string;
+  format: unknown;
+  stream: boolean;
+  /** Set when the client went away before the reply was sent (a timed-out call). */
+  aborted: boolean;
+}
+
+/** The model's text, or a scripted failure. */
+export type FakeReply =
+  | string
+  | { text: string; delayMs?: number }
+  | { status: number; error?: string; delayMs?: number }
+  | { raw: string; status?: number; contentType?: string; delayMs?: number };
+
+export type FakeScript = (request: FakeRequest) => FakeReply | Promise<FakeReply>;
+
+export interface FakeOllama {
+  readonly url: string;
+  /** Every model request received, in order. */
+  readonly requests: FakeRequest[];
+  /** Replies consumed in order before the script is asked. */
+  enqueue(...replies: FakeReply[]): void;
+  respond(script: FakeScript): void;
+  setModels(names: string[]): void;
+  close(): Promise<void>;
+}
+
+export const FAKE_OLLAMA_VERSION = '0.6.8';
+
+export async function startFakeOllama(options: { models?: string[]; script?: FakeScript } = {}): Promise<FakeOllama> {
+  let models = options.models ?? ['qwen3:4b'];
+  let script: FakeScript = options.script ?? ((r) => ({ status: 500, error: `fake-ollama: no scripted reply for ${r.path}` }));
+  const queue: FakeReply[] = [];
+  const requests: FakeRequest[] = [];
+  const timers = new Set<NodeJS.Timeout>();
+
+  const server = createServer((req, res) => {
+    void handle(req, res).catch((error: Error) => sendJson(res, 500, { error: `fake-ollama: ${error.message}` }));
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://fake');
+    if (req.method === 'GET' && url.pathname === '/api/version') return sendJson(res, 200, { version: FAKE_OLLAMA_VERSION });
+    if (req.method === 'GET' && url.pathname === '/api/tags') return sendJson(res, 200, { models: models.map(modelEntry) });
+    if (req.method !== 'POST' || (url.pathname !== '/api/generate' && url.pathname !== '/api/chat')) {
+      return sendJson(res, 404, { error: `404 page not found` });
+    }
+    let body: Record<string, unknown>;
+    try {
+      body = JSON.parse(await readBody(req)) as Record<string, unknown>;
+    } catch {
+      return sendJson(res, 400, { error: 'invalid character in request body' });
+    }
+    if (typeof body.model !== 'string' || body.model === '') return sendJson(res, 400, { error: 'model is required' });
+    if (!models.includes(body.model)) return sendJson(res, 404, { error: `model "${body.model}" not found, try pulling it first` });
+
+    const request: FakeRequest = {
+      path: url.pathname,
+      model: body.model,
+      prompt: url.pathname === '/api/generate' ? String(body.prompt ?? '') : lastUserMessage(body.messages),
+      format: body.format,
+      stream: body.stream !== false, // Ollama streams unless told otherwise
+      aborted: false,
+    };
+    requests.push(request);
+    res.on('close', () => {
+      if (!res.writableEnded) request.aborted = true;
+    });
+
+    const reply = queue.length > 0 ? queue.shift()! : await script(request);
+    const delayMs = typeof reply === 'object' ? (reply.delayMs ?? 0) : 0;
+    if (delayMs > 0) await wait(delayMs, res);
+    if (res.destroyed || request.aborted) return;
+
+    if (typeof reply === 'object' && 'raw' in reply) {
+      res.writeHead(reply.status ?? 200, { 'Content-Type': reply.contentType ?? 'application/json; charset=utf-8' });
+      res.end(reply.raw);
+    } else if (typeof reply === 'object' && 'status' in reply) {
+      sendJson(res, reply.status, { error: reply.error ?? 'internal server error' });
+    } else {
+      sendModelText(res, request, typeof reply === 'string' ? reply : reply.text);
+    }
+  }
+
+  /** Resolves after `ms`, or early when the client disconnects (the timer never lingers). */
+  function wait(ms: number, res: ServerResponse): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      timers.add(timer);
+      res.once('close', done);
+      function done() {
+        clearTimeout(timer);
+        timers.delete(timer);
+        resolve();
+      }
+    });
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    enqueue: (...replies) => void queue.push(...replies),
+    respond: (next) => void (script = next),
+    setModels: (names) => void (models = names),
+    close: async () => {
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function sendModelText(res: ServerResponse, request: FakeRequest, text: string): void {
+  const created_at = new Date().toISOString();
+  const stats = { total_duration: 1_200_000, load_duration: 100_000, prompt_eval_count: Math.ceil(request.prompt.length / 4), prompt_eval_duration: 300_000, eval_count: Math.ceil(text.length / 4), eval_duration: 800_000 };
+  const piece = (content: string, done: boolean) =>
+    request.path === '/api/generate'
+      ? { model: request.model, created_at, response: content, done, ...(done ? { done_reason: 'stop', context: [1, 2, 3], ...stats } : {}) }
+      : { model: request.model, created_at, message: { role: 'assistant', content }, done, ...(done ? { done_reason: 'stop', ...stats } : {}) };
+  if (!request.stream) return sendJson(res, 200, piece(text, true));
+  // NDJSON stream: the text in a few pieces, then the closing `done` object.
+  res.writeHead(200, { 'Content-Type': 'application/x-ndjson' });
+  for (const part of text.match(/[\s\S]{1,16}/g) ?? []) res.write(`${JSON.stringify(piece(part, false))}\n`);
+  res.end(`${JSON.stringify(piece('', true))}\n`);
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  if (res.headersSent || res.destroyed) return;
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' });
+  res.end(JSON.stringify(body));
+}
+
+function modelEntry(name: string) {
+  return {
+    name,
+    model: name,
+    modified_at: '2025-01-01T00:00:00Z',
+    size: 2_600_000_000,
+    digest: 'f'.repeat(64),
+    details: { parent_model: '', format: 'gguf', family: 'qwen3', families: ['qwen3'], parameter_size: '4.0B', quantization_level: 'Q4_K_M' },
+  };
+}
+
+function lastUserMessage(messages: unknown): string {
+  if (!Array.isArray(messages)) return '';
+  const users = messages.filter((m): m is { role: string; content: string } => typeof m === 'object' && m !== null && (m as { role?: unknown }).role === 'user');
+  return users.at(-1)?.content ?? '';
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}

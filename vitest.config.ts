@@ -1,0 +1,31 @@
+import { defineConfig } from 'vitest/config';
+
+// Two tiers: fast unit tests beside the code, and integration tests against a real Neo4j that
+// test/support/global-setup.ts starts on its own ports and data folder.
+export default defineConfig({
+  test: {
+    // Integration tests isolate themselves by namespace, so files may share the one database;
+    // two workers keep the 2-core machine busy without starving Neo4j.
+    maxWorkers: 2,
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['src/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 30_000,
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ['test/**/*.int.test.ts'],
+          environment: 'node',
+          globalSetup: ['test/support/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 180_000,
+        },
+      },
+    ],
+  },
+});
