@@ -6,9 +6,13 @@ import type { Config } from './config/index.js';
 import { createDriver, Executor, migrate, schemaVersion } from './db/index.js';
 import { createEmbedder, type Embedder } from './embedding/index.js';
 import type { Logger } from './logger.js';
-import { RememberService, type RememberHooks } from './pipeline/remember-service.js';
+import { Metrics, observeEmbedder, observeRecall } from './observability/index.js';
+import { RememberService, type RememberHooks, type RememberSettings } from './pipeline/remember-service.js';
+import { UpdateService } from './pipeline/update-service.js';
 import { DisclosureService } from './recall/disclosure-service.js';
 import { RecallService } from './recall/recall-service.js';
+import { createWorker } from './worker/index.js';
+import { queueDepth } from './worker/queue/index.js';
 
 export const CYPHER_DIR = fileURLToPath(new URL('../cypher/', import.meta.url));
 /** Where `npm run model:provision` puts the model; used when EMBEDDING_MODEL_DIR is not set. */
@@ -28,8 +32,12 @@ export interface Services {
   embedder: Embedder;
   access: AccessPolicy;
   remember: RememberService;
+  /** updateMemory: the write path re-run on an existing memory. */
+  update: UpdateService;
   recall: RecallService;
   disclosure: DisclosureService;
+  /** Prometheus metrics (GET /metrics); embed and recall calls are observed through proxies. */
+  metrics: Metrics;
   startWorker(): void;
   stopWorker(): Promise<void>;
   workerState(): WorkerState;
@@ -55,30 +63,35 @@ export interface AppOptions {
 export function createServices(config: Config, logger: Logger, options: AppOptions): Services {
   const driver = createDriver({ uri: options.neo4jUri, user: config.NEO4J_USER, password: config.NEO4J_PASSWORD, database: config.NEO4J_DATABASE });
   const executor = new Executor(driver, config.NEO4J_DATABASE, logger.child({ component: 'neo4j' }));
-  const embedder =
+  const metrics = new Metrics();
+  metrics.trackQueueDepth(() => queueDepth(executor));
+  const embedder = observeEmbedder(
     options.embedder ??
-    createEmbedder({ modelName: config.EMBEDDING_MODEL, modelDir: modelDirFor(config), batchSize: config.EMBEDDING_BATCH_SIZE });
+      createEmbedder({ modelName: config.EMBEDDING_MODEL, modelDir: modelDirFor(config), batchSize: config.EMBEDDING_BATCH_SIZE }),
+    metrics,
+  );
+  const rememberSettings: RememberSettings = {
+    defaultNamespace: config.DEFAULT_NAMESPACE,
+    maxContentChars: config.MAX_CONTENT_CHARS,
+    maxMetadataBytes: config.MAX_METADATA_BYTES,
+    maxBatchSize: config.MAX_BATCH_SIZE,
+    redaction: { enabled: config.REDACTION_ENABLED, redactEmails: config.REDACT_EMAILS, extraPatterns: config.REDACTION_EXTRA_PATTERNS },
+    duplicateThreshold: config.DEDUP_DUPLICATE_THRESHOLD,
+    nearDuplicateThreshold: config.DEDUP_NEAR_THRESHOLD,
+    minImportanceToStore: config.MIN_IMPORTANCE_TO_STORE,
+    enqueueExtract: config.PIPELINE_ENABLED,
+    enqueueHints: config.PIPELINE_ENABLED && config.HINTS_ENABLED,
+    maxJobAttempts: config.WORKER_MAX_ATTEMPTS,
+  };
   const remember = new RememberService(
     executor,
     embedder,
-    {
-      defaultNamespace: config.DEFAULT_NAMESPACE,
-      maxContentChars: config.MAX_CONTENT_CHARS,
-      maxMetadataBytes: config.MAX_METADATA_BYTES,
-      maxBatchSize: config.MAX_BATCH_SIZE,
-      redaction: { enabled: config.REDACTION_ENABLED, redactEmails: config.REDACT_EMAILS, extraPatterns: config.REDACTION_EXTRA_PATTERNS },
-      duplicateThreshold: config.DEDUP_DUPLICATE_THRESHOLD,
-      nearDuplicateThreshold: config.DEDUP_NEAR_THRESHOLD,
-      minImportanceToStore: config.MIN_IMPORTANCE_TO_STORE,
-      enqueueExtract: config.PIPELINE_ENABLED,
-      enqueueHints: config.PIPELINE_ENABLED && config.HINTS_ENABLED,
-      maxJobAttempts: config.WORKER_MAX_ATTEMPTS,
-    },
+    rememberSettings,
     logger.child({ component: 'remember' }),
     options.rememberHooks,
   );
-  const recall = new RecallService(executor, embedder, config, logger.child({ component: 'recall' }));
-  const idle: WorkerState = { running: false, workerId: null, processed: 0, failed: 0, lastTickAt: null, llmAvailable: false, mode: 'disabled' };
+  const recall = observeRecall(new RecallService(executor, embedder, config, logger.child({ component: 'recall' })), metrics);
+  const worker = createWorker({ executor, embedder, remember, config, logger: logger.child({ component: 'worker' }) });
   return {
     config,
     logger,
@@ -86,11 +99,13 @@ export function createServices(config: Config, logger: Logger, options: AppOptio
     embedder,
     access: new AccessPolicy(config.API_KEYS),
     remember,
+    update: new UpdateService(executor, embedder, rememberSettings, logger.child({ component: 'update' })),
     recall,
     disclosure: new DisclosureService(executor, recall, (text) => embedder.countTokens(text)),
-    startWorker: () => undefined,
-    stopWorker: async () => undefined,
-    workerState: () => idle,
+    metrics,
+    startWorker: () => worker.start(),
+    stopWorker: () => worker.stop(),
+    workerState: () => worker.state(),
   };
 }
 

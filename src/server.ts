@@ -7,14 +7,18 @@ import { expressMiddleware } from '@as-integrations/express5';
 import express from 'express';
 import { GraphQLError } from 'graphql';
 import type { Services } from './app.js';
-import { MnemographError } from './errors.js';
+import { MnemographError, type ErrorCode } from './errors.js';
 import type { GraphQLContext } from './graphql/context.js';
+import { costLimitPlugin } from './graphql/cost-limit.js';
 import { depthLimitRule } from './graphql/depth-limit.js';
 import { createErrorFormatter } from './graphql/format-error.js';
+import { graphiqlRouter } from './graphql/ide.js';
 import { createLoaders } from './graphql/loaders.js';
 import { resolvers } from './graphql/resolvers/index.js';
 import { typeDefs } from './graphql/schema.js';
 import { checkHealth } from './health.js';
+import { httpErrorHandler } from './http-errors.js';
+import { bindTrace, operationTracePlugin, recordOperations, requestIdMiddleware, requestIdOf, traceOf } from './observability/index.js';
 
 export interface RunningServer {
   url: string;
@@ -28,9 +32,18 @@ export function createApollo(services: Services, httpServer?: Server): ApolloSer
     typeDefs,
     resolvers,
     formatError: createErrorFormatter(services.logger),
+    // Limits are checked before execution: depth while validating, cost once the operation is known.
     validationRules: [depthLimitRule(services.config.MAX_QUERY_DEPTH)],
+    // The IDE (src/graphql/ide.ts) needs it; the schema is no secret, and API keys still apply.
+    introspection: true,
     includeStacktraceInErrorResponses: false,
-    plugins: [ApolloServerPluginLandingPageDisabled(), ...(httpServer ? [ApolloServerPluginDrainHttpServer({ httpServer })] : [])],
+    plugins: [
+      // Apollo's landing page loads from a CDN; the locally hosted GraphiQL replaces it.
+      ApolloServerPluginLandingPageDisabled(),
+      costLimitPlugin(services.config.MAX_QUERY_COST),
+      operationTracePlugin(),
+      ...(httpServer ? [ApolloServerPluginDrainHttpServer({ httpServer })] : []),
+    ],
   });
 }
 
@@ -55,12 +68,15 @@ export function createContext(services: Services, headers: { authorization?: str
 
 export async function startServer(services: Services, options: { host: string; port: number }): Promise<RunningServer> {
   const app = express();
+  app.disable('x-powered-by');
   const httpServer = await new Promise<Server>((resolve) => {
     const server = app.listen(options.port, options.host, () => resolve(server));
   });
   const apollo = createApollo(services, httpServer);
   await apollo.start();
 
+  app.use(requestIdMiddleware());
+  app.use(graphiqlRouter({ headersTemplate: !services.access.open }));
   app.get('/health/live', (_req, res) => {
     res.json({ ok: true });
   });
@@ -68,23 +84,35 @@ export async function startServer(services: Services, options: { host: string; p
     const report = await checkHealth(services);
     res.status(report.ok ? 200 : 503).json(report);
   });
+  // Prometheus scrapes without a key, like /health: it shows counts and timings, never content.
+  app.get('/metrics', async (_req, res) => {
+    const body = await services.metrics.registry.metrics();
+    res.type(services.metrics.registry.contentType).send(body);
+  });
   app.use(
     '/graphql',
+    recordOperations(services.logger, services.metrics),
     express.json({ limit: services.config.MAX_REQUEST_BYTES }),
     expressMiddleware(apollo, {
-      context: async ({ req }) => {
+      context: async ({ req, res }) => {
         try {
-          return createContext(services, {
+          const context = createContext(services, {
             authorization: req.headers.authorization,
             apiKey: header(req.headers['x-api-key']),
-            requestId: header(req.headers['x-request-id']),
+            requestId: requestIdOf(res),
           });
+          bindTrace(context, traceOf(res));
+          return context;
         } catch (error) {
-          throw toGraphQLError(error);
+          const graphQLError = toGraphQLError(error);
+          const trace = traceOf(res);
+          if (trace && graphQLError instanceof GraphQLError && typeof graphQLError.extensions.code === 'string') trace.errorCodes = [graphQLError.extensions.code];
+          throw graphQLError;
         }
       },
     }),
   );
+  app.use(httpErrorHandler(services.logger));
 
   const address = httpServer.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
@@ -99,10 +127,12 @@ function header(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-// Errors thrown while building the context bypass formatError, so they carry their code here.
+const CONTEXT_ERROR_STATUS: Partial<Record<ErrorCode, number>> = { UNAUTHENTICATED: 401, FORBIDDEN: 403 };
+
+// Errors thrown while building the context never reach a resolver: their code and HTTP status are set here.
 function toGraphQLError(error: unknown): unknown {
   if (error instanceof MnemographError) {
-    return new GraphQLError(error.message, { extensions: { code: error.code, http: { status: error.code === 'UNAUTHENTICATED' ? 401 : 403 } } });
+    return new GraphQLError(error.message, { extensions: { code: error.code, http: { status: CONTEXT_ERROR_STATUS[error.code] ?? 400 } } });
   }
   return error;
 }

@@ -60,6 +60,7 @@ export interface AspectRecord {
 
 export interface AttributeRecord {
   id: string;
+  namespace: string;
   aspectId: string;
   memoryId: string | null;
   content: string;
@@ -107,6 +108,8 @@ export interface HistoryRecord {
   confidence: number | null;
   outcome: string | null;
   at: string;
+  /** Event-specific data as a JSON string (e.g. the previous content of an update). */
+  details: string | null;
 }
 
 export const MEMORY_RETURN = (m: string) => `${m} {

@@ -93,13 +93,19 @@ export class Embedder {
     return this.loading;
   }
 
-  /** One unit vector per text, in input order. */
+  /**
+   * One unit vector per text, in input order. Texts are batched by length, because every text
+   * of a batch is padded to the longest one: mixing lengths doubled the cost on chat turns.
+   */
   async embed(texts: readonly string[]): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
     await this.load();
-    const vectors: Float32Array[] = [];
-    for (let start = 0; start < texts.length; start += this.batchSize) {
-      vectors.push(...(await this.runBatch(texts.slice(start, start + this.batchSize))));
+    const order = texts.map((_, i) => i).sort((a, b) => texts[a]!.length - texts[b]!.length);
+    const vectors = new Array<Float32Array>(texts.length);
+    for (let start = 0; start < order.length; start += this.batchSize) {
+      const indices = order.slice(start, start + this.batchSize);
+      const batch = await this.runBatch(indices.map((i) => texts[i]!));
+      indices.forEach((textIndex, j) => (vectors[textIndex] = batch[j]!));
     }
     return vectors;
   }

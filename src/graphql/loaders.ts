@@ -20,7 +20,8 @@ function one<T>(keys: readonly string[], rows: graph.Keyed<T>[]): (T | null)[] {
 
 /**
  * Built per request so caching never crosses callers. Each loader batches with `IN $ids`-style
- * UNWIND queries; rows outside the caller's namespaces are dropped where a node is fetched by id.
+ * UNWIND queries; rows outside the caller's namespaces are dropped where a node is fetched by id,
+ * and the keyed walks (aspects, relations, mentions…) stay inside their start node's namespace.
  */
 export function createLoaders(executor: Executor, principal: Principal) {
   const readable = principal.readableNamespaces;
@@ -43,7 +44,7 @@ export function createLoaders(executor: Executor, principal: Principal) {
     aspectsByEntity: new DataLoader<string, AspectRecord[]>(async (ids) => groupByKey(ids, await graph.aspectsByEntityIds(executor, ids))),
     aspectById: new DataLoader<string, AspectRecord | null>(async (ids) => one(ids, await graph.aspectsByIds(executor, ids)).map(visible)),
     attributesByAspect: new DataLoader<string, AttributeRecord[]>(async (ids) => groupByKey(ids, await graph.attributesByAspectIds(executor, ids))),
-    attributeById: new DataLoader<string, AttributeRecord | null>(async (ids) => one(ids, await graph.attributesByIds(executor, ids))),
+    attributeById: new DataLoader<string, AttributeRecord | null>(async (ids) => one(ids, await graph.attributesByIds(executor, ids)).map(visible)),
     relationsByEntity: new DataLoader<string, RelationRecord[]>(async (ids) => groupByKey(ids, await graph.relationsByEntityIds(executor, ids))),
     memoriesByEntity: new DataLoader<string, MemoryRecord[]>(async (ids) => groupByKey(ids, await graph.memoriesByEntityIds(executor, ids, MEMORIES_PER_ENTITY))),
   };

@@ -1,5 +1,6 @@
+import { Ollama } from 'ollama';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeOllama, type FakeOllama } from '../../test/support/fake-ollama.js';
+import { FAKE_OLLAMA_VERSION, startFakeOllama, type FakeOllama } from '../../test/support/fake-ollama.js';
 import { OllamaProvider } from './ollama-provider.js';
 import { LlmError, LlmHttpError, LlmTimeoutError } from './provider.js';
 
@@ -54,5 +55,21 @@ describe('OllamaProvider against a protocol-faithful fake server', () => {
     fake.setModels(['llama3:8b']);
     await expect(provider.available()).resolves.toBe(false);
     await expect(new OllamaProvider({ host: 'http://127.0.0.1:9', model: 'qwen3:4b' }).available()).resolves.toBe(false);
+  });
+
+  it('the fake speaks the protocol the real client expects: chat, NDJSON streams, version, unknown model', async () => {
+    const client = new Ollama({ host: fake.url });
+    fake.enqueue('hello from chat', 'a streamed answer that spans several NDJSON pieces');
+    const chat = await client.chat({ model: 'qwen3:4b', messages: [{ role: 'user', content: 'hi' }], stream: false });
+    expect(chat.message).toEqual({ role: 'assistant', content: 'hello from chat' });
+    let streamed = '';
+    for await (const part of await client.generate({ model: 'qwen3:4b', prompt: 'p', stream: true })) streamed += part.response;
+    expect(streamed).toBe('a streamed answer that spans several NDJSON pieces');
+    expect((await client.version()).version).toBe(FAKE_OLLAMA_VERSION);
+    await expect(client.generate({ model: 'nope:1b', prompt: 'p', stream: false })).rejects.toThrow(/model "nope:1b" not found/);
+    expect(fake.requests.map((r) => [r.path, r.prompt, r.stream])).toEqual([
+      ['/api/chat', 'hi', false],
+      ['/api/generate', 'p', true],
+    ]);
   });
 });

@@ -2,13 +2,15 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Executor, TxRunner } from '../db/index.js';
 import { nearestMemories } from '../db/queries/chunks.js';
 import { findLiveByDedupKeys, memoriesByIds } from '../db/queries/memories.js';
-import { writeMemories, type ChunkInsert, type JobInsert, type MemoryInsert } from '../db/queries/remember-write.js';
+import { writeMemories, type MemoryInsert } from '../db/queries/remember-write.js';
 import type { MemoryRecord } from '../db/records.js';
 import { MnemographError, ValidationError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { bestWholeMemoryMatch, dedupKey as keyFor } from './dedup.js';
 import { prepareMemory, type PreparedMemory, type PrepareOptions } from './prepare.js';
 import { importanceScore, noveltyScore } from './importance.js';
 import { validateRememberInput, type InputLimits, type RememberInput } from './validate-input.js';
+import { chunkInserts, contentProps, jobInserts, mentionInserts, type JobSettings } from './write-inserts.js';
 
 export type DedupAction = 'STORED_NEW' | 'DUPLICATE_EXACT' | 'DUPLICATE_SEMANTIC' | 'NEAR_DUPLICATE';
 
@@ -28,14 +30,11 @@ export interface TextEmbedder {
   embed(texts: string[]): Promise<Float32Array[]>;
 }
 
-export interface RememberSettings extends InputLimits, PrepareOptions {
+export interface RememberSettings extends InputLimits, PrepareOptions, JobSettings {
   maxBatchSize: number;
   duplicateThreshold: number;
   nearDuplicateThreshold: number;
   minImportanceToStore: number;
-  enqueueExtract: boolean;
-  enqueueHints: boolean;
-  maxJobAttempts: number;
 }
 
 export interface RememberHooks {
@@ -43,7 +42,7 @@ export interface RememberHooks {
   beforeCommit?: (tx: TxRunner) => Promise<void>;
 }
 
-const DEDUP_NEIGHBOURS = 5;
+export const DEDUP_NEIGHBOURS = 5;
 
 interface Pending {
   index: number;
@@ -200,13 +199,13 @@ export class RememberService {
         ? await writeMemories(tx, {
             now,
             memories,
-            chunksFor: (id) => chunkInserts(byId.get(id)!),
+            chunksFor: (id) => chunkInserts(id, byId.get(id)!.prepared.chunks, byId.get(id)!.vectors),
             nearDuplicatesFor: (id) => {
               const near = byId.get(id)!.nearDuplicate;
               return near ? [{ memoryId: id, existingId: near.existingId, similarity: near.similarity }] : [];
             },
-            mentionsFor: (id) => mentionInserts(byId.get(id)!),
-            jobsFor: (id) => (enqueueJobs ? this.jobInserts(id) : []),
+            mentionsFor: (id) => mentionInserts(id, byId.get(id)!.prepared.links),
+            jobsFor: (id) => (enqueueJobs ? jobInserts(id, this.settings) : []),
           })
         : [];
       if (duplicateIds.length) await touchDuplicates(tx, duplicateIds, now);
@@ -216,10 +215,6 @@ export class RememberService {
     return new Map(result.map((r) => [r.ref, r.id]));
   }
 
-  private jobInserts(memoryId: string): JobInsert[] {
-    const kinds = [...(this.settings.enqueueExtract ? ['extract'] : []), ...(this.settings.enqueueHints ? ['hints'] : [])];
-    return kinds.map((kind) => ({ id: randomUUID(), memoryId, kind, maxAttempts: this.settings.maxJobAttempts }));
-  }
 }
 
 const TOUCH_DUPLICATES = `
@@ -232,90 +227,26 @@ async function touchDuplicates(tx: TxRunner, ids: string[], now: string): Promis
 }
 
 function dedupKey(prepared: PreparedMemory): string {
-  return `${prepared.namespace}:${prepared.contentHash}`;
+  return keyFor(prepared.namespace, prepared.contentHash);
 }
 
-/** Highest similarity to one existing memory over all chunks (each chunk must match it). */
-function bestWholeMemoryMatch(perChunk: Array<Array<{ memoryId: string; cosine: number }>>): { existingId: string; similarity: number } | null {
-  if (perChunk.length === 0) return null;
-  const candidates = new Map<string, number>();
-  for (const hit of perChunk[0]!) candidates.set(hit.memoryId, hit.cosine);
-  for (const hits of perChunk.slice(1)) {
-    for (const [id, sim] of candidates) {
-      const match = hits.find((h) => h.memoryId === id);
-      candidates.set(id, match ? Math.min(sim, match.cosine) : -1);
-    }
-  }
-  let best: { existingId: string; similarity: number } | null = null;
-  for (const [id, sim] of candidates) if (!best || sim > best.similarity) best = { existingId: id, similarity: sim };
-  return best;
-}
 
 function memoryProps(p: Pending, embeddingModel: string): Record<string, unknown> {
   const m = p.prepared;
   return {
+    ...contentProps(m, embeddingModel),
     id: p.memoryId,
     namespace: m.namespace,
     namespaceToken: namespaceToken(m.namespace),
-    name: m.caption,
-    content: m.storageContent,
-    normalizedContent: m.normalizedContent,
-    contentHash: m.contentHash,
-    type: m.type,
     importance: p.importance,
-    tags: m.tags,
     source: m.source,
     externalId: m.externalId,
     sessionId: m.sessionId,
     who: m.who,
     why: m.why,
     occurredAt: m.occurredAt,
-    temporal: m.temporal,
-    validUntil: m.validUntil,
     pinned: false,
-    embeddingModel,
     metadata: m.metadata,
-  };
-}
-
-function chunkInserts(p: Pending): ChunkInsert[] {
-  return p.prepared.chunks.map((c, i) => ({
-    id: randomUUID(),
-    memoryId: p.memoryId,
-    index: c.index,
-    text: c.text,
-    startChar: c.startChar,
-    endChar: c.endChar,
-    contentHash: createHash('sha256').update(c.text).digest('hex'),
-    embedding: p.vectors[i]!,
-  }));
-}
-
-function mentionInserts(p: Pending) {
-  const { links } = p.prepared;
-  const mention = (e: (typeof links.entities)[number]) => ({
-    memoryId: p.memoryId,
-    entityId: randomUUID(),
-    name: e.name,
-    canonicalName: e.canonicalName,
-    type: e.type,
-    mentionText: e.mentionText,
-    confidence: e.confidence,
-  });
-  return {
-    strong: links.entities.filter((e) => e.strength === 'strong').map(mention),
-    weak: links.entities.filter((e) => e.strength === 'weak').map(mention),
-    attributes: links.attributes.map((a) => ({
-      id: randomUUID(),
-      memoryId: p.memoryId,
-      entityCanonicalName: a.entityCanonicalName,
-      aspectId: randomUUID(),
-      aspect: a.aspect,
-      aspectCanonicalName: a.aspect.trim().toLowerCase().replace(/\s+/g, ' '),
-      content: a.content,
-      kind: a.kind,
-      importance: a.importance,
-    })),
   };
 }
 

@@ -30,7 +30,7 @@ const countTokens = (text: string) => (text === '' ? 0 : text.split(' ').length)
 const ids = (items: Item[]) => items.map((i) => i.candidate.memoryId);
 
 describe('applyTokenBudget', () => {
-  it('puts procedural memories and constraints first, keeping their relative order', () => {
+  it('keeps ranked order in the results and puts procedural memories and constraints first in the prompt', () => {
     const ranked = [
       item('s1', 1),
       item('c1', 1, { isConstraint: true }),
@@ -40,12 +40,20 @@ describe('applyTokenBudget', () => {
       item('s3', 1),
     ];
     const out = applyTokenBudget(ranked, { limit: 10, tokenBudget: 100, countTokens });
-    expect(ids(out.selected)).toEqual(['c1', 'p1', 'd1', 's1', 's2', 's3']);
+    expect(ids(out.selected)).toEqual(['s1', 'c1', 's2', 'p1', 'd1', 's3']);
+    expect(ids(out.promptOrder)).toEqual(['c1', 'p1', 'd1', 's1', 's2', 's3']);
   });
 
-  it('a constraint ranked last still makes it under a tight limit', () => {
+  it('a constraint within the limit claims a tight budget before a better-ranked plain memory', () => {
+    const ranked = [item('s1', 5), item('c1', 5, { isConstraint: true }), item('s2', 1)];
+    const out = applyTokenBudget(ranked, { limit: 2, tokenBudget: 6, countTokens });
+    expect(ids(out.selected)).toEqual(['c1', 's2']);
+    expect(out.omittedForBudget).toEqual(['s1']);
+  });
+
+  it('does not promote a constraint ranked below the limit over more relevant results', () => {
     const ranked = [item('s1', 1), item('s2', 1), item('s3', 1), item('c1', 1, { isConstraint: true })];
-    expect(ids(applyTokenBudget(ranked, { limit: 2, tokenBudget: null, countTokens }).selected)).toEqual(['c1', 's1']);
+    expect(ids(applyTokenBudget(ranked, { limit: 2, tokenBudget: null, countTokens }).selected)).toEqual(['s1', 's2']);
   });
 
   it('skips an item that would overflow and keeps trying smaller ones', () => {
@@ -94,7 +102,7 @@ describe('applyTokenBudget', () => {
   it('takes priority types from the options', () => {
     const ranked = [item('s', 1), item('w', 1, { type: 'working' })];
     const out = applyTokenBudget(ranked, { limit: 5, tokenBudget: null, countTokens, priorityTypes: ['working'] });
-    expect(ids(out.selected)).toEqual(['w', 's']);
+    expect(ids(out.promptOrder)).toEqual(['w', 's']);
   });
 
   it('rejects a tokenizer that returns nonsense instead of overrunning the budget', () => {

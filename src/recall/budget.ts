@@ -11,8 +11,10 @@ export interface TokenBudgetOptions {
 }
 
 export interface TokenBudgetResult<T> {
-  /** The chosen items, each with its token count. */
+  /** The chosen items in ranked order, each with its token count. */
   selected: Array<T & { tokens: number }>;
+  /** The same items for the prompt: priority types and constraints first (seed 002 §2.6). */
+  promptOrder: Array<T & { tokens: number }>;
   totalTokens: number;
   /** totalTokens / tokenBudget; 0 without a budget. */
   budgetUsed: number;
@@ -21,9 +23,12 @@ export interface TokenBudgetResult<T> {
 }
 
 /**
- * Picks results for the prompt (seed 002 §2.6): priority types and constraints first, then the
- * rest, each group in the given (ranked) order; an item that would overflow the budget is skipped
- * and smaller ones after it are still tried. Stops at `limit`; never exceeds `tokenBudget`.
+ * Picks results for the prompt (seed 002 §2.6). Priority types and constraints among the top
+ * `limit` results claim the budget first, so a tight budget never drops them in favour of a
+ * plain memory; the rest follow in ranked order, an item that would overflow is skipped and
+ * smaller ones after it are still tried. Only the top `limit` are promoted: a constraint the
+ * ranking put far down is not relevant to this query, and promoting it would push out results
+ * that are. Stops at `limit`; never exceeds `tokenBudget`. Results keep their ranked order.
  */
 export function applyTokenBudget<T extends { candidate: RecallMemory }>(
   ranked: readonly T[],
@@ -31,9 +36,11 @@ export function applyTokenBudget<T extends { candidate: RecallMemory }>(
 ): TokenBudgetResult<T> {
   const priorityTypes = new Set(options.priorityTypes ?? DEFAULT_PRIORITY_TYPES);
   const isPriority = (item: T) => item.candidate.isConstraint || priorityTypes.has(item.candidate.type);
-  const ordered = [...ranked.filter(isPriority), ...ranked.filter((item) => !isPriority(item))];
+  const promoted = new Set(ranked.slice(0, options.limit).filter(isPriority));
+  const ordered = [...promoted, ...ranked.filter((item) => !promoted.has(item))];
+  const rank = new Map(ranked.map((item, i) => [item, i]));
 
-  const selected: Array<T & { tokens: number }> = [];
+  const selected: Array<{ source: T; chosen: T & { tokens: number } }> = [];
   const omittedForBudget: string[] = [];
   let totalTokens = 0;
   for (const item of ordered) {
@@ -46,11 +53,13 @@ export function applyTokenBudget<T extends { candidate: RecallMemory }>(
       omittedForBudget.push(item.candidate.memoryId);
       continue;
     }
-    selected.push({ ...item, tokens });
+    selected.push({ source: item, chosen: { ...item, tokens } });
     totalTokens += tokens;
   }
+  selected.sort((a, b) => rank.get(a.source)! - rank.get(b.source)!);
   return {
-    selected,
+    selected: selected.map((s) => s.chosen),
+    promptOrder: [...selected.filter((s) => promoted.has(s.source)), ...selected.filter((s) => !promoted.has(s.source))].map((s) => s.chosen),
     totalTokens,
     budgetUsed: options.tokenBudget ? totalTokens / options.tokenBudget : 0,
     omittedForBudget,

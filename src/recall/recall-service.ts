@@ -191,7 +191,7 @@ export class RecallService {
       ranked: reranked,
       totalTokens: budget.totalTokens,
       budgetUsed: budget.budgetUsed,
-      prompt: formatMemoryPrompt(items.map((i) => i.memory)),
+      prompt: formatMemoryPrompt(budget.promptOrder.map((s) => sessionFiltered.get(s.candidate.memoryId)!.record)),
       boostTimedOut: boost?.timedOut ?? false,
       rerankApplied,
       timings,

@@ -147,7 +147,9 @@ export function createWorker(deps: WorkerDeps): Worker {
         jobLogger.error({ err: failError }, 'could not record the job failure');
         return null;
       });
-      jobLogger.warn({ err: error, status }, status === 'dead' ? 'job failed for the last time: dead' : 'job failed; will retry');
+      // An LLM outage is expected operation: one line, no stack.
+      const detail = isLlmError(error) ? { error: message } : { err: error };
+      jobLogger.warn({ ...detail, status }, status === 'dead' ? 'job failed for the last time: dead' : 'job failed; will retry');
       return false;
     } finally {
       clearInterval(heartbeat);

@@ -66,7 +66,8 @@ export function scriptStages(fake: FakeOllama, stages: Partial<Record<Stage, (re
 
 /** The memory text inside the extraction prompt's triple quotes. */
 export function memoryTextOf(prompt: string): string {
-  return prompt.slice(prompt.lastIndexOf('"""', prompt.length - 4) + 3, -3);
+  const marker = 'Text:\n"""';
+  return prompt.slice(prompt.indexOf(marker) + marker.length, -3);
 }
 
 /** Candidate ids listed in a decision prompt, in order. */

@@ -13,15 +13,17 @@ import {
 
 /**
  * Batched reads of the entity graph, one query per batch of keys (the DataLoaders call these).
- * Every function returns rows tagged with the key they belong to.
+ * Every function returns rows tagged with the key they belong to. A walk from one node to its
+ * neighbours never leaves the start node's namespace, whatever edges the graph holds.
  */
 
-const ATTRIBUTE_RETURN = (attr: string, asp: string) => `${attr} {
-  .id, aspectId: ${asp}.id, memoryId: [(${attr})-[:FROM]->(src:Memory) | src.id][0],
+export const ATTRIBUTE_RETURN = (attr: string, asp: string) => `${attr} {
+  .id, namespace: coalesce(${attr}.namespace, ${asp}.namespace), aspectId: ${asp}.id,
+  memoryId: [(${attr})-[:FROM]->(src:Memory) WHERE src.namespace = ${asp}.namespace | src.id][0],
   .content, .kind, importance: coalesce(${attr}.importance, 0.5), confidence: coalesce(${attr}.confidence, 1.0),
   .status, .validFrom, .validTo,
-  supersedesId: [(${attr})-[:SUPERSEDES]->(old:Attribute) | old.id][0],
-  supersededById: [(${attr})<-[:SUPERSEDES]-(newer:Attribute) | newer.id][0] }`;
+  supersedesId: [(${attr})-[:SUPERSEDES]->(old:Attribute) WHERE old.namespace = ${asp}.namespace | old.id][0],
+  supersededById: [(${attr})<-[:SUPERSEDES]-(newer:Attribute) WHERE newer.namespace = ${asp}.namespace | newer.id][0] }`;
 
 const ENTITIES_BY_IDS = `
 UNWIND $ids AS id
@@ -30,25 +32,28 @@ RETURN id AS key, ${ENTITY_RETURN('e')} AS row`;
 
 const ENTITIES_BY_MEMORY = `
 UNWIND $ids AS id
-MATCH (:Memory {id: id})-[:MENTIONS]->(e:Entity)
+MATCH (m:Memory {id: id})-[:MENTIONS]->(e:Entity)
+WHERE e.namespace = m.namespace
 RETURN id AS key, ${ENTITY_RETURN('e')} AS row
 ORDER BY e.mentions DESC, e.canonicalName`;
 
 const ATTRIBUTES_BY_MEMORY = `
 UNWIND $ids AS id
-MATCH (asp:Aspect)-[:HAS_ATTRIBUTE]->(attr:Attribute)-[:FROM]->(:Memory {id: id})
+MATCH (asp:Aspect)-[:HAS_ATTRIBUTE]->(attr:Attribute)-[:FROM]->(m:Memory {id: id})
+WHERE asp.namespace = m.namespace
 RETURN id AS key, ${ATTRIBUTE_RETURN('attr', 'asp')} AS row
 ORDER BY attr.validFrom`;
 
 const HISTORY_BY_MEMORY = `
 UNWIND $ids AS id
 MATCH (h:HistoryEvent)-[:ABOUT]->(:Memory {id: id})
-RETURN id AS key, h { .id, .event, memoryId: id, .reason, .actor, .model, .confidence, .outcome, .at } AS row
-ORDER BY h.at`;
+RETURN id AS key, h { .id, .event, memoryId: id, .reason, .actor, .model, .confidence, .outcome, .at, .details } AS row
+ORDER BY h.at, h.id`;
 
 const ASPECTS_BY_ENTITY = `
 UNWIND $ids AS id
 MATCH (e:Entity {id: id})-[:HAS_ASPECT]->(a:Aspect)
+WHERE a.namespace = e.namespace
 RETURN id AS key, ${ASPECT_RETURN('a', 'e')} AS row
 ORDER BY a.weight DESC, a.canonicalName`;
 
@@ -71,17 +76,18 @@ RETURN id AS key, ${ATTRIBUTE_RETURN('attr', 'asp')} AS row`;
 const RELATIONS_BY_ENTITY = `
 UNWIND $ids AS id
 MATCH (e:Entity {id: id})-[r:RELATES_TO]-(other:Entity)
+WHERE other.namespace = e.namespace
 RETURN id AS key, {
   sourceId: startNode(r).id, targetId: endNode(r).id, type: r.type,
   strength: coalesce(r.strength, 1.0), confidence: coalesce(r.confidence, 1.0), mentions: coalesce(r.mentions, 1) } AS row
-ORDER BY r.mentions DESC`;
+ORDER BY row.mentions DESC, row.type, row.sourceId, row.targetId`;
 
 const MEMORIES_BY_ENTITY = `
 UNWIND $ids AS id
 CALL (id) {
-  MATCH (m:Memory)-[:MENTIONS]->(:Entity {id: id})
-  WHERE m.deletedAt IS NULL
-  RETURN m ORDER BY m.createdAt DESC LIMIT $limit
+  MATCH (m:Memory)-[:MENTIONS]->(e:Entity {id: id})
+  WHERE m.deletedAt IS NULL AND m.namespace = e.namespace
+  RETURN m ORDER BY m.createdAt DESC, m.id DESC LIMIT toInteger($limit)
 }
 RETURN id AS key, ${MEMORY_RETURN('m')} AS row`;
 
@@ -115,4 +121,19 @@ export async function entityByName(executor: Executor, namespace: string, name: 
   const canonicalName = name.trim().toLowerCase().replace(/\s+/g, ' ');
   const [row] = await executor.read<{ entity: EntityRecord }>('graph.entity-by-name', ENTITY_BY_NAME, { namespace, canonicalName });
   return row?.entity ?? null;
+}
+
+// Oldest first; attributes made in one transaction share validFrom, so the one with the longer
+// chain behind it (the newer) sorts later.
+const ATTRIBUTE_HISTORY = `
+MATCH (e:Entity {id: $entityId})-[:HAS_ASPECT]->(asp:Aspect {canonicalName: $aspect})-[:HAS_ATTRIBUTE]->(attr:Attribute)
+WHERE asp.namespace = e.namespace
+RETURN ${ATTRIBUTE_RETURN('attr', 'asp')} AS attribute
+ORDER BY attr.validFrom, COUNT { (attr)-[:SUPERSEDES*]->(:Attribute) }, attr.id`;
+
+/** Every attribute of an entity's aspect (by name, matched on its canonical form), superseded ones included. */
+export async function attributeHistory(executor: Executor, entityId: string, aspect: string): Promise<AttributeRecord[]> {
+  const canonical = aspect.trim().toLowerCase().replace(/\s+/g, ' ');
+  const rows = await executor.read<{ attribute: AttributeRecord }>('graph.attribute-history', ATTRIBUTE_HISTORY, { entityId, aspect: canonical });
+  return rows.map((r) => r.attribute);
 }

@@ -163,12 +163,36 @@ export async function writeMemories(tx: TxRunner, write: MemoryWrite): Promise<M
   const attributes = graph.flatMap((g) => g.attributes);
   const jobs = createdIds.flatMap(write.jobsFor);
 
-  if (chunks.length) await tx.run(CREATE_CHUNKS, { chunks, now });
-  if (links.length) await tx.run(LINK_NEAR_DUPLICATES, { links, now });
-  if (strong.length) await tx.run(MERGE_STRONG_MENTIONS, { mentions: strong, now });
-  if (weak.length) await tx.run(LINK_WEAK_MENTIONS, { mentions: weak, now });
-  if (attributes.length) await tx.run(CREATE_ATTRIBUTES, { attributes, now });
-  if (jobs.length) await tx.run(CREATE_JOBS, { jobs, now });
+  await createChunks(tx, chunks, now);
+  await linkNearDuplicates(tx, links, now);
+  await linkEntities(tx, { strong, weak, attributes }, now);
+  await createJobs(tx, jobs, now);
   await tx.run(RECORD_CREATED, { ids: createdIds, now });
   return merged;
+}
+
+// The statements below are shared with `updateMemory`, which rewrites a memory's derived data.
+
+/** Chunks with their vectors, under memories that exist in this transaction. */
+export async function createChunks(tx: TxRunner, chunks: readonly ChunkInsert[], now: string): Promise<void> {
+  if (chunks.length) await tx.run(CREATE_CHUNKS, { chunks, now });
+}
+
+export async function linkNearDuplicates(tx: TxRunner, links: readonly NearDuplicateLink[], now: string): Promise<void> {
+  if (links.length) await tx.run(LINK_NEAR_DUPLICATES, { links, now });
+}
+
+/** The inline linker's output: mentions (strong ones create entities), then attributes. */
+export async function linkEntities(
+  tx: TxRunner,
+  links: { strong: readonly MentionInsert[]; weak: readonly MentionInsert[]; attributes: readonly AttributeInsert[] },
+  now: string,
+): Promise<void> {
+  if (links.strong.length) await tx.run(MERGE_STRONG_MENTIONS, { mentions: links.strong, now });
+  if (links.weak.length) await tx.run(LINK_WEAK_MENTIONS, { mentions: links.weak, now });
+  if (links.attributes.length) await tx.run(CREATE_ATTRIBUTES, { attributes: links.attributes, now });
+}
+
+export async function createJobs(tx: TxRunner, jobs: readonly JobInsert[], now: string): Promise<void> {
+  if (jobs.length) await tx.run(CREATE_JOBS, { jobs, now });
 }

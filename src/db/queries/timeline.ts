@@ -11,14 +11,14 @@ CALL (a, t) {
   MATCH (m:Memory {namespace: a.namespace})
   WHERE m.deletedAt IS NULL AND m <> a
     AND (coalesce(m.occurredAt, m.createdAt) < t OR (coalesce(m.occurredAt, m.createdAt) = t AND m.id < a.id))
-  WITH m ORDER BY coalesce(m.occurredAt, m.createdAt) DESC, m.id DESC LIMIT $before
+  WITH m ORDER BY coalesce(m.occurredAt, m.createdAt) DESC, m.id DESC LIMIT toInteger($before)
   RETURN collect(${MEMORY_RETURN('m')}) AS before
 }
 CALL (a, t) {
   MATCH (m:Memory {namespace: a.namespace})
   WHERE m.deletedAt IS NULL AND m <> a
     AND (coalesce(m.occurredAt, m.createdAt) > t OR (coalesce(m.occurredAt, m.createdAt) = t AND m.id > a.id))
-  WITH m ORDER BY coalesce(m.occurredAt, m.createdAt), m.id LIMIT $after
+  WITH m ORDER BY coalesce(m.occurredAt, m.createdAt), m.id LIMIT toInteger($after)
   RETURN collect(${MEMORY_RETURN('m')}) AS after
 }
 RETURN ${MEMORY_RETURN('a')} AS anchor, before, after`;

@@ -1,8 +1,9 @@
 import type { Resolvers } from '../generated/types.js';
 import { Aspect, Attribute, Entity, Relation } from './entity.js';
-import { Memory } from './memory.js';
+import { HistoryEvent, Memory } from './memory.js';
 import { Mutation } from './mutation.js';
+import { Job } from './pipeline.js';
 import { Query } from './query.js';
 import { scalarResolvers } from './scalars.js';
 
-export const resolvers: Resolvers = { ...scalarResolvers, Query, Mutation, Memory, Entity, Aspect, Attribute, Relation };
+export const resolvers: Resolvers = { ...scalarResolvers, Query, Mutation, Memory, HistoryEvent, Entity, Aspect, Attribute, Relation, Job };

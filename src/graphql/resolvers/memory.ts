@@ -1,4 +1,4 @@
-import type { MemoryResolvers } from '../generated/types.js';
+import type { HistoryEventResolvers, MemoryResolvers } from '../generated/types.js';
 
 export const Memory: MemoryResolvers = {
   type: (m) => m.type as never,
@@ -8,4 +8,8 @@ export const Memory: MemoryResolvers = {
   entities: (m, _, ctx) => ctx.loaders.entitiesByMemory.load(m.id),
   attributes: (m, _, ctx) => ctx.loaders.attributesByMemory.load(m.id),
   history: (m, _, ctx) => ctx.loaders.historyByMemory.load(m.id),
+};
+
+export const HistoryEvent: HistoryEventResolvers = {
+  details: (h) => (h.details ? JSON.parse(h.details) : null),
 };

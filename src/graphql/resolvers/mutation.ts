@@ -1,6 +1,11 @@
 import type { MutationResolvers } from '../generated/types.js';
+import { memoryMutations } from './memory-mutations.js';
+import { pipelineMutations } from './pipeline.js';
 
 export const Mutation: MutationResolvers = {
+  ...memoryMutations,
+  ...pipelineMutations,
+
   remember: async (_, { input }, ctx) => {
     const namespace = ctx.namespaceFor(input.namespace, 'write');
     return ctx.services.remember.remember({ ...input, namespace });

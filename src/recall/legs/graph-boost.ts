@@ -11,21 +11,21 @@ MATCH (e:Entity {namespace: $namespace})
 WHERE e.canonicalName IN $names
 RETURN e.id AS id
 ORDER BY e.mentions DESC
-LIMIT $maxEntities`;
+LIMIT toInteger($maxEntities)`;
 
 const EXPAND_NEIGHBOURS = `
 UNWIND $ids AS id
 MATCH (:Entity {id: id})-[:RELATES_TO]-(n:Entity)
 WHERE NOT n.id IN $ids
 RETURN DISTINCT n.id AS id
-LIMIT $maxNeighbours`;
+LIMIT toInteger($maxNeighbours)`;
 
 const LINKED_MEMORIES = `
 UNWIND $entities AS entity
 MATCH (m:Memory)-[:MENTIONS]->(:Entity {id: entity.id})
 WHERE m.deletedAt IS NULL
 RETURN m.id AS memoryId, max(entity.strength) AS strength
-LIMIT $maxMemories`;
+LIMIT toInteger($maxMemories)`;
 
 export interface GraphBoostOptions {
   namespace: string;

@@ -3,12 +3,12 @@ import type { LegHit } from '../candidates.js';
 
 // `namespaceToken:<t>^0` confines the Lucene query to one namespace without adding to the score.
 const KEYWORD_LEG = `
-CALL db.index.fulltext.queryNodes('memory_content', $query, {limit: $limit}) YIELD node, score
+CALL db.index.fulltext.queryNodes('memory_content', $query, {limit: toInteger($limit)}) YIELD node, score
 WHERE $includeDeleted OR node.deletedAt IS NULL
 RETURN node.id AS memoryId, score`;
 
 const HINT_LEG = `
-CALL db.index.fulltext.queryNodes('hint_text', $query, {limit: $limit}) YIELD node, score
+CALL db.index.fulltext.queryNodes('hint_text', $query, {limit: toInteger($limit)}) YIELD node, score
 MATCH (node)-[:HINT_OF]->(m:Memory)
 WHERE $includeDeleted OR m.deletedAt IS NULL
 RETURN m.id AS memoryId, max(score) AS score`;

@@ -10,7 +10,7 @@ MATCH (m:Memory)-[:HAS_CHUNK]->(node)
 WHERE $includeDeleted OR m.deletedAt IS NULL
 RETURN m.id AS memoryId, max(score) AS score
 ORDER BY score DESC
-LIMIT $limit`;
+LIMIT toInteger($limit)`;
 
 const MAX_K = 4_000;
 const WIDEN_FACTOR = 4;

@@ -15,7 +15,7 @@ WHERE ($namespace IS NULL OR j.namespace = $namespace)
   AND ($status IS NULL OR j.status = $status)
   AND ($kind IS NULL OR j.kind = $kind)
   AND ($afterCreatedAt IS NULL OR j.createdAt > $afterCreatedAt OR (j.createdAt = $afterCreatedAt AND j.id > $afterId))
-WITH j ORDER BY j.createdAt, j.id LIMIT $limit
+WITH j ORDER BY j.createdAt, j.id LIMIT toInteger($limit)
 OPTIONAL MATCH (j)-[:FOR]->(m:Memory)
 RETURN ${JOB_RETURN('j', 'm')} AS job
 ORDER BY job.createdAt, job.id`;

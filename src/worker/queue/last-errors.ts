@@ -13,7 +13,7 @@ MATCH (j:Job)
 WHERE j.failedAt IS NOT NULL AND j.error IS NOT NULL AND ($namespace IS NULL OR j.namespace = $namespace)
 RETURN j.id AS jobId, j.kind AS kind, j.error AS error, j.failedAt AS at
 ORDER BY j.failedAt DESC, j.id
-LIMIT $limit`;
+LIMIT toInteger($limit)`;
 
 /** The most recent job failures, newest first. */
 export async function lastErrors(executor: Executor, n: number, namespace: string | null = null): Promise<JobError[]> {

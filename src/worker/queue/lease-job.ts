@@ -13,7 +13,7 @@ const LEASE_JOB = `
 MATCH (j:Job)
 WHERE j.status = 'pending' AND j.availableAt <= $now AND j.kind IN $kinds
   AND ($namespaces IS NULL OR j.namespace IN $namespaces)
-WITH j ORDER BY j.availableAt, j.createdAt, j.id LIMIT $window
+WITH j ORDER BY j.availableAt, j.createdAt, j.id LIMIT toInteger($window)
 SET j._lock = true
 REMOVE j._lock
 WITH j WHERE j.status = 'pending'

@@ -1,0 +1,91 @@
+import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
+import { getVariableValues, GraphQLError, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+// The CommonJS build: its ESM build imports `graphql/index.mjs`, a second copy of graphql next
+// to the CommonJS one that Apollo and this service load ("from another module or realm").
+import queryComplexity from 'graphql-query-complexity/cjs';
+import type { ComplexityEstimator, ComplexityEstimatorArgs } from 'graphql-query-complexity';
+
+const { fieldExtensionsEstimator, getComplexity, simpleEstimator } = queryComplexity;
+
+/** Past this many evaluated fields (fragments spread many times) a query is refused unestimated. */
+const MAX_EVALUATED_NODES = 10_000;
+
+/**
+ * Lists whose length no argument states, with the length assumed for costing. Lists sized by
+ * `first`/`limit`/`ids`/`inputs`/`before`+`after` are costed from those arguments instead.
+ */
+export const ASSUMED_LIST_SIZES: Readonly<Record<string, number>> = {
+  'Memory.chunks': 5,
+  'Memory.entities': 5,
+  'Memory.attributes': 5,
+  'Memory.history': 5,
+  'Entity.aspects': 5,
+  'Entity.relations': 10,
+  'Aspect.attributes': 5,
+  'Neighborhood.entities': 20,
+  'Neighborhood.relations': 20,
+  'Query.attributeHistory': 10,
+  'Query.relations': 10,
+  'PipelineStatus.lastErrors': 10,
+};
+
+/** How many items a field's arguments ask for, when they say. */
+function requestedSize(args: Record<string, unknown>): number | undefined {
+  for (const name of ['first', 'limit']) {
+    const value = args[name];
+    if (typeof value === 'number') return value;
+  }
+  for (const name of ['ids', 'inputs']) {
+    const value = args[name];
+    if (Array.isArray(value)) return value.length;
+  }
+  const { before, after } = args;
+  if (typeof before === 'number' || typeof after === 'number') return 1 + (typeof before === 'number' ? before : 0) + (typeof after === 'number' ? after : 0);
+  return undefined;
+}
+
+/** A list field costs 1 plus its selection once per item asked for (or assumed). */
+const listEstimator: ComplexityEstimator = ({ type, field, args, childComplexity }: ComplexityEstimatorArgs) => {
+  const size = requestedSize(args) ?? ASSUMED_LIST_SIZES[`${type.name}.${field.name}`];
+  if (size === undefined) return undefined;
+  return 1 + childComplexity * Math.max(1, Math.floor(size));
+};
+
+const ESTIMATORS: ComplexityEstimator[] = [fieldExtensionsEstimator(), listEstimator, simpleEstimator({ defaultComplexity: 1 })];
+
+/**
+ * The cost of one operation: every field 1, list fields times the items they ask for.
+ * Throws when the variables are invalid (execution reports those) or the query is too large.
+ */
+export function operationCost(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, variables: Record<string, unknown> = {}): number {
+  return getComplexity({ schema, query: document, variables, estimators: ESTIMATORS, maxQueryNodes: MAX_EVALUATED_NODES, ...(operationName ? { operationName } : {}) });
+}
+
+function limitExceeded(message: string, details: Record<string, unknown>): GraphQLError {
+  return new GraphQLError(message, { extensions: { code: 'LIMIT_EXCEEDED', details, http: { status: 400 } } });
+}
+
+/** Refuses operations costing more than `maxCost` after parsing and validation, before execution. */
+export function costLimitPlugin<TContext extends BaseContext>(maxCost: number): ApolloServerPlugin<TContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ schema, document, operation, operationName, request }) {
+          if (!operation || !variablesCoerce(schema, operation, request.variables ?? {})) return; // execution reports those errors
+          let cost: number;
+          try {
+            cost = operationCost(schema, document, operationName, request.variables ?? {});
+          } catch {
+            throw limitExceeded(`query is too large to estimate its cost (more than ${MAX_EVALUATED_NODES} fields evaluated)`, { maxCost });
+          }
+          if (cost > maxCost) throw limitExceeded(`query cost ${cost} exceeds the maximum of ${maxCost} (MAX_QUERY_COST)`, { cost, maxCost });
+        },
+      };
+    },
+  };
+}
+
+function variablesCoerce(schema: GraphQLSchema, operation: OperationDefinitionNode, variables: Record<string, unknown>): boolean {
+  const result = getVariableValues(schema, operation.variableDefinitions ?? [], variables, { maxErrors: 1 });
+  return !result.errors;
+}

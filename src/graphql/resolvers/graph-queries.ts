@@ -1,0 +1,59 @@
+import { entitiesPage } from '../../db/queries/entity-page.js';
+import { attributeHistory, entityByName } from '../../db/queries/graph.js';
+import { NEIGHBOR_DEPTHS, neighborhood, type NeighborDepth } from '../../db/queries/neighbors.js';
+import type { RelationView } from '../../db/records.js';
+import { NotFoundError, ValidationError } from '../../errors.js';
+import { pageSize } from '../args.js';
+import type { QueryResolvers } from '../generated/types.js';
+import { readableEntity } from '../guards.js';
+import { relationViews } from './entity.js';
+
+const MAX_SEARCH_CHARS = 200;
+
+/** Reads of the entity graph. Everything addressed by id goes through the namespace-filtering loaders. */
+export const graphQueries: Pick<QueryResolvers, 'entity' | 'entities' | 'aspect' | 'attributeHistory' | 'relations' | 'neighbors'> = {
+  entity: async (_, { id, name, namespace }, ctx) => {
+    if (id) {
+      const scope = namespace == null ? null : ctx.namespaceFor(namespace, 'read');
+      const entity = await ctx.loaders.entityById.load(id);
+      return entity && (scope === null || entity.namespace === scope) ? entity : null;
+    }
+    if (!name) throw new ValidationError('entity needs an id or a name');
+    return entityByName(ctx.services.executor, ctx.namespaceFor(namespace, 'read'), name);
+  },
+
+  entities: async (_, { namespace, search, type, first, after }, ctx) => {
+    if (search && search.length > MAX_SEARCH_CHARS) throw new ValidationError(`search is longer than ${MAX_SEARCH_CHARS} characters`, { field: 'search' });
+    const page = await entitiesPage(ctx.services.executor, {
+      namespace: ctx.namespaceFor(namespace, 'read'),
+      search,
+      type,
+      first: pageSize(first, ctx.services.config.MAX_PAGE_SIZE),
+      after,
+    });
+    for (const { node } of page.edges) ctx.loaders.entityById.prime(node.id, node);
+    return page;
+  },
+
+  aspect: (_, { id }, ctx) => ctx.loaders.aspectById.load(id),
+
+  attributeHistory: async (_, { entityId, aspect }, ctx) => {
+    const entity = await readableEntity(ctx, entityId);
+    return attributeHistory(ctx.services.executor, entity.id, aspect);
+  },
+
+  relations: async (_, { entityId, direction, type }, ctx) => {
+    const entity = await readableEntity(ctx, entityId);
+    return relationViews(entity.id, await ctx.loaders.relationsByEntity.load(entity.id), direction ?? 'BOTH', type);
+  },
+
+  neighbors: async (_, { entityId, depth }, ctx) => {
+    if (!(NEIGHBOR_DEPTHS as readonly number[]).includes(depth)) throw new ValidationError('depth must be 1 or 2', { field: 'depth' });
+    const rows = await neighborhood(ctx.services.executor, entityId, depth as NeighborDepth);
+    if (!rows || !ctx.principal.canRead(rows.center.namespace)) throw new NotFoundError('entity', entityId);
+    for (const e of [rows.center, ...rows.entities]) ctx.loaders.entityById.prime(e.id, e);
+    const centerId = rows.center.id;
+    const relations = rows.relations.map((r): RelationView => ({ ...r, direction: r.targetId === centerId && r.sourceId !== centerId ? 'IN' : 'OUT' }));
+    return { center: rows.center, entities: rows.entities, relations };
+  },
+};

@@ -1,0 +1,42 @@
+import { jobsPage, lastErrors, MAX_JOBS_PAGE, queueDepth, requeueJob } from '../../worker/index.js';
+import { pageSize } from '../args.js';
+import type { JobResolvers, MutationResolvers, QueryResolvers } from '../generated/types.js';
+import { writableNamespaces } from '../guards.js';
+
+const LAST_ERRORS = 10;
+// No feedback loop writes these counters yet; the fields stay in the contract at zero.
+const NO_FEEDBACK = { aspectsUpdated: 0, ftsConfirmations: 0, decayedAspects: 0, propagatedAttributes: 0 };
+
+/** The deep-path queue, through the worker's queue operations (src/worker/queue). */
+export const pipelineQueries: Pick<QueryResolvers, 'jobs' | 'pipelineStatus'> = {
+  jobs: (_, { namespace, status, kind, first, after }, ctx) =>
+    jobsPage(ctx.services.executor, {
+      namespace: ctx.namespaceFor(namespace, 'read'),
+      status,
+      kind,
+      first: pageSize(first, Math.min(ctx.services.config.MAX_PAGE_SIZE, MAX_JOBS_PAGE)),
+      after,
+    }),
+
+  pipelineStatus: async (_, { namespace }, ctx) => {
+    const ns = ctx.namespaceFor(namespace, 'read');
+    const [queue, errors] = await Promise.all([queueDepth(ctx.services.executor, ns), lastErrors(ctx.services.executor, LAST_ERRORS, ns)]);
+    return {
+      queue,
+      worker: ctx.services.workerState(),
+      lastErrors: errors.map((e) => ({ ...e, kind: e.kind as never })),
+      feedback: NO_FEEDBACK,
+    };
+  },
+};
+
+export const pipelineMutations: Pick<MutationResolvers, 'requeueJob'> = {
+  // Jobs outside the caller's namespaces are NOT_FOUND, like missing ones.
+  requeueJob: (_, { id }, ctx) => requeueJob(ctx.services.executor, id, writableNamespaces(ctx)),
+};
+
+export const Job: JobResolvers = {
+  kind: (j) => j.kind as never,
+  status: (j) => j.status as never,
+  memory: (j, _, ctx) => (j.memoryId ? ctx.loaders.memoryById.load(j.memoryId) : null),
+};

@@ -1,0 +1,108 @@
+import type { Executor } from '../db/index.js';
+import { nearestMemories } from '../db/queries/chunks.js';
+import { replaceMemoryContent } from '../db/queries/memory-update.js';
+import { findLiveByDedupKeys, memoriesByIds } from '../db/queries/memories.js';
+import type { MemoryRecord } from '../db/records.js';
+import { NotFoundError, ValidationError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import { bestWholeMemoryMatch, dedupKey } from './dedup.js';
+import { importanceScore, noveltyScore } from './importance.js';
+import { prepareMemory, type PreparedMemory } from './prepare.js';
+import { DEDUP_NEIGHBOURS, type RememberSettings, type TextEmbedder } from './remember-service.js';
+import { validateRememberInput, type MemoryType } from './validate-input.js';
+import { chunkInserts, contentProps, jobInserts, mentionInserts } from './write-inserts.js';
+
+export type UpdateSettings = Omit<RememberSettings, 'maxBatchSize' | 'minImportanceToStore'>;
+
+export interface UpdateInput {
+  id: string;
+  /** The memory's namespace, already checked against the caller's key. */
+  namespace: string;
+  content: string;
+  /** Who asked (recorded in history). */
+  actor: string;
+}
+
+/**
+ * `updateMemory`: the write path of `remember` run again on new content for an existing memory.
+ * Redaction, chunking, embedding and dedup happen first, outside any transaction; then one
+ * transaction swaps chunks, vectors, links and content, audits the old content and queues
+ * extraction. The memory keeps its id and its other fields (type, tags, provenance, times).
+ */
+export class UpdateService {
+  constructor(
+    private readonly executor: Executor,
+    private readonly embedder: TextEmbedder,
+    private readonly settings: UpdateSettings,
+    private readonly logger: Logger,
+  ) {}
+
+  async update(input: UpdateInput): Promise<MemoryRecord> {
+    const current = await this.load(input);
+    if (current.deletedAt) {
+      throw new ValidationError(`memory ${input.id} is forgotten; remember the content as a new memory instead`, { id: input.id });
+    }
+    const prepared = this.prepare(current, input.content);
+    if (prepared.contentHash === current.contentHash) return current; // same content: nothing to redo
+
+    const key = dedupKey(input.namespace, prepared.contentHash);
+    const owner = (await findLiveByDedupKeys(this.executor, [key])).get(key);
+    if (owner && owner !== input.id) {
+      throw new ValidationError(`the new content duplicates memory ${owner}`, { field: 'content', existingId: owner });
+    }
+
+    const vectors = (await this.embedder.embed(prepared.chunks.map((c) => c.text))).map((v) => Array.from(v));
+    const others = (await nearestMemories(this.executor, input.namespace, vectors, DEDUP_NEIGHBOURS + 1)).map((hits) => hits.filter((h) => h.memoryId !== input.id));
+    const best = bestWholeMemoryMatch(others);
+    if (best && best.similarity >= this.settings.duplicateThreshold) {
+      throw new ValidationError(`the new content duplicates memory ${best.existingId}`, { field: 'content', existingId: best.existingId, similarity: best.similarity });
+    }
+    const near = best && best.similarity >= this.settings.nearDuplicateThreshold ? best : null;
+    const importance = importanceScore({ novelty: noveltyScore(others[0]?.[0]?.cosine ?? null), salience: prepared.salience });
+
+    const now = new Date().toISOString();
+    const replaced = await this.executor.writeTx('memory.update', (tx) =>
+      replaceMemoryContent(tx, {
+        id: input.id,
+        namespace: input.namespace,
+        actor: input.actor,
+        now,
+        dedupKey: key,
+        props: { ...contentProps(prepared, this.embedder.modelId), importance },
+        chunks: chunkInserts(input.id, prepared.chunks, vectors),
+        nearDuplicates: near ? [{ memoryId: input.id, existingId: near.existingId, similarity: near.similarity }] : [],
+        links: mentionInserts(input.id, prepared.links),
+        jobs: (pendingKinds) => jobInserts(input.id, this.settings, pendingKinds),
+      }),
+    );
+    if (!replaced) throw new NotFoundError('memory', input.id); // forgotten or deleted meanwhile
+    this.logger.debug({ memoryId: input.id, chunks: prepared.chunks.length }, 'memory updated');
+    return this.load(input);
+  }
+
+  private async load(input: UpdateInput): Promise<MemoryRecord> {
+    const [memory] = await memoriesByIds(this.executor, [input.id], [input.namespace]);
+    if (!memory) throw new NotFoundError('memory', input.id);
+    return memory;
+  }
+
+  /** Only the content is new: the other inputs of the write path come from the stored memory. */
+  private prepare(current: MemoryRecord, content: string): PreparedMemory {
+    const validated = validateRememberInput({ content, namespace: current.namespace }, this.settings);
+    return prepareMemory(
+      {
+        ...validated,
+        type: current.type as MemoryType,
+        occurredAt: current.occurredAt,
+        sessionId: current.sessionId,
+        source: current.source,
+        externalId: current.externalId,
+        who: current.who,
+        why: current.why,
+        tags: current.tags,
+        metadata: current.metadata,
+      },
+      this.settings,
+    );
+  }
+}

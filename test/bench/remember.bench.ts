@@ -1,0 +1,431 @@
+/**
+ * Write-path speed: p50/p95 latency of single `remember` calls and sustained `rememberBatch`
+ * throughput, with the share of time spent embedding and a per-stage profile.
+ *
+ *   npm run bench:remember                         # full run (single ×300, batches 1,000 and 10,000)
+ *   npm run bench:remember -- --quick              # smoke test (a minute)
+ *   npm run -s bench:remember -- --json            # one JSON object on stdout (-s: no npm banner)
+ *   flags: --sizes 1000,10000  --single 300  --warmup 30  --batch 250  --seed 1
+ *
+ * Starts its own Neo4j (.neo4j/bench, bolt 27687, wiped at start, stopped at the end) unless
+ * BENCH_NEO4J_URI is set. Targets: single p50 < 30 ms, batch throughput ≥ 150 memories/s.
+ */
+import { parseArgs } from 'node:util';
+import { Embedder } from '../../src/embedding/index.js';
+import { prepareMemory } from '../../src/pipeline/prepare.js';
+import type { DedupAction } from '../../src/pipeline/remember-service.js';
+import { validateRememberInput } from '../../src/pipeline/validate-input.js';
+import { MemoryCorpus } from './perf-corpus.js';
+import {
+  benchServices,
+  cleanNamespace,
+  int,
+  loadAverage,
+  machineFacts,
+  machineLines,
+  ms,
+  parseSizes,
+  pct,
+  positiveInt,
+  progress,
+  progressTicker,
+  routeConsoleToStderr,
+  runBench,
+  summarize,
+  table,
+  uptimeLine,
+  type BenchServices,
+  type Summary,
+} from './perf-harness.js';
+
+const TARGET_P50_MS = 30;
+const TARGET_THROUGHPUT = 150;
+
+const { values: args } = parseArgs({
+  options: {
+    sizes: { type: 'string' },
+    single: { type: 'string' },
+    warmup: { type: 'string' },
+    batch: { type: 'string' },
+    seed: { type: 'string' },
+    quick: { type: 'boolean', default: false },
+    json: { type: 'boolean', default: false },
+  },
+  strict: true,
+});
+
+const quick = args.quick ?? false;
+const opts = {
+  sizes: parseSizes(args.sizes, quick ? [300] : [1_000, 10_000]),
+  single: positiveInt('single', args.single, quick ? 40 : 300),
+  warmup: positiveInt('warmup', args.warmup, quick ? 10 : 30),
+  batch: positiveInt('batch', args.batch, quick ? 100 : 250),
+  seed: positiveInt('seed', args.seed, 1),
+  json: args.json ?? false,
+};
+if (opts.json) routeConsoleToStderr();
+
+const NS = {
+  warmup: 'bench-remember-warmup',
+  single: 'bench-remember-single',
+  batch: (size: number) => `bench-remember-batch-${size}`,
+};
+
+type Actions = Record<DedupAction | 'ERROR', number>;
+const noActions = (): Actions => ({ STORED_NEW: 0, NEAR_DUPLICATE: 0, DUPLICATE_SEMANTIC: 0, DUPLICATE_EXACT: 0, ERROR: 0 });
+
+/** Operation names of the write path (src/pipeline/remember-service.ts) in call order. */
+const STAGES: Array<[key: string, label: string]> = [
+  ['memories.by-dedup-keys', 'exact dedup query'],
+  ['embed', 'embed (model)'],
+  ['chunks.nearest', 'semantic dedup query (vector index)'],
+  ['remember', 'write transaction'],
+  ['memories.by-ids', 'reload of the stored records'],
+];
+
+interface StageRow {
+  stage: string;
+  count: number;
+  meanMs: number;
+  p50Ms: number;
+  p95Ms: number;
+  /** Share of the phase's wall time. */
+  share: number;
+}
+
+interface SingleResult {
+  label: string;
+  namespace: string;
+  storeSizeBefore: number;
+  calls: number;
+  latencyMs: Summary;
+  target: { p50BelowMs: number; met: boolean };
+  actions: Actions;
+  stages: StageRow[];
+}
+
+interface BatchResult {
+  size: number;
+  batchSize: number;
+  namespace: string;
+  wallSeconds: number;
+  memoriesPerSecond: number;
+  embedShare: number;
+  batchLatencyMs: Summary;
+  actions: Actions;
+  stages: StageRow[];
+  target: { atLeastPerSecond: number; met: boolean };
+  loadAverage: number[];
+}
+
+await runBench(async (db) => {
+  const bench = await benchServices(db);
+  try {
+    const machine = await machineFacts(bench.services, db);
+    progress(machineLines(machine));
+    if (db.external) for (const ns of [NS.warmup, NS.single, ...opts.sizes.map(NS.batch)]) await cleanNamespace(bench.services, ns);
+
+    await warmUp(bench);
+
+    const single: SingleResult[] = [];
+    single.push(await singlePhase(bench, 'empty store', NS.single, 0, new MemoryCorpus({ seed: opts.seed * 1000 + 1, namespace: NS.single })));
+
+    const batches: BatchResult[] = [];
+    for (const [i, size] of opts.sizes.entries()) {
+      batches.push(await batchPhase(bench, size, new MemoryCorpus({ seed: opts.seed * 1000 + 10 + i, namespace: NS.batch(size) })));
+    }
+
+    // The same single calls against a populated namespace (the largest batch phase's).
+    const largest = Math.max(...opts.sizes);
+    single.push(await singlePhase(bench, `populated (${int(largest)} memories)`, NS.batch(largest), largest, new MemoryCorpus({ seed: opts.seed * 1000 + 2, namespace: NS.batch(largest) })));
+
+    const profile = await isolatedProfile(bench);
+    const report = {
+      benchmark: 'remember',
+      startedAt: new Date().toISOString(),
+      machine,
+      uptime: uptimeLine(),
+      loadAverageAtEnd: loadAverage(),
+      settings: { ...opts, embeddingBatchSize: bench.config.EMBEDDING_BATCH_SIZE, pipelineEnabled: bench.config.PIPELINE_ENABLED, dedupThresholds: [bench.config.DEDUP_NEAR_THRESHOLD, bench.config.DEDUP_DUPLICATE_THRESHOLD] },
+      targets: { singleP50Ms: TARGET_P50_MS, batchMemoriesPerSecond: TARGET_THROUGHPUT },
+      single,
+      batches,
+      profile,
+    };
+    if (opts.json) process.stdout.write(`${JSON.stringify(report)}\n`);
+    else process.stdout.write(render(report));
+  } finally {
+    await bench.close();
+  }
+});
+
+// ---------- phases ----------
+
+async function warmUp(bench: BenchServices): Promise<void> {
+  progress(`warming up: model, ${opts.warmup} single calls, one batch…`);
+  const corpus = new MemoryCorpus({ seed: opts.seed * 1000 + 999, namespace: NS.warmup });
+  for (let i = 0; i < 3; i++) await bench.embedder.embed(corpus.take(32).map((m) => m.input.content));
+  for (const m of corpus.take(opts.warmup)) await bench.services.remember.remember(m.input);
+  await bench.services.remember.rememberBatch(corpus.take(Math.min(opts.batch, 100)).map((m) => m.input));
+}
+
+async function singlePhase(bench: BenchServices, label: string, namespace: string, storeSizeBefore: number, corpus: MemoryCorpus): Promise<SingleResult> {
+  progress(`single remember × ${opts.single} (${label})…`);
+  const inputs = corpus.take(opts.single).map((m) => m.input);
+  const latencies: number[] = [];
+  const embedSamples: number[] = [];
+  const actions = noActions();
+  bench.ops.reset();
+  const tick = progressTicker();
+  const started = performance.now();
+  for (const [i, input] of inputs.entries()) {
+    const embedBefore = bench.embedder.totalMs;
+    const t0 = performance.now();
+    try {
+      const result = await bench.services.remember.remember(input);
+      actions[result.dedup.action] += 1;
+    } catch (error) {
+      actions.ERROR += 1;
+      if (actions.ERROR === 1) progress(`remember failed: ${(error as Error).message}`);
+    }
+    latencies.push(performance.now() - t0);
+    embedSamples.push(bench.embedder.totalMs - embedBefore);
+    tick(() => `single ${i + 1} / ${inputs.length}`);
+  }
+  const wall = performance.now() - started;
+  const latencyMs = summarize(latencies);
+  return {
+    label,
+    namespace,
+    storeSizeBefore,
+    calls: inputs.length,
+    latencyMs,
+    target: { p50BelowMs: TARGET_P50_MS, met: latencyMs.p50 < TARGET_P50_MS },
+    actions,
+    stages: stageRows(bench, wall, embedSamples, latencies),
+  };
+}
+
+async function batchPhase(bench: BenchServices, size: number, corpus: MemoryCorpus): Promise<BatchResult> {
+  progress(`rememberBatch: ${int(size)} memories in batches of ${opts.batch}…`);
+  const actions = noActions();
+  const batchLatencies: number[] = [];
+  const embedSamples: number[] = [];
+  bench.ops.reset();
+  const tick = progressTicker();
+  let done = 0;
+  const started = performance.now();
+  while (done < size) {
+    const batch = corpus.take(Math.min(opts.batch, size - done)).map((m) => m.input);
+    const embedBefore = bench.embedder.totalMs;
+    const t0 = performance.now();
+    const outcomes = await bench.services.remember.rememberBatch(batch);
+    batchLatencies.push(performance.now() - t0);
+    embedSamples.push(bench.embedder.totalMs - embedBefore);
+    for (const o of outcomes) {
+      if (o.error) {
+        actions.ERROR += 1;
+        if (actions.ERROR === 1) progress(`item failed: ${o.error.message}`);
+      } else actions[o.result.dedup.action] += 1;
+    }
+    done += batch.length;
+    const rate = done / ((performance.now() - started) / 1000);
+    tick(() => `ingested ${int(done)} / ${int(size)} (${int(rate)}/s)`, done === size);
+  }
+  const wall = performance.now() - started;
+  const memoriesPerSecond = Math.round((size / (wall / 1000)) * 10) / 10;
+  return {
+    size,
+    batchSize: opts.batch,
+    namespace: NS.batch(size),
+    wallSeconds: Math.round(wall) / 1000,
+    memoriesPerSecond,
+    embedShare: round4(embedSamples.reduce((a, b) => a + b, 0) / wall),
+    batchLatencyMs: summarize(batchLatencies),
+    actions,
+    stages: stageRows(bench, wall, embedSamples, batchLatencies),
+    target: { atLeastPerSecond: TARGET_THROUGHPUT, met: memoriesPerSecond >= TARGET_THROUGHPUT },
+    loadAverage: loadAverage(),
+  };
+}
+
+/** Stage timings of one phase: each operation, the statements of the write transaction, and the rest (CPU: validate, normalize, redact, link, chunk; JS overhead). */
+function stageRows(bench: BenchServices, wall: number, embedSamples: number[], callLatencies: number[]): StageRow[] {
+  const row = (stage: string, samples: number[]): StageRow => {
+    const s = summarize(samples);
+    return { stage, count: samples.length, meanMs: s.mean, p50Ms: s.p50, p95Ms: s.p95, share: round4(samples.reduce((a, b) => a + b, 0) / wall) };
+  };
+  const rows: StageRow[] = [];
+  let accounted = 0;
+  for (const [key, label] of STAGES) {
+    const samples = key === 'embed' ? embedSamples : (bench.ops.stats.get(key)?.samples ?? []);
+    if (samples.length === 0) continue;
+    accounted += samples.reduce((a, b) => a + b, 0);
+    rows.push(row(`${label}${key === 'embed' ? '' : ` [${key}]`}`, samples));
+    if (key === 'remember') {
+      const write = bench.ops.stats.get('remember')!;
+      let statements = 0;
+      for (const [op, s] of bench.ops.stats) {
+        if (!op.startsWith('remember › ')) continue;
+        statements += s.totalMs;
+        // One sample per call of the statement; a call may skip a statement (no mentions, …).
+        rows.push({ ...row(`  › ${op.slice('remember › '.length)}`, s.samples), count: s.count });
+      }
+      rows.push({ stage: '  › session, begin, commit', count: write.count, meanMs: round2((write.totalMs - statements) / write.count), p50Ms: NaN, p95Ms: NaN, share: round4((write.totalMs - statements) / wall) });
+    }
+  }
+  const rest = wall - accounted;
+  rows.push({ stage: 'prepare + other CPU (rest)', count: callLatencies.length, meanMs: round2(rest / callLatencies.length), p50Ms: NaN, p95Ms: NaN, share: round4(rest / wall) });
+  return rows;
+}
+
+/** Figures that explain the phases: CPU of the prepare stage, raw model speed, the quantized model for comparison. */
+async function isolatedProfile(bench: BenchServices) {
+  progress('profiling: prepare CPU, raw embedding speed…');
+  const config = bench.config;
+  const settings = {
+    defaultNamespace: config.DEFAULT_NAMESPACE,
+    maxContentChars: config.MAX_CONTENT_CHARS,
+    maxMetadataBytes: config.MAX_METADATA_BYTES,
+    redaction: { enabled: config.REDACTION_ENABLED, redactEmails: config.REDACT_EMAILS, extraPatterns: config.REDACTION_EXTRA_PATTERNS },
+  };
+  const corpus = new MemoryCorpus({ seed: opts.seed * 1000 + 500, namespace: 'bench-remember-profile' });
+  const inputs = corpus.take(2_000).map((m) => m.input);
+  for (const input of inputs.slice(0, 200)) prepareMemory(validateRememberInput(input, settings), settings);
+  const t0 = performance.now();
+  for (const input of inputs) prepareMemory(validateRememberInput(input, settings), settings);
+  const prepareUsPerMemory = Math.round(((performance.now() - t0) / inputs.length) * 1000);
+
+  const texts = inputs.map((i) => i.content);
+  const timeEmbed = async (embedder: Embedder) => {
+    await embedder.embed(texts.slice(0, 32));
+    const single: number[] = [];
+    for (const text of texts.slice(100, 140)) {
+      const t = performance.now();
+      await embedder.embed([text]);
+      single.push(performance.now() - t);
+    }
+    const bulk = texts.slice(200, 200 + 256);
+    const t = performance.now();
+    await embedder.embed(bulk);
+    const bulkMs = performance.now() - t;
+    return { singleTextMs: summarize(single), textsPerSecondInBatches: Math.round(bulk.length / (bulkMs / 1000)), batchSize: embedder.batchSize };
+  };
+  const model = await timeEmbed(bench.embedder);
+  let quantized: Awaited<ReturnType<typeof timeEmbed>> | null = null;
+  try {
+    const q = new Embedder({ modelName: config.EMBEDDING_MODEL, modelDir: config.EMBEDDING_MODEL_DIR, batchSize: config.EMBEDDING_BATCH_SIZE, quantized: true });
+    await q.load();
+    quantized = await timeEmbed(q);
+    await q.dispose();
+  } catch (error) {
+    progress(`quantized model not measured: ${(error as Error).message}`);
+  }
+  const large: Record<string, number> = {};
+  for (const batchSize of [8, 64]) {
+    const e = new Embedder({ modelName: config.EMBEDDING_MODEL, modelDir: config.EMBEDDING_MODEL_DIR, batchSize });
+    await e.load();
+    await e.embed(texts.slice(0, batchSize));
+    const bulk = texts.slice(500, 756);
+    const t = performance.now();
+    await e.embed(bulk);
+    large[`batch${batchSize}`] = Math.round(bulk.length / ((performance.now() - t) / 1000));
+    await e.dispose();
+  }
+  return { prepareUsPerMemory, embedding: model, embeddingQuantized: quantized, textsPerSecondByModelBatchSize: { [`batch${model.batchSize}`]: model.textsPerSecondInBatches, ...large } };
+}
+
+// ---------- output ----------
+
+function render(report: {
+  machine: Parameters<typeof machineLines>[0];
+  uptime: string;
+  single: SingleResult[];
+  batches: BatchResult[];
+  profile: Awaited<ReturnType<typeof isolatedProfile>>;
+  settings: typeof opts & { embeddingBatchSize: number; pipelineEnabled: boolean };
+}): string {
+  const out: string[] = [];
+  out.push('== bench:remember ==', machineLines(report.machine), `at the end: ${report.uptime}`, '');
+  out.push(`Single remember — sequential calls, one-chunk memories (100–300 chars), model warm; target p50 < ${TARGET_P50_MS} ms`);
+  out.push(
+    table(
+      ['store', 'calls', 'p50 ms', 'p95 ms', 'p99 ms', 'mean ms', 'max ms', 'target', 'stored/near/dup'],
+      report.single.map((s) => [
+        s.label,
+        int(s.calls),
+        s.latencyMs.p50,
+        s.latencyMs.p95,
+        s.latencyMs.p99,
+        s.latencyMs.mean,
+        s.latencyMs.max,
+        s.target.met ? 'met' : 'MISSED',
+        actionsText(s.actions),
+      ]),
+    ),
+  );
+  for (const s of report.single) {
+    out.push('', `Where a single remember spends its time — ${s.label} (per call; legs are sequential)`);
+    out.push(stageTable(s.stages));
+  }
+  out.push('', `rememberBatch throughput — sequential batches of ${report.settings.batch}, model batch ${report.settings.embeddingBatchSize}; target ≥ ${TARGET_THROUGHPUT} memories/s`);
+  out.push(
+    table(
+      ['memories', 'wall s', 'memories/s', 'embed share', 'batch p50 ms', 'batch p95 ms', 'target', 'stored/near/dup', 'load avg'],
+      report.batches.map((b) => [
+        int(b.size),
+        b.wallSeconds.toFixed(1),
+        b.memoriesPerSecond.toFixed(0),
+        pct(b.embedShare),
+        b.batchLatencyMs.p50,
+        b.batchLatencyMs.p95,
+        b.target.met ? 'met' : 'MISSED',
+        actionsText(b.actions),
+        b.loadAverage.join(' '),
+      ]),
+    ),
+  );
+  for (const b of report.batches) {
+    out.push('', `Where batch time goes — ${int(b.size)} memories (per batch of ${b.batchSize})`);
+    out.push(stageTable(b.stages));
+  }
+  const p = report.profile;
+  out.push('', 'Isolated profile');
+  out.push(
+    table(
+      ['measure', 'value'],
+      [
+        ['prepare (validate, normalize, redact, tag, link, chunk) per memory', `${p.prepareUsPerMemory} µs`],
+        [`embed 1 text (float model) p50 / p95`, `${ms(p.embedding.singleTextMs.p50)} / ${ms(p.embedding.singleTextMs.p95)} ms`],
+        ...Object.entries(p.textsPerSecondByModelBatchSize).map(([k, v]): [string, string] => [`embed 256 texts, model ${k.replace('batch', 'batch ')}`, `${int(v)} texts/s`]),
+        ...(p.embeddingQuantized
+          ? ([
+              ['embed 1 text (8-bit model, not used) p50', `${ms(p.embeddingQuantized.singleTextMs.p50)} ms`],
+              [`embed 256 texts (8-bit model, not used), batch ${p.embeddingQuantized.batchSize}`, `${int(p.embeddingQuantized.textsPerSecondInBatches)} texts/s`],
+            ] as Array<[string, string]>)
+          : []),
+      ],
+    ),
+  );
+  out.push('');
+  return `${out.join('\n')}\n`;
+}
+
+function stageTable(rows: StageRow[]): string {
+  return table(
+    ['stage', 'calls', 'mean ms', 'p50 ms', 'p95 ms', 'share of wall'],
+    rows.map((r) => [r.stage, int(r.count), r.meanMs, r.p50Ms, r.p95Ms, pct(r.share)]),
+  );
+}
+
+function actionsText(a: Actions): string {
+  return `${int(a.STORED_NEW)}/${int(a.NEAR_DUPLICATE)}/${int(a.DUPLICATE_SEMANTIC + a.DUPLICATE_EXACT)}${a.ERROR ? ` (${a.ERROR} errors)` : ''}`;
+}
+
+function round2(n: number): number {
+  return Math.round(n * 100) / 100;
+}
+
+function round4(n: number): number {
+  return Math.round(n * 10_000) / 10_000;
+}

@@ -1,0 +1,97 @@
+import { createServer } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { requeueJob } from '../../src/worker/index.js';
+import { cleanNamespace, uniqueNamespace } from '../support/services.js';
+import { extraction, query, scriptStages, startDeepPath, waitForJob, type DeepPathRig } from '../support/deep-path.js';
+
+/** The raw memory survives every deep-path failure, with its chunks. */
+async function expectRawMemoryIntact(rig: DeepPathRig, id: string, content: string): Promise<void> {
+  const [row] = await query<{ content: string; chunks: number; deleted: boolean }>(
+    rig.services,
+    `MATCH (m:Memory {id: $id}) RETURN m.content AS content, COUNT { (m)-[:HAS_CHUNK]->() } AS chunks, m.deletedAt IS NOT NULL AS deleted`,
+    { id },
+  );
+  expect(row).toEqual({ content, chunks: expect.any(Number), deleted: false });
+  expect(row!.chunks).toBeGreaterThan(0);
+}
+
+/** A loopback port nothing listens on (bound, then released). */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe('deep path when the LLM fails', () => {
+  let rig: DeepPathRig | undefined;
+  let namespace = '';
+
+  afterEach(async () => {
+    if (!rig) return;
+    await rig.close();
+    await cleanNamespace(rig.services, namespace);
+    await rig.services.executor.close();
+    rig = undefined;
+  });
+
+  it('HTTP 500s: retries with backoff, ends dead with a readable error, raw memory intact; requeue recovers it', async () => {
+    namespace = uniqueNamespace('wf500');
+    rig = await startDeepPath(namespace);
+    const { services, fake, worker } = rig;
+    fake.respond(() => ({ status: 500, error: 'llama runner process has terminated: signal: killed' }));
+    const content = 'The on-call rotation for the payments team changes every Monday at 9am.';
+    const memory = await services.remember.remember({ content });
+    worker.start();
+
+    const job = await waitForJob(services, memory.memory.id, ['dead'], { timeoutMs: 30_000 });
+    expect(job.attempts).toBe(3);
+    expect(job.error).toMatch(/^attempt 3\/3: LlmHttpError: LLM server returned HTTP 500 for model qwen3:4b: llama runner process has terminated/);
+    expect(fake.requests).toHaveLength(3);
+    await expectRawMemoryIntact(rig, memory.memory.id, content);
+    expect(worker.state()).toMatchObject({ running: true, failed: 3, llmAvailable: false });
+
+    // The model comes back; a requeued job is processed normally.
+    scriptStages(fake, {
+      extract: () => extraction([['The payments on-call rotation changes every Monday at 9am.', 'procedural', 0.9]], [['payments team', 'has', 'on-call rotation']]),
+      decide: () => JSON.stringify({ action: 'ADD', confidence: 0.9, reason: 'new' }),
+    });
+    await requeueJob(services.executor, job.id, [namespace]);
+    const done = await waitForJob(services, memory.memory.id, ['completed'], { timeoutMs: 30_000 });
+    expect(JSON.parse(done.result!)).toMatchObject({ outcomes: { created: 1 } });
+    expect(worker.state().llmAvailable).toBe(true);
+  });
+
+  it('slow answers beyond EXTRACTION_TIMEOUT_MS: each call is aborted, the job ends dead with a timeout error', async () => {
+    namespace = uniqueNamespace('wfslow');
+    rig = await startDeepPath(namespace, { EXTRACTION_TIMEOUT_MS: '5000', WORKER_MAX_ATTEMPTS: '2' });
+    const { services, fake, worker } = rig;
+    fake.respond(() => ({ text: extraction([]), delayMs: 20_000 }));
+    const content = 'Release trains leave every second Thursday from the main branch.';
+    const memory = await services.remember.remember({ content });
+    worker.start();
+
+    const job = await waitForJob(services, memory.memory.id, ['dead'], { timeoutMs: 40_000 });
+    expect(job.attempts).toBe(2);
+    expect(job.error).toMatch(/^attempt 2\/2: LlmTimeoutError: LLM call timed out after 5000 ms \(model qwen3:4b\)/);
+    expect(fake.requests).toHaveLength(2);
+    // The client hung up on each slow request: nothing left waiting on the server.
+    await expect.poll(() => fake.requests.every((r) => r.aborted)).toBe(true);
+    await expectRawMemoryIntact(rig, memory.memory.id, content);
+  }, 60_000);
+
+  it('an unreachable server: the job fails, retries and stays visible as dead; the loop keeps running', async () => {
+    namespace = uniqueNamespace('wfdown');
+    const host = `http://127.0.0.1:${await closedPort()}`;
+    rig = await startDeepPath(namespace, { OLLAMA_HOST: host });
+    const { services, worker } = rig;
+    const content = 'The staging database is backed up nightly at 2am.';
+    const memory = await services.remember.remember({ content });
+    worker.start();
+    const job = await waitForJob(services, memory.memory.id, ['dead'], { timeoutMs: 40_000 });
+    expect(job.error).toBe(`attempt 3/3: LlmError: LLM server unreachable at ${host}: ECONNREFUSED`);
+    await expectRawMemoryIntact(rig, memory.memory.id, content);
+    expect(worker.state()).toMatchObject({ running: true, failed: 3, processed: 0, llmAvailable: false });
+  }, 60_000);
+});
