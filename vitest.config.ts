@@ -1,4 +1,9 @@
+import { createRequire } from 'node:module';
 import { defineConfig } from 'vitest/config';
+
+// Node loads graphql's CommonJS build (what Apollo uses); Vite would pick its ESM build for our
+// sources, making two graphql copies whose classes fail each other's instanceof checks.
+const resolve = { alias: [{ find: /^graphql$/, replacement: createRequire(import.meta.url).resolve('graphql') }] };
 
 // Two tiers: fast unit tests beside the code, and integration tests against a real Neo4j that
 // test/support/global-setup.ts starts on its own ports and data folder.
@@ -9,6 +14,7 @@ export default defineConfig({
     maxWorkers: 2,
     projects: [
       {
+        resolve,
         test: {
           name: 'unit',
           include: ['src/**/*.test.ts'],
@@ -17,6 +23,7 @@ export default defineConfig({
         },
       },
       {
+        resolve,
         test: {
           name: 'integration',
           include: ['test/**/*.int.test.ts'],

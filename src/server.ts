@@ -37,6 +37,8 @@ export function createApollo(services: Services, httpServer?: Server): ApolloSer
     // The IDE (src/graphql/ide.ts) needs it; the schema is no secret, and API keys still apply.
     introspection: true,
     includeStacktraceInErrorResponses: false,
+    // main.ts owns SIGINT/SIGTERM (worker, then requests, then Neo4j); Apollo's own handlers raced it.
+    stopOnTerminationSignals: false,
     plugins: [
       // Apollo's landing page loads from a CDN; the locally hosted GraphiQL replaces it.
       ApolloServerPluginLandingPageDisabled(),
@@ -69,8 +71,9 @@ export function createContext(services: Services, headers: { authorization?: str
 export async function startServer(services: Services, options: { host: string; port: number }): Promise<RunningServer> {
   const app = express();
   app.disable('x-powered-by');
-  const httpServer = await new Promise<Server>((resolve) => {
-    const server = app.listen(options.port, options.host, () => resolve(server));
+  // Express 5 hands a listen error (EADDRINUSE) to the callback; without this start-up would hang.
+  const httpServer = await new Promise<Server>((resolve, reject) => {
+    const server = app.listen(options.port, options.host, (error?: Error) => (error ? reject(error) : resolve(server)));
   });
   const apollo = createApollo(services, httpServer);
   await apollo.start();

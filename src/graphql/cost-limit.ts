@@ -1,11 +1,13 @@
+import { createRequire } from 'node:module';
 import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
 import { getVariableValues, GraphQLError, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
-// The CommonJS build: its ESM build imports `graphql/index.mjs`, a second copy of graphql next
-// to the CommonJS one that Apollo and this service load ("from another module or realm").
-import queryComplexity from 'graphql-query-complexity/cjs';
 import type { ComplexityEstimator, ComplexityEstimatorArgs } from 'graphql-query-complexity';
 
-const { fieldExtensionsEstimator, getComplexity, simpleEstimator } = queryComplexity;
+// The CommonJS build, required: the ESM build imports `graphql/index.mjs`, a second copy of
+// graphql beside the CommonJS one Apollo and this service load ("from another module or realm").
+const { fieldExtensionsEstimator, getComplexity, simpleEstimator } = createRequire(import.meta.url)(
+  'graphql-query-complexity',
+) as typeof import('graphql-query-complexity');
 
 /** Past this many evaluated fields (fragments spread many times) a query is refused unestimated. */
 const MAX_EVALUATED_NODES = 10_000;

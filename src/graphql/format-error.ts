@@ -1,4 +1,4 @@
-import type { GraphQLFormattedError } from 'graphql';
+import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { isMnemographError } from '../errors.js';
 import type { Logger } from '../logger.js';
@@ -19,9 +19,22 @@ export function createErrorFormatter(logger: Logger) {
         extensions: { code: original.code, ...(original.details ? { details: original.details } : {}) },
       };
     }
+    const ruleCode = ownValidationCode(error);
+    if (ruleCode) return { ...formatted, extensions: { ...formatted.extensions, code: ruleCode } };
     const code = formatted.extensions?.code;
     if (typeof code === 'string' && code !== 'INTERNAL_SERVER_ERROR') return formatted;
     logger.error({ err: original, path: formatted.path }, 'unexpected error in a GraphQL operation');
     return { message: 'internal error', locations: formatted.locations, path: formatted.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
   };
+}
+
+/**
+ * Apollo re-codes every validation error GRAPHQL_VALIDATION_FAILED, keeping the rule's error as
+ * `originalError`; a code our own rules set there (the depth limit's LIMIT_EXCEEDED) wins.
+ */
+function ownValidationCode(error: unknown): string | undefined {
+  if (!(error instanceof GraphQLError) || error.extensions.code !== 'GRAPHQL_VALIDATION_FAILED') return undefined;
+  const original = error.originalError;
+  const code = original instanceof GraphQLError ? original.extensions.code : undefined;
+  return typeof code === 'string' ? code : undefined;
 }

@@ -1,4 +1,5 @@
 import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
+import { Kind, type DocumentNode } from 'graphql';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from '../logger.js';
 import type { Metrics } from './metrics.js';
@@ -34,10 +35,10 @@ export function operationTracePlugin<TContext extends BaseContext>(): ApolloServ
   return {
     async requestDidStart() {
       return {
-        async willSendResponse({ contextValue, operationName, operation, request, response }) {
+        async willSendResponse({ contextValue, operationName, operation, document, request, response }) {
           const trace = traceInContext(contextValue);
           if (!trace) return;
-          trace.operationName = operationName ?? request.operationName ?? null;
+          trace.operationName = operationName ?? request.operationName ?? soleOperationName(document);
           trace.operationType = operation?.operation ?? null;
           const errors = response.body.kind === 'single' ? response.body.singleResult.errors : undefined;
           trace.errorCodes = errorCodes(errors ?? []);
@@ -79,6 +80,12 @@ export function recordOperations(logger: Logger, metrics: Metrics): RequestHandl
     });
     next();
   };
+}
+
+/** The name of a document's only operation: what a request refused by validation meant to run. */
+function soleOperationName(document: DocumentNode | undefined): string | null {
+  const operations = document?.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION) ?? [];
+  return operations.length === 1 ? (operations[0]!.name?.value ?? null) : null;
 }
 
 function errorCodes(errors: ReadonlyArray<{ extensions?: Record<string, unknown> }>): string[] {

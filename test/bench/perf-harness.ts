@@ -334,8 +334,6 @@ export interface OpTimer {
   /** Per operation ("memories.by-dedup-keys", "remember", "recall.vector" …) and per statement of a write ("remember › chunks"). */
   stats: Map<string, OpStats>;
   reset(): void;
-  /** A copy, for diffs around one call. */
-  totals(): Map<string, { count: number; totalMs: number }>;
 }
 
 /** Names the statements of the remember write transaction (src/db/queries/remember-write.ts). */
@@ -391,18 +389,7 @@ export function instrumentExecutor(executor: Executor): OpTimer {
   return {
     stats,
     reset: () => stats.clear(),
-    totals: () => new Map([...stats].map(([k, v]) => [k, { count: v.count, totalMs: v.totalMs }])),
   };
-}
-
-/** Per-operation difference of two `totals()` snapshots. */
-export function diffTotals(before: Map<string, { count: number; totalMs: number }>, after: Map<string, { count: number; totalMs: number }>): Map<string, { count: number; totalMs: number }> {
-  const out = new Map<string, { count: number; totalMs: number }>();
-  for (const [k, v] of after) {
-    const b = before.get(k) ?? { count: 0, totalMs: 0 };
-    if (v.count > b.count) out.set(k, { count: v.count - b.count, totalMs: v.totalMs - b.totalMs });
-  }
-  return out;
 }
 
 // ---------- lifecycle ----------

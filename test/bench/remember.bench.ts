@@ -118,47 +118,6 @@ interface BatchResult {
   loadAverage: number[];
 }
 
-await runBench(async (db) => {
-  const bench = await benchServices(db);
-  try {
-    const machine = await machineFacts(bench.services, db);
-    progress(machineLines(machine));
-    if (db.external) for (const ns of [NS.warmup, NS.single, ...opts.sizes.map(NS.batch)]) await cleanNamespace(bench.services, ns);
-
-    await warmUp(bench);
-
-    const single: SingleResult[] = [];
-    single.push(await singlePhase(bench, 'empty store', NS.single, 0, new MemoryCorpus({ seed: opts.seed * 1000 + 1, namespace: NS.single })));
-
-    const batches: BatchResult[] = [];
-    for (const [i, size] of opts.sizes.entries()) {
-      batches.push(await batchPhase(bench, size, new MemoryCorpus({ seed: opts.seed * 1000 + 10 + i, namespace: NS.batch(size) })));
-    }
-
-    // The same single calls against a populated namespace (the largest batch phase's).
-    const largest = Math.max(...opts.sizes);
-    single.push(await singlePhase(bench, `populated (${int(largest)} memories)`, NS.batch(largest), largest, new MemoryCorpus({ seed: opts.seed * 1000 + 2, namespace: NS.batch(largest) })));
-
-    const profile = await isolatedProfile(bench);
-    const report = {
-      benchmark: 'remember',
-      startedAt: new Date().toISOString(),
-      machine,
-      uptime: uptimeLine(),
-      loadAverageAtEnd: loadAverage(),
-      settings: { ...opts, embeddingBatchSize: bench.config.EMBEDDING_BATCH_SIZE, pipelineEnabled: bench.config.PIPELINE_ENABLED, dedupThresholds: [bench.config.DEDUP_NEAR_THRESHOLD, bench.config.DEDUP_DUPLICATE_THRESHOLD] },
-      targets: { singleP50Ms: TARGET_P50_MS, batchMemoriesPerSecond: TARGET_THROUGHPUT },
-      single,
-      batches,
-      profile,
-    };
-    if (opts.json) process.stdout.write(`${JSON.stringify(report)}\n`);
-    else process.stdout.write(render(report));
-  } finally {
-    await bench.close();
-  }
-});
-
 // ---------- phases ----------
 
 async function warmUp(bench: BenchServices): Promise<void> {
@@ -429,3 +388,46 @@ function round2(n: number): number {
 function round4(n: number): number {
   return Math.round(n * 10_000) / 10_000;
 }
+
+// ---------- run (last, so every module-level constant above is initialised) ----------
+
+await runBench(async (db) => {
+  const bench = await benchServices(db);
+  try {
+    const machine = await machineFacts(bench.services, db);
+    progress(machineLines(machine));
+    if (db.external) for (const ns of [NS.warmup, NS.single, ...opts.sizes.map(NS.batch)]) await cleanNamespace(bench.services, ns);
+
+    await warmUp(bench);
+
+    const single: SingleResult[] = [];
+    single.push(await singlePhase(bench, 'empty store', NS.single, 0, new MemoryCorpus({ seed: opts.seed * 1000 + 1, namespace: NS.single })));
+
+    const batches: BatchResult[] = [];
+    for (const [i, size] of opts.sizes.entries()) {
+      batches.push(await batchPhase(bench, size, new MemoryCorpus({ seed: opts.seed * 1000 + 10 + i, namespace: NS.batch(size) })));
+    }
+
+    // The same single calls against a populated namespace (the largest batch phase's).
+    const largest = Math.max(...opts.sizes);
+    single.push(await singlePhase(bench, `populated (${int(largest)} memories)`, NS.batch(largest), largest, new MemoryCorpus({ seed: opts.seed * 1000 + 2, namespace: NS.batch(largest) })));
+
+    const profile = await isolatedProfile(bench);
+    const report = {
+      benchmark: 'remember',
+      startedAt: new Date().toISOString(),
+      machine,
+      uptime: uptimeLine(),
+      loadAverageAtEnd: loadAverage(),
+      settings: { ...opts, embeddingBatchSize: bench.config.EMBEDDING_BATCH_SIZE, pipelineEnabled: bench.config.PIPELINE_ENABLED, dedupThresholds: [bench.config.DEDUP_NEAR_THRESHOLD, bench.config.DEDUP_DUPLICATE_THRESHOLD] },
+      targets: { singleP50Ms: TARGET_P50_MS, batchMemoriesPerSecond: TARGET_THROUGHPUT },
+      single,
+      batches,
+      profile,
+    };
+    if (opts.json) process.stdout.write(`${JSON.stringify(report)}\n`);
+    else process.stdout.write(render(report));
+  } finally {
+    await bench.close();
+  }
+});

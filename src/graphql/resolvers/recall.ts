@@ -1,4 +1,5 @@
 import type { RecallItemView } from '../../recall/recall-service.js';
+import { iso } from '../args.js';
 import type { QueryResolvers, ScoreExplain } from '../generated/types.js';
 
 function toExplain(item: RecallItemView): ScoreExplain {
@@ -40,8 +41,3 @@ export const recallQueries: Pick<QueryResolvers, 'recall' | 'search' | 'timeline
     return ctx.services.disclosure.timeline({ namespace, anchor: args.anchor, query: args.query, before: args.before ?? 5, after: args.after ?? 5 });
   },
 };
-
-function iso(value: unknown): string | null {
-  if (value == null) return null;
-  return value instanceof Date ? value.toISOString() : String(value);
-}

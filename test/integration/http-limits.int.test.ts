@@ -1,0 +1,127 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanNamespace, uniqueNamespace } from '../support/services.js';
+import { startTestHttpServer, type TestHttpServer } from '../support/http.js';
+
+const MAX_COST = 200;
+const MAX_BODY_BYTES = 4096;
+const KEY = 'http-limits-key-0123456789';
+
+const COUNT = `MATCH (m:Memory {namespace: $namespace}) RETURN count(m) AS memories`;
+
+/** A selection nested `levels` fields below `memory`, walking memory → entities → memories. */
+function nested(levels: number): string {
+  let selection = 'id';
+  for (let i = levels - 1; i >= 0; i--) selection = i % 2 === 0 ? `entities { ${selection} }` : `memories { ${selection} }`;
+  return selection;
+}
+
+describe('limits at the HTTP edge, enforced before execution', () => {
+  let http: TestHttpServer;
+  const namespace = uniqueNamespace('http-limits');
+  const memoriesIn = async () => (await http.services.executor.read<{ memories: number }>('test.count', COUNT, { namespace }))[0]!.memories;
+  const remember = (selection: string) => ({
+    query: `mutation Remember($input: RememberInput!) { remember(input: $input) { memory { ${selection} } } }`,
+    variables: { input: { content: 'Ada chose Neo4j for the memory graph', namespace } },
+  });
+
+  beforeAll(async () => {
+    http = await startTestHttpServer({ MAX_QUERY_COST: String(MAX_COST), MAX_REQUEST_BYTES: String(MAX_BODY_BYTES) });
+  });
+  afterAll(async () => {
+    await cleanNamespace(http.services, namespace);
+    await http?.close();
+  });
+
+  it('refuses a query deeper than MAX_QUERY_DEPTH with LIMIT_EXCEEDED, and nothing is written', async () => {
+    const maxDepth = http.services.config.MAX_QUERY_DEPTH;
+    // remember › memory › (maxDepth − 2 levels) › id: one field deeper than allowed.
+    const { status, body } = await http.post(remember(nested(maxDepth - 2)));
+    expect(status).toBe(400);
+    expect(body.data).toBeUndefined();
+    expect(body.errors).toHaveLength(1);
+    expect(body.errors[0].extensions.code).toBe('LIMIT_EXCEEDED');
+    expect(body.errors[0].message).toBe(`query depth ${maxDepth + 1} exceeds the maximum of ${maxDepth} (MAX_QUERY_DEPTH)`);
+    expect(await memoriesIn()).toBe(0);
+  });
+
+  it('refuses a query costing more than MAX_QUERY_COST with its cost and the maximum, and nothing is written', async () => {
+    const { status, body } = await http.post(remember('entities { memories(first: 100) { content } }'));
+    expect(status).toBe(400);
+    expect(body.data).toBeUndefined();
+    const [error] = body.errors;
+    expect(error.extensions.code).toBe('LIMIT_EXCEEDED');
+    expect(error.message).toMatch(new RegExp(`^query cost (\\d+) exceeds the maximum of ${MAX_COST} \\(MAX_QUERY_COST\\)$`));
+    expect(error.extensions.details.maxCost).toBe(MAX_COST);
+    expect(error.extensions.details.cost).toBeGreaterThan(MAX_COST);
+    expect(await memoriesIn()).toBe(0);
+  });
+
+  it('counts list sizes given through variables, and lets an affordable query run', async () => {
+    const query = 'query Page($n: Int) { recall(query: "neo4j", namespace: "x", limit: $n) { items { memory { content } } } }';
+    const expensive = await http.post({ query, variables: { n: 100 } });
+    expect(expensive.body.errors[0].extensions.code).toBe('LIMIT_EXCEEDED');
+    const cheap = await http.post({ query, variables: { n: 5 } });
+    expect(cheap.status).toBe(200);
+    expect(cheap.body.errors).toBeUndefined();
+  });
+
+  it('answers a body over MAX_REQUEST_BYTES with HTTP 413 and LIMIT_EXCEEDED in GraphQL shape', async () => {
+    const content = 'x'.repeat(MAX_BODY_BYTES * 2);
+    const { status, body } = await http.post({ query: 'mutation R($c: String!) { remember(input: {content: $c}) { memory { id } } }', variables: { c: content } });
+    expect(status).toBe(413);
+    expect(body).toEqual({
+      errors: [
+        {
+          message: `request body exceeds the maximum of ${MAX_BODY_BYTES} bytes (MAX_REQUEST_BYTES)`,
+          extensions: { code: 'LIMIT_EXCEEDED', details: { maxBytes: MAX_BODY_BYTES, bytes: expect.any(Number) } },
+        },
+      ],
+    });
+  });
+
+  it('answers malformed JSON with HTTP 400 in GraphQL shape', async () => {
+    const { status, body } = await http.post('{"query": ');
+    expect(status).toBe(400);
+    expect(body.errors[0].extensions.code).toBe('BAD_REQUEST');
+  });
+});
+
+describe('authentication at the HTTP edge', () => {
+  let http: TestHttpServer;
+
+  beforeAll(async () => {
+    http = await startTestHttpServer({ API_KEYS: JSON.stringify([{ key: KEY, name: 'limits-test', namespaces: ['*'] }]) });
+  });
+  afterAll(async () => {
+    await http?.close();
+  });
+
+  it.each([
+    ['no key', {}],
+    ['an unknown bearer key', { authorization: 'Bearer not-the-right-key-at-all' }],
+    ['an unknown x-api-key', { 'x-api-key': 'not-the-right-key-at-all' }],
+    ['a malformed authorization header', { authorization: KEY }],
+  ])('answers %s with HTTP 401 and UNAUTHENTICATED', async (_, headers) => {
+    const { status, body } = await http.post({ query: '{ health { ok } }' }, headers);
+    expect(status).toBe(401);
+    expect(body.data).toBeUndefined();
+    expect(body.errors).toHaveLength(1);
+    expect(body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+    expect(body.errors[0].message).not.toMatch(/Context creation failed/);
+  });
+
+  it('lets a known key through, as a bearer token or as x-api-key', async () => {
+    for (const headers of [{ authorization: `Bearer ${KEY}` }, { 'x-api-key': KEY }] as Record<string, string>[]) {
+      const { status, body } = await http.post({ query: '{ health { ok } }' }, headers);
+      expect(status).toBe(200);
+      expect(body).toEqual({ data: { health: { ok: true } } });
+    }
+  });
+
+  it('still serves the IDE page (it holds no data) and puts an Authorization template in its headers', async () => {
+    const page = await fetch(`${http.origin}/graphql`, { headers: { accept: 'text/html' } });
+    expect(page.status).toBe(200);
+    const boot = await (await fetch(`${http.origin}/ide/assets/boot.js`)).text();
+    expect(boot).toContain('Bearer <your API key>');
+  });
+});
