@@ -19,6 +19,8 @@ import { MEMORY_RETURN } from '../../src/db/records.js';
 import type { DedupAction } from '../../src/pipeline/remember-service.js';
 import type { RecallSettingsOverrides } from '../../src/recall/config.js';
 import type { RecallPresetName } from '../../src/recall/presets.js';
+import { vectorLeg } from '../../src/recall/legs/vector-leg.js';
+import { loadRecallMemories } from '../../src/recall/load-memories.js';
 import type { RecallOutcome } from '../../src/recall/recall-service.js';
 import { benchQueries, MemoryCorpus, type BenchQuery } from './perf-corpus.js';
 import {
@@ -357,18 +359,9 @@ async function runVariants(bench: BenchServices, size: number, queries: BenchQue
 
 // ---------- query-shape experiments ----------
 
-// Copies of the recall queries (src/recall/legs/vector-leg.ts, src/recall/load-memories.ts) and
-// cheaper shapes of them, timed on the candidate ids and query vectors of real recalls. These are
-// measurements for the lead's decisions, not the service's code: keep them in step with src/.
-const VECTOR_LEG = `
-CALL db.index.vector.queryNodes('chunk_embedding', $k, $vector) YIELD node, score
-WHERE node.namespace = $namespace
-MATCH (m:Memory)-[:HAS_CHUNK]->(node)
-WHERE $includeDeleted OR m.deletedAt IS NULL
-RETURN m.id AS memoryId, max(score) AS score
-ORDER BY score DESC
-LIMIT $limit`;
-
+// The src functions (vectorLeg, loadRecallMemories) are timed as they are; the cheaper shapes are
+// copies of src/recall/load-memories.ts with parts left out — measurements for the lead's
+// decisions, not the service's code: keep them in step with src/.
 const VECTOR_INDEX_ONLY = `
 CALL db.index.vector.queryNodes('chunk_embedding', $k, $vector) YIELD node, score
 RETURN node.id AS id, score`;
@@ -382,10 +375,6 @@ WHERE m.namespace = $namespace
   AND ($includeCompressed OR coalesce(m.compressed, false) = false)`;
 
 const LOAD_SHAPES: Array<[name: string, cypher: string]> = [
-  ['as in src (record + isConstraint EXISTS + entity mentions)', `${LOAD_WHERE}
-RETURN ${MEMORY_RETURN('m')} AS record,
-       m.type = 'decision' OR EXISTS { (m)<-[:FROM]-(:Attribute {kind: 'constraint', status: 'active'}) } AS isConstraint,
-       [(m)-[:MENTIONS]->(e:Entity) | {entityId: e.id, mentions: e.mentions}] AS entityMentions`],
   ['without the isConstraint EXISTS', `${LOAD_WHERE}
 RETURN ${MEMORY_RETURN('m')} AS record,
        [(m)-[:MENTIONS]->(e:Entity) | {entityId: e.id, mentions: e.mentions}] AS entityMentions`],
@@ -400,14 +389,14 @@ RETURN m.id AS id`],
 
 async function runExperiments(bench: BenchServices, size: number, queries: BenchQuery[]): Promise<ExperimentRow[]> {
   progress(`${int(size)}: query-shape experiments on ${queries.length} recalls…`);
-  const cases: Array<{ vector: number[]; ids: string[]; graphOnly: number }> = [];
+  const cases: Array<{ vector: number[]; ids: string[]; legIds: string[]; graphOnly: number }> = [];
   for (const q of queries) {
     const sample = await recallOnce(bench, q);
     const [vector] = await bench.embedder.embed([q.query]);
     if (!sample.outcome || !vector) continue;
     const ids = sample.outcome.ranked.map((r) => r.candidate.memoryId);
-    const graphOnly = sample.outcome.ranked.filter((r) => !r.candidate.vector && !r.candidate.keyword && !r.candidate.hint).length;
-    cases.push({ vector: Array.from(vector), ids, graphOnly });
+    const legIds = sample.outcome.ranked.filter((r) => r.candidate.vector || r.candidate.keyword || r.candidate.hint).map((r) => r.candidate.memoryId);
+    cases.push({ vector: Array.from(vector), ids, legIds, graphOnly: ids.length - legIds.length });
   }
   const rows: ExperimentRow[] = [];
   const time = async (experiment: string, variant: string, each: (c: (typeof cases)[number]) => Promise<number>) => {
@@ -423,15 +412,20 @@ async function runExperiments(bench: BenchServices, size: number, queries: Bench
   };
   const read = (cypher: string, params: Record<string, unknown>) => bench.services.executor.read('bench.experiment', cypher, params).then((r) => r.length);
   const fetch = opts.limit * bench.services.recall.settingsFor().overFetchFactor;
-  for (const k of [fetch / 2, fetch, fetch * 2, fetch * 4, fetch * 10]) {
-    await time('vector leg', `k ${k}${k === fetch * 2 ? ' (as in src)' : ''}, limit ${Math.min(fetch, k)}`, (c) =>
-      read(VECTOR_LEG, { k, vector: c.vector, namespace: NAMESPACE, includeDeleted: false, limit: Math.min(fetch, k) }),
+  // vectorLeg asks the index for k = 2 × limit; the service's limit is recall limit × overFetchFactor.
+  for (const limit of [fetch / 4, fetch / 2, fetch, fetch * 2, fetch * 5]) {
+    await time('vector leg (src vectorLeg)', `limit ${limit}, k ${limit * 2}${limit === fetch ? ' — as configured' : ''}`, async (c) =>
+      (await vectorLeg(bench.services.executor, { namespace: NAMESPACE, vector: c.vector, limit, includeDeleted: false })).length,
     );
   }
   await time('vector leg', `index call alone, k ${fetch * 2}`, (c) => read(VECTOR_INDEX_ONLY, { k: fetch * 2, vector: c.vector }));
   const loadParams = { namespace: NAMESPACE, includeDeleted: false, includeSuperseded: false, includeCompressed: false };
-  for (const [name, cypher] of LOAD_SHAPES) await time(`load ${mean(cases.map((c) => c.ids.length)).toFixed(0)} ids (${mean(cases.map((c) => c.graphOnly)).toFixed(0)} graph-only)`, name, (c) => read(cypher, { ...loadParams, ids: c.ids }));
-  await time('load', `as in src, without graph-only candidates`, async (c) => read(LOAD_SHAPES[0]![1], { ...loadParams, ids: c.ids.slice(0, Math.max(0, c.ids.length - c.graphOnly)) }));
+  const loadLabel = `load ${mean(cases.map((c) => c.ids.length)).toFixed(0)} ids (${mean(cases.map((c) => c.graphOnly)).toFixed(0)} graph-only)`;
+  await time(loadLabel, 'src loadRecallMemories (record + isConstraint + entity mentions)', async (c) => (await loadRecallMemories(bench.services.executor, c.ids, loadParams)).size);
+  for (const [name, cypher] of LOAD_SHAPES) await time(loadLabel, name, (c) => read(cypher, { ...loadParams, ids: c.ids }));
+  await time('load', 'src loadRecallMemories, without the graph-only candidates', async (c) =>
+    (await loadRecallMemories(bench.services.executor, c.legIds, loadParams)).size,
+  );
   return rows;
 }
 
