@@ -60,7 +60,8 @@ export function extractAttributes(text: string, entities: readonly ExtractedEnti
   const decision = options.isDecision ?? isDecisionContent(text);
   const kind: AttributeKind = decision ? 'constraint' : 'attribute';
   const importance = decision ? CONSTRAINT_IMPORTANCE : ATTRIBUTE_IMPORTANCE;
-  const strong = entities.filter((e) => e.strength === 'strong').map((e) => ({ key: e.canonicalName, re: mentionPattern(e) }));
+  // A speaker label says who talks, not what the turn is about: it gets no attributes.
+  const strong = entities.filter((e) => e.strength === 'strong' && e.signal !== 'speaker').map((e) => ({ key: e.canonicalName, re: mentionPattern(e) }));
   if (strong.length === 0 || max <= 0) return [];
 
   const out: ExtractedAttribute[] = [];

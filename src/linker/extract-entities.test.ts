@@ -61,10 +61,10 @@ describe('extractEntities: strong signals', () => {
 });
 
 describe('extractEntities: weak signals and junk', () => {
-  it('keeps a chat speaker weak and rejects pronouns and dates', () => {
+  it('makes a chat speaker a strong person, keeps other names weak, and rejects pronouns and dates', () => {
     const entities = extractEntities('Caroline: I went to the LGBTQ support group yesterday');
     const e = byName(entities);
-    expect(e.caroline).toMatchObject({ name: 'Caroline', type: 'person', strength: 'weak' });
+    expect(e.caroline).toMatchObject({ name: 'Caroline', type: 'person', strength: 'strong' });
     expect(e.lgbtq?.strength).toBe('weak');
     expect(Object.keys(e)).toEqual(['caroline', 'lgbtq']);
   });

@@ -175,7 +175,8 @@ function dedupe(candidates: Candidate[], max: number): ExtractedEntity[] {
   for (const c of candidates) {
     const canonicalName = canonicalize(c.name);
     if (canonicalName.length < 2 || STOP_WORDS.has(canonicalName)) continue;
-    const strength: EntityStrength = c.signal === 'speaker' || c.signal === 'sentence-start' || c.signal === 'proper-noun' ? 'weak' : 'strong';
+    // A transcript's speaker label names who is talking: strong, unlike a capitalised word.
+    const strength: EntityStrength = c.signal === 'sentence-start' || c.signal === 'proper-noun' ? 'weak' : 'strong';
     const e: ExtractedEntity = { name: c.name, canonicalName, type: c.type, mentionText: c.mention, confidence: SIGNAL_CONFIDENCE[c.signal], strength, signal: c.signal };
     const prev = best.get(canonicalName);
     if (!prev) best.set(canonicalName, { e, at: c.start });

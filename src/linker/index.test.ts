@@ -21,13 +21,14 @@ describe('linkMemory', () => {
     ]);
   });
 
-  it('keeps a chat speaker weak and produces no junk', () => {
+  it('makes a chat speaker strong, not a heading label, and produces no junk', () => {
     const { entities, attributes } = linkMemory('Caroline: I went to the LGBTQ support group yesterday');
     const caroline = entities.find((e) => e.canonicalName === 'caroline');
-    expect(caroline?.strength).toBe('weak');
+    expect(caroline?.strength).toBe('strong');
     const names = entities.map((e) => e.canonicalName);
     for (const junk of ['i', 'yesterday', 'the', 'support', 'group']) expect(names).not.toContain(junk);
-    expect(entities.every((e) => e.strength === 'weak')).toBe(true);
+    expect(entities.filter((e) => e.canonicalName !== 'caroline').every((e) => e.strength === 'weak')).toBe(true);
+    expect(linkMemory('Summary: the deploy went fine').entities.map((e) => e.canonicalName)).not.toContain('summary');
     expect(attributes).toEqual([]);
   });
 

@@ -193,7 +193,7 @@ export class RememberService {
   private async write(items: Pending[], duplicateIds: string[], enqueueJobs: boolean): Promise<Map<number, string>> {
     const now = new Date().toISOString();
     const byId = new Map(items.map((p) => [p.memoryId, p]));
-    const memories: MemoryInsert[] = items.map((p) => ({ ref: p.index, dedupKey: p.dedupKey, props: memoryProps(p, this.embedder.modelId) }));
+    const memories: MemoryInsert[] = items.map((p) => ({ ref: p.index, dedupKey: p.dedupKey, props: memoryProps(p, this.embedder.modelId, now) }));
     const result = await this.executor.writeTx('remember', async (tx) => {
       const merged = memories.length
         ? await writeMemories(tx, {
@@ -231,9 +231,10 @@ function dedupKey(prepared: PreparedMemory): string {
 }
 
 
-function memoryProps(p: Pending, embeddingModel: string): Record<string, unknown> {
+function memoryProps(p: Pending, embeddingModel: string, now: string): Record<string, unknown> {
   const m = p.prepared;
   return {
+    timelineKey: timelineKey(m.occurredAt, now, p.index),
     ...contentProps(m, embeddingModel),
     id: p.memoryId,
     namespace: m.namespace,
@@ -248,6 +249,14 @@ function memoryProps(p: Pending, embeddingModel: string): Record<string, unknown
     pinned: false,
     metadata: m.metadata,
   };
+}
+
+/**
+ * The order of memories in time: event time, then record time, then position in the batch, so
+ * turns written together in one rememberBatch keep their order. Sortable as a string.
+ */
+export function timelineKey(occurredAt: string | null, createdAt: string, position: number): string {
+  return `${occurredAt ?? createdAt}|${createdAt}|${String(position).padStart(6, '0')}`;
 }
 
 /** One opaque Lucene token per namespace (see cypher/004-fulltext-indexes.cypher). */

@@ -22,6 +22,11 @@ export const DEFAULT_RECENCY_HALF_LIFE_DAYS = 30;
 export const DEFAULT_RECENCY_WEIGHT = 0.3;
 export const DEFAULT_IMPORTANCE_WEIGHT = 0.2;
 
+/** Share of an anchor's score given to its session neighbours (tuned on LoCoMo, see README). */
+export const DEFAULT_CONTEXT_WEIGHT = 0.3;
+export const DEFAULT_CONTEXT_WINDOW = 1;
+export const DEFAULT_CONTEXT_ANCHORS = 20;
+
 export const DEFAULT_RERANK_TOP_N = 20;
 export const DEFAULT_RERANK_TIMEOUT_MS = 2_000;
 export const DEFAULT_RERANK_SCORE_WEIGHT = 0.7;
@@ -65,6 +70,8 @@ export interface RecallSettings {
   recency: { enabled: boolean; halfLifeDays: number; weight: number };
   /** Low importance lowers rank (DESIGN "Importance"): factor 1 − weight + weight × importance. */
   importance: { enabled: boolean; weight: number };
+  /** Neighbours in the same session of the top `anchors` results gain weight × the anchor's score. */
+  context: { enabled: boolean; weight: number; window: number; anchors: number };
   rerank: { enabled: boolean; topN: number; timeoutMs: number; scoreWeight: number; similarityWeight: number };
   filters: { minImportance: number };
   budget: { tokenBudget: number | null; limit: number; maxLimit: number; priorityTypes: readonly string[] };

@@ -1,6 +1,9 @@
 import { ValidationError } from '../errors.js';
 import {
   DEFAULT_ALPHA,
+  DEFAULT_CONTEXT_ANCHORS,
+  DEFAULT_CONTEXT_WEIGHT,
+  DEFAULT_CONTEXT_WINDOW,
   DEFAULT_GRAPH_BOOST_TIMEOUT_MS,
   DEFAULT_GRAPH_BOOST_WEIGHT,
   DEFAULT_GRAPH_MAX_ENTITIES,
@@ -49,6 +52,7 @@ const DEFAULT_SETTINGS: RecallSettings = {
   },
   recency: { enabled: false, halfLifeDays: DEFAULT_RECENCY_HALF_LIFE_DAYS, weight: DEFAULT_RECENCY_WEIGHT },
   importance: { enabled: true, weight: DEFAULT_IMPORTANCE_WEIGHT },
+  context: { enabled: true, weight: DEFAULT_CONTEXT_WEIGHT, window: DEFAULT_CONTEXT_WINDOW, anchors: DEFAULT_CONTEXT_ANCHORS },
   rerank: {
     enabled: true,
     topN: DEFAULT_RERANK_TOP_N,
@@ -66,6 +70,7 @@ const PLAIN_RANKING: RecallSettingsOverrides = {
   dampening: { gravity: { enabled: false }, hub: { enabled: false }, resolution: { enabled: false } },
   recency: { enabled: false },
   importance: { enabled: false },
+  context: { enabled: false },
   rerank: { enabled: false },
 };
 
@@ -134,6 +139,9 @@ export function validateRecallSettings(s: RecallSettings): void {
     ['recency.halfLifeDays', s.recency.halfLifeDays, (v) => v > 0, '> 0'],
     ['recency.weight', s.recency.weight, isFraction, 'in [0, 1]'],
     ['importance.weight', s.importance.weight, isFraction, 'in [0, 1]'],
+    ['context.weight', s.context.weight, isFraction, 'in [0, 1]'],
+    ['context.window', s.context.window, (v) => Number.isInteger(v) && v >= 0 && v <= 5, 'an integer in [0, 5]'],
+    ['context.anchors', s.context.anchors, (v) => Number.isInteger(v) && v >= 0 && v <= 100, 'an integer in [0, 100]'],
     ['rerank.topN', s.rerank.topN, isPositiveInt, 'a positive integer'],
     ['rerank.timeoutMs', s.rerank.timeoutMs, (v) => v > 0, '> 0'],
     ['rerank.scoreWeight', s.rerank.scoreWeight, isFraction, 'in [0, 1]'],

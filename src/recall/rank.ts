@@ -41,7 +41,7 @@ export function rankCandidates(
     return {
       candidate,
       score,
-      explanation: { method, vector, keyword, hint, fused, graphBoost, gravity, hub, resolution, recency, importance, rerank: null, final: score },
+      explanation: { method, vector, keyword, hint, fused, graphBoost, gravity, hub, resolution, recency, importance, context: 0, rerank: null, final: score },
     };
   });
   return ranked.sort(byScoreThenId);

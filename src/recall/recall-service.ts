@@ -9,6 +9,8 @@ import { applyTokenBudget } from './budget.js';
 import { assembleCandidates, candidateIds } from './candidates.js';
 import type { RecallSettings, RecallSettingsOverrides } from './config.js';
 import { applyFilters, type MemoryFilters } from './filters.js';
+import { applyContextBoost, contextNewcomerIds } from './context.js';
+import { sessionNeighbours } from './legs/context-leg.js';
 import { graphBoost } from './legs/graph-boost.js';
 import { hintLeg, keywordLeg } from './legs/keyword-leg.js';
 import { memoryVectors } from './legs/memory-vectors.js';
@@ -148,14 +150,27 @@ export class RecallService {
 
     const legs = { vector, keyword, hints, graph: boost?.strengths ?? new Map<string, number>() };
     const memories = await time('load', () => loadRecallMemories(this.executor, candidateIds(legs), { namespace, ...include }));
-    const sessionFiltered = filters.sessionId ? new Map([...memories].filter(([, m]) => m.record.sessionId === filters.sessionId)) : memories;
+    const sessionFiltered = new Map(filters.sessionId ? [...memories].filter(([, m]) => m.record.sessionId === filters.sessionId) : memories);
 
     const t0 = performance.now();
-    const ranked = applyFilters(rankCandidates(assembleCandidates(legs, sessionFiltered), settings, { query, now: new Date() }), {
-      ...filters,
-      minImportance: filters.minImportance ?? settings.filters.minImportance,
-    });
+    const memoryFilters = { ...filters, minImportance: filters.minImportance ?? settings.filters.minImportance };
+    let ranked = rankCandidates(assembleCandidates(legs, sessionFiltered), settings, { query, now: new Date() });
     timings.rank = round(performance.now() - t0);
+
+    if (settings.context.enabled && settings.context.weight > 0 && ranked.length > 0) {
+      ranked = await time('context', async () => {
+        const anchors = ranked.slice(0, settings.context.anchors).map((r) => r.candidate.memoryId);
+        const neighbours = await sessionNeighbours(this.executor, anchors, settings.context.window);
+        const newcomers = await loadRecallMemories(this.executor, contextNewcomerIds(ranked, neighbours), { namespace, ...include });
+        for (const [id, memory] of newcomers) sessionFiltered.set(id, memory);
+        const candidates = new Map([...newcomers].map(([id, m]) => [id, { ...m, graphBoost: 0 }]));
+        return applyContextBoost(ranked, neighbours, candidates, settings.context);
+      });
+    }
+    ranked = applyFilters(
+      ranked.filter((r) => !filters.sessionId || sessionFiltered.get(r.candidate.memoryId)?.record.sessionId === filters.sessionId),
+      memoryFilters,
+    );
 
     let reranked = ranked;
     let rerankApplied = false;

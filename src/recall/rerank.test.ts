@@ -31,6 +31,7 @@ function ranked(ids: string[]): RankedCandidate[] {
         resolution: 1,
         recency: 1,
         importance: 1,
+        context: 0,
         rerank: null,
         final: score,
       },

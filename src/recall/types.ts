@@ -70,6 +70,8 @@ export interface ScoreExplanation {
   recency: number;
   importance: number;
   /** Reranker score when the reranker placed this result; null otherwise. */
+  /** Additive increment from a neighbouring result in the same session (0 = none). */
+  context: number;
   rerank: number | null;
   final: number;
 }

@@ -16,7 +16,11 @@ export function loadConfigurations(withVariants: boolean): Record<string, Config
   if (!withVariants) return base;
   return {
     ...base,
-    'full rrf': { preset: 'default', overrides: { fusion: { method: 'rrf' } } },
+    'full rrf k60': { preset: 'default', overrides: { fusion: { method: 'rrf', rrfK: 60 } } },
+    'full rrf k10': { preset: 'default', overrides: { fusion: { method: 'rrf', rrfK: 10 } } },
+    'full weighted a0.3': { preset: 'default', overrides: { fusion: { method: 'weighted', alpha: 0.3, missingLeg: 'zero' } } },
+    'full weighted a0.7': { preset: 'default', overrides: { fusion: { method: 'weighted', alpha: 0.7, missingLeg: 'single' } } },
+    'full no-context': { preset: 'default', overrides: { context: { enabled: false } } },
     'full no-boost': { preset: 'default', overrides: { graph: { enabled: false } } },
     'full no-dampening': { preset: 'default', overrides: { dampening: { gravity: { enabled: false }, hub: { enabled: false }, resolution: { enabled: false } } } },
     'full no-rerank': { preset: 'default', overrides: { rerank: { enabled: false } } },

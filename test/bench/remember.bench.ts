@@ -6,6 +6,7 @@
  *   npm run bench:remember -- --quick              # smoke test (a minute)
  *   npm run -s bench:remember -- --json            # one JSON object on stdout (-s: no npm banner)
  *   flags: --sizes 1000,10000  --single 300  --warmup 30  --batch 250  --seed 1
+ *          --tcp-nodelay both|off|on  (both: every phase as the driver is, then with TCP_NODELAY)
  *
  * Starts its own Neo4j (.neo4j/bench, bolt 27687, wiped at start, stopped at the end) unless
  * BENCH_NEO4J_URI is set. Targets: single p50 < 30 ms, batch throughput ≥ 150 memories/s.
@@ -24,6 +25,10 @@ import {
   machineFacts,
   machineLines,
   ms,
+  noDelayLabel,
+  noDelaySettings,
+  parseNoDelayMode,
+  setTcpNoDelay,
   parseSizes,
   pct,
   positiveInt,
@@ -38,6 +43,8 @@ import {
   type Summary,
 } from './perf-harness.js';
 
+const SOCKETS_NOTE =
+  "sockets: 'driver default' = neo4j-driver as src/db/driver.ts configures it (Nagle on); 'TCP_NODELAY' = the bench sets TCP_NODELAY on the driver's sockets (not in src/)";
 const TARGET_P50_MS = 30;
 const TARGET_THROUGHPUT = 150;
 
@@ -48,6 +55,7 @@ const { values: args } = parseArgs({
     warmup: { type: 'string' },
     batch: { type: 'string' },
     seed: { type: 'string' },
+    'tcp-nodelay': { type: 'string' },
     quick: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
   },
@@ -61,14 +69,15 @@ const opts = {
   warmup: positiveInt('warmup', args.warmup, quick ? 10 : 30),
   batch: positiveInt('batch', args.batch, quick ? 100 : 250),
   seed: positiveInt('seed', args.seed, 1),
+  tcpNoDelay: parseNoDelayMode(args['tcp-nodelay']),
   json: args.json ?? false,
 };
 if (opts.json) routeConsoleToStderr();
 
 const NS = {
   warmup: 'bench-remember-warmup',
-  single: 'bench-remember-single',
-  batch: (size: number) => `bench-remember-batch-${size}`,
+  single: (noDelay: boolean) => `bench-remember-single${noDelay ? '-nodelay' : ''}`,
+  batch: (size: number, noDelay: boolean) => `bench-remember-batch-${size}${noDelay ? '-nodelay' : ''}`,
 };
 
 type Actions = Record<DedupAction | 'ERROR', number>;
@@ -95,6 +104,7 @@ interface StageRow {
 
 interface SingleResult {
   label: string;
+  tcpNoDelay: boolean;
   namespace: string;
   storeSizeBefore: number;
   calls: number;
@@ -106,6 +116,7 @@ interface SingleResult {
 
 interface BatchResult {
   size: number;
+  tcpNoDelay: boolean;
   batchSize: number;
   namespace: string;
   wallSeconds: number;
@@ -128,8 +139,9 @@ async function warmUp(bench: BenchServices): Promise<void> {
   await bench.services.remember.rememberBatch(corpus.take(Math.min(opts.batch, 100)).map((m) => m.input));
 }
 
-async function singlePhase(bench: BenchServices, label: string, namespace: string, storeSizeBefore: number, corpus: MemoryCorpus): Promise<SingleResult> {
-  progress(`single remember × ${opts.single} (${label})…`);
+async function singlePhase(bench: BenchServices, label: string, noDelay: boolean, namespace: string, storeSizeBefore: number, corpus: MemoryCorpus): Promise<SingleResult> {
+  setTcpNoDelay(noDelay);
+  progress(`single remember × ${opts.single} (${label}, ${noDelayLabel(noDelay)})…`);
   const inputs = corpus.take(opts.single).map((m) => m.input);
   const latencies: number[] = [];
   const embedSamples: number[] = [];
@@ -155,6 +167,7 @@ async function singlePhase(bench: BenchServices, label: string, namespace: strin
   const latencyMs = summarize(latencies);
   return {
     label,
+    tcpNoDelay: noDelay,
     namespace,
     storeSizeBefore,
     calls: inputs.length,
@@ -165,8 +178,9 @@ async function singlePhase(bench: BenchServices, label: string, namespace: strin
   };
 }
 
-async function batchPhase(bench: BenchServices, size: number, corpus: MemoryCorpus): Promise<BatchResult> {
-  progress(`rememberBatch: ${int(size)} memories in batches of ${opts.batch}…`);
+async function batchPhase(bench: BenchServices, size: number, noDelay: boolean, corpus: MemoryCorpus): Promise<BatchResult> {
+  setTcpNoDelay(noDelay);
+  progress(`rememberBatch: ${int(size)} memories in batches of ${opts.batch} (${noDelayLabel(noDelay)})…`);
   const actions = noActions();
   const batchLatencies: number[] = [];
   const embedSamples: number[] = [];
@@ -195,8 +209,9 @@ async function batchPhase(bench: BenchServices, size: number, corpus: MemoryCorp
   const memoriesPerSecond = Math.round((size / (wall / 1000)) * 10) / 10;
   return {
     size,
+    tcpNoDelay: noDelay,
     batchSize: opts.batch,
-    namespace: NS.batch(size),
+    namespace: NS.batch(size, noDelay),
     wallSeconds: Math.round(wall) / 1000,
     memoriesPerSecond,
     embedShare: round4(embedSamples.reduce((a, b) => a + b, 0) / wall),
@@ -265,10 +280,24 @@ async function isolatedProfile(bench: BenchServices) {
       single.push(performance.now() - t);
     }
     const bulk = texts.slice(200, 200 + 256);
+    const cpu0 = process.cpuUsage();
     const t = performance.now();
     await embedder.embed(bulk);
     const bulkMs = performance.now() - t;
-    return { singleTextMs: summarize(single), textsPerSecondInBatches: Math.round(bulk.length / (bulkMs / 1000)), batchSize: embedder.batchSize };
+    const cpu = process.cpuUsage(cpu0);
+    // Same texts sorted by length: a model batch is padded to its longest text.
+    const sorted = [...texts.slice(456, 456 + 256)].sort((a, b) => a.length - b.length);
+    const ts = performance.now();
+    await embedder.embed(sorted);
+    const sortedMs = performance.now() - ts;
+    return {
+      singleTextMs: summarize(single),
+      textsPerSecondInBatches: Math.round(bulk.length / (bulkMs / 1000)),
+      textsPerSecondSortedByLength: Math.round(sorted.length / (sortedMs / 1000)),
+      /** Process CPU time / wall time while embedding: ~cores the model got (2 = both of a 2-core box). */
+      coresUsed: Math.round(((cpu.user + cpu.system) / 1000 / bulkMs) * 100) / 100,
+      batchSize: embedder.batchSize,
+    };
   };
   const model = await timeEmbed(bench.embedder);
   let quantized: Awaited<ReturnType<typeof timeEmbed>> | null = null;
@@ -305,13 +334,14 @@ function render(report: {
   settings: typeof opts & { embeddingBatchSize: number; pipelineEnabled: boolean };
 }): string {
   const out: string[] = [];
-  out.push('== bench:remember ==', machineLines(report.machine), `at the end: ${report.uptime}`, '');
+  out.push('== bench:remember ==', machineLines(report.machine), `at the end: ${report.uptime}`, SOCKETS_NOTE, '');
   out.push(`Single remember — sequential calls, one-chunk memories (100–300 chars), model warm; target p50 < ${TARGET_P50_MS} ms`);
   out.push(
     table(
-      ['store', 'calls', 'p50 ms', 'p95 ms', 'p99 ms', 'mean ms', 'max ms', 'target', 'stored/near/dup'],
+      ['store', 'sockets', 'calls', 'p50 ms', 'p95 ms', 'p99 ms', 'mean ms', 'max ms', 'target', 'stored/near/dup'],
       report.single.map((s) => [
         s.label,
+        noDelayLabel(s.tcpNoDelay),
         int(s.calls),
         s.latencyMs.p50,
         s.latencyMs.p95,
@@ -324,15 +354,16 @@ function render(report: {
     ),
   );
   for (const s of report.single) {
-    out.push('', `Where a single remember spends its time — ${s.label} (per call; legs are sequential)`);
+    out.push('', `Where a single remember spends its time — ${s.label}, ${noDelayLabel(s.tcpNoDelay)} (per call; stages are sequential)`);
     out.push(stageTable(s.stages));
   }
   out.push('', `rememberBatch throughput — sequential batches of ${report.settings.batch}, model batch ${report.settings.embeddingBatchSize}; target ≥ ${TARGET_THROUGHPUT} memories/s`);
   out.push(
     table(
-      ['memories', 'wall s', 'memories/s', 'embed share', 'batch p50 ms', 'batch p95 ms', 'target', 'stored/near/dup', 'load avg'],
+      ['memories', 'sockets', 'wall s', 'memories/s', 'embed share', 'batch p50 ms', 'batch p95 ms', 'target', 'stored/near/dup', 'load avg'],
       report.batches.map((b) => [
         int(b.size),
+        noDelayLabel(b.tcpNoDelay),
         b.wallSeconds.toFixed(1),
         b.memoriesPerSecond.toFixed(0),
         pct(b.embedShare),
@@ -345,7 +376,7 @@ function render(report: {
     ),
   );
   for (const b of report.batches) {
-    out.push('', `Where batch time goes — ${int(b.size)} memories (per batch of ${b.batchSize})`);
+    out.push('', `Where batch time goes — ${int(b.size)} memories, ${noDelayLabel(b.tcpNoDelay)} (per batch of ${b.batchSize})`);
     out.push(stageTable(b.stages));
   }
   const p = report.profile;
@@ -357,6 +388,8 @@ function render(report: {
         ['prepare (validate, normalize, redact, tag, link, chunk) per memory', `${p.prepareUsPerMemory} µs`],
         [`embed 1 text (float model) p50 / p95`, `${ms(p.embedding.singleTextMs.p50)} / ${ms(p.embedding.singleTextMs.p95)} ms`],
         ...Object.entries(p.textsPerSecondByModelBatchSize).map(([k, v]): [string, string] => [`embed 256 texts, model ${k.replace('batch', 'batch ')}`, `${int(v)} texts/s`]),
+        [`embed 256 texts sorted by length, model batch ${p.embedding.batchSize}`, `${int(p.embedding.textsPerSecondSortedByLength)} texts/s`],
+        ['CPU cores the model got while embedding (process CPU / wall)', p.embedding.coresUsed.toFixed(2)],
         ...(p.embeddingQuantized
           ? ([
               ['embed 1 text (8-bit model, not used) p50', `${ms(p.embeddingQuantized.singleTextMs.p50)} ms`],
@@ -396,21 +429,30 @@ await runBench(async (db) => {
   try {
     const machine = await machineFacts(bench.services, db);
     progress(machineLines(machine));
-    if (db.external) for (const ns of [NS.warmup, NS.single, ...opts.sizes.map(NS.batch)]) await cleanNamespace(bench.services, ns);
+    const modes = noDelaySettings(opts.tcpNoDelay);
+    if (db.external) {
+      const namespaces = [NS.warmup, ...modes.flatMap((m) => [NS.single(m), ...opts.sizes.map((size) => NS.batch(size, m))])];
+      for (const ns of namespaces) await cleanNamespace(bench.services, ns);
+    }
 
+    setTcpNoDelay(modes[0]!);
     await warmUp(bench);
 
+    // Each mode writes its own namespaces with the same generated contents, so the figures compare.
     const single: SingleResult[] = [];
-    single.push(await singlePhase(bench, 'empty store', NS.single, 0, new MemoryCorpus({ seed: opts.seed * 1000 + 1, namespace: NS.single })));
+    for (const m of modes) single.push(await singlePhase(bench, 'empty store', m, NS.single(m), 0, new MemoryCorpus({ seed: opts.seed * 1000 + 1, namespace: NS.single(m) })));
 
     const batches: BatchResult[] = [];
     for (const [i, size] of opts.sizes.entries()) {
-      batches.push(await batchPhase(bench, size, new MemoryCorpus({ seed: opts.seed * 1000 + 10 + i, namespace: NS.batch(size) })));
+      for (const m of modes) batches.push(await batchPhase(bench, size, m, new MemoryCorpus({ seed: opts.seed * 1000 + 10 + i, namespace: NS.batch(size, m) })));
     }
 
     // The same single calls against a populated namespace (the largest batch phase's).
     const largest = Math.max(...opts.sizes);
-    single.push(await singlePhase(bench, `populated (${int(largest)} memories)`, NS.batch(largest), largest, new MemoryCorpus({ seed: opts.seed * 1000 + 2, namespace: NS.batch(largest) })));
+    for (const m of modes) {
+      single.push(await singlePhase(bench, `populated (${int(largest)} memories)`, m, NS.batch(largest, m), largest, new MemoryCorpus({ seed: opts.seed * 1000 + 2, namespace: NS.batch(largest, m) })));
+    }
+    setTcpNoDelay(false);
 
     const profile = await isolatedProfile(bench);
     const report = {

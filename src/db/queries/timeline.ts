@@ -1,24 +1,21 @@
 import type { Executor } from '../executor.js';
 import { MEMORY_RETURN, type MemoryRecord } from '../records.js';
 
-// Neighbours in event time (occurredAt, else record time), ties broken by id so pages are
-// stable. Each side aggregates inside its subquery, so an empty side still returns a row.
+// Neighbours in time by timelineKey (event time, record time, position in the batch; see
+// remember-service.ts). Each side aggregates inside its subquery, so an empty side still returns a row.
 const TIMELINE = `
 MATCH (a:Memory {id: $id})
 WHERE a.namespace = $namespace
-WITH a, coalesce(a.occurredAt, a.createdAt) AS t
-CALL (a, t) {
+CALL (a) {
   MATCH (m:Memory {namespace: a.namespace})
-  WHERE m.deletedAt IS NULL AND m <> a
-    AND (coalesce(m.occurredAt, m.createdAt) < t OR (coalesce(m.occurredAt, m.createdAt) = t AND m.id < a.id))
-  WITH m ORDER BY coalesce(m.occurredAt, m.createdAt) DESC, m.id DESC LIMIT toInteger($before)
+  WHERE m.timelineKey < a.timelineKey AND m.deletedAt IS NULL
+  WITH m ORDER BY m.timelineKey DESC LIMIT toInteger($before)
   RETURN collect(${MEMORY_RETURN('m')}) AS before
 }
-CALL (a, t) {
+CALL (a) {
   MATCH (m:Memory {namespace: a.namespace})
-  WHERE m.deletedAt IS NULL AND m <> a
-    AND (coalesce(m.occurredAt, m.createdAt) > t OR (coalesce(m.occurredAt, m.createdAt) = t AND m.id > a.id))
-  WITH m ORDER BY coalesce(m.occurredAt, m.createdAt), m.id LIMIT toInteger($after)
+  WHERE m.timelineKey > a.timelineKey AND m.deletedAt IS NULL
+  WITH m ORDER BY m.timelineKey LIMIT toInteger($after)
   RETURN collect(${MEMORY_RETURN('m')}) AS after
 }
 RETURN ${MEMORY_RETURN('a')} AS anchor, before, after`;
