@@ -6,6 +6,7 @@ import { isDecisionContent } from './decision-patterns.js';
 import { extractAttributes, type ExtractedAttribute } from './extract-attributes.js';
 import { extractEntities, type ExtractedEntity } from './extract-entities.js';
 
+export { isDecisionContent } from './decision-patterns.js';
 export type { AttributeKind, ExtractedAttribute } from './extract-attributes.js';
 export type { EntitySignal, EntityStrength, EntityType, ExtractedEntity } from './extract-entities.js';
 

@@ -4,6 +4,7 @@
  * The deep path may refine both later (DESIGN "Importance").
  */
 import { ValidationError } from '../errors.js';
+import { isDecisionContent } from '../linker/index.js';
 
 export const MEMORY_TYPES = ['episodic', 'semantic', 'procedural', 'working', 'fact', 'preference', 'decision', 'document_chunk'] as const;
 export type MemoryType = (typeof MEMORY_TYPES)[number];
@@ -87,7 +88,6 @@ export function importanceScore(input: { novelty: number; salience: number }, op
 }
 
 const WORKING = /\b(?:right now|currently|at the moment|for now|at present|for the time being|(?:in )?this (?:session|conversation|chat))\b|(?<!\b(?:from|until|till|by|up to)\s+)\bnow\b(?!\s+on\b)/i;
-const DECISION = /\b(?:decided|decision|we chose|chose to|settled on|went with|switched (?:from|to)|migrated? (?:from|to|away)|sticking with|committed to|will (?:use|go with|stick with)|opted (?:for|to))\b/i;
 const FIRST_OR_SECOND_PERSON = /\b(?:I|me|my|mine|we|us|our|you|your)\b/i;
 const EVENT_TIME = /\b(?:yesterday|today|tonight|tomorrow|last (?:week|month|year|night)|ago|went|came|did|happened|visited|attended|met)\b|\b\d{1,2}(?::\d{2})?\s?[ap]m\b/i;
 const VAGUE_SUBJECT = /^(?:it|this|that|there|here)\b/i;
@@ -111,7 +111,7 @@ export function classifyMemoryType(text: string, hint?: string | null): MemoryTy
   }
   if (PREFERENCE_SIGNAL.test(text)) return 'procedural';
   if (WORKING.test(text)) return 'working';
-  if (DECISION.test(text)) return 'decision';
+  if (isDecisionContent(text)) return 'decision';
   if (isFactStatement(text)) return 'semantic';
   return 'episodic';
 }

@@ -9,7 +9,8 @@ import { bestWholeMemoryMatch, dedupKey } from './dedup.js';
 import { importanceScore, noveltyScore } from './importance.js';
 import { prepareMemory, type PreparedMemory } from './prepare.js';
 import { DEDUP_NEIGHBOURS, type RememberSettings, type TextEmbedder } from './remember-service.js';
-import { validateRememberInput, type MemoryType } from './validate-input.js';
+import { validateRememberInput } from './validate-input.js';
+import type { MemoryType } from './importance.js';
 import { chunkInserts, contentProps, jobInserts, mentionInserts } from './write-inserts.js';
 
 export type UpdateSettings = Omit<RememberSettings, 'maxBatchSize' | 'minImportanceToStore'>;

@@ -1,8 +1,7 @@
 import { namespaceSchema } from '../config/index.js';
 import { LimitExceededError, ValidationError } from '../errors.js';
 
-export const MEMORY_TYPES = ['episodic', 'semantic', 'procedural', 'working', 'fact', 'preference', 'decision', 'document_chunk'] as const;
-export type MemoryType = (typeof MEMORY_TYPES)[number];
+import { MEMORY_TYPES, type MemoryType } from './importance.js';
 
 const MAX_TAGS = 32;
 const MAX_TAG_CHARS = 64;
