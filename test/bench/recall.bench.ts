@@ -100,6 +100,7 @@ if (opts.json) routeConsoleToStderr();
 type Actions = Record<DedupAction | 'ERROR', number>;
 
 interface IngestResult {
+  tcpNoDelay: boolean;
   from: number;
   to: number;
   wallSeconds: number;
@@ -188,6 +189,11 @@ interface SizeResult {
 
 // ---------- ingest ----------
 
+/** Ingest is the long part of a run: with TCP_NODELAY unless only the driver default is measured. */
+function ingestNoDelay(): boolean {
+  return opts.tcpNoDelay !== 'off';
+}
+
 async function ingestTo(bench: BenchServices, corpus: MemoryCorpus, from: number, to: number): Promise<IngestResult> {
   progress(`ingesting ${int(from)} → ${int(to)} memories (rememberBatch × ${opts.batch})…`);
   const actions: Actions = { STORED_NEW: 0, NEAR_DUPLICATE: 0, DUPLICATE_SEMANTIC: 0, DUPLICATE_EXACT: 0, ERROR: 0 };
@@ -220,6 +226,7 @@ async function ingestTo(bench: BenchServices, corpus: MemoryCorpus, from: number
   }
   const wall = performance.now() - started;
   return {
+    tcpNoDelay: ingestNoDelay(),
     from,
     to,
     wallSeconds: Math.round(wall) / 1000,
@@ -266,8 +273,7 @@ async function measure(bench: BenchServices, db: BenchDb, size: number, ingest: 
   const variantsTcpNoDelay = modes.at(-1)!;
   const variants = opts.variants > 0 ? await runVariants(bench, size, sequentialQueries.slice(0, opts.variants)) : [];
   const experiments = opts.experiments > 0 ? await runExperiments(bench, size, sequentialQueries.slice(0, opts.experiments)) : [];
-  // Ingest (the next size) as the driver is, unless only TCP_NODELAY was asked for.
-  setTcpNoDelay(opts.tcpNoDelay === 'on');
+  setTcpNoDelay(ingestNoDelay());
   return { size, store, ingest, runs, variantsTcpNoDelay, variants, experiments, uptime: uptimeLine() };
 }
 
@@ -491,12 +497,13 @@ function render(machine: MachineFacts, results: SizeResult[]): string {
       ),
     ),
   );
-  out.push('', 'Ingest (rememberBatch, sequential batches)');
+  out.push('', `Ingest (rememberBatch, sequential batches of ${opts.batch}; bench:remember has the as-is write figures)`);
   out.push(
     table(
-      ['memories', 'wall s', 'memories/s', 'embed share', 'stored', 'near-dup', 'dup', 'errors', 'load avg'],
+      ['memories', 'sockets', 'wall s', 'memories/s', 'embed share', 'stored', 'near-dup', 'dup', 'errors', 'load avg'],
       results.map((r) => [
         `${int(r.ingest.from)} → ${int(r.ingest.to)}`,
+        noDelayLabel(r.ingest.tcpNoDelay),
         r.ingest.wallSeconds.toFixed(0),
         r.ingest.memoriesPerSecond.toFixed(0),
         pct(r.ingest.embedShare),
@@ -589,7 +596,7 @@ await runBench(async (db) => {
     const machine = await machineFacts(bench.services, db);
     progress(machineLines(machine));
     if (db.external) await cleanNamespace(bench.services, NAMESPACE);
-    setTcpNoDelay(opts.tcpNoDelay === 'on');
+    setTcpNoDelay(ingestNoDelay());
 
     const corpus = new MemoryCorpus({ seed: opts.seed * 1000 + 7, namespace: NAMESPACE });
     const results: SizeResult[] = [];

@@ -320,7 +320,59 @@ async function isolatedProfile(bench: BenchServices) {
     large[`batch${batchSize}`] = Math.round(bulk.length / ((performance.now() - t) / 1000));
     await e.dispose();
   }
-  return { prepareUsPerMemory, embedding: model, embeddingQuantized: quantized, textsPerSecondByModelBatchSize: { [`batch${model.batchSize}`]: model.textsPerSecondInBatches, ...large } };
+  const commit = await commitProbe(bench);
+  return { prepareUsPerMemory, embedding: model, embeddingQuantized: quantized, textsPerSecondByModelBatchSize: { [`batch${model.batchSize}`]: model.textsPerSecondInBatches, ...large }, commit };
+}
+
+/**
+ * What a write transaction's own cost is, apart from its statements: one-statement write
+ * transactions that touch nothing, an unindexed node, a full-text-indexed node, a vector-indexed
+ * node. Run with TCP_NODELAY so the figures are the server's, not the socket's; the probe's
+ * nodes live in their own namespace and are deleted afterwards.
+ */
+async function commitProbe(bench: BenchServices) {
+  const namespace = 'bench-remember-probe';
+  const executor = bench.services.executor;
+  const vector = Array.from((await bench.embedder.embed(['commit probe']))[0]!);
+  const probes: Array<[string, string, () => Record<string, unknown>]> = [
+    ['write tx, no change (RETURN 1)', 'RETURN 1 AS one', () => ({})],
+    ['write tx, 1 unindexed node', 'CREATE (:BenchProbe {namespace: $namespace, id: randomUUID(), text: $text})', () => ({ namespace, text: 'probe text' })],
+    [
+      'write tx, 1 Memory node (full-text + range + unique indexes)',
+      'CREATE (:Memory {namespace: $namespace, namespaceToken: $namespace, id: randomUUID(), dedupKey: randomUUID(), content: $text})',
+      () => ({ namespace, text: 'Priya decided to use Redis for the session store instead of Memcached because the managed offering is cheaper.' }),
+    ],
+    [
+      'write tx, 1 Chunk node with vector (vector index)',
+      "CREATE (c:Chunk {namespace: $namespace, id: randomUUID()}) WITH c CALL db.create.setNodeVectorProperty(c, 'embedding', $vector)",
+      () => ({ namespace, vector }),
+    ],
+  ];
+  setTcpNoDelay(true);
+  const rows: Array<{ probe: string; latencyMs: Summary }> = [];
+  try {
+    for (const [name, cypher, params] of probes) {
+      for (let i = 0; i < 5; i++) await executor.write('bench.probe', cypher, params());
+      const samples: number[] = [];
+      for (let i = 0; i < 60; i++) {
+        const t0 = performance.now();
+        await executor.write('bench.probe', cypher, params());
+        samples.push(performance.now() - t0);
+      }
+      rows.push({ probe: name, latencyMs: summarize(samples) });
+    }
+    const reads: number[] = [];
+    for (let i = 0; i < 60; i++) {
+      const t0 = performance.now();
+      await executor.read('bench.probe', 'RETURN 1 AS one');
+      reads.push(performance.now() - t0);
+    }
+    rows.unshift({ probe: 'read tx, RETURN 1 (round trips only)', latencyMs: summarize(reads) });
+  } finally {
+    setTcpNoDelay(false);
+    await cleanNamespace(bench.services, namespace);
+  }
+  return rows;
 }
 
 // ---------- output ----------
@@ -399,6 +451,8 @@ function render(report: {
       ],
     ),
   );
+  out.push('', 'Transaction cost probe (TCP_NODELAY; one statement per transaction, 60 each)');
+  out.push(table(['transaction', 'p50 ms', 'p95 ms', 'mean ms'], p.commit.map((c) => [c.probe, c.latencyMs.p50, c.latencyMs.p95, c.latencyMs.mean])));
   out.push('');
   return `${out.join('\n')}\n`;
 }
