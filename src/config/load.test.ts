@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from './load.js';
 
 describe('loadConfig', () => {
-  it('applies the seeds’ defaults when nothing is set', () => {
+  it('applies the documented defaults when nothing is set', () => {
     const config = loadConfig({});
     expect(config.PORT).toBe(4000);
     expect(config.DEDUP_DUPLICATE_THRESHOLD).toBe(0.98);
-    expect(config.GRAPH_BOOST_WEIGHT).toBe(0.15);
+    expect(config.GRAPH_BOOST_WEIGHT).toBe(0.1);
     expect(config.NEO4J_URI).toBeUndefined();
     expect(config.API_KEYS).toEqual([]);
   });

@@ -1,11 +1,13 @@
 import type { FusionMethod } from './types.js';
 
-export const DEFAULT_ALPHA = 0.7;
+// Fusion and context defaults were chosen on LoCoMo (npm run bench:locomo -- --variants; README
+// "Recall quality"): BM25 is the stronger leg on conversational memory, so vector weighs 0.25.
+export const DEFAULT_ALPHA = 0.25;
 export const DEFAULT_RRF_K = 60;
 /** Candidates fetched per leg = limit × this (seed 002: top_k * 4). */
 export const DEFAULT_OVER_FETCH_FACTOR = 4;
 
-export const DEFAULT_GRAPH_BOOST_WEIGHT = 0.15;
+export const DEFAULT_GRAPH_BOOST_WEIGHT = 0.1;
 export const DEFAULT_GRAPH_BOOST_TIMEOUT_MS = 500;
 export const DEFAULT_GRAPH_MAX_ENTITIES = 20;
 export const DEFAULT_GRAPH_MAX_NEIGHBOURS = 50;
@@ -23,8 +25,8 @@ export const DEFAULT_RECENCY_WEIGHT = 0.3;
 export const DEFAULT_IMPORTANCE_WEIGHT = 0.2;
 
 /** Share of an anchor's score given to its session neighbours (tuned on LoCoMo, see README). */
-export const DEFAULT_CONTEXT_WEIGHT = 0.3;
-export const DEFAULT_CONTEXT_WINDOW = 1;
+export const DEFAULT_CONTEXT_WEIGHT = 0.5;
+export const DEFAULT_CONTEXT_WINDOW = 2;
 export const DEFAULT_CONTEXT_ANCHORS = 20;
 
 export const DEFAULT_RERANK_TOP_N = 20;

@@ -2,6 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { fuseScores, textNormalizer } from './fusion.js';
 import { resolveRecallSettings } from './presets.js';
 import type { RecallCandidate } from './types.js';
+import type { RecallSettingsOverrides } from './config.js';
+
+// These tests exercise the ranking arithmetic with the seed's fusion values (alpha 0.7, max
+// normalization, single-leg scores, boost 0.15), whatever the tuned defaults are.
+const SEED_FUSION = { alpha: 0.7, keywordNormalization: 'max', missingLeg: 'single' } as const;
+function seedSettings(preset: Parameters<typeof resolveRecallSettings>[0] = 'default', overrides: RecallSettingsOverrides = {}) {
+  return resolveRecallSettings(preset, { ...overrides, graph: { boostWeight: 0.15, ...overrides.graph }, fusion: { ...SEED_FUSION, ...overrides.fusion } });
+}
+
 
 function candidate(memoryId: string, legs: Partial<Pick<RecallCandidate, 'vector' | 'keyword' | 'hint'>> = {}): RecallCandidate {
   return {
@@ -19,8 +28,8 @@ function candidate(memoryId: string, legs: Partial<Pick<RecallCandidate, 'vector
   };
 }
 
-const weighted = resolveRecallSettings('default');
-const rrf = resolveRecallSettings('default', { fusion: { method: 'rrf' } });
+const weighted = seedSettings('default');
+const rrf = seedSettings('default', { fusion: { method: 'rrf' } });
 const byId = (fused: ReturnType<typeof fuseScores>) => new Map(fused.map((f) => [f.candidate.memoryId, f]));
 
 describe('fuseScores — weighted', () => {
@@ -63,7 +72,7 @@ describe('fuseScores — weighted', () => {
   });
 
   it('supports min-max keyword normalization', () => {
-    const settings = resolveRecallSettings('keywordOnly', { fusion: { keywordNormalization: 'minmax' } });
+    const settings = seedSettings('keywordOnly', { fusion: { keywordNormalization: 'minmax' } });
     const fused = byId(
       fuseScores(
         [candidate('a', { keyword: { raw: 2, rank: 3 } }), candidate('b', { keyword: { raw: 6, rank: 2 } }), candidate('c', { keyword: { raw: 10, rank: 1 } })],
@@ -77,7 +86,7 @@ describe('fuseScores — weighted', () => {
   });
 
   it("with missingLeg 'zero', a one-leg candidate counts the other leg as 0", () => {
-    const settings = resolveRecallSettings('default', { fusion: { missingLeg: 'zero' } });
+    const settings = seedSettings('default', { fusion: { missingLeg: 'zero' } });
     const fused = byId(
       fuseScores([candidate('v', { vector: { raw: 0.9, rank: 1 } }), candidate('k', { keyword: { raw: 3, rank: 1 } })], settings),
     );
@@ -89,7 +98,7 @@ describe('fuseScores — weighted', () => {
   });
 
   it('ignores legs switched off in the settings and unusable scores', () => {
-    const vectorOnly = resolveRecallSettings('vectorOnly');
+    const vectorOnly = seedSettings('vectorOnly');
     const fused = byId(
       fuseScores(
         [

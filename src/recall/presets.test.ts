@@ -6,9 +6,9 @@ describe('resolveRecallSettings', () => {
   it('has the documented defaults', () => {
     const s = resolveRecallSettings();
     expect(s.legs).toEqual({ vector: true, keyword: true, hints: true });
-    expect(s.fusion).toEqual({ method: 'weighted', alpha: 0.7, rrfK: 60, keywordNormalization: 'max', missingLeg: 'single' });
+    expect(s.fusion).toEqual({ method: 'weighted', alpha: 0.25, rrfK: 60, keywordNormalization: 'minmax', missingLeg: 'zero' });
     expect(s.overFetchFactor).toBe(4);
-    expect(s.graph).toEqual({ enabled: true, boostWeight: 0.15, timeoutMs: 500, maxEntities: 20, maxNeighbours: 50, maxMemories: 200 });
+    expect(s.graph).toEqual({ enabled: true, boostWeight: 0.1, timeoutMs: 500, maxEntities: 20, maxNeighbours: 50, maxMemories: 200 });
     expect(s.dampening).toEqual({
       gravity: { enabled: true, penalty: 0.5, minScore: 0.3 },
       hub: { enabled: true, percentile: 0.9, penalty: 0.7 },
@@ -39,13 +39,13 @@ describe('resolveRecallSettings', () => {
 
   it('deep-merges overrides without touching siblings or the preset', () => {
     const s = resolveRecallSettings('fast', { fusion: { method: 'rrf' }, dampening: { hub: { penalty: 0.5 } }, budget: { tokenBudget: null } });
-    expect(s.fusion).toMatchObject({ method: 'rrf', alpha: 0.7, rrfK: 60 });
+    expect(s.fusion).toMatchObject({ method: 'rrf', alpha: 0.25, rrfK: 60 });
     expect(s.dampening.hub).toEqual({ enabled: true, percentile: 0.9, penalty: 0.5 });
     expect(s.budget.tokenBudget).toBeNull();
     expect(s.rerank.enabled).toBe(false);
     s.fusion.alpha = 0;
     (s.budget.priorityTypes as string[]).push('working');
-    expect(resolveRecallSettings('fast').fusion.alpha).toBe(0.7);
+    expect(resolveRecallSettings('fast').fusion.alpha).toBe(0.25);
     expect(resolveRecallSettings('fast').budget.priorityTypes).toEqual(['procedural', 'preference']);
   });
 

@@ -35,7 +35,7 @@ import {
 
 const DEFAULT_SETTINGS: RecallSettings = {
   legs: { vector: true, keyword: true, hints: true },
-  fusion: { method: 'weighted', alpha: DEFAULT_ALPHA, rrfK: DEFAULT_RRF_K, keywordNormalization: 'max', missingLeg: 'single' },
+  fusion: { method: 'weighted', alpha: DEFAULT_ALPHA, rrfK: DEFAULT_RRF_K, keywordNormalization: 'minmax', missingLeg: 'zero' },
   overFetchFactor: DEFAULT_OVER_FETCH_FACTOR,
   graph: {
     enabled: true,

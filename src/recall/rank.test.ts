@@ -2,6 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { resolveRecallSettings } from './presets.js';
 import { rankCandidates } from './rank.js';
 import type { RecallCandidate } from './types.js';
+import type { RecallSettingsOverrides } from './config.js';
+
+// These tests exercise the ranking arithmetic with the seed's fusion values (alpha 0.7, max
+// normalization, single-leg scores, boost 0.15), whatever the tuned defaults are.
+const SEED_FUSION = { alpha: 0.7, keywordNormalization: 'max', missingLeg: 'single' } as const;
+function seedSettings(preset: Parameters<typeof resolveRecallSettings>[0] = 'default', overrides: RecallSettingsOverrides = {}) {
+  return resolveRecallSettings(preset, { ...overrides, graph: { boostWeight: 0.15, ...overrides.graph }, fusion: { ...SEED_FUSION, ...overrides.fusion } });
+}
+
 
 function candidate(memoryId: string, overrides: Partial<RecallCandidate> = {}): RecallCandidate {
   return {
@@ -25,7 +34,7 @@ const ids = (ranked: ReturnType<typeof rankCandidates>) => ranked.map((r) => r.c
 
 describe('rankCandidates', () => {
   it('keeps a graph-boosted candidate that no leg found, scored by the boost alone', () => {
-    const settings = resolveRecallSettings('default');
+    const settings = seedSettings('default');
     const ranked = rankCandidates([candidate('leg', { vector: { raw: 0.9, rank: 1 } }), candidate('graphOnly', { graphBoost: 1 })], settings, context);
     const graphOnly = ranked.find((r) => r.candidate.memoryId === 'graphOnly');
     expect(graphOnly?.score).toBeCloseTo(0.15);
@@ -34,16 +43,16 @@ describe('rankCandidates', () => {
 
   it('adds the boost on top of the fused score, and only when the graph is enabled', () => {
     const pair = [candidate('plain', { vector: { raw: 0.6, rank: 1 } }), candidate('linked', { vector: { raw: 0.6, rank: 2 }, graphBoost: 1 })];
-    const on = rankCandidates(pair, resolveRecallSettings('default', { importance: { enabled: false } }), context);
+    const on = rankCandidates(pair, seedSettings('default', { importance: { enabled: false } }), context);
     expect(ids(on)).toEqual(['linked', 'plain']);
     expect(on[0]?.score).toBeCloseTo(0.6 + 0.15);
-    const off = rankCandidates(pair, resolveRecallSettings('fast', { importance: { enabled: false } }), context);
+    const off = rankCandidates(pair, seedSettings('fast', { importance: { enabled: false } }), context);
     expect(off.map((r) => r.explanation.graphBoost)).toEqual([0, 0]);
     expect(ids(off)).toEqual(['linked', 'plain']); // equal scores: memoryId order
   });
 
   it('never drops a candidate and sorts by score, ties by memoryId', () => {
-    const settings = resolveRecallSettings('default');
+    const settings = seedSettings('default');
     const input = [candidate('c'), candidate('b'), candidate('a', { keyword: { raw: 1, rank: 1 } }), candidate('d')];
     const ranked = rankCandidates(input, settings, context);
     expect(ids(ranked)).toEqual(['a', 'b', 'c', 'd']);
@@ -51,7 +60,7 @@ describe('rankCandidates', () => {
   });
 
   it('explains every factor, and the factors multiply out to the final score', () => {
-    const settings = resolveRecallSettings('default', { recency: { enabled: true } });
+    const settings = seedSettings('default', { recency: { enabled: true } });
     const ranked = rankCandidates(
       [
         candidate('decision', {
@@ -89,7 +98,7 @@ describe('rankCandidates', () => {
   });
 
   it('computes the hub threshold from the candidates when none is given', () => {
-    const settings = resolveRecallSettings('default');
+    const settings = seedSettings('default');
     const entities = (n: number) => [{ entityId: `e${n}`, mentions: n }];
     const input = Array.from({ length: 10 }, (_, i) => candidate(`m${i}`, { entityMentions: entities(i + 1), vector: { raw: 0.5, rank: i + 1 } }));
     input.push(candidate('hubby', { entityMentions: entities(1000), vector: { raw: 0.5, rank: 11 } }));
@@ -105,8 +114,8 @@ describe('rankCandidates', () => {
       candidate('a-old', { occurredAt: '2023-01-01T00:00:00Z', vector: { raw: 0.7, rank: 1 } }),
       candidate('b-new', { occurredAt: '2024-06-29T00:00:00Z', vector: { raw: 0.7, rank: 2 } }),
     ];
-    expect(ids(rankCandidates(pair, resolveRecallSettings('default'), context))).toEqual(['a-old', 'b-new']);
-    expect(ids(rankCandidates(pair, resolveRecallSettings('default', { recency: { enabled: true } }), context))).toEqual(['b-new', 'a-old']);
+    expect(ids(rankCandidates(pair, seedSettings('default'), context))).toEqual(['a-old', 'b-new']);
+    expect(ids(rankCandidates(pair, seedSettings('default', { recency: { enabled: true } }), context))).toEqual(['b-new', 'a-old']);
   });
 
   it('ranks baselines by their own leg only', () => {
@@ -114,14 +123,14 @@ describe('rankCandidates', () => {
       candidate('kw', { keyword: { raw: 9, rank: 1 }, vector: { raw: 0.5, rank: 2 } }),
       candidate('vec', { keyword: { raw: 1, rank: 2 }, vector: { raw: 0.9, rank: 1 }, graphBoost: 1, type: 'decision', isConstraint: true }),
     ];
-    expect(ids(rankCandidates(input, resolveRecallSettings('keywordOnly'), context))).toEqual(['kw', 'vec']);
-    const vectorOnly = rankCandidates(input, resolveRecallSettings('vectorOnly'), context);
+    expect(ids(rankCandidates(input, seedSettings('keywordOnly'), context))).toEqual(['kw', 'vec']);
+    const vectorOnly = rankCandidates(input, seedSettings('vectorOnly'), context);
     expect(ids(vectorOnly)).toEqual(['vec', 'kw']);
     expect(vectorOnly[0]?.score).toBeCloseTo(0.9);
   });
 
   it('fuses with RRF when asked, keeping boosts meaningful on the [0, 1] scale', () => {
-    const settings = resolveRecallSettings('default', { fusion: { method: 'rrf' }, importance: { enabled: false } });
+    const settings = seedSettings('default', { fusion: { method: 'rrf' }, importance: { enabled: false } });
     const ranked = rankCandidates(
       [candidate('both', { vector: { raw: 0.9, rank: 1 }, keyword: { raw: 5, rank: 1 } }), candidate('one', { vector: { raw: 0.8, rank: 2 }, graphBoost: 1 })],
       settings,

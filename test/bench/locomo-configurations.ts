@@ -18,14 +18,11 @@ export function loadConfigurations(withVariants: boolean): Record<string, Config
     ...base,
     'full rrf k60': { preset: 'default', overrides: { fusion: { method: 'rrf', rrfK: 60 } } },
     'full rrf k10': { preset: 'default', overrides: { fusion: { method: 'rrf', rrfK: 10 } } },
-    'full weighted a0.3': { preset: 'default', overrides: { fusion: { method: 'weighted', alpha: 0.3, missingLeg: 'zero' } } },
-    'full weighted a0.7': { preset: 'default', overrides: { fusion: { method: 'weighted', alpha: 0.7, missingLeg: 'single' } } },
+    'full seed fusion': { preset: 'default', overrides: { fusion: { alpha: 0.7, keywordNormalization: 'max', missingLeg: 'single' }, graph: { boostWeight: 0.15 } } },
     'full no-context': { preset: 'default', overrides: { context: { enabled: false } } },
     'full no-boost': { preset: 'default', overrides: { graph: { enabled: false } } },
     'full no-dampening': { preset: 'default', overrides: { dampening: { gravity: { enabled: false }, hub: { enabled: false }, resolution: { enabled: false } } } },
     'full no-rerank': { preset: 'default', overrides: { rerank: { enabled: false } } },
     'full recency': { preset: 'default', overrides: { recency: { enabled: true } } },
-    'full alpha 0.5': { preset: 'default', overrides: { fusion: { alpha: 0.5 } } },
-    'full no-importance': { preset: 'default', overrides: { importance: { enabled: false } } },
   };
 }

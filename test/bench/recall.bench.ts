@@ -57,7 +57,7 @@ const SOCKETS_NOTE =
 const TARGET = { atSize: 100_000, p50Ms: 40, p95Ms: 100 };
 const NAMESPACE = 'bench-recall';
 /** outcome.timings keys in pipeline order; vector, keyword, hints and boost run concurrently. */
-const STAGE_ORDER = ['embed', 'vector', 'keyword', 'hints', 'boost', 'load', 'rank', 'rerank', 'budget'];
+const STAGE_ORDER = ['embed', 'vector', 'keyword', 'hints', 'boost', 'load', 'rank', 'context', 'rerank', 'budget'];
 
 const { values: args } = parseArgs({
   options: {
@@ -350,9 +350,15 @@ const VARIANTS: Array<{ name: string; description: string; preset?: RecallPreset
   { name: 'default', description: 'configured defaults (same queries, re-run)' },
   { name: 'no-rerank', description: 'rerank.enabled = false', overrides: { rerank: { enabled: false } } },
   { name: 'no-boost', description: 'graph.enabled = false', overrides: { graph: { enabled: false } } },
+  { name: 'no-context', description: 'context.enabled = false (no session-neighbour stage)', overrides: { context: { enabled: false } } },
   // As overrides, not `preset: 'fast'`: a non-default preset does not apply the configuration
   // (HINTS_ENABLED etc.), so preset fast would also run the hints leg.
   { name: 'fast', description: 'no boost, no rerank (what preset fast means)', overrides: { graph: { enabled: false }, rerank: { enabled: false } } },
+  {
+    name: 'lean',
+    description: 'no boost, no context, no rerank (legs + fusion + dampening only)',
+    overrides: { graph: { enabled: false }, context: { enabled: false }, rerank: { enabled: false } },
+  },
   { name: 'boost-max-50', description: 'graph.maxMemories = 50 (graph-only candidates to load: ≤ 50 instead of ≤ 200)', overrides: { graph: { maxMemories: 50 } } },
   { name: 'overfetch-2', description: 'overFetchFactor = 2 (20 candidates per leg instead of 40)', overrides: { overFetchFactor: 2 } },
   { name: 'vector-only', description: 'preset vectorOnly (vector leg alone, plain ranking)', preset: 'vectorOnly' },
