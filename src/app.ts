@@ -67,7 +67,12 @@ export function createServices(config: Config, logger: Logger, options: AppOptio
   metrics.trackQueueDepth(() => queueDepth(executor));
   const embedder = observeEmbedder(
     options.embedder ??
-      createEmbedder({ modelName: config.EMBEDDING_MODEL, modelDir: modelDirFor(config), batchSize: config.EMBEDDING_BATCH_SIZE }),
+      createEmbedder({
+        modelName: config.EMBEDDING_MODEL,
+        modelDir: modelDirFor(config),
+        batchSize: config.EMBEDDING_BATCH_SIZE,
+        quantized: config.EMBEDDING_QUANTIZED,
+      }),
     metrics,
   );
   const rememberSettings: RememberSettings = {

@@ -1,9 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Executor, TxRunner } from '../db/index.js';
 import { nearestMemories } from '../db/queries/chunks.js';
-import { findLiveByDedupKeys, memoriesByIds } from '../db/queries/memories.js';
+import { findLiveByDedupKeys } from '../db/queries/memories.js';
 import { writeMemories, type MemoryInsert } from '../db/queries/remember-write.js';
-import type { MemoryRecord } from '../db/records.js';
+import { MEMORY_RETURN, type MemoryRecord } from '../db/records.js';
 import { MnemographError, ValidationError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { bestWholeMemoryMatch, dedupKey as keyFor } from './dedup.js';
@@ -102,8 +102,8 @@ export class RememberService {
     }
     const storable = toWrite.filter((p) => p.importance >= this.settings.minImportanceToStore);
 
-    const written = await this.write(storable, [...exact.values()].map((e) => e.existingId).concat(semantic.map((s) => s.duplicateOf.existingId)), options.enqueueJobs ?? true);
-    const records = new Map((await memoriesByIds(this.executor, [...new Set([...written.values(), ...[...exact.values()].map((e) => e.existingId), ...semantic.map((s) => s.duplicateOf.existingId)])], null)).map((m) => [m.id, m]));
+    const duplicateIds = [...new Set([...[...exact.values()].map((e) => e.existingId), ...semantic.map((s) => s.duplicateOf.existingId)])];
+    const { written, records } = await this.write(storable, duplicateIds, options.enqueueJobs ?? true);
 
     const payload = (p: { prepared: PreparedMemory }, memoryId: string, dedup: RememberResult['dedup'], importance: number): RememberResult => ({
       memory: records.get(memoryId)!,
@@ -190,7 +190,11 @@ export class RememberService {
   }
 
   /** The one write transaction. Returns, per batch index, the id of the stored (or raced) memory. */
-  private async write(items: Pending[], duplicateIds: string[], enqueueJobs: boolean): Promise<Map<number, string>> {
+  /**
+   * The one write transaction. Returns, per batch index, the id of the stored (or raced)
+   * memory, and the records of everything written or touched, read back inside the transaction.
+   */
+  private async write(items: Pending[], duplicateIds: string[], enqueueJobs: boolean): Promise<{ written: Map<number, string>; records: Map<string, MemoryRecord> }> {
     const now = new Date().toISOString();
     const byId = new Map(items.map((p) => [p.memoryId, p]));
     const memories: MemoryInsert[] = items.map((p) => ({ ref: p.index, dedupKey: p.dedupKey, props: memoryProps(p, this.embedder.modelId, now) }));
@@ -208,11 +212,14 @@ export class RememberService {
             jobsFor: (id) => (enqueueJobs ? jobInserts(id, this.settings) : []),
           })
         : [];
-      if (duplicateIds.length) await touchDuplicates(tx, duplicateIds, now);
+      const touched = duplicateIds.length ? await touchDuplicates(tx, duplicateIds, now) : [];
       await this.hooks.beforeCommit?.(tx);
-      return merged;
+      return { merged, touched };
     });
-    return new Map(result.map((r) => [r.ref, r.id]));
+    return {
+      written: new Map(result.merged.map((r) => [r.ref, r.id])),
+      records: new Map([...result.merged.map((r) => r.memory), ...result.touched].map((m) => [m.id, m])),
+    };
   }
 
 }
@@ -220,10 +227,11 @@ export class RememberService {
 const TOUCH_DUPLICATES = `
 UNWIND $ids AS id
 MATCH (m:Memory {id: id})
-SET m.lastSeenAt = $now, m.accessCount = coalesce(m.accessCount, 0) + 1`;
+SET m.lastSeenAt = $now, m.accessCount = coalesce(m.accessCount, 0) + 1
+RETURN ${MEMORY_RETURN('m')} AS memory`;
 
-async function touchDuplicates(tx: TxRunner, ids: string[], now: string): Promise<void> {
-  await tx.run(TOUCH_DUPLICATES, { ids, now });
+async function touchDuplicates(tx: TxRunner, ids: string[], now: string): Promise<MemoryRecord[]> {
+  return (await tx.run<{ memory: MemoryRecord }>(TOUCH_DUPLICATES, { ids, now })).map((r) => r.memory);
 }
 
 function dedupKey(prepared: PreparedMemory): string {

@@ -1,4 +1,5 @@
 import type { TxRunner } from '../executor.js';
+import { MEMORY_RETURN, type MemoryRecord } from '../records.js';
 
 /**
  * The write half of `remember`: everything for a batch of prepared memories in one managed
@@ -63,7 +64,7 @@ UNWIND $memories AS m
 MERGE (mem:Memory {dedupKey: m.dedupKey})
   ON CREATE SET mem += m.props, mem.createdAt = $now, mem.updatedAt = $now, mem.accessCount = 0
   ON MATCH SET mem.lastSeenAt = $now, mem.accessCount = coalesce(mem.accessCount, 0) + 1
-RETURN m.ref AS ref, mem.id AS id, mem.id = m.props.id AS created`;
+RETURN m.ref AS ref, mem.id AS id, mem.id = m.props.id AS created, ${MEMORY_RETURN('mem')} AS memory`;
 
 const CREATE_CHUNKS = `
 UNWIND $chunks AS c
@@ -143,6 +144,8 @@ export interface MemoryWriteResult {
   ref: number;
   id: string;
   created: boolean;
+  /** As stored by this transaction, so the caller needs no second read. */
+  memory: MemoryRecord;
 }
 
 /**
@@ -151,7 +154,7 @@ export interface MemoryWriteResult {
  */
 export async function writeMemories(tx: TxRunner, write: MemoryWrite): Promise<MemoryWriteResult[]> {
   const { now } = write;
-  const merged = await tx.run<{ ref: number; id: string; created: boolean }>(MERGE_MEMORIES, { memories: write.memories, now });
+  const merged = await tx.run<MemoryWriteResult & Record<string, unknown>>(MERGE_MEMORIES, { memories: write.memories, now });
   const createdIds = merged.filter((r) => r.created).map((r) => r.id);
   if (createdIds.length === 0) return merged;
 
