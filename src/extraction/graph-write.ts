@@ -1,6 +1,7 @@
 import type { Executor } from '../db/executor.js';
 import { HISTORY_EVENT, PIPELINE_ACTOR, recordHistory, type HistoryEventInput } from './history.js';
 import type { Supersession } from './supersession.js';
+import type { AttributeInsert } from '../db/queries/remember-write.js';
 
 /**
  * Knowledge-graph persistence (seed 004 "Knowledge Graph"), in its own transaction after the
@@ -23,16 +24,8 @@ export interface GraphRelation {
   confidence: number;
 }
 
-export interface GraphAttribute {
-  id: string;
-  memoryId: string;
-  entityCanonicalName: string;
-  aspectId: string;
-  aspect: string;
-  aspectCanonicalName: string;
-  content: string;
-  kind: string;
-  importance: number;
+/** An attribute as the inline linker writes it, plus the extraction's confidence. */
+export interface GraphAttribute extends AttributeInsert {
   confidence: number;
 }
 

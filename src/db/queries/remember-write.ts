@@ -1,5 +1,5 @@
 import type { TxRunner } from '../executor.js';
-import { MEMORY_RETURN, type MemoryRecord } from '../records.js';
+import { MEMORY_RETURN, type ChunkRecord, type MemoryRecord } from '../records.js';
 
 /**
  * The write half of `remember`: everything for a batch of prepared memories in one managed
@@ -13,14 +13,7 @@ export interface MemoryInsert {
   props: Record<string, unknown>;
 }
 
-export interface ChunkInsert {
-  id: string;
-  memoryId: string;
-  index: number;
-  text: string;
-  startChar: number;
-  endChar: number;
-  contentHash: string;
+export interface ChunkInsert extends ChunkRecord {
   embedding: number[];
 }
 
