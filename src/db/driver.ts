@@ -1,4 +1,5 @@
 import neo4j, { type Driver } from 'neo4j-driver';
+import { disableNagleForOutboundSockets } from './tcp-no-delay.js';
 
 export interface Neo4jConnection {
   uri: string;
@@ -12,6 +13,7 @@ const MAX_TRANSACTION_RETRY_TIME_MS = 15 * 1000;
 
 /** Integers come back as JS numbers (our counts never approach 2^53). */
 export function createDriver(connection: Neo4jConnection): Driver {
+  disableNagleForOutboundSockets();
   return neo4j.driver(connection.uri, neo4j.auth.basic(connection.user, connection.password), {
     disableLosslessIntegers: true,
     connectionTimeout: CONNECTION_TIMEOUT_MS,
