@@ -5,7 +5,6 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, rmSync, statSync, writeFileSync, readFileSync, mkdirSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -261,53 +260,6 @@ export async function cleanNamespace(services: Services, namespace: string): Pro
   );
 }
 
-// ---------- TCP_NODELAY ----------
-
-/**
- * neo4j-driver writes Bolt messages in 1,400-byte pieces and never sets TCP_NODELAY, so a message
- * above ~1.4 kB (a 384-float vector, a list of 60 ids) waits for the server's delayed ACK (~40 ms
- * on Linux). The benchmarks measure both ways: the driver as it is, and with Nagle off. The bench
- * patches its own process only (src/ is untouched): every socket is tracked, and
- * setTcpNoDelay() switches the live ones and future ones.
- */
-const trackedSockets = new Set<net.Socket>();
-let noDelayWanted = false;
-let socketsTracked = false;
-
-export function trackSockets(): void {
-  if (socketsTracked) return;
-  socketsTracked = true;
-  const connect = net.Socket.prototype.connect as (...args: unknown[]) => net.Socket;
-  net.Socket.prototype.connect = function patchedConnect(this: net.Socket, ...args: unknown[]): net.Socket {
-    if (!trackedSockets.has(this)) {
-      trackedSockets.add(this);
-      this.once('close', () => trackedSockets.delete(this));
-    }
-    if (noDelayWanted) this.setNoDelay(true);
-    return connect.apply(this, args);
-  } as unknown as typeof net.Socket.prototype.connect;
-}
-
-export function setTcpNoDelay(enabled: boolean): void {
-  noDelayWanted = enabled;
-  for (const socket of trackedSockets) socket.setNoDelay(enabled);
-}
-
-export type NoDelayMode = 'both' | 'off' | 'on';
-
-export function parseNoDelayMode(value: string | undefined): NoDelayMode {
-  const mode = value ?? 'both';
-  if (mode !== 'both' && mode !== 'off' && mode !== 'on') throw new Error(`--tcp-nodelay takes both, off or on (got "${mode}")`);
-  return mode;
-}
-
-/** The socket settings a mode measures, driver default first. */
-export function noDelaySettings(mode: NoDelayMode): boolean[] {
-  return mode === 'both' ? [false, true] : [mode === 'on'];
-}
-
-export const noDelayLabel = (on: boolean): string => (on ? 'TCP_NODELAY' : 'driver default');
-
 // ---------- services ----------
 
 /** The service's embedder with the time spent in `embed()` added up (model calls, including queueing). */
@@ -354,8 +306,12 @@ export async function benchServices(db: BenchDb): Promise<BenchServices> {
     EMBEDDING_MODEL_DIR: process.env.EMBEDDING_MODEL_DIR ?? MODEL_DIR,
   });
   const logger = pino({ name: 'mnemograph-bench', level: config.LOG_LEVEL }, destination(2));
-  const embedder = new TimedEmbedder({ modelName: config.EMBEDDING_MODEL, modelDir: config.EMBEDDING_MODEL_DIR, batchSize: config.EMBEDDING_BATCH_SIZE });
-  trackSockets();
+  const embedder = new TimedEmbedder({
+    modelName: config.EMBEDDING_MODEL,
+    modelDir: config.EMBEDDING_MODEL_DIR,
+    batchSize: config.EMBEDDING_BATCH_SIZE,
+    quantized: config.EMBEDDING_QUANTIZED,
+  });
   const services = createServices(config, logger, { neo4jUri: db.uri, embedder });
   const ops = instrumentExecutor(services.executor);
   await prepareServices(services);

@@ -10,8 +10,7 @@
  *   npm run -s bench:recall -- --json              # one JSON object on stdout (-s: no npm banner)
  *   flags: --queries 200 --concurrent 400 --clients 8 --warmup 20 --variants 100 --experiments 50 (0 = skip)
  *          --batch 500 --limit 10 --seed 1
- *          --tcp-nodelay both|off|on  (both: measure as the driver is, then with TCP_NODELAY;
- *          variants and experiments use the last mode)
+ *   Any setting in the environment is honoured (e.g. EMBEDDING_QUANTIZED=true, RERANK_ENABLED=false).
  *
  * Starts its own Neo4j (.neo4j/bench, bolt 27687, wiped at start, stopped at the end) unless
  * BENCH_NEO4J_URI is set. Targets at 100,000 memories: p50 < 40 ms, p95 < 100 ms.
@@ -32,11 +31,7 @@ import {
   loadAverage,
   machineFacts,
   machineLines,
-  noDelayLabel,
-  noDelaySettings,
-  parseNoDelayMode,
   parseSizes,
-  setTcpNoDelay,
   pct,
   positiveInt,
   progress,
@@ -52,8 +47,6 @@ import {
   type Summary,
 } from './perf-harness.js';
 
-const SOCKETS_NOTE =
-  "sockets: 'driver default' = neo4j-driver as src/db/driver.ts configures it (Nagle on); 'TCP_NODELAY' = the bench sets TCP_NODELAY on the driver's sockets (not in src/)";
 const TARGET = { atSize: 100_000, p50Ms: 40, p95Ms: 100 };
 const NAMESPACE = 'bench-recall';
 /** outcome.timings keys in pipeline order; vector, keyword, hints and boost run concurrently. */
@@ -68,7 +61,6 @@ const { values: args } = parseArgs({
     warmup: { type: 'string' },
     variants: { type: 'string' },
     experiments: { type: 'string' },
-    'tcp-nodelay': { type: 'string' },
     batch: { type: 'string' },
     limit: { type: 'string' },
     seed: { type: 'string' },
@@ -90,7 +82,6 @@ const opts = {
   batch: positiveInt('batch', args.batch, 500),
   limit: positiveInt('limit', args.limit, 10),
   seed: positiveInt('seed', args.seed, 1),
-  tcpNoDelay: parseNoDelayMode(args['tcp-nodelay']),
   json: args.json ?? false,
 };
 if (opts.json) routeConsoleToStderr();
@@ -100,7 +91,6 @@ if (opts.json) routeConsoleToStderr();
 type Actions = Record<DedupAction | 'ERROR', number>;
 
 interface IngestResult {
-  tcpNoDelay: boolean;
   from: number;
   to: number;
   wallSeconds: number;
@@ -166,33 +156,20 @@ interface ExperimentRow {
   meanRows: number;
 }
 
-interface ModeRuns {
-  /** false: the driver as src configures it (Nagle on); true: TCP_NODELAY set by the bench. */
-  tcpNoDelay: boolean;
-  sequential: RunResult;
-  concurrent: RunResult;
-  /** Judged on the sequential run. */
-  target: { p50Ms: number; p95Ms: number; applies: boolean; p50Met: boolean; p95Met: boolean };
-}
-
 interface SizeResult {
   size: number;
   store: Record<string, number | null>;
   ingest: IngestResult;
-  runs: ModeRuns[];
-  /** Variants and experiments run with the last socket mode measured. */
-  variantsTcpNoDelay: boolean;
+  sequential: RunResult;
+  concurrent: RunResult;
+  /** Judged on the sequential run; applies at TARGET.atSize only. */
+  target: { p50Ms: number; p95Ms: number; applies: boolean; p50Met: boolean; p95Met: boolean };
   variants: VariantResult[];
   experiments: ExperimentRow[];
   uptime: string;
 }
 
 // ---------- ingest ----------
-
-/** Ingest is the long part of a run: with TCP_NODELAY unless only the driver default is measured. */
-function ingestNoDelay(): boolean {
-  return opts.tcpNoDelay !== 'off';
-}
 
 async function ingestTo(bench: BenchServices, corpus: MemoryCorpus, from: number, to: number): Promise<IngestResult> {
   progress(`ingesting ${int(from)} → ${int(to)} memories (rememberBatch × ${opts.batch})…`);
@@ -226,7 +203,6 @@ async function ingestTo(bench: BenchServices, corpus: MemoryCorpus, from: number
   }
   const wall = performance.now() - started;
   return {
-    tcpNoDelay: ingestNoDelay(),
     from,
     to,
     wallSeconds: Math.round(wall) / 1000,
@@ -249,32 +225,29 @@ async function measure(bench: BenchServices, db: BenchDb, size: number, ingest: 
   progress(`${int(size)}: warming up with ${warm.length} recalls…`);
   for (const q of warm) await recallOnce(bench, q);
 
-  const runs: ModeRuns[] = [];
-  const modes = noDelaySettings(opts.tcpNoDelay);
-  for (const noDelay of modes) {
-    setTcpNoDelay(noDelay);
-    const tag = `${int(size)}, ${noDelayLabel(noDelay)}`;
-    progress(`${tag}: ${sequentialQueries.length} sequential recalls…`);
-    const sequential = await run(bench, 'sequential', sequentialQueries, 1);
-    progress(`${tag}: sequential p50 ${sequential.latencyMs.p50} ms, p95 ${sequential.latencyMs.p95} ms`);
+  progress(`${int(size)}: ${sequentialQueries.length} sequential recalls…`);
+  const sequential = await run(bench, 'sequential', sequentialQueries, 1);
+  progress(`${int(size)}: sequential p50 ${sequential.latencyMs.p50} ms, p95 ${sequential.latencyMs.p95} ms`);
 
-    progress(`${tag}: ${concurrentQueries.length} recalls from ${opts.clients} concurrent clients…`);
-    const concurrent = await run(bench, `${opts.clients} concurrent clients`, concurrentQueries, opts.clients);
-    progress(`${tag}: concurrent p50 ${concurrent.latencyMs.p50} ms, p95 ${concurrent.latencyMs.p95} ms, ${concurrent.recallsPerSecond} recalls/s`);
-    const applies = size === TARGET.atSize;
-    runs.push({
-      tcpNoDelay: noDelay,
-      sequential,
-      concurrent,
-      target: { p50Ms: TARGET.p50Ms, p95Ms: TARGET.p95Ms, applies, p50Met: sequential.latencyMs.p50 < TARGET.p50Ms, p95Met: sequential.latencyMs.p95 < TARGET.p95Ms },
-    });
-  }
+  progress(`${int(size)}: ${concurrentQueries.length} recalls from ${opts.clients} concurrent clients…`);
+  const concurrent = await run(bench, `${opts.clients} concurrent clients`, concurrentQueries, opts.clients);
+  progress(`${int(size)}: concurrent p50 ${concurrent.latencyMs.p50} ms, p95 ${concurrent.latencyMs.p95} ms, ${concurrent.recallsPerSecond} recalls/s`);
+  const uptime = uptimeLine();
 
-  const variantsTcpNoDelay = modes.at(-1)!;
   const variants = opts.variants > 0 ? await runVariants(bench, size, sequentialQueries.slice(0, opts.variants)) : [];
   const experiments = opts.experiments > 0 ? await runExperiments(bench, size, sequentialQueries.slice(0, opts.experiments)) : [];
-  setTcpNoDelay(ingestNoDelay());
-  return { size, store, ingest, runs, variantsTcpNoDelay, variants, experiments, uptime: uptimeLine() };
+  const applies = size === TARGET.atSize;
+  return {
+    size,
+    store,
+    ingest,
+    sequential,
+    concurrent,
+    target: { p50Ms: TARGET.p50Ms, p95Ms: TARGET.p95Ms, applies, p50Met: sequential.latencyMs.p50 < TARGET.p50Ms, p95Met: sequential.latencyMs.p95 < TARGET.p95Ms },
+    variants,
+    experiments,
+    uptime,
+  };
 }
 
 interface RecallSample {
@@ -479,16 +452,15 @@ async function storeFacts(bench: BenchServices, db: BenchDb): Promise<Record<str
 
 // ---------- output ----------
 
-function render(machine: MachineFacts, results: SizeResult[]): string {
-  const out: string[] = ['== bench:recall ==', machineLines(machine), SOCKETS_NOTE, ''];
+function render(machine: MachineFacts, embeddingModel: string, results: SizeResult[]): string {
+  const out: string[] = ['== bench:recall ==', machineLines(machine), `embedding model: ${embeddingModel}`, ''];
   out.push(`Recall latency (client wall time, limit ${opts.limit}, model warm, access tracking off); targets at ${int(TARGET.atSize)}: p50 < ${TARGET.p50Ms} ms, p95 < ${TARGET.p95Ms} ms`);
   out.push(
     table(
-      ['memories', 'sockets', 'mode', 'recalls', 'p50 ms', 'p95 ms', 'p99 ms', 'mean ms', 'recalls/s', 'target p50/p95', 'subject hit', 'load avg'],
+      ['memories', 'mode', 'recalls', 'p50 ms', 'p95 ms', 'p99 ms', 'mean ms', 'recalls/s', 'target p50/p95', 'subject hit', 'load avg'],
       results.flatMap((r) =>
-        r.runs.flatMap((m) => [m.sequential, m.concurrent].map((x, i) => [
+        [r.sequential, r.concurrent].map((x, i) => [
           int(r.size),
-          noDelayLabel(m.tcpNoDelay),
           x.mode,
           int(x.queries),
           x.latencyMs.p50,
@@ -496,20 +468,19 @@ function render(machine: MachineFacts, results: SizeResult[]): string {
           x.latencyMs.p99,
           x.latencyMs.mean,
           x.recallsPerSecond.toFixed(1),
-          i === 0 ? (m.target.applies ? `${m.target.p50Met ? 'met' : 'MISSED'}/${m.target.p95Met ? 'met' : 'MISSED'}` : `(${m.target.p50Met ? 'met' : 'missed'}/${m.target.p95Met ? 'met' : 'missed'})`) : '',
+          i === 0 ? (r.target.applies ? `${r.target.p50Met ? 'met' : 'MISSED'}/${r.target.p95Met ? 'met' : 'MISSED'}` : `(${r.target.p50Met ? 'met' : 'missed'}/${r.target.p95Met ? 'met' : 'missed'})`) : '',
           pct(x.subjectHitRate),
           x.loadAverage.join(' '),
-        ])),
+        ]),
       ),
     ),
   );
-  out.push('', `Ingest (rememberBatch, sequential batches of ${opts.batch}; bench:remember has the as-is write figures)`);
+  out.push('', `Ingest (rememberBatch, sequential batches of ${opts.batch})`);
   out.push(
     table(
-      ['memories', 'sockets', 'wall s', 'memories/s', 'embed share', 'stored', 'near-dup', 'dup', 'errors', 'load avg'],
+      ['memories', 'wall s', 'memories/s', 'embed share', 'stored', 'near-dup', 'dup', 'errors', 'load avg'],
       results.map((r) => [
         `${int(r.ingest.from)} → ${int(r.ingest.to)}`,
-        noDelayLabel(r.ingest.tcpNoDelay),
         r.ingest.wallSeconds.toFixed(0),
         r.ingest.memoriesPerSecond.toFixed(0),
         pct(r.ingest.embedShare),
@@ -523,8 +494,9 @@ function render(machine: MachineFacts, results: SizeResult[]): string {
   );
   for (const r of results) {
     out.push('', `— ${int(r.size)} memories — store: ${Object.entries(r.store).map(([k, v]) => `${k} ${v === null ? '–' : int(v)}`).join(', ')}`, `measured at: ${r.uptime}`);
-    for (const m of r.runs) {
-      out.push('', `Stages, ${noDelayLabel(m.tcpNoDelay)} (outcome.timings, ms; vector/keyword/boost run concurrently, so they overlap)`);
+    {
+      const m = r;
+      out.push('', `Stages (outcome.timings, ms; vector/keyword/boost run concurrently, so they overlap)`);
       const stages = new Set([...m.sequential.stages, ...m.concurrent.stages].map((s) => s.stage));
       out.push(
         table(
@@ -539,7 +511,7 @@ function render(machine: MachineFacts, results: SizeResult[]): string {
       out.push(
         `candidates ranked per recall ${m.sequential.meanCandidates.toFixed(0)}, items ${m.sequential.meanItems.toFixed(1)}; rerank applied ${pct(m.sequential.rerankAppliedRate)}, boost timed out ${pct(m.sequential.boostTimeoutRate)}; errors ${m.sequential.errors + m.concurrent.errors}`,
       );
-      out.push('', `Neo4j transactions behind the stages, ${noDelayLabel(m.tcpNoDelay)} (sequential run; session open → close)`);
+      out.push('', 'Neo4j transactions behind the stages (sequential run; session open → close)');
       out.push(
         table(
           ['operation', 'calls/recall', 'mean ms', 'p50 ms', 'p95 ms'],
@@ -548,7 +520,7 @@ function render(machine: MachineFacts, results: SizeResult[]): string {
       );
     }
     if (r.variants.length) {
-      out.push('', `Setting variants, ${noDelayLabel(r.variantsTcpNoDelay)} (same ${r.variants[0]!.latencyMs.n} queries, sequential; "overlap" = share of the default's top-${opts.limit} also returned)`);
+      out.push('', `Setting variants (same ${r.variants[0]!.latencyMs.n} queries, sequential; "overlap" = share of the default's top-${opts.limit} also returned)`);
       const stageKeys = STAGE_ORDER.filter((k) => r.variants.some((v) => k in v.stagesMean));
       out.push(
         table(
@@ -568,7 +540,7 @@ function render(machine: MachineFacts, results: SizeResult[]): string {
       );
     }
     if (r.experiments.length) {
-      out.push('', `Query-shape experiments, ${noDelayLabel(r.variantsTcpNoDelay)} (${r.experiments[0]!.latencyMs.n} recalls' query vectors and candidate ids; transaction time, sequential)`);
+      out.push('', `Query-shape experiments (${r.experiments[0]!.latencyMs.n} recalls' query vectors and candidate ids; transaction time, sequential)`);
       out.push(
         table(
           ['experiment', 'variant', 'p50 ms', 'p95 ms', 'mean ms', 'rows'],
@@ -602,7 +574,6 @@ await runBench(async (db) => {
     const machine = await machineFacts(bench.services, db);
     progress(machineLines(machine));
     if (db.external) await cleanNamespace(bench.services, NAMESPACE);
-    setTcpNoDelay(ingestNoDelay());
 
     const corpus = new MemoryCorpus({ seed: opts.seed * 1000 + 7, namespace: NAMESPACE });
     const results: SizeResult[] = [];
@@ -619,6 +590,7 @@ await runBench(async (db) => {
       settings: {
         ...opts,
         namespace: NAMESPACE,
+        embeddingModel: bench.embedder.modelId,
         rerankEnabled: bench.config.RERANK_ENABLED,
         graphBoostEnabled: bench.config.GRAPH_BOOST_ENABLED,
         hintsEnabled: bench.config.HINTS_ENABLED,
@@ -629,7 +601,7 @@ await runBench(async (db) => {
       results,
     };
     if (opts.json) process.stdout.write(`${JSON.stringify(report)}\n`);
-    else process.stdout.write(render(machine, results));
+    else process.stdout.write(render(machine, bench.embedder.modelId, results));
   } finally {
     await bench.close();
   }

@@ -6,7 +6,7 @@
  *   npm run bench:remember -- --quick              # smoke test (a minute)
  *   npm run -s bench:remember -- --json            # one JSON object on stdout (-s: no npm banner)
  *   flags: --sizes 1000,10000  --single 300  --warmup 30  --batch 250  --seed 1
- *          --tcp-nodelay both|off|on  (both: every phase as the driver is, then with TCP_NODELAY)
+ *   EMBEDDING_QUANTIZED=true (or any other setting) in the environment is honoured, for comparisons.
  *
  * Starts its own Neo4j (.neo4j/bench, bolt 27687, wiped at start, stopped at the end) unless
  * BENCH_NEO4J_URI is set. Targets: single p50 < 30 ms, batch throughput ≥ 150 memories/s.
@@ -25,10 +25,6 @@ import {
   machineFacts,
   machineLines,
   ms,
-  noDelayLabel,
-  noDelaySettings,
-  parseNoDelayMode,
-  setTcpNoDelay,
   parseSizes,
   pct,
   positiveInt,
@@ -43,8 +39,6 @@ import {
   type Summary,
 } from './perf-harness.js';
 
-const SOCKETS_NOTE =
-  "sockets: 'driver default' = neo4j-driver as src/db/driver.ts configures it (Nagle on); 'TCP_NODELAY' = the bench sets TCP_NODELAY on the driver's sockets (not in src/)";
 const TARGET_P50_MS = 30;
 const TARGET_THROUGHPUT = 150;
 
@@ -55,7 +49,6 @@ const { values: args } = parseArgs({
     warmup: { type: 'string' },
     batch: { type: 'string' },
     seed: { type: 'string' },
-    'tcp-nodelay': { type: 'string' },
     quick: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
   },
@@ -69,15 +62,14 @@ const opts = {
   warmup: positiveInt('warmup', args.warmup, quick ? 10 : 30),
   batch: positiveInt('batch', args.batch, quick ? 100 : 250),
   seed: positiveInt('seed', args.seed, 1),
-  tcpNoDelay: parseNoDelayMode(args['tcp-nodelay']),
   json: args.json ?? false,
 };
 if (opts.json) routeConsoleToStderr();
 
 const NS = {
   warmup: 'bench-remember-warmup',
-  single: (noDelay: boolean) => `bench-remember-single${noDelay ? '-nodelay' : ''}`,
-  batch: (size: number, noDelay: boolean) => `bench-remember-batch-${size}${noDelay ? '-nodelay' : ''}`,
+  single: 'bench-remember-single',
+  batch: (size: number) => `bench-remember-batch-${size}`,
 };
 
 type Actions = Record<DedupAction | 'ERROR', number>;
@@ -104,7 +96,6 @@ interface StageRow {
 
 interface SingleResult {
   label: string;
-  tcpNoDelay: boolean;
   namespace: string;
   storeSizeBefore: number;
   calls: number;
@@ -116,7 +107,6 @@ interface SingleResult {
 
 interface BatchResult {
   size: number;
-  tcpNoDelay: boolean;
   batchSize: number;
   namespace: string;
   wallSeconds: number;
@@ -139,9 +129,8 @@ async function warmUp(bench: BenchServices): Promise<void> {
   await bench.services.remember.rememberBatch(corpus.take(Math.min(opts.batch, 100)).map((m) => m.input));
 }
 
-async function singlePhase(bench: BenchServices, label: string, noDelay: boolean, namespace: string, storeSizeBefore: number, corpus: MemoryCorpus): Promise<SingleResult> {
-  setTcpNoDelay(noDelay);
-  progress(`single remember × ${opts.single} (${label}, ${noDelayLabel(noDelay)})…`);
+async function singlePhase(bench: BenchServices, label: string, namespace: string, storeSizeBefore: number, corpus: MemoryCorpus): Promise<SingleResult> {
+  progress(`single remember × ${opts.single} (${label})…`);
   const inputs = corpus.take(opts.single).map((m) => m.input);
   const latencies: number[] = [];
   const embedSamples: number[] = [];
@@ -167,7 +156,6 @@ async function singlePhase(bench: BenchServices, label: string, noDelay: boolean
   const latencyMs = summarize(latencies);
   return {
     label,
-    tcpNoDelay: noDelay,
     namespace,
     storeSizeBefore,
     calls: inputs.length,
@@ -178,9 +166,8 @@ async function singlePhase(bench: BenchServices, label: string, noDelay: boolean
   };
 }
 
-async function batchPhase(bench: BenchServices, size: number, noDelay: boolean, corpus: MemoryCorpus): Promise<BatchResult> {
-  setTcpNoDelay(noDelay);
-  progress(`rememberBatch: ${int(size)} memories in batches of ${opts.batch} (${noDelayLabel(noDelay)})…`);
+async function batchPhase(bench: BenchServices, size: number, corpus: MemoryCorpus): Promise<BatchResult> {
+  progress(`rememberBatch: ${int(size)} memories in batches of ${opts.batch}…`);
   const actions = noActions();
   const batchLatencies: number[] = [];
   const embedSamples: number[] = [];
@@ -209,9 +196,8 @@ async function batchPhase(bench: BenchServices, size: number, noDelay: boolean, 
   const memoriesPerSecond = Math.round((size / (wall / 1000)) * 10) / 10;
   return {
     size,
-    tcpNoDelay: noDelay,
     batchSize: opts.batch,
-    namespace: NS.batch(size, noDelay),
+    namespace: NS.batch(size),
     wallSeconds: Math.round(wall) / 1000,
     memoriesPerSecond,
     embedShare: round4(embedSamples.reduce((a, b) => a + b, 0) / wall),
@@ -299,19 +285,20 @@ async function isolatedProfile(bench: BenchServices) {
       batchSize: embedder.batchSize,
     };
   };
-  const model = await timeEmbed(bench.embedder);
-  let quantized: Awaited<ReturnType<typeof timeEmbed>> | null = null;
+  const model = { modelId: bench.embedder.modelId, ...(await timeEmbed(bench.embedder)) };
+  // The other variant of the model (8-bit when the float one is configured, and vice versa), for comparison.
+  let other: typeof model | null = null;
   try {
-    const q = new Embedder({ modelName: config.EMBEDDING_MODEL, modelDir: config.EMBEDDING_MODEL_DIR, batchSize: config.EMBEDDING_BATCH_SIZE, quantized: true });
-    await q.load();
-    quantized = await timeEmbed(q);
-    await q.dispose();
+    const o = new Embedder({ modelName: config.EMBEDDING_MODEL, modelDir: config.EMBEDDING_MODEL_DIR, batchSize: config.EMBEDDING_BATCH_SIZE, quantized: !config.EMBEDDING_QUANTIZED });
+    await o.load();
+    other = { modelId: o.modelId, ...(await timeEmbed(o)) };
+    await o.dispose();
   } catch (error) {
-    progress(`quantized model not measured: ${(error as Error).message}`);
+    progress(`the other model variant was not measured: ${(error as Error).message}`);
   }
   const large: Record<string, number> = {};
   for (const batchSize of [8, 64]) {
-    const e = new Embedder({ modelName: config.EMBEDDING_MODEL, modelDir: config.EMBEDDING_MODEL_DIR, batchSize });
+    const e = new Embedder({ modelName: config.EMBEDDING_MODEL, modelDir: config.EMBEDDING_MODEL_DIR, batchSize, quantized: config.EMBEDDING_QUANTIZED });
     await e.load();
     await e.embed(texts.slice(0, batchSize));
     const bulk = texts.slice(500, 756);
@@ -321,13 +308,13 @@ async function isolatedProfile(bench: BenchServices) {
     await e.dispose();
   }
   const commit = await commitProbe(bench);
-  return { prepareUsPerMemory, embedding: model, embeddingQuantized: quantized, textsPerSecondByModelBatchSize: { [`batch${model.batchSize}`]: model.textsPerSecondInBatches, ...large }, commit };
+  return { prepareUsPerMemory, embedding: model, embeddingOtherVariant: other, textsPerSecondByModelBatchSize: { [`batch${model.batchSize}`]: model.textsPerSecondInBatches, ...large }, commit };
 }
 
 /**
  * What a write transaction's own cost is, apart from its statements: one-statement write
  * transactions that touch nothing, an unindexed node, a full-text-indexed node, a vector-indexed
- * node. Run with TCP_NODELAY so the figures are the server's, not the socket's; the probe's
+ * node (src sets TCP_NODELAY, so these are the server's figures, not the socket's); the probe's
  * nodes live in their own namespace and are deleted afterwards.
  */
 async function commitProbe(bench: BenchServices) {
@@ -364,7 +351,6 @@ async function commitProbe(bench: BenchServices) {
       ['write tx, 1 node in a full-text index with eventually_consistent', 'CREATE (:BenchProbeEventual {namespace: $namespace, content: $text})', () => ({ namespace, text })],
     );
   }
-  setTcpNoDelay(true);
   const rows: Array<{ probe: string; latencyMs: Summary }> = [];
   try {
     // Round robin, so load from elsewhere on the machine spreads evenly over the probes.
@@ -384,7 +370,6 @@ async function commitProbe(bench: BenchServices) {
     for (const [j, [name]] of probes.entries()) rows.push({ probe: name, latencyMs: summarize(samples[j]!) });
     rows.unshift({ probe: 'read tx, RETURN 1 (round trips only)', latencyMs: summarize(reads) });
   } finally {
-    setTcpNoDelay(false);
     await cleanNamespace(bench.services, namespace);
     if (ownServer) {
       await executor.autoCommit('bench.probe', 'DROP INDEX bench_probe_sync IF EXISTS');
@@ -402,17 +387,16 @@ function render(report: {
   single: SingleResult[];
   batches: BatchResult[];
   profile: Awaited<ReturnType<typeof isolatedProfile>>;
-  settings: typeof opts & { embeddingBatchSize: number; pipelineEnabled: boolean };
+  settings: typeof opts & { embeddingModel: string; embeddingBatchSize: number; pipelineEnabled: boolean };
 }): string {
   const out: string[] = [];
-  out.push('== bench:remember ==', machineLines(report.machine), `at the end: ${report.uptime}`, SOCKETS_NOTE, '');
+  out.push('== bench:remember ==', machineLines(report.machine), `at the end: ${report.uptime}`, `embedding model: ${report.settings.embeddingModel}`, '');
   out.push(`Single remember — sequential calls, one-chunk memories (100–300 chars), model warm; target p50 < ${TARGET_P50_MS} ms`);
   out.push(
     table(
-      ['store', 'sockets', 'calls', 'p50 ms', 'p95 ms', 'p99 ms', 'mean ms', 'max ms', 'target', 'stored/near/dup'],
+      ['store', 'calls', 'p50 ms', 'p95 ms', 'p99 ms', 'mean ms', 'max ms', 'target', 'stored/near/dup'],
       report.single.map((s) => [
         s.label,
-        noDelayLabel(s.tcpNoDelay),
         int(s.calls),
         s.latencyMs.p50,
         s.latencyMs.p95,
@@ -425,16 +409,15 @@ function render(report: {
     ),
   );
   for (const s of report.single) {
-    out.push('', `Where a single remember spends its time — ${s.label}, ${noDelayLabel(s.tcpNoDelay)} (per call; stages are sequential)`);
+    out.push('', `Where a single remember spends its time — ${s.label} (per call; stages are sequential)`);
     out.push(stageTable(s.stages));
   }
   out.push('', `rememberBatch throughput — sequential batches of ${report.settings.batch}, model batch ${report.settings.embeddingBatchSize}; target ≥ ${TARGET_THROUGHPUT} memories/s`);
   out.push(
     table(
-      ['memories', 'sockets', 'wall s', 'memories/s', 'embed share', 'batch p50 ms', 'batch p95 ms', 'target', 'stored/near/dup', 'load avg'],
+      ['memories', 'wall s', 'memories/s', 'embed share', 'batch p50 ms', 'batch p95 ms', 'target', 'stored/near/dup', 'load avg'],
       report.batches.map((b) => [
         int(b.size),
-        noDelayLabel(b.tcpNoDelay),
         b.wallSeconds.toFixed(1),
         b.memoriesPerSecond.toFixed(0),
         pct(b.embedShare),
@@ -447,7 +430,7 @@ function render(report: {
     ),
   );
   for (const b of report.batches) {
-    out.push('', `Where batch time goes — ${int(b.size)} memories, ${noDelayLabel(b.tcpNoDelay)} (per batch of ${b.batchSize})`);
+    out.push('', `Where batch time goes — ${int(b.size)} memories (per batch of ${b.batchSize})`);
     out.push(stageTable(b.stages));
   }
   const p = report.profile;
@@ -457,20 +440,21 @@ function render(report: {
       ['measure', 'value'],
       [
         ['prepare (validate, normalize, redact, tag, link, chunk) per memory', `${p.prepareUsPerMemory} µs`],
-        [`embed 1 text (float model) p50 / p95`, `${ms(p.embedding.singleTextMs.p50)} / ${ms(p.embedding.singleTextMs.p95)} ms`],
+        [`embed 1 text (${p.embedding.modelId}) p50 / p95`, `${ms(p.embedding.singleTextMs.p50)} / ${ms(p.embedding.singleTextMs.p95)} ms`],
         ...Object.entries(p.textsPerSecondByModelBatchSize).map(([k, v]): [string, string] => [`embed 256 texts, model ${k.replace('batch', 'batch ')}`, `${int(v)} texts/s`]),
         [`embed 256 texts sorted by length, model batch ${p.embedding.batchSize}`, `${int(p.embedding.textsPerSecondSortedByLength)} texts/s`],
         ['CPU cores the model got while embedding (process CPU / wall)', p.embedding.coresUsed.toFixed(2)],
-        ...(p.embeddingQuantized
+        ...(p.embeddingOtherVariant
           ? ([
-              ['embed 1 text (8-bit model, not used) p50', `${ms(p.embeddingQuantized.singleTextMs.p50)} ms`],
-              [`embed 256 texts (8-bit model, not used), batch ${p.embeddingQuantized.batchSize}`, `${int(p.embeddingQuantized.textsPerSecondInBatches)} texts/s`],
+              [`embed 1 text (${p.embeddingOtherVariant.modelId}, not configured) p50 / p95`, `${ms(p.embeddingOtherVariant.singleTextMs.p50)} / ${ms(p.embeddingOtherVariant.singleTextMs.p95)} ms`],
+              [`embed 256 texts (${p.embeddingOtherVariant.modelId}, not configured), batch ${p.embeddingOtherVariant.batchSize}`, `${int(p.embeddingOtherVariant.textsPerSecondInBatches)} texts/s`],
+              ['CPU cores it got while embedding', p.embeddingOtherVariant.coresUsed.toFixed(2)],
             ] as Array<[string, string]>)
           : []),
       ],
     ),
   );
-  out.push('', 'Transaction cost probe (TCP_NODELAY; one statement per transaction, 60 each)');
+  out.push('', 'Transaction cost probe (one statement per transaction, 60 each, round robin)');
   out.push(table(['transaction', 'p50 ms', 'p95 ms', 'mean ms'], p.commit.map((c) => [c.probe, c.latencyMs.p50, c.latencyMs.p95, c.latencyMs.mean])));
   out.push('');
   return `${out.join('\n')}\n`;
@@ -502,30 +486,21 @@ await runBench(async (db) => {
   try {
     const machine = await machineFacts(bench.services, db);
     progress(machineLines(machine));
-    const modes = noDelaySettings(opts.tcpNoDelay);
-    if (db.external) {
-      const namespaces = [NS.warmup, ...modes.flatMap((m) => [NS.single(m), ...opts.sizes.map((size) => NS.batch(size, m))])];
-      for (const ns of namespaces) await cleanNamespace(bench.services, ns);
-    }
+    if (db.external) for (const ns of [NS.warmup, NS.single, ...opts.sizes.map(NS.batch)]) await cleanNamespace(bench.services, ns);
 
-    setTcpNoDelay(modes[0]!);
     await warmUp(bench);
 
-    // Each mode writes its own namespaces with the same generated contents, so the figures compare.
     const single: SingleResult[] = [];
-    for (const m of modes) single.push(await singlePhase(bench, 'empty store', m, NS.single(m), 0, new MemoryCorpus({ seed: opts.seed * 1000 + 1, namespace: NS.single(m) })));
+    single.push(await singlePhase(bench, 'empty store', NS.single, 0, new MemoryCorpus({ seed: opts.seed * 1000 + 1, namespace: NS.single })));
 
     const batches: BatchResult[] = [];
     for (const [i, size] of opts.sizes.entries()) {
-      for (const m of modes) batches.push(await batchPhase(bench, size, m, new MemoryCorpus({ seed: opts.seed * 1000 + 10 + i, namespace: NS.batch(size, m) })));
+      batches.push(await batchPhase(bench, size, new MemoryCorpus({ seed: opts.seed * 1000 + 10 + i, namespace: NS.batch(size) })));
     }
 
     // The same single calls against a populated namespace (the largest batch phase's).
     const largest = Math.max(...opts.sizes);
-    for (const m of modes) {
-      single.push(await singlePhase(bench, `populated (${int(largest)} memories)`, m, NS.batch(largest, m), largest, new MemoryCorpus({ seed: opts.seed * 1000 + 2, namespace: NS.batch(largest, m) })));
-    }
-    setTcpNoDelay(false);
+    single.push(await singlePhase(bench, `populated (${int(largest)} memories)`, NS.batch(largest), largest, new MemoryCorpus({ seed: opts.seed * 1000 + 2, namespace: NS.batch(largest) })));
 
     const profile = await isolatedProfile(bench);
     const report = {
@@ -534,7 +509,7 @@ await runBench(async (db) => {
       machine,
       uptime: uptimeLine(),
       loadAverageAtEnd: loadAverage(),
-      settings: { ...opts, embeddingBatchSize: bench.config.EMBEDDING_BATCH_SIZE, pipelineEnabled: bench.config.PIPELINE_ENABLED, dedupThresholds: [bench.config.DEDUP_NEAR_THRESHOLD, bench.config.DEDUP_DUPLICATE_THRESHOLD] },
+      settings: { ...opts, embeddingModel: bench.embedder.modelId, embeddingBatchSize: bench.config.EMBEDDING_BATCH_SIZE, pipelineEnabled: bench.config.PIPELINE_ENABLED, dedupThresholds: [bench.config.DEDUP_NEAR_THRESHOLD, bench.config.DEDUP_DUPLICATE_THRESHOLD] },
       targets: { singleP50Ms: TARGET_P50_MS, batchMemoriesPerSecond: TARGET_THROUGHPUT },
       single,
       batches,
