@@ -6,9 +6,10 @@ import type { Executor } from '../../db/index.js';
  * checks the deadline and returns what it has; any error means no boost (invariant 3).
  */
 
+// One unique-index seek per name (namespace, canonicalName) rather than a namespace scan.
 const MATCH_ENTITIES = `
-MATCH (e:Entity {namespace: $namespace})
-WHERE e.canonicalName IN $names
+UNWIND $names AS name
+MATCH (e:Entity {namespace: $namespace, canonicalName: name})
 RETURN e.id AS id
 ORDER BY e.mentions DESC
 LIMIT toInteger($maxEntities)`;
