@@ -12,6 +12,8 @@ export default defineConfig({
     // Integration tests isolate themselves by namespace, so files may share the one database;
     // two workers keep the 2-core machine busy without starving Neo4j.
     maxWorkers: 2,
+    // Background effects (access tracking, log lines, aborted requests) can lag on a busy CI machine.
+    expect: { poll: { timeout: 10_000 } },
     projects: [
       {
         resolve,

@@ -41,7 +41,8 @@ describe('recall against the real Neo4j', () => {
   const find = (items: Item[], key: string) => items.find((i) => i.memory.id === ids[key]);
 
   beforeAll(async () => {
-    services = testServices();
+    // A generous boost deadline: on a busy CI machine the default 500 ms can expire mid-walk.
+    services = testServices({ GRAPH_BOOST_TIMEOUT_MS: '5000' });
     await services.embedder.load();
     gql = await graphqlClient(services);
     const outcomes = await services.remember.rememberBatch(MEMORIES.map(({ key: _key, ...m }) => ({ ...m, namespace })));
@@ -160,7 +161,7 @@ describe('recall against the real Neo4j', () => {
   it('records access off the critical path', async () => {
     const { items } = await recall('XK42 flux regulator');
     await expect
-      .poll(async () => (await services.executor.read<{ n: number }>('test.access', 'MATCH (m:Memory {id: $id}) RETURN coalesce(m.accessCount, 0) AS n', { id: items[0]!.memory.id }))[0]!.n)
+      .poll(async () => (await services.executor.read<{ n: number }>('test.access', 'MATCH (m:Memory {id: $id}) RETURN coalesce(m.accessCount, 0) AS n', { id: items[0]!.memory.id }))[0]!.n, { timeout: 10_000 })
       .toBeGreaterThan(0);
   });
 
