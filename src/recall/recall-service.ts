@@ -91,8 +91,10 @@ export class RecallService {
     };
   }
 
+  /** The preset with the service's configuration; hints stay off in every preset unless HINTS_ENABLED. */
   settingsFor(preset: RecallPresetName = 'default', overrides: RecallSettingsOverrides = {}): RecallSettings {
     const base = resolveRecallSettings(preset, preset === 'default' ? this.baseOverrides : {});
+    if (!this.baseOverrides.legs?.hints) base.legs.hints = false;
     return resolveRecallSettings('default', mergeDeep(base, overrides) as RecallSettingsOverrides);
   }
 

@@ -340,30 +340,35 @@ const VARIANTS: Array<{ name: string; description: string; preset?: RecallPreset
 
 async function runVariants(bench: BenchServices, size: number, queries: BenchQuery[]): Promise<VariantResult[]> {
   progress(`${int(size)}: ${VARIANTS.length} setting variants × ${queries.length} sequential recalls…`);
-  const results: VariantResult[] = [];
-  let defaultTops: Array<Set<string>> = [];
-  for (const v of VARIANTS) {
-    const samples: RecallSample[] = [];
-    for (const q of queries) samples.push(await recallOnce(bench, q, { ...(v.preset ? { preset: v.preset } : {}), ...(v.overrides ? { overrides: v.overrides } : {}) }));
-    const tops = samples.map((s) => new Set((s.outcome?.items ?? []).map((i) => i.memory.id)));
-    if (v.name === 'default') defaultTops = tops;
-    const overlaps = tops.map((t, i) => {
+  // Round robin (each query through every variant, the starting variant rotating), so load from
+  // elsewhere on the machine and cache warmth spread evenly over the variants.
+  const samples = VARIANTS.map((): RecallSample[] => []);
+  for (const [qi, q] of queries.entries()) {
+    for (let k = 0; k < VARIANTS.length; k++) {
+      const vi = (qi + k) % VARIANTS.length;
+      const v = VARIANTS[vi]!;
+      samples[vi]![qi] = await recallOnce(bench, q, { ...(v.preset ? { preset: v.preset } : {}), ...(v.overrides ? { overrides: v.overrides } : {}) });
+    }
+  }
+  const topsOf = (list: RecallSample[]) => list.map((s) => new Set((s.outcome?.items ?? []).map((i) => i.memory.id)));
+  const defaultTops = topsOf(samples[VARIANTS.findIndex((v) => v.name === 'default')]!);
+  return VARIANTS.map((v, vi) => {
+    const list = samples[vi]!;
+    const overlaps = topsOf(list).map((t, i) => {
       const base = defaultTops[i] ?? new Set<string>();
       return base.size === 0 ? 1 : [...base].filter((id) => t.has(id)).length / base.size;
     });
-    const outcomes = samples.flatMap((s) => (s.outcome ? [s.outcome] : []));
-    const stagesMean = Object.fromEntries(stageStats(outcomes).map((s) => [s.stage, s.mean]));
-    results.push({
+    const outcomes = list.flatMap((s) => (s.outcome ? [s.outcome] : []));
+    return {
       name: v.name,
       description: v.description,
-      latencyMs: summarize(samples.map((s) => s.wallMs)),
-      stagesMean,
-      subjectHitRate: ratio(samples.filter((s) => s.hit).length, samples.length),
+      latencyMs: summarize(list.map((s) => s.wallMs)),
+      stagesMean: Object.fromEntries(stageStats(outcomes).map((s) => [s.stage, s.mean])),
+      subjectHitRate: ratio(list.filter((s) => s.hit).length, list.length),
       overlapWithDefault: mean(overlaps),
       meanCandidates: mean(outcomes.map((o) => o.ranked.length)),
-    });
-  }
-  return results;
+    };
+  });
 }
 
 // ---------- query-shape experiments ----------
@@ -407,35 +412,40 @@ async function runExperiments(bench: BenchServices, size: number, queries: Bench
     const legIds = sample.outcome.ranked.filter((r) => r.candidate.vector || r.candidate.keyword || r.candidate.hint).map((r) => r.candidate.memoryId);
     cases.push({ vector: Array.from(vector), ids, legIds, graphOnly: ids.length - legIds.length });
   }
-  const rows: ExperimentRow[] = [];
-  const time = async (experiment: string, variant: string, each: (c: (typeof cases)[number]) => Promise<number>) => {
-    for (const c of cases.slice(0, 3)) await each(c); // warm the plan cache
-    const latencies: number[] = [];
-    const counts: number[] = [];
-    for (const c of cases) {
-      const t0 = performance.now();
-      counts.push(await each(c));
-      latencies.push(performance.now() - t0);
-    }
-    rows.push({ experiment, variant, latencyMs: summarize(latencies), meanRows: mean(counts) });
+  // Collected first, then timed round robin (each case through every shape), so load drift on the
+  // machine spreads evenly over the shapes.
+  const shapes: Array<{ experiment: string; variant: string; each: (c: (typeof cases)[number]) => Promise<number> }> = [];
+  const addShape = (experiment: string, variant: string, each: (c: (typeof cases)[number]) => Promise<number>) => {
+    shapes.push({ experiment, variant, each });
   };
   const read = (cypher: string, params: Record<string, unknown>) => bench.services.executor.read('bench.experiment', cypher, params).then((r) => r.length);
   const fetch = opts.limit * bench.services.recall.settingsFor().overFetchFactor;
   // vectorLeg asks the index for k = 2 × limit; the service's limit is recall limit × overFetchFactor.
   for (const limit of [fetch / 4, fetch / 2, fetch, fetch * 2, fetch * 5]) {
-    await time('vector leg (src vectorLeg)', `limit ${limit}, k ${limit * 2}${limit === fetch ? ' — as configured' : ''}`, async (c) =>
+    addShape('vector leg (src vectorLeg)', `limit ${limit}, k ${limit * 2}${limit === fetch ? ' — as configured' : ''}`, async (c) =>
       (await vectorLeg(bench.services.executor, { namespace: NAMESPACE, vector: c.vector, limit, includeDeleted: false })).length,
     );
   }
-  await time('vector leg', `index call alone, k ${fetch * 2}`, (c) => read(VECTOR_INDEX_ONLY, { k: fetch * 2, vector: c.vector }));
+  addShape('vector leg', `index call alone, k ${fetch * 2}`, (c) => read(VECTOR_INDEX_ONLY, { k: fetch * 2, vector: c.vector }));
   const loadParams = { namespace: NAMESPACE, includeDeleted: false, includeSuperseded: false, includeCompressed: false };
   const loadLabel = `load ${mean(cases.map((c) => c.ids.length)).toFixed(0)} ids (${mean(cases.map((c) => c.graphOnly)).toFixed(0)} graph-only)`;
-  await time(loadLabel, 'src loadRecallMemories (record + isConstraint + entity mentions)', async (c) => (await loadRecallMemories(bench.services.executor, c.ids, loadParams)).size);
-  for (const [name, cypher] of LOAD_SHAPES) await time(loadLabel, name, (c) => read(cypher, { ...loadParams, ids: c.ids }));
-  await time('load', 'src loadRecallMemories, without the graph-only candidates', async (c) =>
+  addShape(loadLabel, 'src loadRecallMemories (record + isConstraint + entity mentions)', async (c) => (await loadRecallMemories(bench.services.executor, c.ids, loadParams)).size);
+  for (const [name, cypher] of LOAD_SHAPES) addShape(loadLabel, name, (c) => read(cypher, { ...loadParams, ids: c.ids }));
+  addShape('load', 'src loadRecallMemories, without the graph-only candidates', async (c) =>
     (await loadRecallMemories(bench.services.executor, c.legIds, loadParams)).size,
   );
-  return rows;
+  for (const shape of shapes) for (const c of cases.slice(0, 3)) await shape.each(c); // warm the plan cache
+  const latencies = shapes.map((): number[] => []);
+  const counts = shapes.map((): number[] => []);
+  for (const [ci, c] of cases.entries()) {
+    for (let k = 0; k < shapes.length; k++) {
+      const si = (ci + k) % shapes.length;
+      const t0 = performance.now();
+      counts[si]!.push(await shapes[si]!.each(c));
+      latencies[si]!.push(performance.now() - t0);
+    }
+  }
+  return shapes.map((shape, si) => ({ experiment: shape.experiment, variant: shape.variant, latencyMs: summarize(latencies[si]!), meanRows: mean(counts[si]!) }));
 }
 
 async function storeFacts(bench: BenchServices, db: BenchDb): Promise<Record<string, number | null>> {
@@ -520,7 +530,7 @@ function render(machine: MachineFacts, embeddingModel: string, results: SizeResu
       );
     }
     if (r.variants.length) {
-      out.push('', `Setting variants (same ${r.variants[0]!.latencyMs.n} queries, sequential; "overlap" = share of the default's top-${opts.limit} also returned)`);
+      out.push('', `Setting variants (same ${r.variants[0]!.latencyMs.n} queries, sequential, round robin over the variants; "overlap" = share of the default's top-${opts.limit} also returned)`);
       const stageKeys = STAGE_ORDER.filter((k) => r.variants.some((v) => k in v.stagesMean));
       out.push(
         table(
@@ -540,7 +550,7 @@ function render(machine: MachineFacts, embeddingModel: string, results: SizeResu
       );
     }
     if (r.experiments.length) {
-      out.push('', `Query-shape experiments (${r.experiments[0]!.latencyMs.n} recalls' query vectors and candidate ids; transaction time, sequential)`);
+      out.push('', `Query-shape experiments (${r.experiments[0]!.latencyMs.n} recalls' query vectors and candidate ids; transaction time, sequential, round robin)`);
       out.push(
         table(
           ['experiment', 'variant', 'p50 ms', 'p95 ms', 'mean ms', 'rows'],
