@@ -3,14 +3,13 @@
  * category 1–4 question a query. recall@k = |evidence ∩ externalIds of the top k| / |evidence|.
  * The full pipeline and the vector-only and keyword-only baselines run side by side over the
  * same stored data. Usage: npm run bench:locomo [-- <dir>] [--json] [--variants] [--only a,b]
- * [--conversations N] [--keep] (--keep leaves the bench Neo4j running with its data for the next run).
+ * [--conversations N]. Runs on the benchmarks' own Neo4j (test/bench/perf-harness.ts).
  */
 import { fileURLToPath } from 'node:url';
 import type { Services } from '../../src/app.js';
 import type { RecallSettingsOverrides } from '../../src/recall/config.js';
 import type { RecallPresetName } from '../../src/recall/presets.js';
-import { startBenchNeo4j } from './bench-neo4j.js';
-import { benchServices, machineFacts, progress } from './bench-support.js';
+import { benchServices, machineFacts, progress, startBenchDb } from './perf-harness.js';
 import { loadConfigurations } from './locomo-configurations.js';
 import { loadConversations, type Conversation } from './locomo-data.js';
 
@@ -29,7 +28,6 @@ interface Scores {
 const args = process.argv.slice(2);
 const json = args.includes('--json');
 const withVariants = args.includes('--variants');
-const keep = args.includes('--keep');
 const option = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
 const conversationLimit = Number(option('--conversations')) || Infinity;
 const only = option('--only')?.split(',');
@@ -37,10 +35,11 @@ const dir = args.find((a, i) => !a.startsWith('--') && !['--conversations', '--o
 
 async function main(): Promise<void> {
   const conversations = (await loadConversations(dir)).slice(0, conversationLimit);
-  const neo4j = await startBenchNeo4j('bench-locomo', 27688, { keep });
-  let services: Services | undefined;
+  const db = await startBenchDb();
+  let bench: Awaited<ReturnType<typeof benchServices>> | undefined;
   try {
-    services = await benchServices(neo4j.uri, neo4j.password);
+    bench = await benchServices(db);
+    const { services } = bench;
     const ingest = await ingestAll(services, conversations);
     const configurations = Object.fromEntries(Object.entries(loadConfigurations(withVariants)).filter(([name]) => !only || only.includes(name)));
     const results: Record<string, Scores & { meanLatencyMs: number }> = {};
@@ -49,12 +48,12 @@ async function main(): Promise<void> {
       results[name] = await evaluate(services, conversations, ingest.externalIds, configuration.preset, configuration.overrides);
       progress(`${name}: recall@5 ${results[name]['recall@5']}, @10 ${results[name]['recall@10']}, @20 ${results[name]['recall@20']}`);
     }
-    const report = { dataset: dir, conversations: conversations.length, memories: ingest.memories, turns: ingest.turns, ingestSeconds: ingest.seconds, ...results, machine: machineFacts() };
+    const report = { dataset: dir, conversations: conversations.length, memories: ingest.memories, turns: ingest.turns, ingestSeconds: ingest.seconds, ...results, machine: await machineFacts(services, db) };
     if (json) process.stdout.write(`${JSON.stringify(report)}\n`);
     else printTable(report, Object.keys(results));
   } finally {
-    await services?.executor.close();
-    await neo4j.stop();
+    await bench?.close();
+    await db.stop();
   }
 }
 

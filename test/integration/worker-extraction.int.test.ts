@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanNamespace, uniqueNamespace } from '../support/services.js';
+import { uniqueNamespace } from '../support/services.js';
 import { candidateIdsOf, extraction, memoryTextOf, query, scriptStages, startDeepPath, stageOf, waitForJob, type DeepPathRig } from '../support/deep-path.js';
 
 const SEED = 'Maya has been comparing databases for the billing service this quarter.';
@@ -14,8 +14,6 @@ describe('deep path end to end: worker → fake Ollama → Neo4j (controlled-wri
   });
   afterAll(async () => {
     await rig.close();
-    await cleanNamespace(rig.services, namespace);
-    await rig.services.executor.close();
   });
 
   it('extracts through <think> blocks and code fences; stores facts, graph, attributes and audit', async () => {

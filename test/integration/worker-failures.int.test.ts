@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { requeueJob } from '../../src/worker/index.js';
-import { cleanNamespace, uniqueNamespace } from '../support/services.js';
+import { uniqueNamespace } from '../support/services.js';
 import { extraction, query, scriptStages, startDeepPath, waitForJob, type DeepPathRig } from '../support/deep-path.js';
 
 /** The raw memory survives every deep-path failure, with its chunks. */
@@ -29,10 +29,7 @@ describe('deep path when the LLM fails', () => {
   let namespace = '';
 
   afterEach(async () => {
-    if (!rig) return;
-    await rig.close();
-    await cleanNamespace(rig.services, namespace);
-    await rig.services.executor.close();
+    await rig?.close();
     rig = undefined;
   });
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanNamespace, uniqueNamespace } from '../support/services.js';
+import { uniqueNamespace } from '../support/services.js';
 import { candidateIdsOf, extraction, memoryTextOf, query, scriptStages, startDeepPath, waitForJob, type DeepPathRig } from '../support/deep-path.js';
 
 const FIRST = 'Alice uses MySQL for the billing service.';
@@ -31,10 +31,7 @@ describe('pipeline modes', () => {
   let namespace = '';
 
   afterEach(async () => {
-    if (!rig) return;
-    await rig.close();
-    await cleanNamespace(rig.services, namespace);
-    await rig.services.executor.close();
+    await rig?.close();
     rig = undefined;
   });
 

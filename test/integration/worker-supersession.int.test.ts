@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanNamespace, uniqueNamespace } from '../support/services.js';
+import { uniqueNamespace } from '../support/services.js';
 import { extraction, memoryTextOf, query, scriptStages, stageOf, startDeepPath, waitForJob, type DeepPathRig } from '../support/deep-path.js';
 
 interface AttributeRow extends Record<string, unknown> {
@@ -44,10 +44,7 @@ describe('retroactive supersession of attributes', () => {
   let namespace = '';
 
   afterEach(async () => {
-    if (!rig) return;
-    await rig.close();
-    await cleanNamespace(rig.services, namespace);
-    await rig.services.executor.close();
+    await rig?.close();
     rig = undefined;
   });
 

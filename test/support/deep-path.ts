@@ -2,7 +2,7 @@ import type { Services } from '../../src/app.js';
 import { CONTRADICTION_PROMPT_HEADER, DECISION_PROMPT_HEADER, EXTRACTION_PROMPT_HEADER, HINTS_PROMPT_HEADER } from '../../src/extraction/index.js';
 import { createWorker, type Worker } from '../../src/worker/index.js';
 import { startFakeOllama, type FakeOllama, type FakeReply, type FakeRequest } from './fake-ollama.js';
-import { testServices } from './services.js';
+import { cleanNamespace, testServices } from './services.js';
 
 /**
  * A deep-path rig for one test: services on the test Neo4j, a fake Ollama the worker reaches
@@ -12,6 +12,7 @@ export interface DeepPathRig {
   services: Services;
   fake: FakeOllama;
   worker: Worker;
+  /** Stops the worker and the fake, removes the test's namespace and closes the driver. */
   close(): Promise<void>;
 }
 
@@ -41,6 +42,8 @@ export async function startDeepPath(namespace: string, env: Record<string, strin
     async close() {
       await worker.stop();
       await fake.close();
+      await cleanNamespace(services, namespace);
+      await services.executor.close();
     },
   };
 }
