@@ -21,8 +21,8 @@ export const MODEL_DIR = join(REPO, '.models');
 /** The benchmarks' own Neo4j: never the dev (7687) or test (17687) instance. */
 export const BENCH_NEO4J = {
   home: join(REPO, '.neo4j', 'bench'),
-  boltPort: 27687,
-  httpPort: 27474,
+  boltPort: Number(process.env.BENCH_NEO4J_BOLT_PORT ?? 27687),
+  httpPort: Number(process.env.BENCH_NEO4J_HTTP_PORT ?? 27474),
   password: 'mnemograph-bench',
   heapMb: 2048,
   pageCacheMb: 2048,
