@@ -57,12 +57,15 @@ export interface AppOptions {
   neo4jUri: string;
   embedder?: Embedder;
   rememberHooks?: RememberHooks;
+  /** Wraps the executor every service uses (tests replay committed transactions through it). */
+  wrapExecutor?: (executor: Executor) => Executor;
 }
 
 /** The composition root: wires config into services. No I/O beyond creating the driver. */
 export function createServices(config: Config, logger: Logger, options: AppOptions): Services {
   const driver = createDriver({ uri: options.neo4jUri, user: config.NEO4J_USER, password: config.NEO4J_PASSWORD, database: config.NEO4J_DATABASE });
-  const executor = new Executor(driver, config.NEO4J_DATABASE, logger.child({ component: 'neo4j' }));
+  const base = new Executor(driver, config.NEO4J_DATABASE, logger.child({ component: 'neo4j' }));
+  const executor = options.wrapExecutor?.(base) ?? base;
   const metrics = new Metrics();
   metrics.trackQueueDepth(() => queueDepth(executor));
   const embedder = observeEmbedder(

@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'UNAUTHENTICATED'
   | 'FORBIDDEN'
   | 'LIMIT_EXCEEDED'
+  | 'CONFLICT'
   | 'UNAVAILABLE'
   | 'CONFIG_INVALID'
   | 'MIGRATION_FAILED'
@@ -62,6 +63,13 @@ export class ForbiddenError extends MnemographError {
 export class LimitExceededError extends MnemographError {
   constructor(message: string, details?: Record<string, unknown>) {
     super('LIMIT_EXCEEDED', message, { details });
+  }
+}
+
+/** The record changed between the read a decision was made on and the write that applies it. */
+export class ConflictError extends MnemographError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super('CONFLICT', message, { details });
   }
 }
 

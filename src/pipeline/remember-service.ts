@@ -1,16 +1,17 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Executor, TxRunner } from '../db/index.js';
-import { nearestMemories } from '../db/queries/chunks.js';
+import { nearestMemories, type NearestHit } from '../db/queries/chunks.js';
 import { findLiveByDedupKeys } from '../db/queries/memories.js';
-import { writeMemories, type MemoryInsert } from '../db/queries/remember-write.js';
-import { MEMORY_RETURN, type MemoryRecord } from '../db/records.js';
-import { MnemographError, ValidationError } from '../errors.js';
+import { linkDerived, requireSourceUnchanged, touchDuplicates, type DuplicateTarget } from '../db/queries/remember-checks.js';
+import { writeMemories, type MemoryInsert, type MemoryRows } from '../db/queries/remember-write.js';
+import type { MemoryRecord } from '../db/records.js';
+import { MnemographError, UnavailableError, ValidationError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { bestWholeMemoryMatch, dedupKey as keyFor } from './dedup.js';
 import { prepareMemory, type PreparedMemory, type PrepareOptions } from './prepare.js';
 import { importanceScore, noveltyScore } from './importance.js';
 import { validateRememberInput, type InputLimits, type RememberInput } from './validate-input.js';
-import { chunkInserts, contentProps, jobInserts, mentionInserts, type JobSettings } from './write-inserts.js';
+import { chunkInserts, contentProps, historyInsert, jobInserts, mentionInserts, type JobSettings } from './write-inserts.js';
 
 export type DedupAction = 'STORED_NEW' | 'DUPLICATE_EXACT' | 'DUPLICATE_SEMANTIC' | 'NEAR_DUPLICATE';
 
@@ -40,9 +41,28 @@ export interface RememberSettings extends InputLimits, PrepareOptions, JobSettin
 export interface RememberHooks {
   /** Runs inside the write transaction after every statement, before commit (tests inject failures here). */
   beforeCommit?: (tx: TxRunner) => Promise<void>;
+  /** Runs after the dedup decisions, before the write transaction (tests interleave concurrent writes here). */
+  afterDedup?: (round: number) => Promise<void>;
 }
 
 export const DEDUP_NEIGHBOURS = 5;
+/** Rounds of dedup-then-write when the duplicate a round found changed before its write. */
+export const MAX_DEDUP_ROUNDS = 3;
+
+/** The memory a batch is derived from (the deep path's source): it must be unchanged at write time. */
+export interface DerivedFrom {
+  memoryId: string;
+  contentHash: string;
+}
+
+export interface RememberBatchOptions {
+  /** `false` stores without deep-path jobs (the pipeline's own extracted facts). */
+  enqueueJobs?: boolean;
+  /** Checked inside the write transaction; stored memories are linked EXTRACTED_FROM it. */
+  derivedFrom?: DerivedFrom;
+}
+
+type Item = { index: number; prepared: PreparedMemory };
 
 interface Pending {
   index: number;
@@ -54,10 +74,23 @@ interface Pending {
   importance: number;
 }
 
+/** A dedup decision to confirm inside the write transaction: the target must still hold this content. */
+interface DuplicateOf {
+  item: Item;
+  action: 'DUPLICATE_EXACT' | 'DUPLICATE_SEMANTIC';
+  existingId: string;
+  contentHash: string;
+  similarity: number;
+}
+
 /**
  * The synchronous write path of DESIGN.md: validate → prepare (normalize, redact, tag, chunk,
  * link) → exact dedup → embed (outside any transaction) → semantic dedup → importance → one
  * write transaction for memory, chunks, vectors, entity links and queued jobs.
+ *
+ * Dedup is decided before the transaction and confirmed inside it: a duplicate whose target was
+ * forgotten or rewritten meanwhile goes through the path again instead of being answered as a
+ * duplicate of something that no longer holds the content.
  */
 export class RememberService {
   constructor(
@@ -74,36 +107,49 @@ export class RememberService {
     return outcome!.result!;
   }
 
-  /** `enqueueJobs: false` stores without deep-path jobs (the pipeline's own extracted facts). */
-  async rememberBatch(inputs: readonly RememberInput[], options: { enqueueJobs?: boolean } = {}): Promise<BatchOutcome[]> {
+  async rememberBatch(inputs: readonly RememberInput[], options: RememberBatchOptions = {}): Promise<BatchOutcome[]> {
     if (inputs.length > this.settings.maxBatchSize) {
       throw new MnemographError('LIMIT_EXCEEDED', `a batch holds at most ${this.settings.maxBatchSize} memories (MAX_BATCH_SIZE); got ${inputs.length}`);
     }
     const outcomes: BatchOutcome[] = [];
-    const prepared: Array<{ index: number; prepared: PreparedMemory }> = [];
+    let todo: Item[] = [];
     inputs.forEach((input, index) => {
       try {
-        prepared.push({ index, prepared: prepareMemory(validateRememberInput(input, this.settings), this.settings) });
+        todo.push({ index, prepared: prepareMemory(validateRememberInput(input, this.settings), this.settings) });
       } catch (error) {
         outcomes.push({ index, error: asItemError(error) });
       }
     });
 
-    const exact = await this.exactDuplicates(prepared);
-    const fresh = prepared.filter((p) => !exact.has(p.index));
-    const pending = await this.embedAndDedup(fresh);
-
-    const semantic = pending.filter((p): p is Pending & { duplicateOf: { existingId: string; similarity: number } } => 'duplicateOf' in p);
-    const toWrite = pending.filter((p): p is Pending => !('duplicateOf' in p));
-    for (const p of toWrite) {
-      if (p.importance < this.settings.minImportanceToStore) {
-        outcomes.push({ index: p.index, error: new ValidationError(`importance ${p.importance} is below MIN_IMPORTANCE_TO_STORE`) });
+    for (let round = 1; todo.length > 0; round += 1) {
+      if (round > MAX_DEDUP_ROUNDS) {
+        for (const item of todo) outcomes.push({ index: item.index, error: new UnavailableError('the memory this content duplicates kept changing during the write; try again') });
+        break;
       }
+      const result = await this.round(todo, options, round);
+      outcomes.push(...result.outcomes);
+      todo = result.stale;
     }
-    const storable = toWrite.filter((p) => p.importance >= this.settings.minImportanceToStore);
+    return outcomes.sort((a, b) => a.index - b.index);
+  }
 
-    const duplicateIds = [...new Set([...[...exact.values()].map((e) => e.existingId), ...semantic.map((s) => s.duplicateOf.existingId)])];
-    const { written, records } = await this.write(storable, duplicateIds, options.enqueueJobs ?? true);
+  /** One pass of dedup and write. Items whose duplicate changed before the write come back as `stale`. */
+  private async round(items: Item[], options: RememberBatchOptions, round: number): Promise<{ outcomes: BatchOutcome[]; stale: Item[] }> {
+    const outcomes: BatchOutcome[] = [];
+    const exact = await this.exactDuplicates(items);
+    const pending = await this.embedAndDedup(items.filter((p) => !exact.has(p.index)));
+
+    const duplicates: DuplicateOf[] = [...exact.values()];
+    const toWrite: Pending[] = [];
+    for (const p of pending) {
+      if ('duplicateOf' in p) duplicates.push(p.duplicateOf);
+      else if (p.importance < this.settings.minImportanceToStore) {
+        outcomes.push({ index: p.index, error: new ValidationError(`importance ${p.importance} is below MIN_IMPORTANCE_TO_STORE`) });
+      } else toWrite.push(p);
+    }
+    await this.hooks.afterDedup?.(round);
+
+    const { written, records, confirmed } = await this.write(toWrite, duplicates, options);
 
     const payload = (p: { prepared: PreparedMemory }, memoryId: string, dedup: RememberResult['dedup'], importance: number): RememberResult => ({
       memory: records.get(memoryId)!,
@@ -113,39 +159,42 @@ export class RememberService {
       importance,
     });
 
-    for (const p of prepared) {
-      const hit = exact.get(p.index);
-      if (hit) outcomes.push({ index: p.index, result: payload(p, hit.existingId, { action: 'DUPLICATE_EXACT', existingId: hit.existingId, similarity: 1 }, records.get(hit.existingId)?.importance ?? 0) });
+    const stale: Item[] = [];
+    for (const d of duplicates) {
+      if (!confirmed.has(d.item.index)) {
+        stale.push(d.item);
+        continue;
+      }
+      const dedup = { action: d.action, existingId: d.existingId, similarity: round4(d.similarity) };
+      outcomes.push({ index: d.item.index, result: payload(d.item, d.existingId, dedup, records.get(d.existingId)?.importance ?? 0) });
     }
-    for (const s of semantic) {
-      outcomes.push({ index: s.index, result: payload(s, s.duplicateOf.existingId, { action: 'DUPLICATE_SEMANTIC', existingId: s.duplicateOf.existingId, similarity: round(s.duplicateOf.similarity) }, records.get(s.duplicateOf.existingId)?.importance ?? 0) });
-    }
-    for (const p of storable) {
-      const id = written.get(p.index)!;
+    if (stale.length) this.logger.debug({ stale: stale.length, round }, 'duplicate targets changed before the write; deduplicating again');
+    for (const p of toWrite) {
+      const { id, nearLinked } = written.get(p.index)!;
       const raced = id !== p.memoryId; // a concurrent writer stored the same content first
       const dedup: RememberResult['dedup'] = raced
         ? { action: 'DUPLICATE_EXACT', existingId: id, similarity: 1 }
-        : p.nearDuplicate
-          ? { action: 'NEAR_DUPLICATE', existingId: p.nearDuplicate.existingId, similarity: round(p.nearDuplicate.similarity) }
+        : p.nearDuplicate && nearLinked
+          ? { action: 'NEAR_DUPLICATE', existingId: p.nearDuplicate.existingId, similarity: round4(p.nearDuplicate.similarity) }
           : { action: 'STORED_NEW', existingId: null, similarity: null };
       outcomes.push({ index: p.index, result: payload(p, id, dedup, raced ? (records.get(id)?.importance ?? 0) : p.importance) });
     }
-    return outcomes.sort((a, b) => a.index - b.index);
+    return { outcomes, stale };
   }
 
-  /** Exact duplicates of live memories, and repeats inside this batch (the first one wins). */
-  private async exactDuplicates(items: Array<{ index: number; prepared: PreparedMemory }>): Promise<Map<number, { existingId: string }>> {
+  /** Exact duplicates of live memories. Repeats inside the batch are left to the write's MERGE. */
+  private async exactDuplicates(items: Item[]): Promise<Map<number, DuplicateOf>> {
     const keys = items.map((i) => dedupKey(i.prepared));
     const existing = await findLiveByDedupKeys(this.executor, [...new Set(keys)]);
-    const result = new Map<number, { existingId: string }>();
+    const result = new Map<number, DuplicateOf>();
     items.forEach((item, position) => {
       const id = existing.get(keys[position]!);
-      if (id) result.set(item.index, { existingId: id });
+      if (id) result.set(item.index, { item, action: 'DUPLICATE_EXACT', existingId: id, contentHash: item.prepared.contentHash, similarity: 1 });
     });
     return result;
   }
 
-  private async embedAndDedup(items: Array<{ index: number; prepared: PreparedMemory }>): Promise<Array<Pending | (Pending & { duplicateOf: { existingId: string; similarity: number } })>> {
+  private async embedAndDedup(items: Item[]): Promise<Array<Pending | (Pending & { duplicateOf: DuplicateOf })>> {
     if (items.length === 0) return [];
     const texts = items.flatMap((i) => i.prepared.chunks.map((c) => c.text));
     const started = performance.now();
@@ -162,7 +211,7 @@ export class RememberService {
 
     // One vector query per namespace for all chunks of the batch.
     const byNamespace = groupBy(withVectors, (i) => i.prepared.namespace);
-    const neighbours = new Map<number, Array<Array<{ memoryId: string; cosine: number }>>>();
+    const neighbours = new Map<number, NearestHit[][]>();
     for (const [namespace, group] of byNamespace) {
       const hits = await nearestMemories(this.executor, namespace, group.flatMap((g) => g.vectors), DEDUP_NEIGHBOURS);
       let at = 0;
@@ -183,55 +232,59 @@ export class RememberService {
       // A repeat inside the batch: the MERGE in the write reports it as an exact duplicate.
       if (seenInBatch.has(key)) return base;
       seenInBatch.add(key);
-      if (best && best.similarity >= this.settings.duplicateThreshold) return { ...base, duplicateOf: best };
+      if (best && best.similarity >= this.settings.duplicateThreshold) {
+        const contentHash = perChunk.flat().find((h) => h.memoryId === best.existingId)!.contentHash;
+        return { ...base, duplicateOf: { item, action: 'DUPLICATE_SEMANTIC' as const, existingId: best.existingId, contentHash, similarity: best.similarity } };
+      }
       if (best && best.similarity >= this.settings.nearDuplicateThreshold) return { ...base, nearDuplicate: best };
       return base;
     });
   }
 
-  /** The one write transaction. Returns, per batch index, the id of the stored (or raced) memory. */
   /**
-   * The one write transaction. Returns, per batch index, the id of the stored (or raced)
-   * memory, and the records of everything written or touched, read back inside the transaction.
+   * The one write transaction. Every id it writes is made here, before it, so a re-run of the
+   * transaction (the driver retries one whose COMMIT reply was lost) writes nothing twice.
+   * Returns, per batch index, the id of the stored (or raced) memory, which duplicate decisions
+   * held, and the records of everything written or touched, read back inside the transaction.
    */
-  private async write(items: Pending[], duplicateIds: string[], enqueueJobs: boolean): Promise<{ written: Map<number, string>; records: Map<string, MemoryRecord> }> {
+  private async write(
+    items: Pending[],
+    duplicates: DuplicateOf[],
+    options: RememberBatchOptions,
+  ): Promise<{ written: Map<number, { id: string; nearLinked: boolean }>; records: Map<string, MemoryRecord>; confirmed: Set<number> }> {
     const now = new Date().toISOString();
-    const byId = new Map(items.map((p) => [p.memoryId, p]));
+    const writeId = randomUUID();
+    const enqueueJobs = options.enqueueJobs ?? true;
     const memories: MemoryInsert[] = items.map((p) => ({ ref: p.index, dedupKey: p.dedupKey, props: memoryProps(p, this.embedder.modelId, now) }));
+    const rows = new Map<string, MemoryRows>(
+      items.map((p) => [
+        p.memoryId,
+        {
+          chunks: chunkInserts(p.memoryId, p.prepared.chunks, p.vectors),
+          mentions: mentionInserts(p.memoryId, p.prepared.links),
+          nearDuplicates: p.nearDuplicate ? [{ memoryId: p.memoryId, existingId: p.nearDuplicate.existingId, similarity: p.nearDuplicate.similarity }] : [],
+          jobs: enqueueJobs ? jobInserts(p.memoryId, this.settings) : [],
+          created: historyInsert(p.memoryId),
+        },
+      ]),
+    );
+    const targets: DuplicateTarget[] = duplicates.map((d) => ({ ref: d.item.index, id: d.existingId, contentHash: d.contentHash }));
+    const derivedFrom = options.derivedFrom;
+
     const result = await this.executor.writeTx('remember', async (tx) => {
-      const merged = memories.length
-        ? await writeMemories(tx, {
-            now,
-            memories,
-            chunksFor: (id) => chunkInserts(id, byId.get(id)!.prepared.chunks, byId.get(id)!.vectors),
-            nearDuplicatesFor: (id) => {
-              const near = byId.get(id)!.nearDuplicate;
-              return near ? [{ memoryId: id, existingId: near.existingId, similarity: near.similarity }] : [];
-            },
-            mentionsFor: (id) => mentionInserts(id, byId.get(id)!.prepared.links),
-            jobsFor: (id) => (enqueueJobs ? jobInserts(id, this.settings) : []),
-          })
-        : [];
-      const touched = duplicateIds.length ? await touchDuplicates(tx, duplicateIds, now) : [];
+      if (derivedFrom) await requireSourceUnchanged(tx, derivedFrom);
+      const touched = await touchDuplicates(tx, targets, { now, writeId });
+      const merged = memories.length ? await writeMemories(tx, { now, writeId, memories, rows }) : [];
+      if (derivedFrom) await linkDerived(tx, derivedFrom.memoryId, merged.filter((m) => m.created).map((m) => m.id), now);
       await this.hooks.beforeCommit?.(tx);
       return { merged, touched };
     });
     return {
-      written: new Map(result.merged.map((r) => [r.ref, r.id])),
-      records: new Map([...result.merged.map((r) => r.memory), ...result.touched].map((m) => [m.id, m])),
+      written: new Map(result.merged.map((r) => [r.ref, { id: r.id, nearLinked: r.nearLinked }])),
+      records: new Map([...result.merged.map((r) => r.memory), ...result.touched.map((t) => t.memory)].map((m) => [m.id, m])),
+      confirmed: new Set(result.touched.map((t) => t.ref)),
     };
   }
-
-}
-
-const TOUCH_DUPLICATES = `
-UNWIND $ids AS id
-MATCH (m:Memory {id: id})
-SET m.lastSeenAt = $now, m.accessCount = coalesce(m.accessCount, 0) + 1
-RETURN ${MEMORY_RETURN('m')} AS memory`;
-
-async function touchDuplicates(tx: TxRunner, ids: string[], now: string): Promise<MemoryRecord[]> {
-  return (await tx.run<{ memory: MemoryRecord }>(TOUCH_DUPLICATES, { ids, now })).map((r) => r.memory);
 }
 
 function dedupKey(prepared: PreparedMemory): string {
@@ -283,6 +336,6 @@ function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
   return groups;
 }
 
-function round(n: number): number {
+function round4(n: number): number {
   return Math.round(n * 10_000) / 10_000;
 }

@@ -1,12 +1,13 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { AttributeInsert, ChunkInsert, JobInsert, MentionInsert } from '../db/queries/remember-write.js';
+import type { AttributeInsert, ChunkInsert, HistoryInsert, JobInsert, MentionInsert } from '../db/queries/remember-write.js';
 import type { LinkResult } from '../linker/index.js';
 import type { Chunk } from './chunk.js';
 import type { PreparedMemory } from './prepare.js';
 
 /**
  * Turns a prepared memory into the rows the write queries take. Shared by `remember` and
- * `updateMemory`, so both write the same chunks, links and jobs for the same content.
+ * `updateMemory`, so both write the same chunks, links and jobs for the same content. Called
+ * before the write transaction: the ids made here are what makes a re-run of it a no-op.
  */
 
 /** The memory properties that follow from its content: what `updateMemory` rewrites. */
@@ -80,4 +81,8 @@ export interface JobSettings {
 export function jobInserts(memoryId: string, settings: JobSettings, skip: readonly string[] = []): JobInsert[] {
   const kinds = [...(settings.enqueueExtract ? ['extract'] : []), ...(settings.enqueueHints ? ['hints'] : [])];
   return kinds.filter((kind) => !skip.includes(kind)).map((kind) => ({ id: randomUUID(), memoryId, kind, maxAttempts: settings.maxJobAttempts }));
+}
+
+export function historyInsert(memoryId: string): HistoryInsert {
+  return { id: randomUUID(), memoryId };
 }

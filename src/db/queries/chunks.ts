@@ -11,10 +11,12 @@ CALL db.index.vector.queryNodes('chunk_embedding', $k, $vectors[i]) YIELD node, 
 WHERE node.namespace = $namespace
 MATCH (m:Memory)-[:HAS_CHUNK]->(node)
 WHERE m.deletedAt IS NULL
-RETURN i, m.id AS memoryId, max(score) AS score`;
+RETURN i, m.id AS memoryId, m.contentHash AS contentHash, max(score) AS score`;
 
 export interface NearestHit {
   memoryId: string;
+  /** The memory's content when it was read (dedup re-checks it inside the write). */
+  contentHash: string;
   cosine: number;
 }
 
@@ -22,8 +24,8 @@ export interface NearestHit {
 export async function nearestMemories(executor: Executor, namespace: string, vectors: number[][], k: number): Promise<NearestHit[][]> {
   const hits: NearestHit[][] = vectors.map(() => []);
   if (vectors.length === 0) return hits;
-  const rows = await executor.read<{ i: number; memoryId: string; score: number }>('chunks.nearest', NEAREST_MEMORIES, { vectors, namespace, k });
-  for (const row of rows) hits[row.i]!.push({ memoryId: row.memoryId, cosine: 2 * row.score - 1 });
+  const rows = await executor.read<{ i: number; memoryId: string; contentHash: string; score: number }>('chunks.nearest', NEAREST_MEMORIES, { vectors, namespace, k });
+  for (const row of rows) hits[row.i]!.push({ memoryId: row.memoryId, contentHash: row.contentHash, cosine: 2 * row.score - 1 });
   for (const list of hits) list.sort((a, b) => b.cosine - a.cosine);
   return hits;
 }

@@ -5,6 +5,10 @@ import { MEMORY_RETURN, type ChunkRecord, type MemoryRecord } from '../records.j
  * The write half of `remember`: everything for a batch of prepared memories in one managed
  * transaction. Exact dedup is enforced here too (MERGE on the unique dedupKey), so two
  * concurrent writers of the same content still produce one memory.
+ *
+ * Every statement is safe to run twice (the driver re-runs a managed transaction whose COMMIT
+ * reply was lost): all ids come from the caller, made before the transaction; nodes and
+ * relationships are MERGEd on them; counters move only ON CREATE of what they count.
  */
 
 export interface MemoryInsert {
@@ -45,6 +49,11 @@ export interface NearDuplicateLink {
   similarity: number;
 }
 
+export interface HistoryInsert {
+  id: string;
+  memoryId: string;
+}
+
 export interface JobInsert {
   id: string;
   memoryId: string;
@@ -52,28 +61,37 @@ export interface JobInsert {
   maxAttempts: number;
 }
 
+// A match on someone else's memory is a sighting, counted once per write (`$writeId`): a re-run
+// of this transaction, or a second copy in the same batch, does not count again.
 const MERGE_MEMORIES = `
 UNWIND $memories AS m
 MERGE (mem:Memory {dedupKey: m.dedupKey})
   ON CREATE SET mem += m.props, mem.createdAt = $now, mem.updatedAt = $now, mem.accessCount = 0
-  ON MATCH SET mem.lastSeenAt = $now, mem.accessCount = coalesce(mem.accessCount, 0) + 1
+  ON MATCH SET mem.accessCount = coalesce(mem.accessCount, 0)
+    + CASE WHEN mem.id <> m.props.id AND coalesce(mem.lastSeenWrite, '') <> $writeId THEN 1 ELSE 0 END,
+    mem.lastSeenAt = CASE WHEN mem.id <> m.props.id THEN $now ELSE mem.lastSeenAt END,
+    mem.lastSeenWrite = CASE WHEN mem.id <> m.props.id THEN $writeId ELSE mem.lastSeenWrite END
 RETURN m.ref AS ref, mem.id AS id, mem.id = m.props.id AS created, ${MEMORY_RETURN('mem')} AS memory`;
 
 const CREATE_CHUNKS = `
 UNWIND $chunks AS c
 MATCH (mem:Memory {id: c.memoryId})
-CREATE (mem)-[:HAS_CHUNK]->(ch:Chunk {
-  id: c.id, namespace: mem.namespace, index: c.index, text: c.text,
-  startChar: c.startChar, endChar: c.endChar, contentHash: c.contentHash,
-  name: 'chunk ' + toString(c.index) + ' of ' + mem.name })
+MERGE (ch:Chunk {id: c.id})
+  ON CREATE SET ch.namespace = mem.namespace, ch.index = c.index, ch.text = c.text,
+    ch.startChar = c.startChar, ch.endChar = c.endChar, ch.contentHash = c.contentHash,
+    ch.name = 'chunk ' + toString(c.index) + ' of ' + mem.name
+MERGE (mem)-[:HAS_CHUNK]->(ch)
 WITH ch, c
 CALL db.create.setNodeVectorProperty(ch, 'embedding', c.embedding)`;
 
+// Only to a memory still live: one forgotten since the dedup read gets no link.
 const LINK_NEAR_DUPLICATES = `
 UNWIND $links AS l
 MATCH (mem:Memory {id: l.memoryId}), (old:Memory {id: l.existingId})
+WHERE old.deletedAt IS NULL
 MERGE (mem)-[d:DUPLICATE_OF]->(old)
-SET d.similarity = l.similarity, d.kind = 'near', d.at = $now`;
+SET d.similarity = l.similarity, d.kind = 'near', d.at = $now
+RETURN mem.id AS memoryId`;
 
 // Strong mentions create the entity when missing; weak ones only link to existing entities,
 // because entities from every capitalised word are the known failure of regex linkers.
@@ -83,17 +101,17 @@ MATCH (mem:Memory {id: x.memoryId})
 MERGE (e:Entity {namespace: mem.namespace, canonicalName: x.canonicalName})
   ON CREATE SET e.id = x.entityId, e.name = x.name, e.type = x.type, e.mentions = 0,
                 e.createdAt = $now, e.namespaceToken = mem.namespaceToken
-SET e.mentions = e.mentions + 1, e.updatedAt = $now
 MERGE (mem)-[r:MENTIONS]->(e)
-SET r.mentionText = x.mentionText, r.confidence = x.confidence`;
+  ON CREATE SET r.mentionText = x.mentionText, r.confidence = x.confidence,
+                e.mentions = coalesce(e.mentions, 0) + 1, e.updatedAt = $now`;
 
 const LINK_WEAK_MENTIONS = `
 UNWIND $mentions AS x
 MATCH (mem:Memory {id: x.memoryId})
 MATCH (e:Entity {namespace: mem.namespace, canonicalName: x.canonicalName})
-SET e.mentions = e.mentions + 1, e.updatedAt = $now
 MERGE (mem)-[r:MENTIONS]->(e)
-SET r.mentionText = x.mentionText, r.confidence = x.confidence`;
+  ON CREATE SET r.mentionText = x.mentionText, r.confidence = x.confidence,
+                e.mentions = coalesce(e.mentions, 0) + 1, e.updatedAt = $now`;
 
 const CREATE_ATTRIBUTES = `
 UNWIND $attributes AS a
@@ -103,34 +121,46 @@ MERGE (asp:Aspect {entityId: e.id, canonicalName: a.aspectCanonicalName})
   ON CREATE SET asp.id = a.aspectId, asp.name = a.aspect, asp.weight = 1.0,
                 asp.namespace = mem.namespace, asp.createdAt = $now
 MERGE (e)-[:HAS_ASPECT]->(asp)
-CREATE (asp)-[:HAS_ATTRIBUTE]->(attr:Attribute {
-  id: a.id, namespace: mem.namespace, content: a.content, name: left(a.content, 60),
-  kind: a.kind, importance: a.importance, confidence: 1.0, status: 'active',
-  validFrom: $now, createdBy: 'inline-linker' })
-CREATE (attr)-[:FROM]->(mem)`;
+MERGE (attr:Attribute {id: a.id})
+  ON CREATE SET attr.namespace = mem.namespace, attr.content = a.content, attr.name = left(a.content, 60),
+    attr.kind = a.kind, attr.importance = a.importance, attr.confidence = 1.0, attr.status = 'active',
+    attr.validFrom = $now, attr.createdBy = 'inline-linker'
+MERGE (asp)-[:HAS_ATTRIBUTE]->(attr)
+MERGE (attr)-[:FROM]->(mem)`;
 
 const CREATE_JOBS = `
 UNWIND $jobs AS j
 MATCH (mem:Memory {id: j.memoryId})
-CREATE (job:Job {
-  id: j.id, namespace: mem.namespace, kind: j.kind, status: 'pending', attempts: 0,
-  maxAttempts: j.maxAttempts, availableAt: $now, createdAt: $now, updatedAt: $now,
-  name: j.kind + ' ' + left(mem.id, 8) })-[:FOR]->(mem)`;
+MERGE (job:Job {id: j.id})
+  ON CREATE SET job.namespace = mem.namespace, job.kind = j.kind, job.status = 'pending', job.attempts = 0,
+    job.maxAttempts = j.maxAttempts, job.availableAt = $now, job.createdAt = $now, job.updatedAt = $now,
+    job.name = j.kind + ' ' + left(mem.id, 8)
+MERGE (job)-[:FOR]->(mem)`;
 
 const RECORD_CREATED = `
-UNWIND $ids AS id
-MATCH (mem:Memory {id: id})
-CREATE (h:HistoryEvent {
-  id: randomUUID(), namespace: mem.namespace, event: 'created', name: 'created',
-  actor: coalesce(mem.who, 'api'), at: $now })-[:ABOUT]->(mem)`;
+UNWIND $events AS ev
+MATCH (mem:Memory {id: ev.memoryId})
+MERGE (h:HistoryEvent {id: ev.id})
+  ON CREATE SET h.namespace = mem.namespace, h.event = 'created', h.name = 'created',
+    h.actor = coalesce(mem.who, 'api'), h.at = $now
+MERGE (h)-[:ABOUT]->(mem)`;
+
+/** Everything derived from one memory, with its ids, made before the transaction. */
+export interface MemoryRows {
+  chunks: ChunkInsert[];
+  mentions: { strong: MentionInsert[]; weak: MentionInsert[]; attributes: AttributeInsert[] };
+  nearDuplicates: NearDuplicateLink[];
+  jobs: JobInsert[];
+  created: HistoryInsert;
+}
 
 export interface MemoryWrite {
   now: string;
+  /** Made before the transaction: tells a re-run of this write from another write. */
+  writeId: string;
   memories: MemoryInsert[];
-  chunksFor: (memoryId: string) => ChunkInsert[];
-  mentionsFor: (memoryId: string) => { strong: MentionInsert[]; weak: MentionInsert[]; attributes: AttributeInsert[] };
-  nearDuplicatesFor: (memoryId: string) => NearDuplicateLink[];
-  jobsFor: (memoryId: string) => JobInsert[];
+  /** Keyed by the memory id in `props.id`. */
+  rows: ReadonlyMap<string, MemoryRows>;
 }
 
 export interface MemoryWriteResult {
@@ -139,6 +169,8 @@ export interface MemoryWriteResult {
   created: boolean;
   /** As stored by this transaction, so the caller needs no second read. */
   memory: MemoryRecord;
+  /** Whether its near-duplicate link was made (the other memory was still live). */
+  nearLinked: boolean;
 }
 
 /**
@@ -147,24 +179,24 @@ export interface MemoryWriteResult {
  */
 export async function writeMemories(tx: TxRunner, write: MemoryWrite): Promise<MemoryWriteResult[]> {
   const { now } = write;
-  const merged = await tx.run<MemoryWriteResult & Record<string, unknown>>(MERGE_MEMORIES, { memories: write.memories, now });
-  const createdIds = merged.filter((r) => r.created).map((r) => r.id);
-  if (createdIds.length === 0) return merged;
+  const rows = await tx.run<Omit<MemoryWriteResult, 'nearLinked'> & Record<string, unknown>>(MERGE_MEMORIES, { memories: write.memories, now, writeId: write.writeId });
+  const created = rows.filter((r) => r.created).map((r) => write.rows.get(r.id)!);
+  if (created.length === 0) return rows.map((r) => ({ ...r, nearLinked: false }));
 
-  const chunks = createdIds.flatMap(write.chunksFor);
-  const links = createdIds.flatMap(write.nearDuplicatesFor);
-  const graph = createdIds.map(write.mentionsFor);
-  const strong = graph.flatMap((g) => g.strong);
-  const weak = graph.flatMap((g) => g.weak);
-  const attributes = graph.flatMap((g) => g.attributes);
-  const jobs = createdIds.flatMap(write.jobsFor);
-
-  await createChunks(tx, chunks, now);
-  await linkNearDuplicates(tx, links, now);
-  await linkEntities(tx, { strong, weak, attributes }, now);
-  await createJobs(tx, jobs, now);
-  await tx.run(RECORD_CREATED, { ids: createdIds, now });
-  return merged;
+  await createChunks(tx, created.flatMap((r) => r.chunks), now);
+  const linked = await linkNearDuplicates(tx, created.flatMap((r) => r.nearDuplicates), now);
+  await linkEntities(
+    tx,
+    {
+      strong: created.flatMap((r) => r.mentions.strong),
+      weak: created.flatMap((r) => r.mentions.weak),
+      attributes: created.flatMap((r) => r.mentions.attributes),
+    },
+    now,
+  );
+  await createJobs(tx, created.flatMap((r) => r.jobs), now);
+  await tx.run(RECORD_CREATED, { events: created.map((r) => r.created), now });
+  return rows.map((r) => ({ ...r, nearLinked: r.created && linked.has(r.id) }));
 }
 
 // The statements below are shared with `updateMemory`, which rewrites a memory's derived data.
@@ -174,8 +206,11 @@ export async function createChunks(tx: TxRunner, chunks: readonly ChunkInsert[],
   if (chunks.length) await tx.run(CREATE_CHUNKS, { chunks, now });
 }
 
-export async function linkNearDuplicates(tx: TxRunner, links: readonly NearDuplicateLink[], now: string): Promise<void> {
-  if (links.length) await tx.run(LINK_NEAR_DUPLICATES, { links, now });
+/** Returns the ids of the memories that got their link. */
+export async function linkNearDuplicates(tx: TxRunner, links: readonly NearDuplicateLink[], now: string): Promise<Set<string>> {
+  if (links.length === 0) return new Set();
+  const rows = await tx.run<{ memoryId: string }>(LINK_NEAR_DUPLICATES, { links, now });
+  return new Set(rows.map((r) => r.memoryId));
 }
 
 /** The inline linker's output: mentions (strong ones create entities), then attributes. */

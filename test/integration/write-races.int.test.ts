@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Services } from '../../src/app.js';
+import { forgetMemory } from '../../src/db/queries/memory-mutations.js';
+import { cleanNamespace, testServices, uniqueNamespace } from '../support/services.js';
+
+const LIVE = `MATCH (m:Memory {namespace: $ns}) WHERE m.deletedAt IS NULL RETURN m.id AS id, m.content AS content`;
+
+/**
+ * Dedup is decided before the write transaction; these tests change the duplicate's target in
+ * between (through the `afterDedup` hook, deterministically) and check that what `remember`
+ * answers is what the graph holds.
+ */
+describe('remember when the duplicate target changes between the dedup read and the write', () => {
+  let services: Services;
+  let interleave: (() => Promise<void>) | null = null;
+  const namespaces: string[] = [];
+  const ns = () => {
+    const n = uniqueNamespace('race');
+    namespaces.push(n);
+    return n;
+  };
+  const live = async (namespace: string) => services.executor.read<{ id: string; content: string }>('test.live', LIVE, { ns: namespace });
+
+  beforeAll(async () => {
+    services = testServices(
+      {},
+      {
+        rememberHooks: {
+          afterDedup: async (round) => {
+            if (round !== 1 || !interleave) return;
+            const run = interleave;
+            interleave = null;
+            await run();
+          },
+        },
+      },
+    );
+    await services.embedder.load();
+  });
+  afterAll(async () => {
+    for (const n of namespaces) await cleanNamespace(services, n);
+    await services.executor.close();
+  });
+
+  it('an exact duplicate of a memory forgotten meanwhile is stored as new', async () => {
+    const namespace = ns();
+    const content = 'The staging cluster runs on three nodes in eu-west-1.';
+    const first = await services.remember.remember({ content, namespace });
+    interleave = async () => void (await forgetMemory(services.executor, { id: first.memory.id, namespace, actor: 'test' }, 'race'));
+    const second = await services.remember.remember({ content, namespace });
+    expect(second.dedup.action).toBe('STORED_NEW');
+    expect(second.memory.id).not.toBe(first.memory.id);
+    expect(await live(namespace)).toEqual([{ id: second.memory.id, content }]);
+  });
+
+  it('an exact duplicate of a memory rewritten meanwhile is stored as new', async () => {
+    const namespace = ns();
+    const content = 'Backups of the billing database run nightly at 02:00 UTC.';
+    const first = await services.remember.remember({ content, namespace });
+    interleave = async () => void (await services.update.update({ id: first.memory.id, namespace, content: 'The search cluster was moved to Frankfurt last spring.', actor: 'test' }));
+    const second = await services.remember.remember({ content, namespace });
+    expect(second.dedup.action).toBe('STORED_NEW');
+    const contents = (await live(namespace)).map((m) => m.content).sort();
+    expect(contents).toEqual([content, 'The search cluster was moved to Frankfurt last spring.'].sort());
+  });
+
+  it('a semantic duplicate of a memory forgotten meanwhile is stored as new', async () => {
+    const namespace = ns();
+    const original = 'Our team deploys the billing service every Tuesday afternoon.';
+    const paraphrase = 'Our team deploys the billing service each Tuesday afternoon.';
+    const first = await services.remember.remember({ content: original, namespace });
+    // The premise: without the interleaving this is a semantic duplicate.
+    const control = ns();
+    await services.remember.remember({ content: original, namespace: control });
+    expect((await services.remember.remember({ content: paraphrase, namespace: control })).dedup.action).toBe('DUPLICATE_SEMANTIC');
+
+    interleave = async () => void (await forgetMemory(services.executor, { id: first.memory.id, namespace, actor: 'test' }, 'race'));
+    const second = await services.remember.remember({ content: paraphrase, namespace });
+    expect(second.dedup.action).toBe('STORED_NEW');
+    expect(await live(namespace)).toEqual([{ id: second.memory.id, content: paraphrase }]);
+  });
+
+  it('a near duplicate of a memory forgotten meanwhile is stored without a link to it', async () => {
+    const namespace = ns();
+    const original = 'The mobile team ships a release candidate every second Friday.';
+    const near = 'The mobile team ships one release candidate every other Friday.'; // cosine 0.95
+    const first = await services.remember.remember({ content: original, namespace });
+    interleave = async () => void (await forgetMemory(services.executor, { id: first.memory.id, namespace, actor: 'test' }, 'race'));
+    const second = await services.remember.remember({ content: near, namespace });
+    expect(second.dedup.action).not.toBe('DUPLICATE_SEMANTIC');
+    expect(second.dedup.action).toBe('STORED_NEW');
+    const [links] = await services.executor.read<{ n: number }>('test.links', 'MATCH (:Memory {id: $id})-[d:DUPLICATE_OF]->() RETURN count(d) AS n', { id: second.memory.id });
+    expect(links!.n).toBe(0);
+  });
+});
