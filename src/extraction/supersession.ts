@@ -1,5 +1,6 @@
 import type { Executor } from '../db/executor.js';
 import type { LlmProvider } from '../llm/provider.js';
+import { trimEndChars } from '../text/index.js';
 import type { AttributePlan } from './classify.js';
 import { detectContradiction, type ContradictionCheck } from './contradiction.js';
 import { checkSemanticContradiction, needsSemanticCheck, type SemanticCheck } from './semantic-contradiction.js';
@@ -88,5 +89,5 @@ function siblingKey(entity: string, aspect: string): string {
 }
 
 function normalize(text: string): string {
-  return text.trim().toLowerCase().replace(/\s+/g, ' ').replace(/[.!?]+$/, '');
+  return trimEndChars(text.trim().toLowerCase().replace(/\s+/g, ' '), '.!?');
 }

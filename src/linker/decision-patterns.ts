@@ -4,6 +4,7 @@
  * It also names what was decided about ("Redis" and "Memcached" in "chose Redis over Memcached"),
  * which the linker turns into strong entities.
  */
+import { trimEndChars } from '../text/index.js';
 import { canonicalize, CALENDAR_WORDS, knownTech, STOP_WORDS } from './vocabulary.js';
 
 export interface DecisionPattern {
@@ -80,7 +81,7 @@ function readObject(text: string, pos: number): { name: string; start: number; e
   HEAD.lastIndex = start;
   const head = HEAD.exec(text)?.[0];
   if (!head) return null;
-  let name = head.replace(/[.\-/]+$/, '');
+  let name = trimEndChars(head, './-');
   let end = start + name.length;
   const sentenceEnded = name.length < head.length && head.endsWith('.');
   if (!sentenceEnded && /^\p{Lu}/u.test(name)) {
@@ -88,7 +89,7 @@ function readObject(text: string, pos: number): { name: string; start: number; e
       TAIL.lastIndex = end;
       const tail = TAIL.exec(text)?.[0];
       if (!tail || STOP_WORDS.has(tail.trim().toLowerCase())) break;
-      const trimmed = tail.replace(/[.\-]+$/, '');
+      const trimmed = trimEndChars(tail, '.-');
       name += trimmed;
       end += trimmed.length;
       if (trimmed.length < tail.length) break;

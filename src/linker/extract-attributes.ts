@@ -61,7 +61,7 @@ export function extractAttributes(text: string, entities: readonly ExtractedEnti
   const kind: AttributeKind = decision ? 'constraint' : 'attribute';
   const importance = decision ? CONSTRAINT_IMPORTANCE : ATTRIBUTE_IMPORTANCE;
   // A speaker label says who talks, not what the turn is about: it gets no attributes.
-  const strong = entities.filter((e) => e.strength === 'strong' && e.signal !== 'speaker').map((e) => ({ key: e.canonicalName, re: mentionPattern(e) }));
+  const strong = entities.filter((e) => e.strength === 'strong' && e.signal !== 'speaker').map((e) => ({ key: e.canonicalName, forms: mentionForms(e) }));
   if (strong.length === 0 || max <= 0) return [];
 
   const out: ExtractedAttribute[] = [];
@@ -69,8 +69,9 @@ export function extractAttributes(text: string, entities: readonly ExtractedEnti
   for (const clause of clauses(text)) {
     const aspect = inferAspect(clause);
     const content = clause.length <= maxChars ? clause : `${clause.slice(0, Math.max(0, maxChars - 1)).trimEnd()}…`;
-    for (const { key, re } of strong) {
-      if (!re.test(clause)) continue;
+    const lower = clause.toLowerCase();
+    for (const { key, forms } of strong) {
+      if (!forms.some((f) => mentionsWord(lower, f))) continue;
       const id = `${key}\u0000${aspect}\u0000${content.toLowerCase()}`;
       if (seen.has(id)) continue;
       seen.add(id);
@@ -89,7 +90,19 @@ function clauses(text: string): string[] {
     .filter((c) => c.length >= MIN_CLAUSE_CHARS);
 }
 
-function mentionPattern(e: ExtractedEntity): RegExp {
-  const forms = [...new Set([e.name, e.mentionText.replace(/^`|`$/g, '')])].map((f) => f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  return new RegExp(`(?<![\\w@])(?:${forms.join('|')})(?![\\w])`, 'i');
+function mentionForms(e: ExtractedEntity): string[] {
+  return [...new Set([e.name, e.mentionText.replace(/^`|`$/g, '')].map((f) => f.toLowerCase()).filter(Boolean))];
+}
+
+/**
+ * Whether `form` occurs in `text` (both lowercased) not inside a longer word. A search rather than
+ * a regex built from the name: a long name made a regex too large to compile.
+ */
+function mentionsWord(text: string, form: string): boolean {
+  for (let at = text.indexOf(form); at >= 0; at = text.indexOf(form, at + 1)) {
+    const before = text[at - 1];
+    const after = text[at + form.length];
+    if ((before === undefined || !/[\w@]/.test(before)) && (after === undefined || !/\w/.test(after))) return true;
+  }
+  return false;
 }

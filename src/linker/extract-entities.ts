@@ -4,6 +4,7 @@
  * packages, files, URLs, handles, code identifiers, decision objects) may create an entity;
  * weak ones (capitalised names) only link to an entity that already exists — the DB layer decides.
  */
+import { trimEndChars } from '../text/index.js';
 import { decisionObjects } from './decision-patterns.js';
 import { findNameMentions } from './proper-nouns.js';
 import { canonicalize, knownTech, STOP_WORDS, TECH_ALIAS_SOURCE } from './vocabulary.js';
@@ -32,6 +33,8 @@ export interface ExtractEntitiesOptions {
 
 /** At most this many entities per memory, strong ones first, to bound the write transaction. */
 export const LINKER_MAX_ENTITIES = 50;
+/** A longer "name" is a run of code or noise, not something to key an entity on. */
+export const LINKER_MAX_ENTITY_NAME_CHARS = 200;
 /** Mention confidence per signal. */
 export const SIGNAL_CONFIDENCE: Record<EntitySignal, number> = {
   'known-tech': 0.9,
@@ -127,7 +130,7 @@ function packagesInInstalls(text: string): Candidate[] {
       const start = at;
       at += token.length;
       if (token.trim() === '' || token.startsWith('-')) continue;
-      const bare = token.replace(/[.,;:!?)]+$/, '');
+      const bare = trimEndChars(token, '.,;:!?)');
       const name = bare.replace(/^(@?[^@\s[=<>!~]+).*$/, '$1');
       const c = packageCandidate(name, start, start + bare.length);
       if (!c) break;
@@ -174,7 +177,7 @@ function dedupe(candidates: Candidate[], max: number): ExtractedEntity[] {
   const best = new Map<string, { e: ExtractedEntity; at: number }>();
   for (const c of candidates) {
     const canonicalName = canonicalize(c.name);
-    if (canonicalName.length < 2 || STOP_WORDS.has(canonicalName)) continue;
+    if (canonicalName.length < 2 || canonicalName.length > LINKER_MAX_ENTITY_NAME_CHARS || STOP_WORDS.has(canonicalName)) continue;
     // A transcript's speaker label names who is talking: strong, unlike a capitalised word.
     const strength: EntityStrength = c.signal === 'sentence-start' || c.signal === 'proper-noun' ? 'weak' : 'strong';
     const e: ExtractedEntity = { name: c.name, canonicalName, type: c.type, mentionText: c.mention, confidence: SIGNAL_CONFIDENCE[c.signal], strength, signal: c.signal };

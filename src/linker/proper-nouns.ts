@@ -3,6 +3,7 @@
  * from one mention (a capitalised word is too often just a capitalised word). The caller masks
  * strong spans (paths, URLs, code) first so their parts are not read as names.
  */
+import { trimEndChars } from '../text/index.js';
 import { CALENDAR_WORDS, STOP_WORDS } from './vocabulary.js';
 
 export interface NameMention {
@@ -43,7 +44,7 @@ export function findNameMentions(text: string): NameMention[] {
     run = [];
   };
   for (const m of text.matchAll(CAPITALISED)) {
-    const word = m[0].replace(/(?:['’]s|['’&-]+)$/u, '');
+    const word = withoutSuffix(m[0]);
     const start = m.index;
     const prev = run[run.length - 1];
     if (prev && !/^ $/.test(text.slice(prev.end, start))) flush();
@@ -78,6 +79,12 @@ function acceptRun(text: string, whole: Array<{ word: string; start: number; end
   }
   // "The Acme Corp …": drop the opening word and keep the rest as an ordinary proper noun.
   return run.length > 1 ? [{ name: run.slice(1).map((r) => r.word).join(' '), start: run[1]!.start, end: last.end, kind: 'proper-noun' }] : [];
+}
+
+/** Drops a possessive "'s" or a trailing run of ' ’ & - (a scan, not a regex: runs can be long). */
+function withoutSuffix(word: string): string {
+  if (/['’]s$/u.test(word)) return word.slice(0, -2);
+  return trimEndChars(word, "'’&-");
 }
 
 function isJunk(word: string): boolean {

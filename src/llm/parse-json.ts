@@ -1,8 +1,5 @@
 import { LlmParseError } from './provider.js';
 
-const THINK_BLOCK = /<think>[\s\S]*?<\/think>/gi;
-// A reasoning model cut off mid-thought leaves an unclosed block: drop it to the end.
-const UNCLOSED_THINK = /<think>[\s\S]*$/i;
 const FENCED = /```[a-zA-Z0-9_-]*[ \t]*\r?\n?([\s\S]*?)```/;
 const EXCERPT_CHARS = 120;
 
@@ -11,7 +8,7 @@ const EXCERPT_CHARS = 120;
  * Markdown code fences, then parse. Prose around a single top-level object or array is tolerated.
  */
 export function parseLlmJson(text: string): unknown {
-  const cleaned = stripFences(text.replace(THINK_BLOCK, '').replace(UNCLOSED_THINK, '')).trim();
+  const cleaned = stripFences(withoutThinkBlocks(text)).trim();
   if (cleaned === '') throw new LlmParseError('LLM output is empty after removing <think> blocks and code fences', '');
   try {
     return JSON.parse(cleaned);
@@ -26,6 +23,30 @@ export function parseLlmJson(text: string): unknown {
     }
     throw new LlmParseError('LLM output is not valid JSON', cleaned.slice(0, EXCERPT_CHARS));
   }
+}
+
+/**
+ * Drops `<think>…</think>` blocks, and an unclosed one (a reasoning model cut off mid-thought) to
+ * the end. A scan, not `/<think>[\s\S]*?<\/think>/g`, which rescans to the end from every
+ * unclosed `<think>`.
+ */
+function withoutThinkBlocks(text: string): string {
+  const lower = text.toLowerCase();
+  if (lower.length !== text.length) return withoutThinkBlocksIn(text, text);
+  return withoutThinkBlocksIn(text, lower);
+}
+
+function withoutThinkBlocksIn(text: string, lower: string): string {
+  const parts: string[] = [];
+  let at = 0;
+  for (let open = lower.indexOf('<think>'); open >= 0; open = lower.indexOf('<think>', at)) {
+    parts.push(text.slice(at, open));
+    const close = lower.indexOf('</think>', open + 7);
+    if (close < 0) return parts.join('');
+    at = close + 8;
+  }
+  parts.push(text.slice(at));
+  return parts.join('');
 }
 
 function stripFences(text: string): string {

@@ -50,7 +50,8 @@ interface Piece {
 }
 
 const PARAGRAPH_START_LINE = /^\s{0,3}(?:#{1,6}\s|[-*+]\s|\d{1,3}[.)]\s|```|~~~)/;
-const SENTENCE_BREAK = /[.!?]+["'”’)\]]*[ \t]+|\n/g;
+// Starts only at the first mark of a run: from every mark of a long "!!!!" run it is quadratic.
+const SENTENCE_BREAK = /(?<![.!?])[.!?]+["'”’)\]]*[ \t]+|\n/g;
 /** After ". " a new sentence starts only with a capital or a digit (seed 000), maybe quoted. */
 const SENTENCE_OPENER = /["'“‘(\[]?[\p{Lu}\p{N}]/uy;
 

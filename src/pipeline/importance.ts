@@ -3,6 +3,7 @@
  * from content signals, novelty from the nearest existing vector, and rule-based type routing.
  * The deep path may refine both later (DESIGN "Importance").
  */
+import { trimEndChars } from '../text/index.js';
 import { ValidationError } from '../errors.js';
 import { isDecisionContent } from '../linker/index.js';
 
@@ -52,7 +53,7 @@ function hasNamedEntity(text: string): boolean {
   const re = /(?<![\p{L}\p{N}_])\p{Lu}[\p{L}\p{N}'’.-]*/gu;
   let m: RegExpExecArray | null;
   while ((m = re.exec(text)) !== null) {
-    const word = m[0].replace(/[.'’-]+$/, '');
+    const word = trimEndChars(m[0], ".'’-");
     if (word.length < 2 || NOT_NAMES.has(word) || MONTH_OR_DAY_WORD.test(word)) continue;
     if (!opensSentence(text, m.index) || /\p{Ll}\p{Lu}/u.test(word)) return true;
   }

@@ -10,6 +10,8 @@
  */
 import { createHash } from 'node:crypto';
 
+import { trimEndChars } from '../text/index.js';
+
 export interface NormalizedContent {
   /** What gets stored: NFC, trimmed, LF line ends, horizontal runs collapsed, ≤ 1 blank line in a row. */
   storageContent: string;
@@ -20,7 +22,7 @@ export interface NormalizedContent {
 }
 
 /** Trailing punctuation stripped from the normalized form (seed 004). */
-export const TRAILING_PUNCTUATION = /[.,!?;:]+$/;
+export const TRAILING_PUNCTUATION_CHARS = '.,!?;:';
 
 // Every whitespace character except "\n" (after line ends are unified): spaces, tabs, NBSP, …
 const HORIZONTAL_WS_RUN = /[^\S\n]+/g;
@@ -33,8 +35,9 @@ export function normalizeContent(raw: string): NormalizedContent {
     .replace(/ +\n/g, '\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
-  const normalizedContent = storageContent.replace(/\s+/g, ' ').toLowerCase().replace(TRAILING_PUNCTUATION, '').trimEnd();
+  const normalizedContent = trimEndChars(storageContent.replace(/\s+/g, ' ').toLowerCase(), TRAILING_PUNCTUATION_CHARS).trimEnd();
   const hashBasis = normalizedContent.length > 0 ? normalizedContent : storageContent.toLowerCase();
   const contentHash = createHash('sha256').update(hashBasis, 'utf8').digest('hex');
   return { storageContent, normalizedContent, contentHash };
 }
+

@@ -17,6 +17,7 @@
  * Known limit: after a copula only one token is taken, so a multi-word passphrase of plain
  * words ("is correct horse battery staple") is read as prose and not masked.
  */
+import { trimEndChars } from '../text/index.js';
 import { PiiRejectedError } from '../errors.js';
 
 export interface AssignmentResult {
@@ -128,8 +129,8 @@ function valueSpan(rest: string, strict: boolean): { start: number; end: number 
   if (/^(?:<[^>]*>|\$?\{\{[^}]*\}\}|\$\{[^}]*\})/.test(rest)) return null;
   const offset = quote === "'" || quote === '"' || quote === '`' ? 1 : 0;
   const raw = /^[^\s'"`&]+/.exec(rest.slice(offset))?.[0] ?? '';
-  const token = raw.replace(/[.,;:!?)\]}>]+$/, '');
-  if (token === '' || REFERENCE.test(token) || REFERENCE.test(raw.replace(/[.,;:!?)]+$/, ''))) return null;
+  const token = trimEndChars(raw, '.,;:!?)]}>');
+  if (token === '' || REFERENCE.test(token) || REFERENCE.test(trimEndChars(raw, '.,;:!?)'))) return null;
   const span = { start: offset, end: offset + token.length };
   if (strict) return span;
   if (PROSE.has(token.toLowerCase()) || /^[A-Za-z]+(?:ed|ing|ly)$/.test(token) || /^[a-z]+(?:-[a-z]+)+$/.test(token)) return null;

@@ -26,6 +26,8 @@ export const CONVERSATION_TAG = 'conversation';
 
 type Signal = [pattern: RegExp, points: number];
 
+// Linear time on any input: no `\s` that crosses lines after `^` in multiline mode, and no
+// identifier that may start inside another (`\b` fires at every `$`).
 /** Rule order is the seed's order of application: decision → code → error → architecture → config → dependency → todo. */
 export const TAG_RULES: ReadonlyArray<{ tag: string; signals: readonly Signal[] }> = [
   {
@@ -47,11 +49,11 @@ export const TAG_RULES: ReadonlyArray<{ tag: string; signals: readonly Signal[] 
       [/\b(?:function|const|let|var|class|import|export|def|func|struct|interface|enum|return|async|await|fn|impl|lambda)\b/, 1],
       [/\b(?:const|let|var|def|func|fn)\s+[A-Za-z_$][\w$]*\s*[=(:]/, 2],
       [/\w\.(?:tsx?|jsx?|mjs|cjs|py|rs|go|java|rb|cs|cpp|hpp|kt|swift|php|sh|sql)\b/, 2],
-      [/\b[A-Za-z_$][\w$]*\([^()\n]{0,40}\)/, 2],
+      [/(?<![\w$])[A-Za-z_$][\w$]*\([^()\n]{0,40}\)/, 2],
       [/\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+\b/, 1],
       [/\b[a-z]+[A-Z][A-Za-z0-9]*\b/, 1],
       [/\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/, 1],
-      [/\b[a-z_$][\w$]*\.[a-z_$][\w$]*\b(?!\.)/, 1],
+      [/(?<![\w$])[a-z_$][\w$]*\.[a-z_$][\w$]*(?![\w$.])/, 1],
       [/===|!==|=>|&&|\|\||::|->/, 2],
     ],
   },
@@ -60,7 +62,7 @@ export const TAG_RULES: ReadonlyArray<{ tag: string; signals: readonly Signal[] 
     signals: [
       [/\b(?:errors?|exceptions?|crash(?:ed|es|ing)?|bugs?|failed|failure|panic(?:ked)?|traceback|stack ?trace|broken|not working|segfault)\b/i, 3],
       [/\b[A-Z]\w*(?:Error|Exception)\b/, 3],
-      [/^\s+at .+:\d+:\d+\)?$|Traceback \(most recent call last\)|goroutine \d+ \[/m, 3],
+      [/^[ \t]+at [^\n]+:\d+:\d+\)?$|Traceback \(most recent call last\)|goroutine \d+ \[/m, 3],
       [/\b(?:fix(?:ed|es|ing)?|issues?|problems?|wrong|regression|timeout|warning)\b/i, 1],
     ],
   },
@@ -112,7 +114,7 @@ export const TAG_RULES: ReadonlyArray<{ tag: string; signals: readonly Signal[] 
     tag: 'todo',
     signals: [
       [/\b(?:TODO|FIXME|HACK|XXX)\b/, 3],
-      [/^\s*[-*] \[ \]/m, 3],
+      [/^[ \t]*[-*] \[ \]/m, 3],
       [/\bto-?do\b/i, 2],
       [/\bshould\b/i, 1],
       [/\bneeds? to\b/i, 1],

@@ -1,0 +1,139 @@
+/**
+ * Every text stage that sees user input, run on generated adversarial inputs of MAX_CONTENT_CHARS
+ * characters. Quadratic regexes took 2–13 s on such inputs; linear code takes milliseconds, so a
+ * generous per-stage budget tells them apart even on a loaded machine.
+ */
+import { describe, expect, it } from 'vitest';
+
+import { DEFAULT_MAX_CONTENT_CHARS } from '../config/defaults.js';
+import { parseLlmJson } from '../llm/parse-json.js';
+import { decisionObjects } from '../linker/decision-patterns.js';
+import { extractAttributes } from '../linker/extract-attributes.js';
+import { extractEntities } from '../linker/extract-entities.js';
+import { isDecisionContent, linkMemory } from '../linker/index.js';
+import { queryTokens, toLuceneQuery } from '../recall/lucene.js';
+import { tokenize } from '../extraction/contradiction.js';
+import { chunkText } from './chunk.js';
+import { classifyMemoryType, salienceScore } from './importance.js';
+import { normalizeContent } from './normalize.js';
+import { redactSecrets } from './redact.js';
+import { autoTag } from './tags.js';
+import { classifyTemporal } from './temporal.js';
+
+const N = DEFAULT_MAX_CONTENT_CHARS;
+/** Per stage and input; the quadratic versions took 2,000–13,000 ms here. */
+const BUDGET_MS = 1_000;
+
+const fill = (unit: string, n = N) => unit.repeat(Math.ceil(n / unit.length)).slice(0, n);
+const PUNCTUATION = [...'!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~'];
+const OTHERS = ['a', 'A', '1', ' ', '\n', '\t', 'é', '中', '\u00a0'];
+const WORDS = ['password', 'api_key', 'token', 'secret', 'Bearer', 'https://a', 'eyJ', 'ghp_', 'AKIA', 'sk-', '-----BEGIN', 'postgres://', 'decided', 'chose', 'over', 'until', 'I', 'we', 'npm i', 'const', 'Error', 'TODO', '```', 'New', 'Redis', '<think>'];
+
+function adversarialInputs(): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  for (const c of [...PUNCTUATION, ...OTHERS]) {
+    out.push([`run of ${JSON.stringify(c)}`, fill(c)]);
+    out.push([`run of ${JSON.stringify(c)} then x`, `${c.repeat(N - 1)}x`]);
+    out.push([`x then run of ${JSON.stringify(c)}`, `x${c.repeat(N - 1)}`]);
+    out.push([`alternating a${JSON.stringify(c)}`, fill(`a${c}`)]);
+  }
+  for (const w of WORDS) {
+    out.push([`repeated ${JSON.stringify(w)} `, fill(`${w} `)]);
+    out.push([`repeated ${JSON.stringify(w)}=`, fill(`${w}=`)]);
+    out.push([`repeated ${JSON.stringify(w)}:`, fill(`${w}: `)]);
+  }
+  out.push(
+    ['$-words', fill('$abc')],
+    ['$-word pairs', fill('a$')],
+    ['snake_case run', fill('ab_')],
+    ['SNAKE_CASE run', fill('AB_')],
+    ['snake_case ending in _', `${fill('a_', N - 1)}!`],
+    ['CamelCase run', fill('Ab')],
+    ['camelCase run', fill('aB')],
+    ['repeated a= assignments', fill('a=')],
+    ['password= then junk', `password=${fill('x', N - 9)}`],
+    ['URL without end', `https://${fill('a/', N - 8)}`],
+    ['URL of dots', `https://${fill('a.', N - 8)}`],
+    ['database URI without end', `postgres://${fill('u:', N - 11)}`],
+    ['email-like', fill('a.b@')],
+    ['nested brackets', `${fill('([{', N / 2)}${fill('}])', N / 2)}`],
+    ['unclosed calls', fill('a(')],
+    ['path segments', fill('a/b.')],
+    ['mixed scripts', fill('aА中١ é ')],
+    ['near-miss decision', fill('we chose the ')],
+    ['near-miss prose password', fill('my password is the ')],
+    ['digits and dashes', fill('1-')],
+    ['digits and spaces', fill('4 ')],
+    ['plus-digit runs', fill('+1 ')],
+    ['base64-like run', fill('A1b/')],
+    ['capitalised words', fill('Aaa ')],
+    ['indented lines', fill(' \n')],
+    ['list markers', fill('- ')],
+    ['sentence ends', fill('a. ')],
+    ['markdown headers', fill('# \n')],
+    ['unclosed private key', `-----BEGIN PRIVATE KEY-----${fill('a\n', N - 27)}`],
+  );
+  return out;
+}
+
+const STAGES: Record<string, (text: string) => unknown> = {
+  normalize: normalizeContent,
+  redact: (t) => {
+    try {
+      return redactSecrets(t);
+    } catch (error) {
+      if ((error as { code?: string }).code === 'PII_REJECTED') return null;
+      throw error;
+    }
+  },
+  tags: (t) => autoTag(t, { source: t.slice(0, 256) }),
+  chunk: chunkText,
+  salience: salienceScore,
+  type: classifyMemoryType,
+  temporal: classifyTemporal,
+  entities: extractEntities,
+  attributes: (t) => extractAttributes(t, extractEntities(t)),
+  decision: isDecisionContent,
+  decisionObjects,
+  link: linkMemory,
+  lucene: toLuceneQuery,
+  queryTokens,
+  contradictionTokens: tokenize,
+  llmJson: (t) => {
+    try {
+      return parseLlmJson(t);
+    } catch {
+      return null;
+    }
+  },
+};
+
+/** The faster of up to two runs, so one scheduling hiccup on a busy machine does not fail it. */
+function timeMs(fn: () => unknown): number {
+  let best = Infinity;
+  for (let attempt = 0; attempt < 2 && best > BUDGET_MS; attempt++) {
+    const t0 = performance.now();
+    fn();
+    best = Math.min(best, performance.now() - t0);
+  }
+  return best;
+}
+
+describe(`text stages run in linear time on ${N}-character adversarial inputs`, () => {
+  const inputs = adversarialInputs();
+
+  it('generates inputs of MAX_CONTENT_CHARS', () => {
+    expect(inputs.length).toBeGreaterThan(200);
+    for (const [name, text] of inputs) expect(text.length, name).toBeGreaterThanOrEqual(N - 1);
+  });
+
+  it.each(Object.keys(STAGES))('%s stays under the budget on every input', (stage) => {
+    const fn = STAGES[stage]!;
+    const slow: string[] = [];
+    for (const [name, text] of inputs) {
+      const ms = timeMs(() => fn(text));
+      if (ms > BUDGET_MS) slow.push(`${name}: ${Math.round(ms)} ms`);
+    }
+    expect(slow, `${stage} over ${BUDGET_MS} ms`).toEqual([]);
+  });
+});

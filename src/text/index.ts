@@ -1,0 +1,1 @@
+export { trimEndChars, trimStartChars } from './trim.js';
