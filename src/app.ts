@@ -99,7 +99,11 @@ export function createServices(config: Config, logger: Logger, options: AppOptio
     options.rememberHooks,
   );
   const recall = observeRecall(new RecallService(executor, embedder, config, logger.child({ component: 'recall' })), metrics);
-  const worker = createWorker({ executor, embedder, remember, config, logger: logger.child({ component: 'worker' }) });
+  const worker = createWorker({
+    executor, embedder, remember, config,
+    logger: logger.child({ component: 'worker' }),
+    onLlmUsage: (kind, model, usage) => metrics.observeLlmUsage(kind, model, usage),
+  });
   return {
     config,
     logger,

@@ -1,5 +1,6 @@
 import { parseLlmJson } from '../llm/parse-json.js';
 import { LlmParseError, type LlmProvider } from '../llm/provider.js';
+import { DECISION_SCHEMA } from './output-schemas.js';
 import { decisionPrompt } from './prompts.js';
 import type { Candidate, Decision, ExtractedFact } from './types.js';
 import { validateDecision } from './validate-decision.js';
@@ -19,7 +20,7 @@ export async function decide(provider: LlmProvider, fact: ExtractedFact, candida
   if (candidates.length === 0) {
     return { decision: { action: 'ADD', targetId: null, confidence: fact.confidence, reason: NO_CANDIDATES_REASON, byModel: false }, warnings: [] };
   }
-  const output = await provider.generate(decisionPrompt(fact, candidates), { timeoutMs: options.timeoutMs, format: 'json' });
+  const output = await provider.generate(decisionPrompt(fact, candidates), { timeoutMs: options.timeoutMs, format: DECISION_SCHEMA });
   try {
     return validateDecision(parseLlmJson(output), candidates);
   } catch (error) {

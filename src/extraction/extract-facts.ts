@@ -1,5 +1,6 @@
 import { parseLlmJson } from '../llm/parse-json.js';
 import { LlmParseError, type LlmProvider } from '../llm/provider.js';
+import { EXTRACTION_SCHEMA } from './output-schemas.js';
 import { extractionPrompt } from './prompts.js';
 import type { ExtractionResult } from './types.js';
 import { validateExtraction } from './validate-extraction.js';
@@ -15,7 +16,7 @@ export const MAX_EXTRACTION_INPUT_CHARS = 12_000;
 export async function extractFacts(provider: LlmProvider, content: string, options: { timeoutMs: number }): Promise<ExtractionResult> {
   const truncated = content.length > MAX_EXTRACTION_INPUT_CHARS;
   const input = truncated ? content.slice(0, MAX_EXTRACTION_INPUT_CHARS) : content;
-  const output = await provider.generate(extractionPrompt(input), { timeoutMs: options.timeoutMs, format: 'json' });
+  const output = await provider.generate(extractionPrompt(input), { timeoutMs: options.timeoutMs, format: EXTRACTION_SCHEMA });
   const lead = truncated ? [`input truncated from ${content.length} to ${MAX_EXTRACTION_INPUT_CHARS} characters`] : [];
   let raw: unknown;
   try {

@@ -3,6 +3,7 @@ import type { Executor } from '../db/executor.js';
 import { parseLlmJson } from '../llm/parse-json.js';
 import { LlmParseError, type LlmProvider } from '../llm/provider.js';
 import { HISTORY_EVENT, recordHistory } from './history.js';
+import { hintsSchema } from './output-schemas.js';
 import { hintsPrompt } from './prompts.js';
 
 /** Prospective indexing (seed 004 "Hints"): questions a memory answers, searchable by BM25. */
@@ -17,7 +18,7 @@ export interface HintsResult {
 
 export async function generateHints(provider: LlmProvider, content: string, options: { timeoutMs: number; max?: number; maxInputChars: number }): Promise<HintsResult> {
   const max = options.max ?? DEFAULT_MAX_HINTS;
-  const output = await provider.generate(hintsPrompt(content.slice(0, options.maxInputChars), max), { timeoutMs: options.timeoutMs, format: 'json' });
+  const output = await provider.generate(hintsPrompt(content.slice(0, options.maxInputChars), max), { timeoutMs: options.timeoutMs, format: hintsSchema(max) });
   try {
     return validateHints(parseLlmJson(output), max);
   } catch (error) {

@@ -1,6 +1,7 @@
 import { parseLlmJson } from '../llm/parse-json.js';
 import type { LlmProvider } from '../llm/provider.js';
 import { MIN_OVERLAP_FOR_SEMANTIC_CHECK, type ContradictionCheck } from './contradiction.js';
+import { CONTRADICTION_SCHEMA } from './output-schemas.js';
 import { contradictionPrompt } from './prompts.js';
 
 export interface SemanticCheck {
@@ -22,7 +23,7 @@ export function needsSemanticCheck(syntactic: ContradictionCheck): boolean {
  */
 export async function checkSemanticContradiction(provider: LlmProvider, newer: string, older: string, options: { timeoutMs: number }): Promise<SemanticCheck> {
   try {
-    const raw = parseLlmJson(await provider.generate(contradictionPrompt(newer, older), { timeoutMs: options.timeoutMs, format: 'json' }));
+    const raw = parseLlmJson(await provider.generate(contradictionPrompt(newer, older), { timeoutMs: options.timeoutMs, format: CONTRADICTION_SCHEMA }));
     if (typeof raw !== 'object' || raw === null || typeof (raw as { contradicts?: unknown }).contradicts !== 'boolean') {
       return noContradiction('output has no boolean "contradicts"');
     }

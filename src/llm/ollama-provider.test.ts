@@ -1,6 +1,7 @@
 import { Ollama } from 'ollama';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FAKE_OLLAMA_VERSION, startFakeOllama, type FakeOllama } from '../../test/support/fake-ollama.js';
+import { DEFAULT_FAKE_SPEED, FAKE_OLLAMA_VERSION, fakeTokenCount, startFakeOllama, type FakeOllama } from '../../test/support/fake-ollama.js';
+import { meterUsage } from './usage.js';
 import { OllamaProvider } from './ollama-provider.js';
 import { LlmError, LlmHttpError, LlmTimeoutError } from './provider.js';
 
@@ -21,6 +22,46 @@ describe('OllamaProvider against a protocol-faithful fake server', () => {
     await expect(provider.generate('extract this', { timeoutMs: 2_000, format: 'json' })).resolves.toBe('<think>x</think>{"facts":[]}');
     expect(fake.requests).toHaveLength(1);
     expect(fake.requests[0]).toMatchObject({ path: '/api/generate', model: 'qwen3:4b', prompt: 'extract this', format: 'json', stream: false });
+  });
+
+  it('sends a JSON Schema as format and meters the tokens and durations the server reports', async () => {
+    const schema = { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] };
+    fake.enqueue('{"ok":true}', '{"ok":false}');
+    const { usage, outcome } = await meterUsage(async () => {
+      await provider.generate('first prompt', { timeoutMs: 2_000, format: schema });
+      return provider.generate('a second, longer prompt', { timeoutMs: 2_000, format: schema });
+    });
+    expect(outcome).toEqual({ status: 'fulfilled', value: '{"ok":false}' });
+    expect(fake.requests.map((r) => r.format)).toEqual([schema, schema]);
+    expect(usage.calls).toBe(2);
+    expect(usage.promptTokens).toBe(fakeTokenCount('first prompt') + fakeTokenCount('a second, longer prompt'));
+    expect(usage.evalTokens).toBe(fakeTokenCount('{"ok":true}') + fakeTokenCount('{"ok":false}'));
+    const expectedEvalMs = (usage.evalTokens / DEFAULT_FAKE_SPEED.evalTokensPerSecond) * 1000;
+    expect(usage.evalDurationMs).toBeCloseTo(expectedEvalMs, 3);
+    expect(usage.totalDurationMs).toBeGreaterThan(usage.evalDurationMs);
+    // Outside a meter nothing is recorded and nothing fails.
+    fake.enqueue('{"ok":true}');
+    await expect(provider.generate('unmetered', { timeoutMs: 2_000, format: schema })).resolves.toBe('{"ok":true}');
+  });
+
+  it('is refused by the server, as Ollama refuses it, when format is neither "json" nor a schema', async () => {
+    const error = await provider.generate('p', { timeoutMs: 2_000, format: 'yaml' as never }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LlmHttpError);
+    expect((error as LlmHttpError).status).toBe(400);
+    expect((error as Error).message).toMatch(/invalid format/);
+  });
+
+  it('a real-time fake takes as long as the model would', async () => {
+    await fake.close();
+    fake = await startFakeOllama({ models: ['qwen3:4b'], realTime: true, speed: { evalTokensPerSecond: 100, promptTokensPerSecond: 1e6, loadMs: 0 } });
+    provider = new OllamaProvider({ host: fake.url, model: 'qwen3:4b' });
+    const text = 'x'.repeat(4 * 30); // 30 tokens at 100 tokens/s: 300 ms
+    fake.enqueue(text);
+    const started = Date.now();
+    await provider.generate('p', { timeoutMs: 5_000 });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+    fake.enqueue(text);
+    await expect(provider.generate('p', { timeoutMs: 100 })).rejects.toBeInstanceOf(LlmTimeoutError);
   });
 
   it('surfaces HTTP errors with status and body', async () => {

@@ -1,5 +1,8 @@
 import { Ollama } from 'ollama';
 import { LlmError, LlmHttpError, LlmTimeoutError, type GenerateOptions, type LlmProvider } from './provider.js';
+import { recordUsage } from './usage.js';
+
+const NS_PER_MS = 1e6;
 
 export const AVAILABILITY_TIMEOUT_MS = 3 * 1000;
 
@@ -28,6 +31,14 @@ export class OllamaProvider implements LlmProvider {
     return this.withDeadline(options.timeoutMs, async (client) => {
       const response = await client.generate({ model: this.model, prompt, stream: false, ...(options.format ? { format: options.format } : {}) });
       if (typeof response?.response !== 'string') throw new LlmError(`LLM server at ${this.host} sent a generate response without a "response" field`);
+      recordUsage({
+        promptTokens: count(response.prompt_eval_count),
+        evalTokens: count(response.eval_count),
+        totalDurationMs: count(response.total_duration) / NS_PER_MS,
+        loadDurationMs: count(response.load_duration) / NS_PER_MS,
+        promptDurationMs: count(response.prompt_eval_duration) / NS_PER_MS,
+        evalDurationMs: count(response.eval_duration) / NS_PER_MS,
+      });
       return response.response;
     });
   }
@@ -63,4 +74,9 @@ export class OllamaProvider implements LlmProvider {
     const reason = cause?.code ?? cause?.message ?? (error as Error).message ?? String(error);
     return new LlmError(`LLM server unreachable at ${this.host}: ${reason}`, { cause: error });
   }
+}
+
+/** Ollama omits counters it did not measure (e.g. a cached prompt has no prompt_eval_count). */
+function count(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0;
 }

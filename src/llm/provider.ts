@@ -3,8 +3,8 @@ import { MnemographError } from '../errors.js';
 export interface GenerateOptions {
   /** Hard deadline for the whole call; the request is aborted when it passes. */
   timeoutMs: number;
-  /** Ask the server to constrain the output to JSON. */
-  format?: 'json';
+  /** Constrain the output: any JSON, or JSON matching this schema (Ollama structured outputs). */
+  format?: 'json' | Record<string, unknown>;
 }
 
 /**

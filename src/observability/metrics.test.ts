@@ -19,6 +19,18 @@ describe('Metrics', () => {
     expect(await count(metrics, 'mnemograph_graphql_operation_duration_seconds_count{operation="other",outcome="ok"}')).toBe(5);
   });
 
+  it('sums model usage per job kind and model, prompt and eval tokens apart', async () => {
+    const metrics = new Metrics();
+    const usage = { calls: 2, promptTokens: 900, evalTokens: 120, totalDurationMs: 5_500, loadDurationMs: 20, promptDurationMs: 2_000, evalDurationMs: 3_400 };
+    metrics.observeLlmUsage('extract', 'qwen3:4b', usage);
+    metrics.observeLlmUsage('extract', 'qwen3:4b', { ...usage, calls: 1, promptTokens: 100 });
+    metrics.observeLlmUsage('hints', 'qwen3:4b', usage);
+    expect(await count(metrics, 'mnemograph_llm_calls_total{kind="extract",model="qwen3:4b"}')).toBe(3);
+    expect(await count(metrics, 'mnemograph_llm_tokens_total{kind="extract",model="qwen3:4b",direction="prompt"}')).toBe(1000);
+    expect(await count(metrics, 'mnemograph_llm_tokens_total{kind="extract",model="qwen3:4b",direction="eval"}')).toBe(240);
+    expect(await count(metrics, 'mnemograph_llm_duration_seconds_total{kind="hints",model="qwen3:4b"}')).toBe(5.5);
+  });
+
   it('reads the queue depth at scrape time and drops the series when Neo4j cannot answer', async () => {
     const metrics = new Metrics();
     let fail = false;

@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { LlmUsage } from '../llm/index.js';
 
 /** Seconds; operations and embeddings span a few milliseconds to tens of seconds. */
 const LATENCY_BUCKETS_S = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -45,6 +46,27 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly llmTokens = new Counter({
+    name: 'mnemograph_llm_tokens_total',
+    help: 'Tokens the model server reported for deep-path jobs, by job kind, model and direction (prompt or eval)',
+    labelNames: ['kind', 'model', 'direction'] as const,
+    registers: [this.registry],
+  });
+
+  readonly llmCalls = new Counter({
+    name: 'mnemograph_llm_calls_total',
+    help: 'Model calls made by deep-path jobs, by job kind and model',
+    labelNames: ['kind', 'model'] as const,
+    registers: [this.registry],
+  });
+
+  readonly llmDuration = new Counter({
+    name: 'mnemograph_llm_duration_seconds_total',
+    help: 'Model time the server reported for deep-path jobs (total_duration), by job kind and model',
+    labelNames: ['kind', 'model'] as const,
+    registers: [this.registry],
+  });
+
   readonly embeddedTexts = new Counter({
     name: 'mnemograph_embedded_texts_total',
     help: 'Texts embedded (chunks and queries)',
@@ -88,6 +110,14 @@ export class Metrics {
   observeEmbedding(texts: number, seconds: number): void {
     this.embeddingDuration.observe(seconds);
     this.embeddedTexts.inc(texts);
+  }
+
+  /** One job attempt's model usage; kinds and models come from configuration, never from clients. */
+  observeLlmUsage(kind: string, model: string, usage: LlmUsage): void {
+    this.llmCalls.inc({ kind, model }, usage.calls);
+    this.llmTokens.inc({ kind, model, direction: 'prompt' }, usage.promptTokens);
+    this.llmTokens.inc({ kind, model, direction: 'eval' }, usage.evalTokens);
+    this.llmDuration.inc({ kind, model }, usage.totalDurationMs / 1000);
   }
 
   private operationLabel(name: string | null | undefined): string {

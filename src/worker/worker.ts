@@ -4,7 +4,7 @@ import type { Config } from '../config/index.js';
 import type { Executor } from '../db/executor.js';
 import type { JobRecord } from '../db/records.js';
 import { pipelineMode, type FactWriter, type PipelineMode } from '../extraction/index.js';
-import { isLlmError, OllamaProvider, type LlmProvider } from '../llm/index.js';
+import { emptyUsage, isLlmError, meterUsage, OllamaProvider, type LlmProvider, type LlmUsage } from '../llm/index.js';
 import type { Logger } from '../logger.js';
 import type { TextEmbedder } from '../pipeline/remember-service.js';
 import { tickDelayMs } from './backoff.js';
@@ -34,6 +34,8 @@ export interface WorkerDeps {
   provider?: LlmProvider;
   /** Lease only jobs of these namespaces (per-tenant workers, isolated tests); all when absent. */
   namespaces?: readonly string[];
+  /** Told what each job attempt's model calls cost (metrics). */
+  onLlmUsage?: (kind: string, model: string, usage: LlmUsage) => void;
 }
 
 export interface WorkerState {
@@ -129,20 +131,26 @@ export function createWorker(deps: WorkerDeps): Worker {
       extendLease(executor, job.id, workerId).catch((error: unknown) => jobLogger.warn({ err: error }, 'lease heartbeat failed'));
     }, Math.max(1000, Math.floor(config.WORKER_LEASE_TIMEOUT_MS / 3)));
     heartbeat.unref();
+    let usage = emptyUsage();
+    const llm = () => ({ model: provider.model, usage });
     try {
       const handler = handlers.get(job.kind);
       if (!handler) throw new Error(`no handler for job kind "${job.kind}"`);
-      const result = await handler.run(job);
-      if (!(await completeJob(executor, job.id, workerId, result))) jobLogger.warn('job finished after its lease was lost; result not recorded');
+      const metered = await meterUsage(() => handler.run(job));
+      usage = metered.usage;
+      if (usage.calls > 0) deps.onLlmUsage?.(job.kind, provider.model, usage);
+      if (metered.outcome.status === 'rejected') throw metered.outcome.reason;
+      const result = metered.outcome.value;
+      if (!(await completeJob(executor, job.id, workerId, result, { llm: llm() }))) jobLogger.warn('job finished after its lease was lost; result not recorded');
       counters.processed += 1;
       counters.llmAvailable = true;
-      jobLogger.info({ result }, 'job completed');
+      jobLogger.info({ result, llmCalls: usage.calls, promptTokens: usage.promptTokens, evalTokens: usage.evalTokens }, 'job completed');
       return true;
     } catch (error) {
       counters.failed += 1;
       if (isLlmError(error)) counters.llmAvailable = false;
       const message = `attempt ${job.attempts}/${job.maxAttempts}: ${describe(error)}`;
-      const status = await failJob(executor, job.id, workerId, message, { attempts: job.attempts, retryBaseMs: config.WORKER_RETRY_BASE_MS }).catch((failError: unknown) => {
+      const status = await failJob(executor, job.id, workerId, message, { attempts: job.attempts, retryBaseMs: config.WORKER_RETRY_BASE_MS, llm: llm() }).catch((failError: unknown) => {
         // Neo4j itself is failing; the stale-lease reaper will return the job to the queue.
         jobLogger.error({ err: failError }, 'could not record the job failure');
         return null;

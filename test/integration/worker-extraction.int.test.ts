@@ -53,9 +53,9 @@ describe('deep path end to end: worker → fake Ollama → Neo4j (controlled-wri
     const result = JSON.parse(job.result!);
     expect(result).toMatchObject({ mode: 'controlled-write', facts: 3, entities: 3, outcomes: { created: 2, 'skipped:low_fact_confidence': 1 }, graphError: null });
 
-    // Each generate call was a non-streamed JSON request; the seed memory was a decision candidate.
+    // Each generate call was a non-streamed request constrained by a JSON Schema; the seed memory was a decision candidate.
     const decisions = fake.requests.filter((r) => stageOf(r) === 'decide');
-    expect(fake.requests.every((r) => r.path === '/api/generate' && r.stream === false && r.format === 'json')).toBe(true);
+    expect(fake.requests.every((r) => r.path === '/api/generate' && r.stream === false && typeof r.format === 'object' && (r.format as { type?: string }).type === 'object')).toBe(true);
     expect(decisions.length).toBeGreaterThan(0);
     expect(decisions.some((d) => candidateIdsOf(d.prompt).includes(seed.memory.id))).toBe(true);
     expect(decisions.every((d) => !candidateIdsOf(d.prompt).includes(source.memory.id))).toBe(true);

@@ -1,6 +1,6 @@
 import type { Services } from '../../src/app.js';
 import { CONTRADICTION_PROMPT_HEADER, DECISION_PROMPT_HEADER, EXTRACTION_PROMPT_HEADER, HINTS_PROMPT_HEADER } from '../../src/extraction/index.js';
-import { createWorker, type Worker } from '../../src/worker/index.js';
+import { createWorker, type Worker, type WorkerDeps } from '../../src/worker/index.js';
 import { startFakeOllama, type FakeOllama, type FakeReply, type FakeRequest } from './fake-ollama.js';
 import { cleanNamespace, testServices } from './services.js';
 
@@ -23,7 +23,7 @@ export const FAST_WORKER_ENV = {
   WORKER_MAX_ATTEMPTS: '3',
 } as const;
 
-export async function startDeepPath(namespace: string, env: Record<string, string> = {}): Promise<DeepPathRig> {
+export async function startDeepPath(namespace: string, env: Record<string, string> = {}, options: Pick<WorkerDeps, 'onLlmUsage'> = {}): Promise<DeepPathRig> {
   const fake = await startFakeOllama({ models: ['qwen3:4b'] });
   const services = testServices({ ...FAST_WORKER_ENV, OLLAMA_HOST: fake.url, OLLAMA_MODEL: 'qwen3:4b', DEFAULT_NAMESPACE: namespace, ...env });
   await services.embedder.load();
@@ -34,6 +34,7 @@ export async function startDeepPath(namespace: string, env: Record<string, strin
     config: services.config,
     logger: services.logger,
     namespaces: [namespace],
+    onLlmUsage: options.onLlmUsage,
   });
   return {
     services,

@@ -6,6 +6,9 @@ import type { AddressInfo } from 'node:net';
  * POST /api/generate and /api/chat (non-streamed JSON or NDJSON streams), GET /api/tags and
  * /api/version, JSON `{error}` bodies on failure — what the `ollama` client really talks to.
  * Each test scripts the model: a queue of replies, then a function of the request.
+ * `format` is checked as Ollama checks it ("json" or a JSON Schema object); token counts and
+ * durations are reported from the prompt and answer lengths at a configurable model speed, and
+ * `realTime` makes each answer take that long, like a small model on a CPU.
  */
 
 export interface FakeRequest {
@@ -41,7 +44,19 @@ export interface FakeOllama {
 
 export const FAKE_OLLAMA_VERSION = '0.6.8';
 
-export async function startFakeOllama(options: { models?: string[]; script?: FakeScript } = {}): Promise<FakeOllama> {
+/** Tokens per second of a 4B model on a laptop CPU: what the reported durations assume. */
+export interface FakeSpeed {
+  promptTokensPerSecond: number;
+  evalTokensPerSecond: number;
+  /** Reported once per request, like a model already in memory. */
+  loadMs: number;
+}
+export const DEFAULT_FAKE_SPEED: FakeSpeed = { promptTokensPerSecond: 400, evalTokensPerSecond: 25, loadMs: 20 };
+/** Roughly what a BPE tokenizer makes of English text. */
+export const fakeTokenCount = (text: string): number => Math.max(1, Math.ceil(text.length / 4));
+
+export async function startFakeOllama(options: { models?: string[]; script?: FakeScript; speed?: Partial<FakeSpeed>; realTime?: boolean } = {}): Promise<FakeOllama> {
+  const speed: FakeSpeed = { ...DEFAULT_FAKE_SPEED, ...options.speed };
   let models = options.models ?? ['qwen3:4b'];
   let script: FakeScript = options.script ?? ((r) => ({ status: 500, error: `fake-ollama: no scripted reply for ${r.path}` }));
   const queue: FakeReply[] = [];
@@ -67,6 +82,7 @@ export async function startFakeOllama(options: { models?: string[]; script?: Fak
     }
     if (typeof body.model !== 'string' || body.model === '') return sendJson(res, 400, { error: 'model is required' });
     if (!models.includes(body.model)) return sendJson(res, 404, { error: `model "${body.model}" not found, try pulling it first` });
+    if (!validFormat(body.format)) return sendJson(res, 400, { error: 'invalid format: expected "json" or a valid JSON schema' });
 
     const request: FakeRequest = {
       path: url.pathname,
@@ -82,7 +98,8 @@ export async function startFakeOllama(options: { models?: string[]; script?: Fak
     });
 
     const reply = queue.length > 0 ? queue.shift()! : await script(request);
-    const delayMs = typeof reply === 'object' ? (reply.delayMs ?? 0) : 0;
+    const modelMs = options.realTime && !(typeof reply === 'object' && !('text' in reply)) ? timing(request.prompt, typeof reply === 'string' ? reply : reply.text, speed).totalMs : 0;
+    const delayMs = (typeof reply === 'object' ? (reply.delayMs ?? 0) : 0) + modelMs;
     if (delayMs > 0) await wait(delayMs, res);
     if (res.destroyed || request.aborted) return;
 
@@ -92,7 +109,7 @@ export async function startFakeOllama(options: { models?: string[]; script?: Fak
     } else if (typeof reply === 'object' && 'status' in reply) {
       sendJson(res, reply.status, { error: reply.error ?? 'internal server error' });
     } else {
-      sendModelText(res, request, typeof reply === 'string' ? reply : reply.text);
+      sendModelText(res, request, typeof reply === 'string' ? reply : reply.text, speed);
     }
   }
 
@@ -128,9 +145,27 @@ export async function startFakeOllama(options: { models?: string[]; script?: Fak
   };
 }
 
-function sendModelText(res: ServerResponse, request: FakeRequest, text: string): void {
+function timing(prompt: string, text: string, speed: FakeSpeed) {
+  const promptTokens = fakeTokenCount(prompt);
+  const evalTokens = fakeTokenCount(text);
+  const promptMs = (promptTokens / speed.promptTokensPerSecond) * 1000;
+  const evalMs = (evalTokens / speed.evalTokensPerSecond) * 1000;
+  return { promptTokens, evalTokens, promptMs, evalMs, totalMs: speed.loadMs + promptMs + evalMs };
+}
+
+const MS_TO_NS = 1e6;
+
+function sendModelText(res: ServerResponse, request: FakeRequest, text: string, speed: FakeSpeed): void {
   const created_at = new Date().toISOString();
-  const stats = { total_duration: 1_200_000, load_duration: 100_000, prompt_eval_count: Math.ceil(request.prompt.length / 4), prompt_eval_duration: 300_000, eval_count: Math.ceil(text.length / 4), eval_duration: 800_000 };
+  const t = timing(request.prompt, text, speed);
+  const stats = {
+    total_duration: Math.round(t.totalMs * MS_TO_NS),
+    load_duration: Math.round(speed.loadMs * MS_TO_NS),
+    prompt_eval_count: t.promptTokens,
+    prompt_eval_duration: Math.round(t.promptMs * MS_TO_NS),
+    eval_count: t.evalTokens,
+    eval_duration: Math.round(t.evalMs * MS_TO_NS),
+  };
   const piece = (content: string, done: boolean) =>
     request.path === '/api/generate'
       ? { model: request.model, created_at, response: content, done, ...(done ? { done_reason: 'stop', context: [1, 2, 3], ...stats } : {}) }
@@ -172,4 +207,12 @@ function readBody(req: IncomingMessage): Promise<string> {
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });
+}
+
+/** What Ollama accepts as `format`: absent, "json", or a JSON Schema object. */
+function validFormat(format: unknown): boolean {
+  if (format === undefined || format === null || format === '' || format === 'json') return true;
+  if (typeof format !== 'object' || Array.isArray(format)) return false;
+  const schema = format as Record<string, unknown>;
+  return 'type' in schema || 'properties' in schema || '$ref' in schema || 'anyOf' in schema;
 }

@@ -1,4 +1,4 @@
-import { jobsPage, lastErrors, MAX_JOBS_PAGE, queueDepth, requeueJob } from '../../worker/index.js';
+import { jobsPage, lastErrors, llmUsage, MAX_JOBS_PAGE, queueDepth, requeueJob, type LlmUsageTotals } from '../../worker/index.js';
 import { pageSize } from '../args.js';
 import type { JobResolvers, MutationResolvers, QueryResolvers } from '../generated/types.js';
 import { writableNamespaces } from '../guards.js';
@@ -20,12 +20,17 @@ export const pipelineQueries: Pick<QueryResolvers, 'jobs' | 'pipelineStatus'> = 
 
   pipelineStatus: async (_, { namespace }, ctx) => {
     const ns = ctx.namespaceFor(namespace, 'read');
-    const [queue, errors] = await Promise.all([queueDepth(ctx.services.executor, ns), lastErrors(ctx.services.executor, LAST_ERRORS, ns)]);
+    const [queue, errors, usage] = await Promise.all([
+      queueDepth(ctx.services.executor, ns),
+      lastErrors(ctx.services.executor, LAST_ERRORS, ns),
+      llmUsage(ctx.services.executor, ns),
+    ]);
     return {
       queue,
       worker: ctx.services.workerState(),
       lastErrors: errors.map((e) => ({ ...e, kind: e.kind as never })),
       feedback: NO_FEEDBACK,
+      llm: llmSummary(usage),
     };
   },
 };
@@ -40,3 +45,16 @@ export const Job: JobResolvers = {
   status: (j) => j.status as never,
   memory: (j, _, ctx) => (j.memoryId ? ctx.loaders.memoryById.load(j.memoryId) : null),
 };
+
+function llmSummary({ byKind, memories }: LlmUsageTotals) {
+  const tokens = byKind.reduce((sum, r) => sum + r.promptTokens + r.evalTokens, 0);
+  return {
+    byKind: byKind.map((r) => ({
+      ...r,
+      kind: r.kind as never,
+      tokensPerJob: r.jobs > 0 ? (r.promptTokens + r.evalTokens) / r.jobs : 0,
+      durationMsPerJob: r.jobs > 0 ? r.durationMs / r.jobs : 0,
+    })),
+    tokensPerMemory: memories > 0 ? tokens / memories : 0,
+  };
+}

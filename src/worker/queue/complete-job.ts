@@ -1,14 +1,18 @@
 import type { Executor } from '../../db/executor.js';
+import { ADD_JOB_USAGE, usageParam, type JobLlmUsage } from './llm-usage.js';
 
-// Only the lease holder may complete: a job reaped and re-leased elsewhere is not touched.
+// Only the lease holder may complete: a job reaped and re-leased elsewhere is not touched, and a
+// re-run of this statement (lost COMMIT reply) finds the job completed and changes nothing.
 const COMPLETE_JOB = `
 MATCH (j:Job {id: $id})
 WHERE j.status = 'leased' AND j.leaseOwner = $owner
 SET j.status = 'completed', j.completedAt = $now, j.updatedAt = $now, j.result = $result
+${ADD_JOB_USAGE}
 RETURN j.id AS id`;
 
-/** Marks a leased job completed with its result (a JSON string). False when the lease was lost. */
-export async function completeJob(executor: Executor, id: string, owner: string, result: unknown, now = new Date()): Promise<boolean> {
-  const rows = await executor.write('jobs.complete', COMPLETE_JOB, { id, owner, now: now.toISOString(), result: JSON.stringify(result ?? null) });
+/** Marks a leased job completed with its result (a JSON string) and model usage. False when the lease was lost. */
+export async function completeJob(executor: Executor, id: string, owner: string, result: unknown, options: { now?: Date; llm?: JobLlmUsage } = {}): Promise<boolean> {
+  const now = options.now ?? new Date();
+  const rows = await executor.write('jobs.complete', COMPLETE_JOB, { id, owner, now: now.toISOString(), result: JSON.stringify(result ?? null), llm: usageParam(options.llm) });
   return rows.length > 0;
 }

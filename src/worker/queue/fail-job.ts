@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/executor.js';
+import { ADD_JOB_USAGE, usageParam, type JobLlmUsage } from './llm-usage.js';
 
 export const JOB_RETRY_CAP_MS = 10 * 60 * 1000;
 export const MAX_ERROR_CHARS = 2000;
@@ -12,6 +13,7 @@ WITH j, j.attempts >= j.maxAttempts AS exhausted
 SET j.status = CASE WHEN exhausted THEN 'dead' ELSE 'pending' END,
     j.availableAt = CASE WHEN exhausted THEN j.availableAt ELSE $retryAt END,
     j.error = $error, j.failedAt = $now, j.updatedAt = $now, j.leaseOwner = null, j.leasedAt = null
+${ADD_JOB_USAGE}
 RETURN j.status AS status`;
 
 /** Retry delay after the n-th failed attempt: base × 2^(n−1), capped. */
@@ -20,7 +22,7 @@ export function jobRetryDelayMs(attempts: number, baseMs: number): number {
 }
 
 /** Records a failed attempt. Returns the new status ('pending' or 'dead'), or null when the lease was lost. */
-export async function failJob(executor: Executor, id: string, owner: string, error: string, options: { attempts: number; retryBaseMs: number; now?: Date }): Promise<'pending' | 'dead' | null> {
+export async function failJob(executor: Executor, id: string, owner: string, error: string, options: { attempts: number; retryBaseMs: number; now?: Date; llm?: JobLlmUsage }): Promise<'pending' | 'dead' | null> {
   const now = options.now ?? new Date();
   const retryAt = new Date(now.getTime() + jobRetryDelayMs(options.attempts, options.retryBaseMs));
   const rows = await executor.write<{ status: 'pending' | 'dead' }>('jobs.fail', FAIL_JOB, {
@@ -29,6 +31,7 @@ export async function failJob(executor: Executor, id: string, owner: string, err
     error: error.slice(0, MAX_ERROR_CHARS),
     now: now.toISOString(),
     retryAt: retryAt.toISOString(),
+    llm: usageParam(options.llm),
   });
   return rows[0]?.status ?? null;
 }
