@@ -87,8 +87,9 @@ export function createServices(config: Config, logger: Logger, options: AppOptio
     duplicateThreshold: config.DEDUP_DUPLICATE_THRESHOLD,
     nearDuplicateThreshold: config.DEDUP_NEAR_THRESHOLD,
     minImportanceToStore: config.MIN_IMPORTANCE_TO_STORE,
-    enqueueExtract: config.PIPELINE_ENABLED,
-    enqueueHints: config.PIPELINE_ENABLED && config.HINTS_ENABLED,
+    // Disabling the pipeline stops processing, not enqueueing: the backlog runs once it is enabled.
+    enqueueExtract: true,
+    enqueueHints: config.HINTS_ENABLED,
     maxJobAttempts: config.WORKER_MAX_ATTEMPTS,
   };
   const remember = new RememberService(

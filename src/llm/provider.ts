@@ -31,10 +31,14 @@ export class LlmTimeoutError extends LlmError {
   }
 }
 
-/** The server answered with an HTTP error; the message carries the status and the start of the body. */
+/**
+ * The server answered with an HTTP error; the message carries the status and the start of the body.
+ * Server trouble (5xx, 429) and a model not pulled yet (404) may pass; any other 4xx means the
+ * request itself is wrong and will be refused again.
+ */
 export class LlmHttpError extends LlmError {
   constructor(readonly status: number, body: string, model: string) {
-    super(`LLM server returned HTTP ${status} for model ${model}: ${body.slice(0, 200)}`, { details: { status, model } });
+    super(`LLM server returned HTTP ${status} for model ${model}: ${body.slice(0, 200)}`, { details: { status, model }, retriable: status >= 500 || status === 429 || status === 404 });
   }
 }
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Config } from '../config/index.js';
+import { MnemographError } from '../errors.js';
 import type { Executor } from '../db/executor.js';
 import type { JobRecord } from '../db/records.js';
 import { pipelineMode, type FactWriter, type PipelineMode } from '../extraction/index.js';
@@ -150,7 +151,7 @@ export function createWorker(deps: WorkerDeps): Worker {
       counters.failed += 1;
       if (isLlmError(error)) counters.llmAvailable = false;
       const message = `attempt ${job.attempts}/${job.maxAttempts}: ${describe(error)}`;
-      const status = await failJob(executor, job.id, workerId, message, { attempts: job.attempts, retryBaseMs: config.WORKER_RETRY_BASE_MS, llm: llm() }).catch((failError: unknown) => {
+      const status = await failJob(executor, job.id, workerId, message, { attempts: job.attempts, retryBaseMs: config.WORKER_RETRY_BASE_MS, llm: llm(), permanent: isPermanent(error) }).catch((failError: unknown) => {
         // Neo4j itself is failing; the stale-lease reaper will return the job to the queue.
         jobLogger.error({ err: failError }, 'could not record the job failure');
         return null;
@@ -208,4 +209,9 @@ export function createWorker(deps: WorkerDeps): Worker {
 function describe(error: unknown): string {
   if (error instanceof Error) return `${error.name}: ${error.message}`;
   return String(error);
+}
+
+/** Errors that say so (a refused request, invalid input) are not retried; unknown ones are. */
+function isPermanent(error: unknown): boolean {
+  return error instanceof MnemographError && !error.retriable && error.code !== 'INTERNAL_SERVER_ERROR';
 }

@@ -60,6 +60,22 @@ describe('deep path when the LLM fails', () => {
     expect(worker.state().llmAvailable).toBe(true);
   });
 
+  it('a request the server refuses (HTTP 400): dead after one attempt, no retries spent on it', async () => {
+    namespace = uniqueNamespace('wf400');
+    rig = await startDeepPath(namespace);
+    const { services, fake, worker } = rig;
+    fake.respond(() => ({ status: 400, error: 'invalid format: expected "json" or a valid JSON schema' }));
+    const content = 'The staging cluster is rebuilt from scratch every Sunday night.';
+    const memory = await services.remember.remember({ content });
+    worker.start();
+
+    const job = await waitForJob(services, memory.memory.id, ['dead'], { timeoutMs: 30_000 });
+    expect(job.attempts).toBe(1);
+    expect(job.error).toMatch(/^attempt 1\/3: LlmHttpError: LLM server returned HTTP 400/);
+    expect(fake.requests).toHaveLength(1);
+    await expectRawMemoryIntact(rig, memory.memory.id, content);
+  });
+
   it('slow answers beyond EXTRACTION_TIMEOUT_MS: each call is aborted, the job ends dead with a timeout error', async () => {
     namespace = uniqueNamespace('wfslow');
     rig = await startDeepPath(namespace, { EXTRACTION_TIMEOUT_MS: '5000', WORKER_MAX_ATTEMPTS: '2' });

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { createWorker } from '../../src/worker/index.js';
 import { uniqueNamespace } from '../support/services.js';
 import { candidateIdsOf, extraction, memoryTextOf, query, scriptStages, startDeepPath, waitForJob, type DeepPathRig } from '../support/deep-path.js';
 
@@ -28,6 +29,27 @@ async function proposals(rig: DeepPathRig, memoryId: string) {
 
 describe('pipeline modes', () => {
   let rig: DeepPathRig | undefined;
+
+  it('PIPELINE_ENABLED=false stops processing, not enqueueing: the backlog runs once it is enabled', async () => {
+    rig = await startDeepPath(uniqueNamespace('wmoff'), { PIPELINE_ENABLED: 'false' });
+    const { services, worker, fake } = rig;
+    scriptUpdate(rig, 'ADD');
+    const { memory } = await services.remember.remember({ content: FIRST });
+    worker.start();
+    expect(worker.state()).toMatchObject({ running: false, mode: 'disabled' });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await waitForJob(services, memory.id, ['pending'])).attempts).toBe(0);
+    expect(fake.requests).toHaveLength(0);
+
+    const enabled = createWorker({ executor: services.executor, embedder: services.embedder, remember: services.remember, config: { ...services.config, PIPELINE_ENABLED: true }, logger: services.logger, namespaces: [memory.namespace] });
+    enabled.start();
+    try {
+      await waitForJob(services, memory.id, ['completed']);
+    } finally {
+      await enabled.stop();
+    }
+  });
+
   let namespace = '';
 
   afterEach(async () => {

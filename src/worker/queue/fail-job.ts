@@ -4,12 +4,12 @@ import { ADD_JOB_USAGE, usageParam, type JobLlmUsage } from './llm-usage.js';
 export const JOB_RETRY_CAP_MS = 10 * 60 * 1000;
 export const MAX_ERROR_CHARS = 2000;
 
-// Attempts were counted at lease time: out of attempts → dead (kept for audit and requeue),
-// otherwise pending again once the backoff has passed.
+// Attempts were counted at lease time: out of attempts, or a failure that no retry can mend →
+// dead (kept for audit and requeue), otherwise pending again once the backoff has passed.
 const FAIL_JOB = `
 MATCH (j:Job {id: $id})
 WHERE j.status = 'leased' AND j.leaseOwner = $owner
-WITH j, j.attempts >= j.maxAttempts AS exhausted
+WITH j, $permanent OR j.attempts >= j.maxAttempts AS exhausted
 SET j.status = CASE WHEN exhausted THEN 'dead' ELSE 'pending' END,
     j.availableAt = CASE WHEN exhausted THEN j.availableAt ELSE $retryAt END,
     j.error = $error, j.failedAt = $now, j.updatedAt = $now, j.leaseOwner = null, j.leasedAt = null
@@ -22,7 +22,7 @@ export function jobRetryDelayMs(attempts: number, baseMs: number): number {
 }
 
 /** Records a failed attempt. Returns the new status ('pending' or 'dead'), or null when the lease was lost. */
-export async function failJob(executor: Executor, id: string, owner: string, error: string, options: { attempts: number; retryBaseMs: number; now?: Date; llm?: JobLlmUsage }): Promise<'pending' | 'dead' | null> {
+export async function failJob(executor: Executor, id: string, owner: string, error: string, options: { attempts: number; retryBaseMs: number; now?: Date; llm?: JobLlmUsage; permanent?: boolean }): Promise<'pending' | 'dead' | null> {
   const now = options.now ?? new Date();
   const retryAt = new Date(now.getTime() + jobRetryDelayMs(options.attempts, options.retryBaseMs));
   const rows = await executor.write<{ status: 'pending' | 'dead' }>('jobs.fail', FAIL_JOB, {
@@ -32,6 +32,7 @@ export async function failJob(executor: Executor, id: string, owner: string, err
     now: now.toISOString(),
     retryAt: retryAt.toISOString(),
     llm: usageParam(options.llm),
+    permanent: options.permanent ?? false,
   });
   return rows[0]?.status ?? null;
 }
