@@ -25,6 +25,8 @@ export interface MemoryRecord {
   validUntil: string | null;
   pinned: boolean;
   deletedAt: string | null;
+  supersededAt: string | null;
+  supersededBy: string | null;
   embeddingModel: string | null;
   metadata: string | null;
 }
@@ -117,7 +119,7 @@ export const MEMORY_RETURN = (m: string) => `${m} {
   .source, .externalId, .sessionId, .who, .why, .occurredAt, .createdAt, .updatedAt,
   .lastAccessed, .lastSeenAt, accessCount: coalesce(${m}.accessCount, 0),
   temporal: coalesce(${m}.temporal, 'persistent'), .validUntil, pinned: coalesce(${m}.pinned, false),
-  .deletedAt, .embeddingModel, .metadata }`;
+  .deletedAt, .supersededAt, .supersededBy, .embeddingModel, .metadata }`;
 
 export const CHUNK_RETURN = (c: string, m: string) =>
   `${c} { .id, memoryId: ${m}.id, .index, .text, .startChar, .endChar, .contentHash }`;

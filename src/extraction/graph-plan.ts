@@ -43,7 +43,13 @@ export function buildGraphPlan(namespace: string, sourceMemoryId: string, plan: 
     const v = p.verdict;
     if (v.apply === 'delete' || (v.apply === 'update' && write?.memoryId)) {
       const newAttributeIds = v.apply === 'update' && p.attribute ? [p.attribute.id] : [];
-      retirements.push({ targetMemoryId: v.targetId, action: v.apply === 'update' ? 'UPDATE' : 'DELETE', reason: p.decision?.reason ?? '', newAttributeIds });
+      retirements.push({
+        targetMemoryId: v.targetId,
+        action: v.apply === 'update' ? 'UPDATE' : 'DELETE',
+        reason: p.decision?.reason ?? '',
+        newAttributeIds,
+        newMemoryId: v.apply === 'update' ? (write?.memoryId ?? null) : null,
+      });
     }
   }
   const attributeIds = new Set(attributes.map((a) => a.id));

@@ -29,12 +29,17 @@ export interface GraphAttribute extends AttributeInsert {
   confidence: number;
 }
 
-/** UPDATE/DELETE in full mode: the target's active attributes are superseded; the memory stays. */
+/**
+ * UPDATE/DELETE in full mode: the target memory is marked superseded (it leaves default recall and
+ * stays queryable, with `SUPERSEDES` from the fact that replaced it), and so are its active attributes.
+ */
 export interface TargetRetirement {
   targetMemoryId: string;
   action: 'UPDATE' | 'DELETE';
   reason: string;
   newAttributeIds: string[];
+  /** The fact memory that replaces the target (UPDATE); null for DELETE. */
+  newMemoryId: string | null;
 }
 
 export interface GraphPlan {
@@ -51,6 +56,7 @@ export interface GraphWriteResult {
   attributesCreated: string[];
   superseded: Array<{ newId: string; oldId: string }>;
   retired: number;
+  retiredMemories: string[];
 }
 
 // A memory counts once per entity: mentions move only when this memory's MENTIONS link is new,
@@ -111,7 +117,21 @@ CALL (r, attr) {
   MERGE (newer)-[s:SUPERSEDES]->(attr)
     ON CREATE SET s.method = toLower(r.action), s.reason = r.reason, s.at = $now
 }
-RETURN count(attr) AS retired`;
+RETURN r.targetMemoryId AS targetMemoryId, collect(attr.id) AS attributeIds`;
+
+// The fact that replaces a memory never supersedes itself or the memory it was extracted from.
+const RETIRE_TARGET_MEMORIES = `
+UNWIND $retirements AS r
+MATCH (old:Memory {id: r.targetMemoryId})
+WHERE old.deletedAt IS NULL AND old.supersededAt IS NULL AND old.id <> $sourceMemoryId AND old.id <> coalesce(r.newMemoryId, '')
+SET old.supersededAt = $now, old.validTo = $now, old.supersededBy = r.newMemoryId, old.updatedAt = $now
+WITH r, old
+CALL (r, old) {
+  MATCH (newer:Memory {id: r.newMemoryId})
+  MERGE (newer)-[s:SUPERSEDES]->(old)
+    ON CREATE SET s.method = toLower(r.action), s.reason = r.reason, s.at = $now
+}
+RETURN old.id AS id`;
 
 export async function persistGraph(executor: Executor, plan: GraphPlan, context: { now: string; model: string }): Promise<GraphWriteResult> {
   const base = { namespace: plan.namespace, now: context.now };
@@ -120,7 +140,9 @@ export async function persistGraph(executor: Executor, plan: GraphPlan, context:
     if (plan.relations.length) await tx.run(MERGE_RELATIONS, { ...base, relations: plan.relations });
     const created = plan.attributes.length ? await tx.run<{ id: string }>(CREATE_ATTRIBUTES, { ...base, attributes: plan.attributes, actor: PIPELINE_ACTOR }) : [];
     const superseded = plan.supersessions.length ? await tx.run<{ newId: string; oldId: string }>(SUPERSEDE, { ...base, supersessions: plan.supersessions }) : [];
-    const retired = plan.retirements.length ? ((await tx.run<{ retired: number }>(RETIRE_TARGETS, { ...base, retirements: plan.retirements }))[0]?.retired ?? 0) : 0;
+    const retiredAttributes = plan.retirements.length ? await tx.run<{ targetMemoryId: string; attributeIds: string[] }>(RETIRE_TARGETS, { ...base, retirements: plan.retirements }) : [];
+    const retiredMemories = plan.retirements.length ? (await tx.run<{ id: string }>(RETIRE_TARGET_MEMORIES, { ...base, sourceMemoryId: plan.sourceMemoryId, retirements: plan.retirements })).map((r) => r.id) : [];
+    const attributesOf = new Map(retiredAttributes.map((r) => [r.targetMemoryId, r.attributeIds]));
 
     // Each supersession is audited in the transaction that makes it.
     const byPair = new Map(plan.supersessions.map((s) => [`${s.newId}>${s.oldId}`, s]));
@@ -129,9 +151,23 @@ export async function persistGraph(executor: Executor, plan: GraphPlan, context:
       return { memoryId: plan.sourceMemoryId, event: HISTORY_EVENT.superseded, outcome: 'superseded', reason: s.detail, confidence: null, details: { newAttributeId: newId, oldAttributeId: oldId, oldContent: s.oldContent, method: s.method } };
     });
     for (const r of plan.retirements) {
-      events.push({ memoryId: r.targetMemoryId, event: HISTORY_EVENT.targetRetired, outcome: r.action.toLowerCase(), reason: r.reason, confidence: null, details: { sourceMemoryId: plan.sourceMemoryId, newAttributeIds: r.newAttributeIds } });
+      events.push({
+        memoryId: r.targetMemoryId,
+        event: HISTORY_EVENT.targetRetired,
+        outcome: r.action.toLowerCase(),
+        reason: r.reason,
+        confidence: null,
+        details: {
+          sourceMemoryId: plan.sourceMemoryId,
+          newMemoryId: r.newMemoryId,
+          newAttributeIds: r.newAttributeIds,
+          retiredAttributeIds: attributesOf.get(r.targetMemoryId) ?? [],
+          memorySuperseded: retiredMemories.includes(r.targetMemoryId),
+        },
+      });
     }
     await recordHistory(tx, events, context);
-    return { attributesCreated: created.map((c) => c.id), superseded, retired };
+    const retired = retiredAttributes.reduce((n, r) => n + r.attributeIds.length, 0);
+    return { attributesCreated: created.map((c) => c.id), superseded, retired, retiredMemories };
   });
 }

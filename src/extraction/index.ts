@@ -5,6 +5,7 @@ export { decide } from './decide.js';
 export { detectContradiction, lexicalOverlap } from './contradiction.js';
 export { checkSemanticContradiction } from './semantic-contradiction.js';
 export { pipelineMode, writesAllowed } from './mode.js';
+export { revertProposal, REVERTED_EVENT, type RevertResult } from './revert.js';
 export { EXTRACTION_SCHEMA, DECISION_SCHEMA, CONTRADICTION_SCHEMA, hintsSchema, type JsonSchema } from './output-schemas.js';
 export { PIPELINE_ACTOR, EXTRACTED_FACT_WHY, HISTORY_EVENT } from './history.js';
 export { EXTRACTION_PROMPT_HEADER, DECISION_PROMPT_HEADER, CONTRADICTION_PROMPT_HEADER, HINTS_PROMPT_HEADER } from './prompts.js';

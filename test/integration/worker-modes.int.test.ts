@@ -105,7 +105,7 @@ describe('pipeline modes', () => {
     expect(attr!.status).toBe('active');
   });
 
-  it('full mode: an UPDATE supersedes the target memory\'s attributes, never the raw memory', async () => {
+  it('full mode: an UPDATE supersedes the target memory and its attributes; nothing is deleted', async () => {
     namespace = uniqueNamespace('wmfull');
     rig = await startDeepPath(namespace, { ALLOW_UPDATE_DELETE: 'true' });
     scriptUpdate(rig);
@@ -131,12 +131,12 @@ describe('pipeline modes', () => {
     ]);
     const [active] = await query<{ n: number }>(rig.services, `MATCH (a:Attribute {status: 'active'})-[:FROM]->(:Memory {id: $target}) RETURN count(a) AS n`, { target: first.memory.id });
     expect(active!.n).toBe(0);
-    const [target] = await query<{ content: string; deleted: boolean; events: string[] }>(
+    const [target] = await query<{ content: string; deleted: boolean; superseded: boolean; events: string[] }>(
       rig.services,
-      `MATCH (m:Memory {id: $id}) RETURN m.content AS content, m.deletedAt IS NOT NULL AS deleted, [(h:HistoryEvent)-[:ABOUT]->(m) | h.event] AS events`,
+      `MATCH (m:Memory {id: $id}) RETURN m.content AS content, m.deletedAt IS NOT NULL AS deleted, m.supersededAt IS NOT NULL AS superseded, [(h:HistoryEvent)-[:ABOUT]->(m) | h.event] AS events`,
       { id: first.memory.id },
     );
-    expect(target).toMatchObject({ content: FIRST, deleted: false });
+    expect(target).toMatchObject({ content: FIRST, deleted: false, superseded: true });
     expect(target!.events).toContain('pipeline.target-retired');
   });
 });

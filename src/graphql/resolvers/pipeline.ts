@@ -2,6 +2,7 @@ import { jobsPage, lastErrors, llmUsage, MAX_JOBS_PAGE, queueDepth, requeueJob, 
 import { pageSize } from '../args.js';
 import type { JobResolvers, MutationResolvers, QueryResolvers } from '../generated/types.js';
 import { writableNamespaces } from '../guards.js';
+import { revertProposal } from '../../extraction/index.js';
 
 const LAST_ERRORS = 10;
 // No feedback loop writes these counters yet; the fields stay in the contract at zero.
@@ -35,9 +36,11 @@ export const pipelineQueries: Pick<QueryResolvers, 'jobs' | 'pipelineStatus'> = 
   },
 };
 
-export const pipelineMutations: Pick<MutationResolvers, 'requeueJob'> = {
-  // Jobs outside the caller's namespaces are NOT_FOUND, like missing ones.
+export const pipelineMutations: Pick<MutationResolvers, 'requeueJob' | 'revertProposal'> = {
+  // Jobs and events outside the caller's namespaces are NOT_FOUND, like missing ones.
   requeueJob: (_, { id }, ctx) => requeueJob(ctx.services.executor, id, writableNamespaces(ctx)),
+  revertProposal: (_, { eventId, reason }, ctx) =>
+    revertProposal(ctx.services.executor, eventId, { namespaces: writableNamespaces(ctx), actor: ctx.principal.name, reason }),
 };
 
 export const Job: JobResolvers = {
