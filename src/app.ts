@@ -75,6 +75,7 @@ export function createServices(config: Config, logger: Logger, options: AppOptio
         modelDir: modelDirFor(config),
         batchSize: config.EMBEDDING_BATCH_SIZE,
         quantized: config.EMBEDDING_QUANTIZED,
+        threads: config.EMBEDDING_THREADS,
       }),
     metrics,
   );

@@ -11,6 +11,8 @@ export const DEFAULT_NEO4J_HTTP_PORT = 7474;
 
 export const DEFAULT_EMBEDDING_MODEL = 'Xenova/all-MiniLM-L6-v2';
 export const DEFAULT_EMBEDDING_BATCH_SIZE = 32;
+/** onnxruntime intra-op threads for the embedding model; 0 = one per physical core. */
+export const DEFAULT_EMBEDDING_THREADS = 0;
 
 export const DEFAULT_MAX_CONTENT_CHARS = 50_000;
 export const DEFAULT_MAX_BATCH_SIZE = 500;

@@ -37,6 +37,7 @@ export const configSchema = z.object({
   EMBEDDING_MODEL: z.string().default(d.DEFAULT_EMBEDDING_MODEL),
   EMBEDDING_MODEL_DIR: z.string().optional(),
   EMBEDDING_BATCH_SIZE: int(1, 256).default(d.DEFAULT_EMBEDDING_BATCH_SIZE),
+  EMBEDDING_THREADS: int(0, 256).default(d.DEFAULT_EMBEDDING_THREADS),
   /** The 8-bit model: about 1.6× faster, but its vectors shift with batch company (see README). */
   EMBEDDING_QUANTIZED: bool.default(false),
 

@@ -1,13 +1,13 @@
-import fs from 'node:fs';
-import path from 'node:path';
+import { AutoTokenizer } from '@huggingface/transformers';
 
-import { env, pipeline, type FeatureExtractionPipeline } from '@xenova/transformers';
-
-import { MnemographError } from '../errors.js';
+import { configureModelSource, dtypeFor } from './model-files.js';
+import { EmbedThread } from './embed-thread.js';
 
 export const DEFAULT_EMBEDDING_MODEL_NAME = 'Xenova/all-MiniLM-L6-v2';
 export const EMBEDDING_DIMENSIONS = 384;
 export const DEFAULT_EMBEDDING_BATCH_SIZE_TEXTS = 32;
+/** 0 lets onnxruntime choose: one intra-op thread per physical core. */
+export const DEFAULT_EMBEDDING_THREADS = 0;
 /** sentence-transformers' max_seq_length for all-MiniLM-L6-v2; longer inputs are truncated. */
 export const MAX_SEQUENCE_TOKENS = 256;
 /** Recently counted texts kept by countTokens; recall re-counts the same memories often. */
@@ -20,59 +20,54 @@ export interface EmbedderOptions {
   modelName?: string;
   /** Local models root holding `<modelName>/`; when set, remote download is off. */
   modelDir?: string;
-  /** Texts per model call. */
+  /** Texts per model call (float model only; the 8-bit model embeds every text alone). */
   batchSize?: number;
   /** Download cache for remote models (only used when `modelDir` is unset). */
   cacheDir?: string;
   /**
-   * Use `onnx/model_quantized.onnx`. Off by default: the float model is exact and batch-invariant,
-   * while the 8-bit one quantizes activations per batch, so a text's vector moves (cosine ~0.99)
-   * with whatever else is in its batch, for only a modest speed-up.
+   * Use `onnx/model_quantized.onnx`. The 8-bit model quantizes activations per model call, so in
+   * a padded batch a text's vector would move with its batch company; it therefore embeds every
+   * text alone, which keeps it deterministic.
    */
   quantized?: boolean;
+  /** onnxruntime intra-op threads; 0 lets onnxruntime choose. */
+  threads?: number;
   logger?: { info(obj: object, msg?: string): void };
 }
 
-/** The writable part of transformers.js' global `env` (its typings declare these as constants). */
-interface TransformersEnv {
-  localModelPath: string;
-  allowLocalModels: boolean;
-  allowRemoteModels: boolean;
-  cacheDir: string;
-}
-
 interface Tokenizer {
-  model_max_length: number;
-  encode(text: string, textPair?: string | null, options?: { add_special_tokens?: boolean }): number[];
+  encode(text: string, options?: { add_special_tokens?: boolean }): number[];
 }
-
-const EMBED_OPTIONS = { pooling: 'mean', normalize: true } as const;
 
 /**
- * Sentence embeddings with all-MiniLM-L6-v2 through @xenova/transformers: mean pooled,
- * L2-normalized. Model calls run one at a time; onnxruntime already uses every core per call.
+ * Sentence embeddings with all-MiniLM-L6-v2 through @huggingface/transformers: mean pooled,
+ * L2-normalized. The model runs on a worker thread (onnxruntime-node computes synchronously),
+ * one call at a time; onnxruntime already uses every core per call.
  */
 export class Embedder {
   readonly modelName: string;
   /** Stored with every vector; changes whenever vectors would not be comparable. */
   readonly modelId: string;
   readonly batchSize: number;
+  readonly quantized: boolean;
   private readonly options: EmbedderOptions;
-  private extractor: FeatureExtractionPipeline | undefined;
+  private thread: EmbedThread | undefined;
   private tokenizer: Tokenizer | undefined;
-  private loading: Promise<void> | undefined;
-  private queue: Promise<unknown> = Promise.resolve();
+  private loading: Promise<EmbedThread> | undefined;
   private dims = EMBEDDING_DIMENSIONS;
   private readonly tokenCounts = new Map<string, number>();
 
   constructor(options: EmbedderOptions = {}) {
     this.options = options;
     this.modelName = options.modelName ?? DEFAULT_EMBEDDING_MODEL_NAME;
-    this.modelId = options.quantized ? `${this.modelName}${QUANTIZED_MODEL_ID_SUFFIX}` : this.modelName;
+    this.quantized = options.quantized ?? false;
+    this.modelId = this.quantized ? `${this.modelName}${QUANTIZED_MODEL_ID_SUFFIX}` : this.modelName;
     this.batchSize = options.batchSize ?? DEFAULT_EMBEDDING_BATCH_SIZE_TEXTS;
     if (!Number.isInteger(this.batchSize) || this.batchSize < 1) {
       throw new RangeError(`batchSize must be a positive integer, got ${this.batchSize}`);
     }
+    const threads = options.threads ?? DEFAULT_EMBEDDING_THREADS;
+    if (!Number.isInteger(threads) || threads < 0) throw new RangeError(`threads must be a non-negative integer, got ${threads}`);
   }
 
   /** Vector length; read from the model config once loaded. */
@@ -81,33 +76,22 @@ export class Embedder {
   }
 
   isLoaded(): boolean {
-    return this.extractor !== undefined;
-  }
-
-  /** Loads the model once; concurrent and later calls share the same promise. A failed load may be retried. */
-  load(): Promise<void> {
-    this.loading ??= this.doLoad().catch((error: unknown) => {
-      this.loading = undefined;
-      throw error;
-    });
-    return this.loading;
+    return this.thread !== undefined && !this.thread.stopped && this.tokenizer !== undefined;
   }
 
   /**
-   * One unit vector per text, in input order. Texts are batched by length, because every text
-   * of a batch is padded to the longest one: mixing lengths doubled the cost on chat turns.
+   * Loads the model once; concurrent and later calls share the same promise. A failed load, or
+   * an embedding thread that died, is retried by the next call.
    */
+  async load(): Promise<void> {
+    await this.ready();
+  }
+
+  /** One unit vector per text, in input order. */
   async embed(texts: readonly string[]): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
-    await this.load();
-    const order = texts.map((_, i) => i).sort((a, b) => texts[a]!.length - texts[b]!.length);
-    const vectors = new Array<Float32Array>(texts.length);
-    for (let start = 0; start < order.length; start += this.batchSize) {
-      const indices = order.slice(start, start + this.batchSize);
-      const batch = await this.runBatch(indices.map((i) => texts[i]!));
-      indices.forEach((textIndex, j) => (vectors[textIndex] = batch[j]!));
-    }
-    return vectors;
+    const thread = await this.ready();
+    return thread.embed([...texts], this.quantized ? 1 : this.batchSize);
   }
 
   async embedOne(text: string): Promise<Float32Array> {
@@ -120,7 +104,7 @@ export class Embedder {
     if (!this.tokenizer) throw new Error('Embedder.countTokens needs the model: await embedder.load() first');
     const cached = this.tokenCounts.get(text);
     if (cached !== undefined) return cached;
-    const count = this.tokenizer.encode(text, null, { add_special_tokens: false }).length;
+    const count = this.tokenizer.encode(text, { add_special_tokens: false }).length;
     // Map keeps insertion order: dropping the first key evicts the oldest entry.
     if (this.tokenCounts.size >= TOKEN_COUNT_CACHE_ENTRIES) this.tokenCounts.delete(this.tokenCounts.keys().next().value!);
     this.tokenCounts.set(text, count);
@@ -128,66 +112,52 @@ export class Embedder {
   }
 
   async dispose(): Promise<void> {
-    const extractor = this.extractor;
-    this.extractor = undefined;
+    const thread = this.thread;
+    this.thread = undefined;
     this.tokenizer = undefined;
     this.loading = undefined;
-    await extractor?.dispose();
+    await thread?.terminate();
   }
 
-  private async doLoad(): Promise<void> {
-    const started = performance.now();
-    const { modelDir, cacheDir } = this.options;
-    const quantized = this.options.quantized ?? false;
-    // transformers.js keeps these settings in one global; set them right before loading.
-    const tjsEnv = env as unknown as TransformersEnv;
-    if (modelDir) {
-      assertModelPresent(modelDir, this.modelName, quantized);
-      tjsEnv.localModelPath = path.resolve(modelDir);
-      tjsEnv.allowLocalModels = true;
-      tjsEnv.allowRemoteModels = false;
-    } else {
-      tjsEnv.allowRemoteModels = true;
-    }
-    if (cacheDir) tjsEnv.cacheDir = cacheDir;
+  private ready(): Promise<EmbedThread> {
+    if (this.thread?.stopped) this.loading = undefined;
+    const loading = (this.loading ??= this.doLoad().catch((error: unknown) => {
+      if (this.loading === loading) this.loading = undefined;
+      throw error;
+    }));
+    return loading;
+  }
 
-    const extractor = await pipeline('feature-extraction', this.modelName, { quantized });
-    const tokenizer = extractor.tokenizer as unknown as Tokenizer;
-    tokenizer.model_max_length = Math.min(tokenizer.model_max_length ?? MAX_SEQUENCE_TOKENS, MAX_SEQUENCE_TOKENS);
-    const hiddenSize = (extractor.model.config as { hidden_size?: number }).hidden_size;
-    if (hiddenSize) this.dims = hiddenSize;
-    this.extractor = extractor;
-    this.tokenizer = tokenizer;
+  private async doLoad(): Promise<EmbedThread> {
+    const started = performance.now();
+    const dtype = dtypeFor(this.quantized);
+    const location = { modelName: this.modelName, modelDir: this.options.modelDir, cacheDir: this.options.cacheDir };
+    configureModelSource(location, dtype);
+    const thread = new EmbedThread({
+      ...location,
+      dtype,
+      threads: this.options.threads ?? DEFAULT_EMBEDDING_THREADS,
+      maxSequenceTokens: MAX_SEQUENCE_TOKENS,
+    });
+    this.thread = thread;
+    // The tokenizer is loaded here too: countTokens is synchronous and cheap.
+    const [dimensions, tokenizer] = await Promise.all([
+      thread.ready,
+      AutoTokenizer.from_pretrained(this.modelName),
+    ]).catch(async (error: unknown) => {
+      await thread.terminate();
+      throw error;
+    });
+    if (dimensions > 0) this.dims = dimensions;
+    this.tokenizer = tokenizer as unknown as Tokenizer;
     this.options.logger?.info(
       { modelId: this.modelId, dimensions: this.dims, loadMs: Math.round(performance.now() - started) },
       'embedding model loaded',
     );
-  }
-
-  private runBatch(batch: string[]): Promise<Float32Array[]> {
-    const run = this.queue.then(async () => {
-      const extractor = this.extractor;
-      if (!extractor) throw new Error('Embedder was disposed');
-      const output = await extractor(batch, EMBED_OPTIONS);
-      const data = output.data as Float32Array;
-      const width = output.dims.at(-1) ?? this.dims;
-      // Copies, so each vector owns its memory rather than pinning the whole batch buffer.
-      return batch.map((_, i) => data.slice(i * width, (i + 1) * width));
-    });
-    this.queue = run.catch(() => undefined);
-    return run;
+    return thread;
   }
 }
 
 export function createEmbedder(options: EmbedderOptions = {}): Embedder {
   return new Embedder(options);
-}
-
-function assertModelPresent(modelDir: string, modelName: string, quantized: boolean): void {
-  const file = path.join(modelDir, modelName, 'onnx', quantized ? 'model_quantized.onnx' : 'model.onnx');
-  if (!fs.existsSync(file)) {
-    throw new MnemographError('UNAVAILABLE', `embedding model not found at ${file}; run npm run model:provision`, {
-      details: { modelDir, modelName, quantized },
-    });
-  }
 }

@@ -1,0 +1,86 @@
+// The embedding thread: onnxruntime-node runs a model synchronously, so it runs here and the
+// service's event loop stays free while a batch is computed.
+import { parentPort, workerData } from 'node:worker_threads';
+
+import { AutoModel, AutoTokenizer, type PreTrainedModel, type PreTrainedTokenizer, type Tensor } from '@huggingface/transformers';
+
+import { isMnemographError } from '../errors.js';
+import { configureModelSource } from './model-files.js';
+import { meanPoolNormalized } from './pooling.js';
+import type { EmbedRequest, WorkerMessage, WorkerSettings } from './worker-protocol.js';
+
+interface Model {
+  tokenizer: PreTrainedTokenizer;
+  model: PreTrainedModel;
+  width: number;
+}
+
+const settings = workerData as WorkerSettings;
+const port = parentPort!;
+const post = (message: WorkerMessage, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
+
+async function load(): Promise<Model> {
+  configureModelSource(settings, settings.dtype);
+  const sessionOptions = settings.threads > 0 ? { intraOpNumThreads: settings.threads, interOpNumThreads: 1 } : {};
+  const [tokenizer, model] = await Promise.all([
+    AutoTokenizer.from_pretrained(settings.modelName),
+    AutoModel.from_pretrained(settings.modelName, { dtype: settings.dtype, device: 'cpu', session_options: sessionOptions }),
+  ]);
+  const width = (model.config as { hidden_size?: number }).hidden_size ?? 0;
+  return { tokenizer, model, width };
+}
+
+/** Token ids → last hidden state → mean pooled, normalized vectors, flat. */
+async function runModel({ tokenizer, model }: Model, texts: string[]): Promise<{ width: number; data: Float32Array }> {
+  const inputs = tokenizer(texts, { padding: true, truncation: true, max_length: settings.maxSequenceTokens });
+  const { last_hidden_state: hidden } = (await model(inputs)) as { last_hidden_state: Tensor };
+  const [batch, tokens, width] = hidden.dims as [number, number, number];
+  const mask = (inputs as { attention_mask: Tensor }).attention_mask.data as BigInt64Array;
+  const data = meanPoolNormalized(hidden.data as Float32Array, mask, batch, tokens, width);
+  hidden.dispose();
+  return { width, data };
+}
+
+/**
+ * Texts are batched by length, because every text of a batch is padded to the longest one:
+ * mixing lengths doubled the cost on chat turns. Returns one flat buffer in input order.
+ */
+async function embed(model: Model, { texts, batchSize }: EmbedRequest): Promise<{ width: number; data: Float32Array }> {
+  const order = texts.map((_, i) => i).sort((a, b) => texts[a]!.length - texts[b]!.length);
+  let data: Float32Array | undefined;
+  let width = 0;
+  for (let start = 0; start < order.length; start += batchSize) {
+    const indices = order.slice(start, start + batchSize);
+    const output = await runModel(model, indices.map((i) => texts[i]!));
+    width = output.width;
+    data ??= new Float32Array(texts.length * width);
+    indices.forEach((textIndex, j) => data!.set(output.data.subarray(j * width, (j + 1) * width), textIndex * width));
+  }
+  return { width, data: data ?? new Float32Array(0) };
+}
+
+async function main(): Promise<void> {
+  let model: Model;
+  try {
+    model = await load();
+  } catch (error) {
+    post({ type: 'load-failed', message: error instanceof Error ? error.message : String(error), code: isMnemographError(error) ? error.code : undefined });
+    return;
+  }
+  post({ type: 'ready', dimensions: model.width });
+
+  // One request at a time, in arrival order: onnxruntime already uses every core per call.
+  let queue = Promise.resolve();
+  port.on('message', (request: EmbedRequest) => {
+    queue = queue.then(async () => {
+      try {
+        const { width, data } = await embed(model, request);
+        post({ type: 'vectors', id: request.id, width, data }, [data.buffer as ArrayBuffer]);
+      } catch (error) {
+        post({ type: 'failed', id: request.id, message: error instanceof Error ? error.message : String(error) });
+      }
+    });
+  });
+}
+
+void main();
