@@ -5,6 +5,7 @@ import { AccessPolicy } from './auth.js';
 import type { Config } from './config/index.js';
 import { createDriver, Executor, migrate, schemaVersion } from './db/index.js';
 import { createEmbedder, type Embedder } from './embedding/index.js';
+import { KnowledgeService } from './knowledge/index.js';
 import type { Logger } from './logger.js';
 import { Metrics, observeEmbedder, observeRecall } from './observability/index.js';
 import { RememberService, type RememberHooks, type RememberSettings } from './pipeline/remember-service.js';
@@ -36,6 +37,8 @@ export interface Services {
   update: UpdateService;
   recall: RecallService;
   disclosure: DisclosureService;
+  /** Structured writes without an LLM: entities, relations, asserted facts, merges, namespace erasure. */
+  knowledge: KnowledgeService;
   /** Prometheus metrics (GET /metrics); embed and recall calls are observed through proxies. */
   metrics: Metrics;
   startWorker(): void;
@@ -116,6 +119,12 @@ export function createServices(config: Config, logger: Logger, options: AppOptio
     update: new UpdateService(executor, embedder, rememberSettings, logger.child({ component: 'update' })),
     recall,
     disclosure: new DisclosureService(executor, recall, (text) => embedder.countTokens(text)),
+    knowledge: new KnowledgeService(
+      executor,
+      remember,
+      { redaction: rememberSettings.redaction, minFactConfidence: config.MIN_FACT_CONFIDENCE, frozen: config.MUTATIONS_FROZEN },
+      logger.child({ component: 'knowledge' }),
+    ),
     metrics,
     startWorker: () => worker.start(),
     stopWorker: () => worker.stop(),

@@ -14,11 +14,19 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL);
   const host = bindAddress(config, logger);
-  const neo4jUri = config.NEO4J_URI ?? (await startLocalNeo4j(config, logger));
+  const local = config.NEO4J_URI ? null : await startLocalNeo4j(config, logger);
+  const neo4jUri = config.NEO4J_URI ?? local!.uri;
 
   const services = createServices(config, logger, { neo4jUri });
-  await prepareServices(services);
-  const server = await startServer(services, { host, port: config.PORT });
+  let server;
+  try {
+    await prepareServices(services);
+    server = await startServer(services, { host, port: config.PORT });
+  } catch (error) {
+    await closeServices(services).catch(() => undefined);
+    await local?.stop?.();
+    throw error;
+  }
   services.startWorker();
   logger.info({ url: server.url, startupMs: Math.round(performance.now() - started) }, `Mnemograph ready at ${server.url}`);
 
@@ -30,6 +38,10 @@ async function main(): Promise<void> {
     await services.stopWorker();
     await server.close();
     await closeServices(services);
+    if (local?.stop) {
+      logger.info('stopping the local Neo4j this process started');
+      await local.stop();
+    }
     logger.info('stopped');
     process.exit(0);
   };
@@ -47,16 +59,21 @@ function bindAddress(config: Config, logger: Logger): string {
   return '127.0.0.1';
 }
 
-async function startLocalNeo4j(config: Config, logger: Logger): Promise<string> {
+/**
+ * The local Neo4j, started when NEO4J_URI is not set. One this process started is stopped with
+ * it (`stop`); one already running (`npm run neo4j:start`, another `npm start`) is left running.
+ */
+async function startLocalNeo4j(config: Config, logger: Logger): Promise<{ uri: string; stop: (() => Promise<void>) | null }> {
   logger.info('NEO4J_URI not set: starting the local Neo4j (npm run neo4j:start)');
-  const { startNeo4j } = await import('../scripts/neo4j-server.mjs');
-  const neo4j = await startNeo4j({
+  const { startNeo4j, stopNeo4j } = await import('../scripts/neo4j-server.mjs');
+  const options = {
     boltPort: config.NEO4J_BOLT_PORT,
     httpPort: config.NEO4J_HTTP_PORT,
     password: config.NEO4J_PASSWORD,
     ...(config.NEO4J_HOME_DIR ? { home: config.NEO4J_HOME_DIR } : {}),
-  });
-  return neo4j.boltUrl;
+  };
+  const neo4j = await startNeo4j(options);
+  return { uri: neo4j.boltUrl, stop: neo4j.alreadyRunning ? null : () => stopNeo4j(options) };
 }
 
 main().catch((error: Error & { code?: string }) => {

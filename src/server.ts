@@ -17,6 +17,7 @@ import { createLoaders } from './graphql/loaders.js';
 import { resolvers } from './graphql/resolvers/index.js';
 import { typeDefs } from './graphql/schema.js';
 import { checkHealth } from './health.js';
+import { mcpRouter } from './mcp/index.js';
 import { httpErrorHandler } from './http-errors.js';
 import { bindTrace, operationTracePlugin, recordOperations, requestIdMiddleware, requestIdOf, traceOf } from './observability/index.js';
 
@@ -115,6 +116,7 @@ export async function startServer(services: Services, options: { host: string; p
       },
     }),
   );
+  app.use('/mcp', mcpRouter(services));
   app.use(httpErrorHandler(services.logger));
 
   const address = httpServer.address();

@@ -47,6 +47,8 @@ export interface EntityRecord {
   name: string;
   canonicalName: string;
   type: string;
+  description: string | null;
+  aliases: string[];
   mentions: number;
   createdAt: string;
 }
@@ -77,6 +79,7 @@ export interface AttributeRecord {
 }
 
 export interface RelationRecord {
+  id?: string | null;
   sourceId: string;
   targetId: string;
   type: string;
@@ -125,7 +128,7 @@ export const CHUNK_RETURN = (c: string, m: string) =>
   `${c} { .id, memoryId: ${m}.id, .index, .text, .startChar, .endChar, .contentHash }`;
 
 export const ENTITY_RETURN = (e: string) =>
-  `${e} { .id, .namespace, .name, .canonicalName, .type, mentions: coalesce(${e}.mentions, 0), .createdAt }`;
+  `${e} { .id, .namespace, .name, .canonicalName, .type, .description, aliases: coalesce(${e}.aliases, []), mentions: coalesce(${e}.mentions, 0), .createdAt }`;
 
 export const ASPECT_RETURN = (a: string, e: string) =>
   `${a} { .id, entityId: ${e}.id, namespace: ${e}.namespace, .name, .canonicalName, weight: coalesce(${a}.weight, 1.0) }`;

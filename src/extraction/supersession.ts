@@ -38,7 +38,7 @@ RETURN k.entity AS entity, k.aspect AS aspect, attr.id AS id, attr.content AS co
 
 export async function planSupersessions(
   executor: Executor,
-  provider: LlmProvider,
+  provider: LlmProvider | null,
   namespace: string,
   planned: readonly PlannedAttribute[],
   semantic: SemanticSettings,
@@ -70,15 +70,15 @@ export interface ContradictionAssessment {
   semantic?: SemanticCheck;
 }
 
-/** Syntactic first; the semantic check only when enabled and the fast path cannot tell. */
-export async function assessContradiction(provider: LlmProvider, newer: string, older: string, semantic: SemanticSettings): Promise<ContradictionAssessment> {
+/** Syntactic first; the semantic check only with a provider, when enabled and the fast path cannot tell. */
+export async function assessContradiction(provider: LlmProvider | null, newer: string, older: string, semantic: SemanticSettings): Promise<ContradictionAssessment> {
   const syntactic = detectContradiction(newer, older);
-  if (syntactic.contradicts || !semantic.enabled || !needsSemanticCheck(syntactic)) return { contradicts: syntactic.contradicts, syntactic };
+  if (syntactic.contradicts || !provider || !semantic.enabled || !needsSemanticCheck(syntactic)) return { contradicts: syntactic.contradicts, syntactic };
   const slow = await checkSemanticContradiction(provider, newer, older, { timeoutMs: semantic.timeoutMs });
   return { contradicts: slow.contradicts, syntactic, semantic: slow };
 }
 
-async function contradicts(provider: LlmProvider, newer: string, older: string, semantic: SemanticSettings): Promise<{ method: 'syntactic' | 'semantic'; detail: string } | null> {
+async function contradicts(provider: LlmProvider | null, newer: string, older: string, semantic: SemanticSettings): Promise<{ method: 'syntactic' | 'semantic'; detail: string } | null> {
   const a = await assessContradiction(provider, newer, older, semantic);
   if (!a.contradicts) return null;
   return a.semantic ? { method: 'semantic', detail: a.semantic.reasoning || 'semantic contradiction' } : { method: 'syntactic', detail: `${a.syntactic.kind}: ${a.syntactic.detail}` };

@@ -78,7 +78,7 @@ UNWIND $ids AS id
 MATCH (e:Entity {id: id})-[r:RELATES_TO]-(other:Entity)
 WHERE other.namespace = e.namespace
 RETURN id AS key, {
-  sourceId: startNode(r).id, targetId: endNode(r).id, type: r.type,
+  id: r.id, sourceId: startNode(r).id, targetId: endNode(r).id, type: r.type,
   strength: coalesce(r.strength, 1.0), confidence: coalesce(r.confidence, 1.0), mentions: coalesce(r.mentions, 1) } AS row
 ORDER BY row.mentions DESC, row.type, row.sourceId, row.targetId`;
 

@@ -1,10 +1,12 @@
 import type { MutationResolvers } from '../generated/types.js';
+import { knowledgeMutations } from './knowledge-mutations.js';
 import { memoryMutations } from './memory-mutations.js';
 import { pipelineMutations } from './pipeline.js';
 
 export const Mutation: MutationResolvers = {
   ...memoryMutations,
   ...pipelineMutations,
+  ...knowledgeMutations,
 
   remember: async (_, { input }, ctx) => {
     const namespace = ctx.namespaceFor(input.namespace, 'write');

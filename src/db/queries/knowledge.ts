@@ -1,0 +1,249 @@
+import type { Executor, TxRunner } from '../executor.js';
+import { ENTITY_RETURN, type EntityRecord } from '../records.js';
+
+/**
+ * Structured writes of the knowledge graph (createEntity, relate, mergeEntities) and their
+ * audit. Every write carries ids made before the transaction and MERGEs on them or on the
+ * unique (namespace, canonicalName) pair, so a re-run transaction changes nothing twice.
+ * Entity-level audit events hang off the entity they describe: (:HistoryEvent)-[:ABOUT]->(:Entity).
+ */
+
+export const KNOWLEDGE_EVENT = {
+  entityCreated: 'entity.created',
+  entityUpdated: 'entity.updated',
+  related: 'entity.related',
+  merged: 'entity.merged',
+  factAsserted: 'fact.asserted',
+} as const;
+
+export interface EntityWrite {
+  id: string;
+  eventId: string;
+  namespace: string;
+  namespaceToken: string;
+  name: string;
+  canonicalName: string;
+  type: string;
+  description: string | null;
+  actor: string;
+}
+
+// An explicit type or description wins over what the linker guessed; a retry (same event id) is a no-op.
+const MERGE_ENTITY = `
+MERGE (e:Entity {namespace: $namespace, canonicalName: $canonicalName})
+  ON CREATE SET e.id = $id, e.name = $name, e.type = $type, e.description = $description, e.mentions = 0,
+                e.createdAt = $now, e.updatedAt = $now, e.namespaceToken = $namespaceToken
+WITH e, e.id = $id AS created
+WITH e, created, EXISTS { (:HistoryEvent {id: $eventId})-[:ABOUT]->(e) } AS replay
+FOREACH (_ IN CASE WHEN NOT created AND NOT replay THEN [1] ELSE [] END |
+  SET e.type = $type, e.description = coalesce($description, e.description), e.updatedAt = $now)
+MERGE (h:HistoryEvent {id: $eventId})
+  ON CREATE SET h.namespace = $namespace, h.event = CASE WHEN created THEN $createdEvent ELSE $updatedEvent END,
+                h.name = h.event + ' ' + e.name, h.entityId = e.id, h.actor = $actor, h.outcome = h.event, h.at = $now,
+                h.details = $details
+MERGE (h)-[:ABOUT]->(e)
+RETURN created, ${ENTITY_RETURN('e')} AS entity, e.description AS description`;
+
+export async function mergeEntity(executor: Executor, w: EntityWrite): Promise<{ created: boolean; entity: EntityRecord; description: string | null }> {
+  const now = new Date().toISOString();
+  const details = JSON.stringify({ type: w.type, description: w.description });
+  const [row] = await executor.write<{ created: boolean; entity: EntityRecord; description: string | null }>('knowledge.create-entity', MERGE_ENTITY, {
+    ...w,
+    now,
+    details,
+    createdEvent: KNOWLEDGE_EVENT.entityCreated,
+    updatedEvent: KNOWLEDGE_EVENT.entityUpdated,
+  });
+  return row!;
+}
+
+const ENTITY_BY_CANONICAL = `
+MATCH (e:Entity {namespace: $namespace, canonicalName: $canonicalName})
+RETURN ${ENTITY_RETURN('e')} AS entity, e.description AS description`;
+
+export async function entityByCanonicalName(executor: Executor, namespace: string, canonicalName: string): Promise<{ entity: EntityRecord; description: string | null } | null> {
+  const [row] = await executor.read<{ entity: EntityRecord; description: string | null }>('knowledge.entity-by-name', ENTITY_BY_CANONICAL, { namespace, canonicalName });
+  return row ?? null;
+}
+
+export interface RelationWrite {
+  id: string;
+  namespace: string;
+  source: string;
+  target: string;
+  type: string;
+  confidence: number;
+  actor: string;
+}
+
+export interface RelationRow {
+  id: string;
+  sourceId: string;
+  targetId: string;
+  type: string;
+  strength: number;
+  confidence: number;
+  mentions: number;
+  created: boolean;
+}
+
+// The relation type is a property (never a relationship type built from input). `lastWriteId`
+// marks the call that last counted, so a retried transaction does not count again.
+const RELATE = `
+MATCH (s:Entity {namespace: $namespace, canonicalName: $source})
+MATCH (o:Entity {namespace: $namespace, canonicalName: $target})
+MERGE (s)-[rel:RELATES_TO {type: $type}]->(o)
+  ON CREATE SET rel.id = $id, rel.strength = 1.0, rel.confidence = $confidence, rel.mentions = 1,
+                rel.createdAt = $now, rel.updatedAt = $now, rel.lastWriteId = $id, rel.createdBy = $actor
+WITH s, o, rel, rel.lastWriteId = $id AS counted
+FOREACH (_ IN CASE WHEN counted THEN [] ELSE [1] END |
+  SET rel.id = coalesce(rel.id, $id), rel.confidence = $confidence, rel.mentions = coalesce(rel.mentions, 0) + 1,
+      rel.updatedAt = $now, rel.lastWriteId = $id)
+RETURN rel.id AS id, s.id AS sourceId, o.id AS targetId, rel.type AS type, coalesce(rel.strength, 1.0) AS strength,
+       rel.confidence AS confidence, rel.mentions AS mentions, rel.createdAt = $now AND rel.id = $id AS created`;
+
+/** Null when either entity is missing from the namespace. */
+export async function relateEntities(executor: Executor, w: RelationWrite): Promise<RelationRow | null> {
+  const [row] = await executor.write<RelationRow & Record<string, unknown>>('knowledge.relate', RELATE, { ...w, now: new Date().toISOString() });
+  return row ?? null;
+}
+
+export interface MergeWrite {
+  namespace: string;
+  keepId: string;
+  mergeId: string;
+  eventId: string;
+  actor: string;
+}
+
+export interface MergeCounts {
+  mentions: number;
+  aspects: number;
+  attributes: number;
+  relations: number;
+}
+
+// Mentions: the kept entity gains a link (and a count) only where the memory did not mention it yet.
+const MOVE_MENTIONS = `
+MATCH (keep:Entity {id: $keepId, namespace: $namespace}), (gone:Entity {id: $mergeId, namespace: $namespace})
+MATCH (m:Memory)-[r:MENTIONS]->(gone)
+MERGE (m)-[k:MENTIONS]->(keep)
+  ON CREATE SET k.mentionText = r.mentionText, k.confidence = r.confidence, keep.mentions = coalesce(keep.mentions, 0) + 1
+DELETE r
+RETURN count(*) AS moved`;
+
+// Same-named aspects fold into the kept one (their attributes move); the others change owner.
+const FOLD_ASPECTS = `
+MATCH (keep:Entity {id: $keepId, namespace: $namespace})-[:HAS_ASPECT]->(same:Aspect)
+MATCH (:Entity {id: $mergeId, namespace: $namespace})-[:HAS_ASPECT]->(asp:Aspect {canonicalName: same.canonicalName})
+OPTIONAL MATCH (asp)-[r:HAS_ATTRIBUTE]->(attr:Attribute)
+FOREACH (_ IN CASE WHEN attr IS NULL THEN [] ELSE [1] END | MERGE (same)-[:HAS_ATTRIBUTE]->(attr))
+DELETE r
+WITH DISTINCT asp
+DETACH DELETE asp
+RETURN count(*) AS aspects`;
+
+const ADOPT_ASPECTS = `
+MATCH (keep:Entity {id: $keepId, namespace: $namespace})
+MATCH (:Entity {id: $mergeId, namespace: $namespace})-[ha:HAS_ASPECT]->(asp:Aspect)
+DELETE ha
+SET asp.entityId = keep.id
+MERGE (keep)-[:HAS_ASPECT]->(asp)
+RETURN count(*) AS aspects`;
+
+const COUNT_ATTRIBUTES = `
+MATCH (:Entity {id: $mergeId, namespace: $namespace})-[:HAS_ASPECT]->(:Aspect)-[:HAS_ATTRIBUTE]->(attr:Attribute)
+RETURN count(attr) AS attributes`;
+
+// Relations are re-pointed to the kept entity; one that would join it to itself is dropped.
+const MOVE_RELATIONS = `
+MATCH (keep:Entity {id: $keepId, namespace: $namespace}), (gone:Entity {id: $mergeId, namespace: $namespace})
+CALL (keep, gone) {
+  MATCH (gone)-[r:RELATES_TO]->(o:Entity)
+  WHERE o <> keep AND o <> gone
+  MERGE (keep)-[n:RELATES_TO {type: r.type}]->(o)
+    ON CREATE SET n = properties(r)
+    ON MATCH SET n.mentions = coalesce(n.mentions, 0) + coalesce(r.mentions, 1),
+                 n.confidence = CASE WHEN coalesce(r.confidence, 0.0) > coalesce(n.confidence, 0.0) THEN r.confidence ELSE n.confidence END
+  RETURN count(r) AS outgoing
+}
+CALL (keep, gone) {
+  MATCH (o:Entity)-[r:RELATES_TO]->(gone)
+  WHERE o <> keep AND o <> gone
+  MERGE (o)-[n:RELATES_TO {type: r.type}]->(keep)
+    ON CREATE SET n = properties(r)
+    ON MATCH SET n.mentions = coalesce(n.mentions, 0) + coalesce(r.mentions, 1),
+                 n.confidence = CASE WHEN coalesce(r.confidence, 0.0) > coalesce(n.confidence, 0.0) THEN r.confidence ELSE n.confidence END
+  RETURN count(r) AS incoming
+}
+RETURN outgoing + incoming AS relations`;
+
+const RETIRE_MERGED = `
+MATCH (keep:Entity {id: $keepId, namespace: $namespace}), (gone:Entity {id: $mergeId, namespace: $namespace})
+SET keep.aliases = [a IN coalesce(keep.aliases, []) WHERE a <> gone.name] + gone.name, keep.updatedAt = $now
+CREATE (h:HistoryEvent {
+  id: $eventId, namespace: $namespace, event: $event, name: $event + ' ' + gone.name + ' into ' + keep.name,
+  entityId: keep.id, mergedEntityId: gone.id, actor: $actor, outcome: 'merged', at: $now, details: $details })-[:ABOUT]->(keep)
+DETACH DELETE gone
+RETURN ${ENTITY_RETURN('keep')} AS entity`;
+
+const MERGE_REPLAYED = `
+MATCH (h:HistoryEvent {id: $eventId})-[:ABOUT]->(keep:Entity {id: $keepId, namespace: $namespace})
+RETURN ${ENTITY_RETURN('keep')} AS entity, h.details AS details`;
+
+export interface MergeResult {
+  entity: EntityRecord;
+  counts: MergeCounts;
+}
+
+/** Both entities in one transaction; null when either is missing (and this merge did not already happen). */
+export async function mergeEntityInto(executor: Executor, w: MergeWrite): Promise<MergeResult | null> {
+  const now = new Date().toISOString();
+  return executor.writeTx('knowledge.merge-entities', async (tx) => {
+    const replay = await replayed(tx, w);
+    if (replay) return replay;
+    const params = { namespace: w.namespace, keepId: w.keepId, mergeId: w.mergeId };
+    const [attrs] = await tx.run<{ attributes: number }>(COUNT_ATTRIBUTES, params);
+    const [mentions] = await tx.run<{ moved: number }>(MOVE_MENTIONS, params);
+    const [folded] = await tx.run<{ aspects: number }>(FOLD_ASPECTS, params);
+    const [adopted] = await tx.run<{ aspects: number }>(ADOPT_ASPECTS, params);
+    const [relations] = await tx.run<{ relations: number }>(MOVE_RELATIONS, params);
+    const counts: MergeCounts = { mentions: mentions?.moved ?? 0, aspects: (folded?.aspects ?? 0) + (adopted?.aspects ?? 0), attributes: attrs?.attributes ?? 0, relations: relations?.relations ?? 0 };
+    const [row] = await tx.run<{ entity: EntityRecord }>(RETIRE_MERGED, {
+      ...params,
+      now,
+      eventId: w.eventId,
+      event: KNOWLEDGE_EVENT.merged,
+      actor: w.actor,
+      details: JSON.stringify(counts),
+    });
+    return row ? { entity: row.entity, counts } : null;
+  });
+}
+
+async function replayed(tx: TxRunner, w: MergeWrite): Promise<MergeResult | null> {
+  const [row] = await tx.run<{ entity: EntityRecord; details: string | null }>(MERGE_REPLAYED, { eventId: w.eventId, keepId: w.keepId, namespace: w.namespace });
+  return row ? { entity: row.entity, counts: JSON.parse(row.details ?? '{}') as MergeCounts } : null;
+}
+
+const RECORD_FACT_EVENT = `
+MATCH (m:Memory {id: $memoryId})
+MERGE (h:HistoryEvent {id: $eventId})
+  ON CREATE SET h.namespace = m.namespace, h.event = $event, h.name = $event, h.memoryId = m.id, h.actor = $actor,
+                h.outcome = $outcome, h.reason = $reason, h.confidence = $confidence, h.at = $now, h.details = $details
+MERGE (h)-[:ABOUT]->(m)`;
+
+export interface FactEvent {
+  eventId: string;
+  memoryId: string;
+  actor: string;
+  outcome: string;
+  reason: string | null;
+  confidence: number;
+  details: Record<string, unknown>;
+}
+
+/** The audit of one asserted fact (MERGE on its id, so a replay records it once). */
+export async function recordFactEvent(executor: Executor, e: FactEvent): Promise<void> {
+  await executor.write('knowledge.fact-event', RECORD_FACT_EVENT, { ...e, event: KNOWLEDGE_EVENT.factAsserted, details: JSON.stringify(e.details), now: new Date().toISOString() });
+}

@@ -1,0 +1,175 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { memoriesByIds } from '../db/queries/memories.js';
+import { forgetMemory } from '../db/queries/memory-mutations.js';
+import { NotFoundError, ValidationError } from '../errors.js';
+import { clipText, fitList } from './budget.js';
+import { guarded, toolText } from './errors.js';
+import { maxTokens, namespace } from './schemas.js';
+import type { ToolContext } from './tool-context.js';
+
+const MEMORY_TYPES = ['episodic', 'semantic', 'procedural', 'working', 'fact', 'preference', 'decision', 'document_chunk'] as const;
+const MAX_IDS = 50;
+const MAX_REASON_CHARS = 1_000;
+const MIN_CONTENT_TOKENS = 10;
+
+/** remember, recall, search → timeline → get_memories (progressive disclosure), forget. */
+export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
+  const { services } = ctx;
+
+  server.registerTool(
+    'remember',
+    {
+      description: 'Store a memory (a fact, preference, decision, event or note). Synchronous, no LLM: redacted, deduplicated, embedded and linked to entities. Returns its id.',
+      inputSchema: {
+        content: z.string().describe('The text to remember.'),
+        namespace,
+        type: z.enum(MEMORY_TYPES).optional().describe('Classified from the content when absent.'),
+        tags: z.array(z.string()).max(50).optional(),
+        source: z.string().optional(),
+        session_id: z.string().optional(),
+        occurred_at: z.string().datetime({ offset: true }).optional().describe('When it happened (ISO 8601).'),
+      },
+      annotations: { readOnlyHint: false, idempotentHint: true },
+    },
+    (args) =>
+      guarded(ctx.logger, async () => {
+        const ns = ctx.namespaceFor(args.namespace, 'write');
+        const result = await services.remember.remember({
+          content: args.content,
+          namespace: ns,
+          type: args.type ?? null,
+          tags: args.tags ?? null,
+          source: args.source ?? null,
+          sessionId: args.session_id ?? null,
+          occurredAt: args.occurred_at ?? null,
+          who: ctx.principal.name,
+        });
+        return toolText(JSON.stringify({ id: result.memory.id, dedup: result.dedup.action, existing_id: result.dedup.existingId, type: result.memory.type, tags: result.tags, importance: result.importance, redactions: result.redactions }));
+      }),
+  );
+
+  server.registerTool(
+    'recall',
+    {
+      description: 'Recall what is relevant to a query: a <memory> block ready for the prompt, plus the ids and scores of the memories in it, within max_tokens.',
+      inputSchema: { query: z.string(), namespace, limit: z.number().int().min(1).max(50).optional(), max_tokens: maxTokens },
+      annotations: { readOnlyHint: true },
+    },
+    (args) =>
+      guarded(ctx.logger, async () => {
+        const ns = ctx.namespaceFor(args.namespace, 'read');
+        const budget = args.max_tokens;
+        // The memories get the budget less room for the ids list that follows them.
+        const outcome = await services.recall.recall({ query: args.query, namespace: ns, limit: args.limit ?? 10, tokenBudget: Math.max(1, Math.floor(budget * 0.8)) });
+        const ids = outcome.items.map((item) => ({ id: item.memory.id, type: item.memory.type, score: round(item.score) }));
+        const list = fitList({}, 'memories', ids, Math.max(1, budget - ctx.count(outcome.prompt) - 5), ctx.count);
+        return toolText(`${clipText(outcome.prompt, Math.floor(budget * 0.8), ctx.count)}\n${list}`);
+      }),
+  );
+
+  server.registerTool(
+    'search',
+    {
+      description: 'Step 1 of progressive disclosure: a compact index of matching memories (id, title, type, date, score, token estimate). Cheap; then call timeline for context or get_memories for full text.',
+      inputSchema: { query: z.string(), namespace, limit: z.number().int().min(1).max(100).optional(), offset: z.number().int().min(0).optional(), max_tokens: maxTokens },
+      annotations: { readOnlyHint: true },
+    },
+    (args) =>
+      guarded(ctx.logger, async () => {
+        const ns = ctx.namespaceFor(args.namespace, 'read');
+        const result = await services.disclosure.search({ query: args.query, namespace: ns, limit: args.limit ?? 20, offset: args.offset ?? 0 });
+        const hits = result.hits.map((h) => ({ id: h.id, title: h.title, type: h.type, occurred_at: h.occurredAt ?? h.createdAt, score: round(h.score), tokens: h.tokenEstimate }));
+        return toolText(fitList({ offset: result.offset, has_more: result.hasMore }, 'hits', hits, args.max_tokens, ctx.count));
+      }),
+  );
+
+  server.registerTool(
+    'timeline',
+    {
+      description: 'Step 2 of progressive disclosure: the memories just before and after an anchor (an id from search, or the best match of a query), in time order.',
+      inputSchema: {
+        anchor: z.string().optional().describe('A memory id.'),
+        query: z.string().optional().describe('Used when no anchor is given.'),
+        namespace,
+        before: z.number().int().min(0).max(50).optional(),
+        after: z.number().int().min(0).max(50).optional(),
+        max_tokens: maxTokens,
+      },
+      annotations: { readOnlyHint: true },
+    },
+    (args) =>
+      guarded(ctx.logger, async () => {
+        const ns = ctx.namespaceFor(args.namespace, 'read');
+        const t = await services.disclosure.timeline({ namespace: ns, anchor: args.anchor ?? null, query: args.query ?? null, before: args.before ?? 5, after: args.after ?? 5 });
+        // A third of the budget at most per memory, so the anchor and its nearest neighbours fit.
+        const share = Math.floor(args.max_tokens / 3);
+        const line = (m: { id: string; type: string; content: string; occurredAt: string | null; createdAt: string }, position: string) => {
+          const row = { position, id: m.id, type: m.type, at: m.occurredAt ?? m.createdAt, content: '' };
+          const room = Math.max(MIN_CONTENT_TOKENS, share - ctx.count(JSON.stringify(row)) - 2);
+          return { ...row, content: clipText(m.content, room, ctx.count) };
+        };
+        // Closest to the anchor first, so a tight budget keeps the nearest context.
+        const rows = t.anchor ? [line(t.anchor, 'anchor'), ...interleave(t.before.slice().reverse().map((m) => line(m, 'before')), t.after.map((m) => line(m, 'after')))] : [];
+        return toolText(fitList({}, 'memories', rows, args.max_tokens, ctx.count));
+      }),
+  );
+
+  server.registerTool(
+    'get_memories',
+    {
+      description: `Step 3 of progressive disclosure: full records of memories by id (at most ${MAX_IDS}), in the order asked. Ids you may not read are reported as not found.`,
+      inputSchema: { ids: z.array(z.string()).min(1).max(MAX_IDS), max_tokens: maxTokens },
+      annotations: { readOnlyHint: true },
+    },
+    (args) =>
+      guarded(ctx.logger, async () => {
+        const found = await memoriesByIds(services.executor, args.ids, ctx.principal.readableNamespaces);
+        const byId = new Map(found.map((m) => [m.id, m]));
+        // Each record gets an equal share; its content is clipped to what the other fields leave of it.
+        const share = Math.floor(args.max_tokens / args.ids.length);
+        const records = args.ids.map((id) => {
+          const m = byId.get(id);
+          if (!m) return { id, error: 'NOT_FOUND' };
+          const record = { id, type: m.type, at: m.occurredAt ?? m.createdAt, tags: m.tags, content: '', ...(m.deletedAt ? { forgotten: true } : {}) };
+          const room = Math.max(MIN_CONTENT_TOKENS, share - ctx.count(JSON.stringify(record)) - 2);
+          return { ...record, content: clipText(m.content, room, ctx.count) };
+        });
+        return toolText(fitList({}, 'memories', records, args.max_tokens, ctx.count));
+      }),
+  );
+
+  server.registerTool(
+    'forget',
+    {
+      description: 'Forget a memory by id (a soft delete, recorded in its history): it leaves recall and search. Forgetting twice changes nothing.',
+      inputSchema: { id: z.string(), reason: z.string().optional() },
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
+    },
+    (args) =>
+      guarded(ctx.logger, async () => {
+        if (ctx.principal.readOnly) ctx.principal.assertWrite(services.config.DEFAULT_NAMESPACE);
+        if (args.reason && args.reason.length > MAX_REASON_CHARS) throw new ValidationError(`reason is longer than ${MAX_REASON_CHARS} characters`, { field: 'reason' });
+        // A memory outside the caller's namespaces looks exactly like a missing one.
+        const [memory] = await memoriesByIds(services.executor, [args.id], ctx.principal.readableNamespaces);
+        if (!memory) throw new NotFoundError('memory', args.id);
+        ctx.principal.assertWrite(memory.namespace);
+        const forgotten = await forgetMemory(services.executor, { id: memory.id, namespace: memory.namespace, actor: ctx.principal.name }, args.reason?.trim() || null);
+        if (!forgotten) throw new NotFoundError('memory', args.id);
+        return toolText(JSON.stringify({ id: forgotten.id, forgotten_at: forgotten.deletedAt }));
+      }),
+  );
+}
+
+function interleave<T>(a: T[], b: T[]): T[] {
+  const out: T[] = [];
+  for (let i = 0; i < Math.max(a.length, b.length); i += 1) {
+    if (i < a.length) out.push(a[i]!);
+    if (i < b.length) out.push(b[i]!);
+  }
+  return out;
+}
+
+function round(n: number): number {
+  return Math.round(n * 1_000) / 1_000;
+}

@@ -1,0 +1,32 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+
+export interface ToolOutcome {
+  isError: boolean;
+  text: string;
+  /** The text parsed as JSON when it is JSON, else null. */
+  json: any;
+}
+
+/** A tool call through the SDK's real client, its single text block returned as text and JSON. */
+export async function callTool(client: Client, name: string, args: Record<string, unknown>): Promise<ToolOutcome> {
+  const result = await client.callTool({ name, arguments: args });
+  const content = result.content as Array<{ type: string; text?: string }>;
+  if (content.length !== 1 || content[0]!.type !== 'text') throw new Error(`tool ${name} answered ${JSON.stringify(content).slice(0, 200)}; expected one text block`);
+  const text = content[0]!.text ?? '';
+  let json: unknown = null;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = null;
+  }
+  return { isError: result.isError === true, text, json };
+}
+
+export function newClient(): Client {
+  return new Client({ name: 'mnemograph-test', version: '1.0.0' });
+}
+
+export const EXPECTED_TOOLS = [
+  'add_observations', 'create_entities', 'create_relations', 'forget', 'get_entity', 'get_memories',
+  'recall', 'remember', 'search', 'search_entities', 'timeline',
+];
