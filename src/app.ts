@@ -12,6 +12,7 @@ import { RememberService, type RememberHooks, type RememberSettings } from './pi
 import { UpdateService } from './pipeline/update-service.js';
 import { DisclosureService } from './recall/disclosure-service.js';
 import { RecallService } from './recall/recall-service.js';
+import { AccessTracker } from './recall/access-tracker.js';
 import { createWorker } from './worker/index.js';
 import { queueDepth } from './worker/queue/index.js';
 
@@ -36,6 +37,8 @@ export interface Services {
   /** updateMemory: the write path re-run on an existing memory. */
   update: UpdateService;
   recall: RecallService;
+  /** Recall's access counts, flushed in the background (best-effort). */
+  accessTracker: AccessTracker;
   disclosure: DisclosureService;
   /** Structured writes without an LLM: entities, relations, asserted facts, merges, namespace erasure. */
   knowledge: KnowledgeService;
@@ -67,7 +70,10 @@ export interface AppOptions {
 /** The composition root: wires config into services. No I/O beyond creating the driver. */
 export function createServices(config: Config, logger: Logger, options: AppOptions): Services {
   const driver = createDriver({ uri: options.neo4jUri, user: config.NEO4J_USER, password: config.NEO4J_PASSWORD, database: config.NEO4J_DATABASE });
-  const base = new Executor(driver, config.NEO4J_DATABASE, logger.child({ component: 'neo4j' }));
+  const base = new Executor(driver, config.NEO4J_DATABASE, logger.child({ component: 'neo4j' }), {
+    readMs: config.NEO4J_READ_TIMEOUT_MS,
+    writeMs: config.NEO4J_WRITE_TIMEOUT_MS,
+  });
   const executor = options.wrapExecutor?.(base) ?? base;
   const metrics = new Metrics();
   metrics.trackQueueDepth(() => queueDepth(executor));
@@ -103,7 +109,9 @@ export function createServices(config: Config, logger: Logger, options: AppOptio
     logger.child({ component: 'remember' }),
     options.rememberHooks,
   );
-  const recall = observeRecall(new RecallService(executor, embedder, config, logger.child({ component: 'recall' })), metrics);
+  const accessTracker = new AccessTracker(executor, { flushMs: config.ACCESS_FLUSH_MS, maxPending: config.ACCESS_MAX_PENDING }, logger.child({ component: 'access' }));
+  accessTracker.start();
+  const recall = observeRecall(new RecallService(executor, embedder, config, logger.child({ component: 'recall' }), accessTracker), metrics);
   const worker = createWorker({
     executor, embedder, remember, config,
     logger: logger.child({ component: 'worker' }),
@@ -118,6 +126,7 @@ export function createServices(config: Config, logger: Logger, options: AppOptio
     remember,
     update: new UpdateService(executor, embedder, rememberSettings, logger.child({ component: 'update' })),
     recall,
+    accessTracker,
     disclosure: new DisclosureService(executor, recall, (text) => embedder.countTokens(text)),
     knowledge: new KnowledgeService(
       executor,
@@ -141,6 +150,7 @@ export async function prepareServices(services: Services): Promise<void> {
 }
 
 export async function closeServices(services: Services): Promise<void> {
+  await services.accessTracker.close();
   await services.executor.close();
 }
 

@@ -11,6 +11,7 @@ export type ErrorCode =
   | 'LIMIT_EXCEEDED'
   | 'CONFLICT'
   | 'UNAVAILABLE'
+  | 'TIMEOUT'
   | 'CONFIG_INVALID'
   | 'MIGRATION_FAILED'
   | 'INTERNAL_SERVER_ERROR';
@@ -76,6 +77,13 @@ export class ConflictError extends MnemographError {
 export class UnavailableError extends MnemographError {
   constructor(message: string, cause?: unknown) {
     super('UNAVAILABLE', message, { cause, retriable: true });
+  }
+}
+
+/** A database query ran past its transaction timeout (NEO4J_READ_TIMEOUT_MS / NEO4J_WRITE_TIMEOUT_MS). */
+export class TimeoutError extends MnemographError {
+  constructor(message: string, cause?: unknown) {
+    super('TIMEOUT', message, { cause, retriable: true });
   }
 }
 

@@ -7,6 +7,7 @@ import { expressMiddleware } from '@as-integrations/express5';
 import express from 'express';
 import { GraphQLError } from 'graphql';
 import type { Services } from './app.js';
+import { bookmarkPlugin, bookmarkScopeMiddleware } from './consistency/index.js';
 import { MnemographError, type ErrorCode } from './errors.js';
 import type { GraphQLContext } from './graphql/context.js';
 import { costLimitPlugin } from './graphql/cost-limit.js';
@@ -45,6 +46,7 @@ export function createApollo(services: Services, httpServer?: Server): ApolloSer
       ApolloServerPluginLandingPageDisabled(),
       costLimitPlugin(services.config.MAX_QUERY_COST),
       operationTracePlugin(),
+      bookmarkPlugin(),
       ...(httpServer ? [ApolloServerPluginDrainHttpServer({ httpServer })] : []),
     ],
   });
@@ -97,6 +99,7 @@ export async function startServer(services: Services, options: { host: string; p
     '/graphql',
     recordOperations(services.logger, services.metrics),
     express.json({ limit: services.config.MAX_REQUEST_BYTES }),
+    bookmarkScopeMiddleware(),
     expressMiddleware(apollo, {
       context: async ({ req, res }) => {
         try {

@@ -7,7 +7,10 @@ import { createLogger } from '../logger.js';
 const config = loadConfig();
 const logger = createLogger(config.LOG_LEVEL);
 const uri = config.NEO4J_URI ?? `bolt://127.0.0.1:${config.NEO4J_BOLT_PORT}`;
-const executor = new Executor(createDriver({ uri, user: config.NEO4J_USER, password: config.NEO4J_PASSWORD, database: config.NEO4J_DATABASE }), config.NEO4J_DATABASE, logger);
+const executor = new Executor(createDriver({ uri, user: config.NEO4J_USER, password: config.NEO4J_PASSWORD, database: config.NEO4J_DATABASE }), config.NEO4J_DATABASE, logger, {
+  readMs: config.NEO4J_READ_TIMEOUT_MS,
+  writeMs: config.NEO4J_WRITE_TIMEOUT_MS,
+});
 try {
   const report = await migrate(executor, CYPHER_DIR, logger);
   process.stdout.write(`schema at version ${report.version}; applied now: ${report.applied.length ? report.applied.join(', ') : 'none'}\n`);

@@ -8,6 +8,9 @@ export const DEFAULT_NEO4J_PASSWORD = 'mnemograph-dev';
 export const DEFAULT_NEO4J_DATABASE = 'neo4j';
 export const DEFAULT_NEO4J_BOLT_PORT = 7687;
 export const DEFAULT_NEO4J_HTTP_PORT = 7474;
+/** Server-side transaction timeouts: a read answers within seconds or fails with TIMEOUT. */
+export const DEFAULT_NEO4J_READ_TIMEOUT_MS = 5 * 1000;
+export const DEFAULT_NEO4J_WRITE_TIMEOUT_MS = 30 * 1000;
 
 export const DEFAULT_EMBEDDING_MODEL = 'Xenova/all-MiniLM-L6-v2';
 export const DEFAULT_EMBEDDING_BATCH_SIZE = 32;
@@ -35,6 +38,10 @@ export const DEFAULT_GRAPH_BOOST_WEIGHT = 0.1;
 export const DEFAULT_GRAPH_BOOST_TIMEOUT_MS = 500;
 export const DEFAULT_RERANK_TOP_N = 20;
 export const DEFAULT_RERANK_TIMEOUT_MS = 2 * 1000;
+
+/** Recall's access counts are flushed in the background at this interval (best-effort). */
+export const DEFAULT_ACCESS_FLUSH_MS = 5 * 1000;
+export const DEFAULT_ACCESS_MAX_PENDING = 10_000;
 
 export const DEFAULT_MAX_REQUEST_BYTES = 2 * 1024 * 1024;
 export const DEFAULT_MAX_QUERY_DEPTH = 8;

@@ -33,6 +33,8 @@ export const configSchema = z.object({
   NEO4J_BOLT_PORT: int(1, 65535).default(d.DEFAULT_NEO4J_BOLT_PORT),
   NEO4J_HTTP_PORT: int(1, 65535).default(d.DEFAULT_NEO4J_HTTP_PORT),
   NEO4J_HOME_DIR: z.string().optional(),
+  NEO4J_READ_TIMEOUT_MS: int(100, 600_000).default(d.DEFAULT_NEO4J_READ_TIMEOUT_MS),
+  NEO4J_WRITE_TIMEOUT_MS: int(100, 600_000).default(d.DEFAULT_NEO4J_WRITE_TIMEOUT_MS),
 
   EMBEDDING_MODEL: z.string().default(d.DEFAULT_EMBEDDING_MODEL),
   EMBEDDING_MODEL_DIR: z.string().optional(),
@@ -85,6 +87,8 @@ export const configSchema = z.object({
   RERANK_ENABLED: bool.default(true),
   RERANK_TOP_N: int(1, 100).default(d.DEFAULT_RERANK_TOP_N),
   RERANK_TIMEOUT_MS: int(100, 30_000).default(d.DEFAULT_RERANK_TIMEOUT_MS),
+  ACCESS_FLUSH_MS: int(100, 600_000).default(d.DEFAULT_ACCESS_FLUSH_MS),
+  ACCESS_MAX_PENDING: int(1, 1_000_000).default(d.DEFAULT_ACCESS_MAX_PENDING),
 
   API_KEYS: z
     .string()

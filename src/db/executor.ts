@@ -1,4 +1,5 @@
 import type { Driver, ManagedTransaction, QueryResult, RecordShape } from 'neo4j-driver';
+import { currentScope } from '../consistency/scope.js';
 import type { Logger } from '../logger.js';
 import { mapNeo4jError } from './neo4j-errors.js';
 
@@ -11,6 +12,15 @@ export type TxWork<T> = (tx: TxRunner) => Promise<T>;
 export interface TxRunner {
   run<T extends Row = Row>(cypher: string, params?: Params): Promise<T[]>;
 }
+
+/** Server-side transaction timeouts: Neo4j terminates a transaction that runs longer. */
+export interface ExecutorTimeouts {
+  readMs: number;
+  writeMs: number;
+}
+
+/** Named defaults (src/config/defaults.ts repeats them as the configuration's defaults). */
+export const DEFAULT_EXECUTOR_TIMEOUTS: ExecutorTimeouts = { readMs: 5 * 1000, writeMs: 30 * 1000 };
 
 export interface QueryListener {
   (event: { cypher: string; mode: 'read' | 'write' | 'auto' }): void;
@@ -27,6 +37,7 @@ export class Executor {
     private readonly driver: Driver,
     private readonly database: string,
     private readonly logger: Logger,
+    private readonly timeouts: ExecutorTimeouts = DEFAULT_EXECUTOR_TIMEOUTS,
   ) {}
 
   /** Observe queries (tests count them; metrics time them). Returns an unsubscribe function. */
@@ -45,22 +56,25 @@ export class Executor {
 
   async readTx<T>(operation: string, work: TxWork<T>): Promise<T> {
     return this.withSession('read', operation, (session) =>
-      session.executeRead((tx) => work(this.runner(tx, 'read')), this.txConfig(operation)),
+      session.executeRead((tx) => work(this.runner(tx, 'read')), this.txConfig(operation, this.timeouts.readMs)),
     );
   }
 
   /** A managed write transaction: retried on transient errors, so `work` must be safe to re-run. */
   async writeTx<T>(operation: string, work: TxWork<T>): Promise<T> {
     return this.withSession('write', operation, (session) =>
-      session.executeWrite((tx) => work(this.runner(tx, 'write')), this.txConfig(operation)),
+      session.executeWrite((tx) => work(this.runner(tx, 'write')), this.txConfig(operation, this.timeouts.writeMs)),
     );
   }
 
-  /** Auto-commit query: required for schema changes and `CALL { … } IN TRANSACTIONS`. */
-  async autoCommit<T extends Row = Row>(operation: string, cypher: string, params: Params = {}): Promise<T[]> {
+  /**
+   * Auto-commit query: required for schema changes and `CALL { … } IN TRANSACTIONS`. Bounded by
+   * the write timeout unless the caller names a longer one (waiting for indexes to come online).
+   */
+  async autoCommit<T extends Row = Row>(operation: string, cypher: string, params: Params = {}, options: { timeoutMs?: number } = {}): Promise<T[]> {
     return this.withSession('write', operation, async (session) => {
       this.emit(cypher, 'auto');
-      const result = await session.run(cypher, params, this.txConfig(operation));
+      const result = await session.run(cypher, params, this.txConfig(operation, options.timeoutMs ?? this.timeouts.writeMs));
       return toRows<T>(result);
     });
   }
@@ -88,7 +102,13 @@ export class Executor {
   }
 
   private async withSession<T>(mode: 'read' | 'write', operation: string, use: (session: ReturnType<Driver['session']>) => Promise<T>): Promise<T> {
-    const session = this.driver.session({ database: this.database, defaultAccessMode: mode === 'read' ? 'READ' : 'WRITE' });
+    // Inside a request's (or a job's) bookmark chain, the session reads at least the chain's state.
+    const bookmarkManager = currentScope()?.manager;
+    const session = this.driver.session({
+      database: this.database,
+      defaultAccessMode: mode === 'read' ? 'READ' : 'WRITE',
+      ...(bookmarkManager ? { bookmarkManager } : {}),
+    });
     try {
       return await use(session);
     } catch (error) {
@@ -99,8 +119,8 @@ export class Executor {
     }
   }
 
-  private txConfig(operation: string) {
-    return { metadata: { app: 'mnemograph', operation } };
+  private txConfig(operation: string, timeoutMs: number) {
+    return { metadata: { app: 'mnemograph', operation }, timeout: timeoutMs };
   }
 
   private emit(cypher: string, mode: 'read' | 'write' | 'auto'): void {

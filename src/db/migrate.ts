@@ -91,7 +91,7 @@ export async function migrate(executor: Executor, dir: string, logger: Logger): 
     newlyApplied.push(migration.version);
     logger.info({ version: migration.version, name: migration.name }, 'migration applied');
   }
-  await executor.autoCommit('migrate.await-indexes', `CALL db.awaitIndexes(${INDEX_ONLINE_TIMEOUT_S})`);
+  await executor.autoCommit('migrate.await-indexes', `CALL db.awaitIndexes(${INDEX_ONLINE_TIMEOUT_S})`, {}, { timeoutMs: (INDEX_ONLINE_TIMEOUT_S + 10) * 1000 });
   return { applied: newlyApplied, version: await schemaVersion(executor) };
 }
 

@@ -20,3 +20,4 @@ export { applyFilters, passesFilters, type MemoryFilters } from './filters.js';
 export { applyTokenBudget, type TokenBudgetOptions, type TokenBudgetResult } from './budget.js';
 export { formatMemoryPrompt, type PromptMemory } from './prompt.js';
 export { snippet, toIndexEntry, type IndexEntry } from './disclosure.js';
+export { AccessTracker, type AccessTrackerSettings, type AccessTrackerStats } from './access-tracker.js';

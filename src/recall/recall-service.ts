@@ -1,10 +1,10 @@
 import type { Config } from '../config/index.js';
 import type { Executor } from '../db/index.js';
-import { touchAccessed } from '../db/queries/memories.js';
 import type { MemoryRecord } from '../db/records.js';
 import { ValidationError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { namespaceToken } from '../pipeline/remember-service.js';
+import type { AccessTracker } from './access-tracker.js';
 import { applyTokenBudget } from './budget.js';
 import { assembleCandidates, candidateIds } from './candidates.js';
 import type { RecallSettings, RecallSettingsOverrides } from './config.js';
@@ -83,6 +83,7 @@ export class RecallService {
     private readonly embedder: TextEmbedder,
     config: Config,
     private readonly logger: Logger,
+    private readonly accessTracker?: AccessTracker,
   ) {
     this.baseOverrides = {
       legs: { hints: config.HINTS_ENABLED },
@@ -216,12 +217,10 @@ export class RecallService {
     };
   }
 
-  /** Off the response's critical path: a failure here is logged, never returned. */
+  /** Recall writes nothing itself: counts go to the tracker, which flushes in the background. */
   private trackAccess(ids: string[]): void {
     if (ids.length === 0) return;
-    touchAccessed(this.executor, ids, new Date().toISOString()).catch((error: Error) =>
-      this.logger.warn({ error: error.message }, 'could not record access of recalled memories'),
-    );
+    this.accessTracker?.record(ids);
   }
 }
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Config } from '../config/index.js';
+import { ConsistencyScope, withConsistency } from '../consistency/index.js';
 import { MnemographError } from '../errors.js';
 import type { Executor } from '../db/executor.js';
 import type { JobRecord } from '../db/records.js';
@@ -99,7 +100,8 @@ export function createWorker(deps: WorkerDeps): Worker {
     if (!running) return;
     timer = setTimeout(() => {
       timer = undefined;
-      inFlight = tick().finally(() => {
+      // One bookmark chain per job: the lease's bookmark goes with every read of the job's data.
+      inFlight = withConsistency(new ConsistencyScope(), tick).finally(() => {
         inFlight = null;
       });
     }, delayMs);

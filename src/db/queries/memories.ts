@@ -18,10 +18,14 @@ MATCH (m:Memory {id: id})-[:HAS_CHUNK]->(c:Chunk)
 RETURN ${CHUNK_RETURN('c', 'm')} AS chunk
 ORDER BY chunk.memoryId, chunk.index`;
 
+// One flush per batch id: a re-run after a lost COMMIT reply finds the id recorded and adds nothing.
 const TOUCH_ACCESSED = `
-UNWIND $ids AS id
-MATCH (m:Memory {id: id})
-SET m.lastAccessed = $now, m.accessCount = coalesce(m.accessCount, 0) + 1`;
+UNWIND $rows AS row
+MATCH (m:Memory {id: row.id})
+WHERE coalesce(m.accessFlushId, '') <> $flushId
+SET m.accessFlushId = $flushId,
+    m.accessCount = coalesce(m.accessCount, 0) + row.count,
+    m.lastAccessed = CASE WHEN m.lastAccessed IS NULL OR m.lastAccessed < row.at THEN row.at ELSE m.lastAccessed END`;
 
 /** Which of these dedup keys already belong to a live memory. */
 export async function findLiveByDedupKeys(executor: Executor, keys: string[]): Promise<Map<string, string>> {
@@ -47,7 +51,15 @@ export async function chunksByMemoryIds(executor: Executor, ids: readonly string
   return rows.map((r) => r.chunk);
 }
 
-export async function touchAccessed(executor: Executor, ids: readonly string[], now: string): Promise<void> {
-  if (ids.length === 0) return;
-  await executor.write('memories.touch-accessed', TOUCH_ACCESSED, { ids, now });
+export interface AccessRow {
+  id: string;
+  count: number;
+  /** ISO time of the latest access in the batch. */
+  at: string;
+}
+
+/** Adds batched access counts; `flushId` makes the transaction safe to run twice. */
+export async function touchAccessed(executor: Executor, rows: readonly AccessRow[], flushId: string): Promise<void> {
+  if (rows.length === 0) return;
+  await executor.write('memories.touch-accessed', TOUCH_ACCESSED, { rows, flushId });
 }
