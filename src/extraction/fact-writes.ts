@@ -1,4 +1,4 @@
-import type { BatchOutcome } from '../pipeline/remember-service.js';
+import type { BatchOutcome, RememberBatchOptions } from '../pipeline/remember-service.js';
 import type { RememberInput } from '../pipeline/validate-input.js';
 import { OUTCOME } from './gates.js';
 import { EXTRACTED_FACT_WHY, PIPELINE_ACTOR } from './history.js';
@@ -6,13 +6,15 @@ import type { ExtractedFact } from './types.js';
 
 /** The part of RememberService the deep path writes through. */
 export interface FactWriter {
-  rememberBatch(inputs: readonly RememberInput[], options?: { enqueueJobs?: boolean }): Promise<BatchOutcome[]>;
+  rememberBatch(inputs: readonly RememberInput[], options?: RememberBatchOptions): Promise<BatchOutcome[]>;
 }
 
 export interface SourceMemory {
   id: string;
   namespace: string;
   content: string;
+  /** The version that was read: writes derived from it apply only while it is unchanged. */
+  contentHash: string;
   source: string | null;
   sessionId: string | null;
   occurredAt: string | null;
@@ -28,7 +30,8 @@ export interface FactWrite {
 /**
  * Facts become memories through the ordinary write path (normalize, redact, dedup, embed, one
  * transaction), marked as the pipeline's and without queuing extraction of themselves again.
- * The exact-duplicate gate is the write path's own hash dedup.
+ * The exact-duplicate gate is the write path's own hash dedup. The write checks that the source
+ * memory is still the version read (ConflictError otherwise) and links the new facts to it.
  */
 export async function writeFacts(writer: FactWriter, source: SourceMemory, facts: readonly ExtractedFact[], model: string): Promise<FactWrite[]> {
   if (facts.length === 0) return [];
@@ -43,7 +46,7 @@ export async function writeFacts(writer: FactWriter, source: SourceMemory, facts
     occurredAt: source.occurredAt,
     metadata: { sourceMemoryId: source.id, extractionModel: model, factConfidence: fact.confidence },
   }));
-  const outcomes = await writer.rememberBatch(inputs, { enqueueJobs: false });
+  const outcomes = await writer.rememberBatch(inputs, { enqueueJobs: false, derivedFrom: { memoryId: source.id, contentHash: source.contentHash } });
   return outcomes.map((o): FactWrite => {
     if (o.error) return { memoryId: null, outcome: `skipped:${o.error.code.toLowerCase()}`, error: o.error.message };
     const created = o.result.dedup.action === 'STORED_NEW' || o.result.dedup.action === 'NEAR_DUPLICATE';

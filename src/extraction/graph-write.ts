@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import type { Executor } from '../db/executor.js';
-import { HISTORY_EVENT, PIPELINE_ACTOR, recordHistory, type HistoryEventInput } from './history.js';
+import { requireSourceUnchanged } from '../db/queries/remember-checks.js';
+import { HISTORY_EVENT, historyId, PIPELINE_ACTOR, recordHistory, type HistoryEventInput } from './history.js';
 import type { Supersession } from './supersession.js';
 import type { AttributeInsert } from '../db/queries/remember-write.js';
 
@@ -77,9 +79,10 @@ MATCH (s:Entity {namespace: $namespace, canonicalName: r.source})
 MATCH (o:Entity {namespace: $namespace, canonicalName: r.target})
 MERGE (s)-[rel:RELATES_TO {type: r.type}]->(o)
   ON CREATE SET rel.strength = 1.0, rel.confidence = r.confidence, rel.mentions = 1, rel.createdAt = $now
-  ON MATCH SET rel.confidence = (coalesce(rel.confidence, 0.0) * coalesce(rel.mentions, 0) + r.confidence) / (coalesce(rel.mentions, 0) + 1),
-               rel.mentions = coalesce(rel.mentions, 0) + 1
-SET rel.updatedAt = $now`;
+  ON MATCH SET rel.confidence = CASE WHEN coalesce(rel.lastWrite, '') = $writeId THEN rel.confidence
+                 ELSE (coalesce(rel.confidence, 0.0) * coalesce(rel.mentions, 0) + r.confidence) / (coalesce(rel.mentions, 0) + 1) END,
+               rel.mentions = coalesce(rel.mentions, 0) + CASE WHEN coalesce(rel.lastWrite, '') = $writeId THEN 0 ELSE 1 END
+SET rel.updatedAt = $now, rel.lastWrite = $writeId`;
 
 const CREATE_ATTRIBUTES = `
 UNWIND $attributes AS a
@@ -89,12 +92,13 @@ MERGE (asp:Aspect {entityId: e.id, canonicalName: a.aspectCanonicalName})
   ON CREATE SET asp.id = a.aspectId, asp.name = a.aspect, asp.weight = 1.0, asp.namespace = $namespace, asp.createdAt = $now
 MERGE (e)-[:HAS_ASPECT]->(asp)
 WITH a, asp, src
-WHERE NOT EXISTS { (asp)-[:HAS_ATTRIBUTE]->(:Attribute {status: 'active', content: a.content}) }
-CREATE (asp)-[:HAS_ATTRIBUTE]->(attr:Attribute {
-  id: a.id, namespace: $namespace, content: a.content, name: left(a.content, 60), kind: a.kind,
-  importance: a.importance, confidence: a.confidence, status: 'active', validFrom: $now, validTo: null,
-  createdBy: $actor })
-CREATE (attr)-[:FROM]->(src)
+WHERE NOT EXISTS { (asp)-[:HAS_ATTRIBUTE]->(other:Attribute {status: 'active', content: a.content}) WHERE other.id <> a.id }
+MERGE (attr:Attribute {id: a.id})
+  ON CREATE SET attr.namespace = $namespace, attr.content = a.content, attr.name = left(a.content, 60), attr.kind = a.kind,
+    attr.importance = a.importance, attr.confidence = a.confidence, attr.status = 'active', attr.validFrom = $now,
+    attr.createdBy = $actor
+MERGE (asp)-[:HAS_ATTRIBUTE]->(attr)
+MERGE (attr)-[:FROM]->(src)
 RETURN attr.id AS id`;
 
 const SUPERSEDE = `
@@ -102,7 +106,8 @@ UNWIND $supersessions AS s
 MATCH (newer:Attribute {id: s.newId, status: 'active'})
 MATCH (old:Attribute {id: s.oldId, status: 'active'})
 SET old.status = 'superseded', old.validTo = $now
-CREATE (newer)-[:SUPERSEDES {method: s.method, reason: s.detail, at: $now}]->(old)
+MERGE (newer)-[r:SUPERSEDES]->(old)
+  ON CREATE SET r.method = s.method, r.reason = s.detail, r.at = $now
 RETURN s.newId AS newId, s.oldId AS oldId`;
 
 const RETIRE_TARGETS = `
@@ -133,9 +138,16 @@ CALL (r, old) {
 }
 RETURN old.id AS id`;
 
-export async function persistGraph(executor: Executor, plan: GraphPlan, context: { now: string; model: string }): Promise<GraphWriteResult> {
-  const base = { namespace: plan.namespace, now: context.now };
+/**
+ * Throws ConflictError (nothing written) when the source memory changed since `source` was read.
+ * Ids (and the relation counters' write id) are made before the transaction: a re-run of it
+ * counts nothing twice.
+ */
+export async function persistGraph(executor: Executor, plan: GraphPlan, context: { now: string; model: string; sourceContentHash: string }): Promise<GraphWriteResult> {
+  const base = { namespace: plan.namespace, now: context.now, writeId: randomUUID() };
+  const eventIds = new Map([...plan.supersessions.map((s) => `${s.newId}>${s.oldId}`), ...plan.retirements.map((_, i) => `retire>${i}`)].map((key) => [key, historyId()]));
   return executor.writeTx('extraction.graph', async (tx) => {
+    await requireSourceUnchanged(tx, { memoryId: plan.sourceMemoryId, contentHash: context.sourceContentHash });
     if (plan.entities.length) await tx.run(MERGE_ENTITIES, { ...base, sourceMemoryId: plan.sourceMemoryId, entities: plan.entities });
     if (plan.relations.length) await tx.run(MERGE_RELATIONS, { ...base, relations: plan.relations });
     const created = plan.attributes.length ? await tx.run<{ id: string }>(CREATE_ATTRIBUTES, { ...base, attributes: plan.attributes, actor: PIPELINE_ACTOR }) : [];
@@ -148,10 +160,11 @@ export async function persistGraph(executor: Executor, plan: GraphPlan, context:
     const byPair = new Map(plan.supersessions.map((s) => [`${s.newId}>${s.oldId}`, s]));
     const events: HistoryEventInput[] = superseded.map(({ newId, oldId }) => {
       const s = byPair.get(`${newId}>${oldId}`)!;
-      return { memoryId: plan.sourceMemoryId, event: HISTORY_EVENT.superseded, outcome: 'superseded', reason: s.detail, confidence: null, details: { newAttributeId: newId, oldAttributeId: oldId, oldContent: s.oldContent, method: s.method } };
+      return { id: eventIds.get(`${newId}>${oldId}`)!, memoryId: plan.sourceMemoryId, event: HISTORY_EVENT.superseded, outcome: 'superseded', reason: s.detail, confidence: null, details: { newAttributeId: newId, oldAttributeId: oldId, oldContent: s.oldContent, method: s.method } };
     });
-    for (const r of plan.retirements) {
+    for (const [i, r] of plan.retirements.entries()) {
       events.push({
+        id: eventIds.get(`retire>${i}`)!,
         memoryId: r.targetMemoryId,
         event: HISTORY_EVENT.targetRetired,
         outcome: r.action.toLowerCase(),

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Executor } from '../db/executor.js';
 import { parseLlmJson } from '../llm/parse-json.js';
 import { LlmParseError, type LlmProvider } from '../llm/provider.js';
-import { HISTORY_EVENT, recordHistory } from './history.js';
+import { requireSourceUnchanged } from '../db/queries/remember-checks.js';
+import { HISTORY_EVENT, historyId, recordHistory } from './history.js';
 import { hintsSchema } from './output-schemas.js';
 import { hintsPrompt } from './prompts.js';
 
@@ -61,11 +62,16 @@ WITH DISTINCT m
 UNWIND $hints AS h
 CREATE (:Hint {id: h.id, namespace: m.namespace, namespaceToken: m.namespaceToken, text: h.text, name: left(h.text, 60), createdAt: $now})-[:HINT_OF]->(m)`;
 
-export async function writeHints(executor: Executor, memoryId: string, result: HintsResult, model: string): Promise<void> {
+/** Throws ConflictError (nothing written) when the memory changed since `source` was read. */
+export async function writeHints(executor: Executor, source: { id: string; contentHash: string }, result: HintsResult, model: string): Promise<void> {
   const now = new Date().toISOString();
+  const memoryId = source.id;
+  const hints = result.hints.map((text) => ({ id: randomUUID(), text }));
+  const event = { id: historyId(), memoryId, event: HISTORY_EVENT.hints, outcome: result.hints.length ? 'created' : 'empty', reason: null, confidence: null, details: { count: result.hints.length, warnings: result.warnings } };
   await executor.writeTx('extraction.hints', async (tx) => {
-    await tx.run(REPLACE_HINTS, { memoryId, hints: result.hints.map((text) => ({ id: randomUUID(), text })), now });
-    await recordHistory(tx, [{ memoryId, event: HISTORY_EVENT.hints, outcome: result.hints.length ? 'created' : 'empty', reason: null, confidence: null, details: { count: result.hints.length, warnings: result.warnings } }], { now, model });
+    await requireSourceUnchanged(tx, { memoryId, contentHash: source.contentHash });
+    await tx.run(REPLACE_HINTS, { memoryId, hints, now });
+    await recordHistory(tx, [event], { now, model });
   });
 }
 

@@ -11,9 +11,12 @@ export const HISTORY_EVENT = {
   superseded: 'attribute.superseded',
   targetRetired: 'pipeline.target-retired',
   hints: 'pipeline.hints',
+  stale: 'pipeline.stale',
 } as const;
 
 export interface HistoryEventInput {
+  /** Made before the transaction (see historyId), so a re-run of it records the event once. */
+  id: string;
   memoryId: string;
   event: string;
   outcome: string | null;
@@ -26,14 +29,19 @@ export interface HistoryEventInput {
 const RECORD_HISTORY = `
 UNWIND $events AS ev
 MATCH (m:Memory {id: ev.memoryId})
-CREATE (h:HistoryEvent {
-  id: ev.id, namespace: m.namespace, event: ev.event, name: ev.event + coalesce(' ' + ev.outcome, ''),
-  memoryId: m.id, reason: ev.reason, actor: $actor, model: $model, confidence: ev.confidence,
-  outcome: ev.outcome, at: $now, details: ev.details })-[:ABOUT]->(m)`;
+MERGE (h:HistoryEvent {id: ev.id})
+  ON CREATE SET h.namespace = m.namespace, h.event = ev.event, h.name = ev.event + coalesce(' ' + ev.outcome, ''),
+    h.memoryId = m.id, h.reason = ev.reason, h.actor = $actor, h.model = $model, h.confidence = ev.confidence,
+    h.outcome = ev.outcome, h.at = $now, h.details = ev.details
+MERGE (h)-[:ABOUT]->(m)`;
+
+export function historyId(): string {
+  return randomUUID();
+}
 
 /** Audit records, inside the caller's transaction so they commit with what they describe. */
 export async function recordHistory(tx: TxRunner, events: readonly HistoryEventInput[], context: { now: string; model: string }): Promise<void> {
   if (events.length === 0) return;
-  const rows = events.map((e) => ({ ...e, id: randomUUID(), details: JSON.stringify(e.details) }));
+  const rows = events.map((e) => ({ ...e, details: JSON.stringify(e.details) }));
   await tx.run(RECORD_HISTORY, { events: rows, now: context.now, model: context.model, actor: PIPELINE_ACTOR });
 }

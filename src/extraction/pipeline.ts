@@ -1,9 +1,10 @@
+import { ConflictError } from '../errors.js';
 import type { DeepPathDeps } from './deps.js';
 import { writeFacts, type FactWrite, type SourceMemory } from './fact-writes.js';
 import { OUTCOME } from './gates.js';
 import { buildGraphPlan } from './graph-plan.js';
 import { persistGraph, type GraphWriteResult } from './graph-write.js';
-import { HISTORY_EVENT, recordHistory, type HistoryEventInput } from './history.js';
+import { HISTORY_EVENT, historyId, recordHistory, type HistoryEventInput } from './history.js';
 import { writesAllowed } from './mode.js';
 import { planMemory, type MemoryPlan, type Proposal } from './plan.js';
 
@@ -14,14 +15,10 @@ export interface ExtractionSummary {
   outcomes: Record<string, number>;
   supersededAttributes: number;
   graphError: string | null;
+  /** Set when the memory was forgotten or rewritten while it was processed: the rest was discarded. */
+  discarded: string | null;
   warnings: string[];
 }
-
-const LINK_EXTRACTED = `
-UNWIND $links AS l
-MATCH (fact:Memory {id: l.factId}), (src:Memory {id: l.sourceId})
-MERGE (fact)-[r:EXTRACTED_FROM]->(src)
-  ON CREATE SET r.at = $now, r.confidence = l.confidence`;
 
 const MAX_SUMMARY_WARNINGS = 20;
 
@@ -29,6 +26,8 @@ const MAX_SUMMARY_WARNINGS = 20;
  * The deep path for one memory: plan (all model calls), then — only in a writing mode — the
  * facts through the write path, the knowledge graph in its own non-fatal transaction, and
  * finally the audit trail: one event per proposal with its outcome, one summary event.
+ * Each write re-checks, inside its transaction, that the memory is still the version planned
+ * on; when it is not, the rest of the plan is discarded and a `pipeline.stale` event says so.
  */
 export async function processMemory(deps: DeepPathDeps, memory: SourceMemory): Promise<ExtractionSummary> {
   const { settings, provider } = deps;
@@ -39,11 +38,18 @@ export async function processMemory(deps: DeepPathDeps, memory: SourceMemory): P
 
   if (writesAllowed(settings.mode)) {
     const toWrite = plan.proposals.filter((p) => p.verdict.apply === 'add' || p.verdict.apply === 'update');
-    const results = await writeFacts(deps.writer, memory, toWrite.map((p) => p.fact), provider.model);
-    toWrite.forEach((p, i) => writes.set(p.index, results[i]!));
     try {
-      graph = await persistGraph(deps.executor, buildGraphPlan(memory.namespace, memory.id, plan, writes), { now: new Date().toISOString(), model: provider.model });
+      const results = await writeFacts(deps.writer, memory, toWrite.map((p) => p.fact), provider.model);
+      toWrite.forEach((p, i) => writes.set(p.index, results[i]!));
     } catch (error) {
+      if (error instanceof ConflictError) return discardStale(deps, memory, plan, 'facts');
+      throw error;
+    }
+    try {
+      graph = await persistGraph(deps.executor, buildGraphPlan(memory.namespace, memory.id, plan, writes), { now: new Date().toISOString(), model: provider.model, sourceContentHash: memory.contentHash });
+    } catch (error) {
+      // The facts already written follow their source: forget/update retires them.
+      if (error instanceof ConflictError) return discardStale(deps, memory, plan, 'graph');
       // Graph persistence never reverts the facts (seed 004); the failure is audited instead.
       graphError = (error as Error).message;
       deps.logger.warn({ err: error, memoryId: memory.id }, 'knowledge-graph persistence failed');
@@ -58,9 +64,30 @@ export async function processMemory(deps: DeepPathDeps, memory: SourceMemory): P
     outcomes: countBy(outcomes),
     supersededAttributes: graph?.superseded.length ?? 0,
     graphError,
+    discarded: null,
     warnings: allWarnings(plan).slice(0, MAX_SUMMARY_WARNINGS),
   };
   await audit(deps, memory, plan, outcomes, writes, summary);
+  return summary;
+}
+
+/** The memory changed under the job: nothing more of its plan is applied; one event records why. */
+async function discardStale(deps: DeepPathDeps, memory: SourceMemory, plan: MemoryPlan, stage: 'facts' | 'graph'): Promise<ExtractionSummary> {
+  const discarded = `the memory was forgotten or rewritten during extraction; ${stage === 'facts' ? 'no fact was written' : 'facts written, graph discarded'}`;
+  const summary: ExtractionSummary = {
+    mode: deps.settings.mode,
+    facts: plan.extraction.facts.length,
+    entities: plan.extraction.entities.length,
+    outcomes: {},
+    supersededAttributes: 0,
+    graphError: null,
+    discarded,
+    warnings: allWarnings(plan).slice(0, MAX_SUMMARY_WARNINGS),
+  };
+  const event: HistoryEventInput = { id: historyId(), memoryId: memory.id, event: HISTORY_EVENT.stale, outcome: 'discarded', reason: discarded, confidence: null, details: { ...summary, readContentHash: memory.contentHash } };
+  const now = new Date().toISOString();
+  await deps.executor.writeTx('extraction.stale', (tx) => recordHistory(tx, [event], { now, model: deps.provider.model }));
+  deps.logger.info({ memoryId: memory.id, stage }, 'memory changed during extraction; result discarded');
   return summary;
 }
 
@@ -78,6 +105,7 @@ async function audit(deps: DeepPathDeps, memory: SourceMemory, plan: MemoryPlan,
   const events: HistoryEventInput[] = plan.proposals.map((p, i) => {
     const write = writes.get(p.index);
     return {
+      id: historyId(),
       memoryId: memory.id,
       event: HISTORY_EVENT.proposal,
       outcome: outcomes[i]!,
@@ -105,17 +133,10 @@ async function audit(deps: DeepPathDeps, memory: SourceMemory, plan: MemoryPlan,
       },
     };
   });
-  events.push({ memoryId: memory.id, event: HISTORY_EVENT.extraction, outcome: summary.facts === 0 ? 'empty' : 'ok', reason: null, confidence: null, details: { ...summary } });
+  events.push({ id: historyId(), memoryId: memory.id, event: HISTORY_EVENT.extraction, outcome: summary.facts === 0 ? 'empty' : 'ok', reason: null, confidence: null, details: { ...summary } });
 
-  const links = plan.proposals.flatMap((p) => {
-    const write = writes.get(p.index);
-    return write?.outcome === OUTCOME.created && write.memoryId !== memory.id ? [{ factId: write.memoryId, sourceId: memory.id, confidence: p.fact.confidence }] : [];
-  });
   const now = new Date().toISOString();
-  await deps.executor.writeTx('extraction.audit', async (tx) => {
-    if (links.length) await tx.run(LINK_EXTRACTED, { links, now });
-    await recordHistory(tx, events, { now, model: provider.model });
-  });
+  await deps.executor.writeTx('extraction.audit', (tx) => recordHistory(tx, events, { now, model: provider.model }));
 }
 
 function allWarnings(plan: MemoryPlan): string[] {

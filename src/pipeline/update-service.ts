@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Executor } from '../db/index.js';
 import { nearestMemories } from '../db/queries/chunks.js';
 import { replaceMemoryContent } from '../db/queries/memory-update.js';
@@ -61,21 +62,21 @@ export class UpdateService {
     const near = best && best.similarity >= this.settings.nearDuplicateThreshold ? best : null;
     const importance = importanceScore({ novelty: noveltyScore(others[0]?.[0]?.cosine ?? null), salience: prepared.salience });
 
-    const now = new Date().toISOString();
-    const replaced = await this.executor.writeTx('memory.update', (tx) =>
-      replaceMemoryContent(tx, {
-        id: input.id,
-        namespace: input.namespace,
-        actor: input.actor,
-        now,
-        dedupKey: key,
-        props: { ...contentProps(prepared, this.embedder.modelId), importance },
-        chunks: chunkInserts(input.id, prepared.chunks, vectors),
-        nearDuplicates: near ? [{ memoryId: input.id, existingId: near.existingId, similarity: near.similarity }] : [],
-        links: mentionInserts(input.id, prepared.links),
-        jobs: (pendingKinds) => jobInserts(input.id, this.settings, pendingKinds),
-      }),
-    );
+    // Every id is made here, before the transaction, so a re-run of it writes nothing twice.
+    const replacement = {
+      id: input.id,
+      namespace: input.namespace,
+      actor: input.actor,
+      now: new Date().toISOString(),
+      dedupKey: key,
+      props: { ...contentProps(prepared, this.embedder.modelId), importance },
+      chunks: chunkInserts(input.id, prepared.chunks, vectors),
+      nearDuplicates: near ? [{ memoryId: input.id, existingId: near.existingId, similarity: near.similarity }] : [],
+      links: mentionInserts(input.id, prepared.links),
+      jobs: jobInserts(input.id, this.settings),
+      eventId: randomUUID(),
+    };
+    const replaced = await this.executor.writeTx('memory.update', (tx) => replaceMemoryContent(tx, replacement));
     if (!replaced) throw new NotFoundError('memory', input.id); // forgotten or deleted meanwhile
     this.logger.debug({ memoryId: input.id, chunks: prepared.chunks.length }, 'memory updated');
     return this.load(input);

@@ -9,6 +9,8 @@ export const MEMORY_EVENT = {
 } as const;
 
 export interface MemoryEventInput {
+  /** Made before the transaction, so a re-run of it records the event once. */
+  id: string;
   memoryId: string;
   event: (typeof MEMORY_EVENT)[keyof typeof MEMORY_EVENT];
   actor: string;
@@ -19,13 +21,15 @@ export interface MemoryEventInput {
 
 const RECORD_MEMORY_EVENT = `
 MATCH (m:Memory {id: $memoryId})
-CREATE (h:HistoryEvent {
-  id: randomUUID(), namespace: m.namespace, event: $event, name: $event, memoryId: m.id,
-  reason: $reason, actor: $actor, outcome: $event, at: $now, details: $details })-[:ABOUT]->(m)`;
+MERGE (h:HistoryEvent {id: $id})
+  ON CREATE SET h.namespace = m.namespace, h.event = $event, h.name = $event, h.memoryId = m.id,
+    h.reason = $reason, h.actor = $actor, h.outcome = $event, h.at = $now, h.details = $details
+MERGE (h)-[:ABOUT]->(m)`;
 
 /** Inside the mutation's transaction, so the audit commits with the change it describes. */
 export async function recordMemoryEvent(tx: TxRunner, input: MemoryEventInput, now: string): Promise<void> {
   await tx.run(RECORD_MEMORY_EVENT, {
+    id: input.id,
     memoryId: input.memoryId,
     event: input.event,
     actor: input.actor,

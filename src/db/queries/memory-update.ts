@@ -1,5 +1,7 @@
 import type { TxRunner } from '../executor.js';
+import { derivedId } from '../ids.js';
 import { MEMORY_EVENT, recordMemoryEvent } from './history.js';
+import { retireDerived } from './retire-derived.js';
 import {
   createChunks,
   createJobs,
@@ -14,9 +16,13 @@ import {
 
 /**
  * The write half of `updateMemory`: the memory keeps its id, and everything derived from its
- * content (chunks and vectors, hints, mentions, attributes, near-duplicate links) is replaced
- * by what the write path made from the new content.
+ * content (chunks and vectors, hints, mentions, attributes, near-duplicate links, facts the deep
+ * path extracted from it) is retired and replaced by what the write path made from the new
+ * content. Every id comes from the caller; a re-run of the transaction finds the new content
+ * already in place and changes nothing.
  */
+
+export const UPDATED_SOURCE_REASON = 'the memory content was updated';
 
 const REPLACE_CONTENT = `
 MATCH (m:Memory {id: $id, namespace: $namespace})
@@ -29,25 +35,9 @@ const DROP_CHUNKS = `
 MATCH (:Memory {id: $id})-[:HAS_CHUNK]->(c:Chunk)
 DETACH DELETE c`;
 
-// Hints were generated from the old content; the hints job makes new ones.
-const DROP_HINTS = `
-MATCH (h:Hint)-[:HINT_OF]->(:Memory {id: $id})
-DETACH DELETE h`;
-
 const UNLINK_NEAR_DUPLICATES = `
 MATCH (:Memory {id: $id})-[d:DUPLICATE_OF]->(:Memory)
 DELETE d`;
-
-const UNLINK_MENTIONS = `
-MATCH (:Memory {id: $id})-[r:MENTIONS]->(e:Entity)
-SET e.mentions = CASE WHEN coalesce(e.mentions, 0) > 0 THEN e.mentions - 1 ELSE 0 END, e.updatedAt = $now
-DELETE r`;
-
-// Kept for the audit trail (attributeHistory shows them), no longer active.
-const RETIRE_ATTRIBUTES = `
-MATCH (attr:Attribute {status: 'active'})-[:FROM]->(:Memory {id: $id})
-SET attr.status = 'superseded', attr.validTo = $now
-RETURN attr.id AS id`;
 
 // A new attribute on the same aspect as a retired one continues its supersession chain.
 const LINK_SUPERSEDED = `
@@ -73,8 +63,10 @@ export interface ContentReplacement {
   chunks: ChunkInsert[];
   nearDuplicates: NearDuplicateLink[];
   links: { strong: MentionInsert[]; weak: MentionInsert[]; attributes: AttributeInsert[] };
-  /** Jobs to queue, given the kinds already pending for this memory. */
-  jobs(pendingKinds: readonly string[]): JobInsert[];
+  /** Jobs to queue, one per kind; kinds already pending for this memory are skipped. */
+  jobs: JobInsert[];
+  /** The `updated` history event's id; forgotten facts get ids derived from it. */
+  eventId: string;
 }
 
 /** Runs inside one write transaction. Null when the memory is gone or forgotten. */
@@ -88,28 +80,30 @@ export async function replaceMemoryContent(tx: TxRunner, r: ContentReplacement):
     now,
   });
   if (!previous) return null;
+  if (previous.previousContentHash === r.props.contentHash) return { previousContent: previous.previousContent }; // a re-run
 
+  const newIds = r.links.attributes.map((a) => a.id);
   await tx.run(DROP_CHUNKS, { id });
-  await tx.run(DROP_HINTS, { id });
   await tx.run(UNLINK_NEAR_DUPLICATES, { id });
-  await tx.run(UNLINK_MENTIONS, { id, now });
-  const retired = (await tx.run<{ id: string }>(RETIRE_ATTRIBUTES, { id, now })).map((row) => row.id);
+  const derived = await retireDerived(tx, { memoryId: id, reason: UPDATED_SOURCE_REASON, actor: r.actor, now, keepAttributeIds: newIds, eventId: (factId) => derivedId(r.eventId, factId) });
+  const retired = derived.retiredAttributes;
 
   await createChunks(tx, r.chunks, now);
   await linkNearDuplicates(tx, r.nearDuplicates, now);
   await linkEntities(tx, r.links, now);
-  const newIds = r.links.attributes.map((a) => a.id);
   if (retired.length && newIds.length) await tx.run(LINK_SUPERSEDED, { newIds, oldIds: retired, now });
 
   const [pending] = await tx.run<{ kinds: string[] }>(PENDING_JOB_KINDS, { id });
-  await createJobs(tx, r.jobs(pending?.kinds ?? []), now);
+  const pendingKinds = pending?.kinds ?? [];
+  await createJobs(tx, r.jobs.filter((j) => !pendingKinds.includes(j.kind)), now);
   await recordMemoryEvent(
     tx,
     {
+      id: r.eventId,
       memoryId: id,
       event: MEMORY_EVENT.updated,
       actor: r.actor,
-      details: { previousContent: previous.previousContent, previousContentHash: previous.previousContentHash, contentHash: r.props.contentHash, retiredAttributes: retired.length },
+      details: { previousContent: previous.previousContent, previousContentHash: previous.previousContentHash, contentHash: r.props.contentHash, retiredAttributes: retired.length, forgottenFacts: derived.forgottenFacts.length },
     },
     now,
   );

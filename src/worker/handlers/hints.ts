@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/executor.js';
+import { ConflictError } from '../../errors.js';
 import { generateHints, MAX_EXTRACTION_INPUT_CHARS, writeHints } from '../../extraction/index.js';
 import type { LlmProvider } from '../../llm/provider.js';
 import { loadSourceMemory } from './source-memory.js';
@@ -19,7 +20,12 @@ export function createHintsHandler(deps: HintsHandlerDeps): JobHandler {
       const memory = await loadSourceMemory(deps.executor, job.memoryId);
       if (!memory) return { skipped: 'memory not found or forgotten' };
       const result = await generateHints(deps.provider, memory.content, { timeoutMs: deps.timeoutMs, max: deps.maxHints, maxInputChars: MAX_EXTRACTION_INPUT_CHARS });
-      await writeHints(deps.executor, memory.id, result, deps.provider.model);
+      try {
+        await writeHints(deps.executor, memory, result, deps.provider.model);
+      } catch (error) {
+        if (error instanceof ConflictError) return { skipped: 'memory changed while its hints were generated' };
+        throw error;
+      }
       return { hints: result.hints.length, warnings: result.warnings };
     },
   };

@@ -1,0 +1,75 @@
+import type { TxRunner } from '../executor.js';
+
+/**
+ * What follows a memory when it is forgotten or its content replaced: everything derived from
+ * it stops counting, in the caller's transaction. Attributes are kept for the audit trail
+ * (superseded, with a reason); hints are deleted; mentions are removed and their entity's
+ * count moves down; facts the deep path extracted from it alone are forgotten too.
+ * Each statement only touches what is still active, so running it twice changes nothing.
+ */
+
+// Facts whose every live source is in $ids (other sources keep them alive).
+const DERIVED_FACTS = `
+UNWIND $ids AS id
+MATCH (fact:Memory)-[:EXTRACTED_FROM]->(:Memory {id: id})
+WHERE fact.deletedAt IS NULL
+  AND NOT EXISTS { (fact)-[:EXTRACTED_FROM]->(other:Memory) WHERE other.deletedAt IS NULL AND NOT other.id IN $ids }
+RETURN DISTINCT fact.id AS id`;
+
+const FORGET_FACTS = `
+UNWIND $facts AS f
+MATCH (fact:Memory {id: f.id})
+WHERE fact.deletedAt IS NULL
+SET fact.deletedAt = $now, fact.updatedAt = $now
+REMOVE fact.dedupKey
+MERGE (h:HistoryEvent {id: f.eventId})
+  ON CREATE SET h.namespace = fact.namespace, h.event = 'forgotten', h.name = 'forgotten', h.memoryId = fact.id,
+    h.reason = $reason, h.actor = $actor, h.outcome = 'forgotten', h.at = $now
+MERGE (h)-[:ABOUT]->(fact)`;
+
+const RETIRE_ATTRIBUTES = `
+UNWIND $ids AS id
+MATCH (attr:Attribute {status: 'active'})-[:FROM]->(:Memory {id: id})
+WHERE NOT attr.id IN $keep
+SET attr.status = 'superseded', attr.validTo = $now, attr.supersededReason = $reason
+RETURN attr.id AS id`;
+
+const DROP_HINTS = `
+UNWIND $ids AS id
+MATCH (h:Hint)-[:HINT_OF]->(:Memory {id: id})
+DETACH DELETE h`;
+
+const UNLINK_MENTIONS = `
+UNWIND $ids AS id
+MATCH (:Memory {id: id})-[r:MENTIONS]->(e:Entity)
+SET e.mentions = CASE WHEN coalesce(e.mentions, 0) > 0 THEN e.mentions - 1 ELSE 0 END, e.updatedAt = $now
+DELETE r`;
+
+export interface Retirement {
+  /** The memory whose derived data is retired. */
+  memoryId: string;
+  reason: string;
+  actor: string;
+  now: string;
+  /** Attributes made in the same transaction (updateMemory's new ones) stay active. */
+  keepAttributeIds?: readonly string[];
+  /** Made before the transaction: history event ids for forgotten facts, one per fact. */
+  eventId: (factId: string) => string;
+}
+
+export interface RetirementResult {
+  forgottenFacts: string[];
+  retiredAttributes: string[];
+}
+
+export async function retireDerived(tx: TxRunner, r: Retirement): Promise<RetirementResult> {
+  const facts = (await tx.run<{ id: string }>(DERIVED_FACTS, { ids: [r.memoryId] })).map((row) => row.id);
+  if (facts.length) {
+    await tx.run(FORGET_FACTS, { facts: facts.map((id) => ({ id, eventId: r.eventId(id) })), now: r.now, reason: r.reason, actor: r.actor });
+  }
+  const ids = [r.memoryId, ...facts];
+  const retired = await tx.run<{ id: string }>(RETIRE_ATTRIBUTES, { ids, keep: r.keepAttributeIds ?? [], now: r.now, reason: r.reason });
+  await tx.run(DROP_HINTS, { ids });
+  await tx.run(UNLINK_MENTIONS, { ids, now: r.now });
+  return { forgottenFacts: facts, retiredAttributes: retired.map((row) => row.id) };
+}
