@@ -97,7 +97,7 @@ export async function assertFact(
       supersessions,
       retirements: [],
     },
-    { now: new Date().toISOString(), model: NO_MODEL },
+    { now: new Date().toISOString(), model: NO_MODEL, sourceContentHash: memory.contentHash },
   );
   const created = graph.attributesCreated.includes(attributeId);
   const superseded = graph.superseded.map((s) => s.oldId);
