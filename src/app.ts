@@ -14,7 +14,7 @@ import { DisclosureService } from './recall/disclosure-service.js';
 import { RecallService } from './recall/recall-service.js';
 import { AccessTracker } from './recall/access-tracker.js';
 import { createWorker } from './worker/index.js';
-import { queueDepth } from './worker/queue/index.js';
+import { cachedQueueDepth } from './worker/queue/index.js';
 
 export const CYPHER_DIR = fileURLToPath(new URL('../cypher/', import.meta.url));
 /** Where `npm run model:provision` puts the model; used when EMBEDDING_MODEL_DIR is not set. */
@@ -76,7 +76,7 @@ export function createServices(config: Config, logger: Logger, options: AppOptio
   });
   const executor = options.wrapExecutor?.(base) ?? base;
   const metrics = new Metrics();
-  metrics.trackQueueDepth(() => queueDepth(executor));
+  metrics.trackQueueDepth(cachedQueueDepth(executor));
   const embedder = observeEmbedder(
     options.embedder ??
       createEmbedder({

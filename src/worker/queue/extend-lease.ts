@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/executor.js';
+import { databaseNow } from './clock.js';
 
 const EXTEND_LEASE = `
 MATCH (j:Job {id: $id})
@@ -7,7 +8,9 @@ SET j.leasedAt = $now, j.updatedAt = $now
 RETURN j.id AS id`;
 
 /** Heartbeat: a long job keeps its lease so the stale-lease reaper leaves it alone. */
-export async function extendLease(executor: Executor, id: string, owner: string, now = new Date()): Promise<boolean> {
-  const rows = await executor.write('jobs.extend-lease', EXTEND_LEASE, { id, owner, now: now.toISOString() });
+export async function extendLease(executor: Executor, id: string, owner: string, now?: Date): Promise<boolean> {
+  const rows = await executor.writeTx('jobs.extend-lease', async (tx) =>
+    tx.run(EXTEND_LEASE, { id, owner, now: (await databaseNow(tx, now)).toISOString() }),
+  );
   return rows.length > 0;
 }

@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/executor.js';
+import { databaseNow } from './clock.js';
 import { ADD_JOB_USAGE, usageParam, type JobLlmUsage } from './llm-usage.js';
 
 export const JOB_RETRY_CAP_MS = 10 * 60 * 1000;
@@ -23,16 +24,18 @@ export function jobRetryDelayMs(attempts: number, baseMs: number): number {
 
 /** Records a failed attempt. Returns the new status ('pending' or 'dead'), or null when the lease was lost. */
 export async function failJob(executor: Executor, id: string, owner: string, error: string, options: { attempts: number; retryBaseMs: number; now?: Date; llm?: JobLlmUsage; permanent?: boolean }): Promise<'pending' | 'dead' | null> {
-  const now = options.now ?? new Date();
-  const retryAt = new Date(now.getTime() + jobRetryDelayMs(options.attempts, options.retryBaseMs));
-  const rows = await executor.write<{ status: 'pending' | 'dead' }>('jobs.fail', FAIL_JOB, {
-    id,
-    owner,
-    error: error.slice(0, MAX_ERROR_CHARS),
-    now: now.toISOString(),
-    retryAt: retryAt.toISOString(),
-    llm: usageParam(options.llm),
-    permanent: options.permanent ?? false,
+  const rows = await executor.writeTx('jobs.fail', async (tx) => {
+    const now = await databaseNow(tx, options.now);
+    const retryAt = new Date(now.getTime() + jobRetryDelayMs(options.attempts, options.retryBaseMs));
+    return tx.run<{ status: 'pending' | 'dead' }>(FAIL_JOB, {
+      id,
+      owner,
+      error: error.slice(0, MAX_ERROR_CHARS),
+      now: now.toISOString(),
+      retryAt: retryAt.toISOString(),
+      llm: usageParam(options.llm),
+      permanent: options.permanent ?? false,
+    });
   });
   return rows[0]?.status ?? null;
 }

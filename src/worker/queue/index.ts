@@ -6,6 +6,6 @@ export { extendLease } from './extend-lease.js';
 export { releaseStaleLeases } from './release-stale-leases.js';
 export { requeueJob } from './requeue-job.js';
 export { jobsPage, JOB_KINDS, JOB_STATUSES, MAX_JOBS_PAGE, type JobsPage, type JobsPageQuery } from './jobs-page.js';
-export { queueDepth, type QueueDepth } from './queue-depth.js';
+export { cachedQueueDepth, DEFAULT_QUEUE_DEPTH_CACHE_MS, queueDepth, type QueueDepth } from './queue-depth.js';
 export { lastErrors, type JobError } from './last-errors.js';
 export { encodeJobCursor, decodeJobCursor, type JobCursor } from './cursor.js';

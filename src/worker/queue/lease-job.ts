@@ -1,6 +1,7 @@
 import neo4j from 'neo4j-driver';
 import type { Executor } from '../../db/executor.js';
 import { JOB_RETURN, type JobRecord } from '../../db/records.js';
+import { databaseNow } from './clock.js';
 
 /** Pending jobs a claim looks at; the claim takes the oldest one still pending under its lock. */
 export const LEASE_WINDOW = 10;
@@ -27,18 +28,21 @@ RETURN ${JOB_RETURN('j', 'm')} AS job`;
 export interface LeaseOptions {
   /** Only jobs of these namespaces (a worker dedicated to some tenants); all when absent. */
   namespaces?: readonly string[] | null;
+  /** Tests only: the database's clock is used otherwise. */
   now?: Date;
 }
 
 /** Claims the oldest runnable pending job of these kinds for `owner`, or null when there is none. */
 export async function leaseJob(executor: Executor, owner: string, kinds: readonly string[], options: LeaseOptions = {}): Promise<JobRecord | null> {
   if (kinds.length === 0) return null;
-  const rows = await executor.write<{ job: JobRecord }>('jobs.lease', LEASE_JOB, {
-    now: (options.now ?? new Date()).toISOString(),
-    kinds: [...kinds],
-    namespaces: options.namespaces ? [...options.namespaces] : null,
-    owner,
-    window: neo4j.int(LEASE_WINDOW),
-  });
+  const rows = await executor.writeTx('jobs.lease', async (tx) =>
+    tx.run<{ job: JobRecord }>(LEASE_JOB, {
+      now: (await databaseNow(tx, options.now)).toISOString(),
+      kinds: [...kinds],
+      namespaces: options.namespaces ? [...options.namespaces] : null,
+      owner,
+      window: neo4j.int(LEASE_WINDOW),
+    }),
+  );
   return rows[0]?.job ?? null;
 }

@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/executor.js';
+import { databaseNow } from './clock.js';
 
 // A worker that crashed mid-job leaves its lease behind. Such a job goes back to pending — or
 // to dead if that lease was its last attempt, so a job that kills its worker cannot loop forever.
@@ -12,11 +13,14 @@ SET j.status = CASE WHEN exhausted THEN 'dead' ELSE 'pending' END,
 RETURN count(j) AS released`;
 
 /** Frees leases older than `leaseTimeoutMs`; returns how many jobs were released. */
-export async function releaseStaleLeases(executor: Executor, leaseTimeoutMs: number, now = new Date()): Promise<number> {
-  const rows = await executor.write<{ released: number }>('jobs.release-stale', RELEASE_STALE, {
-    cutoff: new Date(now.getTime() - leaseTimeoutMs).toISOString(),
-    now: now.toISOString(),
-    timeoutMs: String(leaseTimeoutMs),
+export async function releaseStaleLeases(executor: Executor, leaseTimeoutMs: number, override?: Date): Promise<number> {
+  const rows = await executor.writeTx('jobs.release-stale', async (tx) => {
+    const now = await databaseNow(tx, override);
+    return tx.run<{ released: number }>(RELEASE_STALE, {
+      cutoff: new Date(now.getTime() - leaseTimeoutMs).toISOString(),
+      now: now.toISOString(),
+      timeoutMs: String(leaseTimeoutMs),
+    });
   });
   return rows[0]?.released ?? 0;
 }
