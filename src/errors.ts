@@ -10,11 +10,12 @@ export type ErrorCode =
   | 'FORBIDDEN'
   | 'LIMIT_EXCEEDED'
   | 'CONFLICT'
+  | 'RATE_LIMITED'
   | 'UNAVAILABLE'
   | 'TIMEOUT'
   | 'CONFIG_INVALID'
   | 'MIGRATION_FAILED'
-  | 'INTERNAL_SERVER_ERROR';
+  | 'INTERNAL';
 
 export class MnemographError extends Error {
   readonly code: ErrorCode;
@@ -71,6 +72,16 @@ export class LimitExceededError extends MnemographError {
 export class ConflictError extends MnemographError {
   constructor(message: string, details?: Record<string, unknown>) {
     super('CONFLICT', message, { details });
+  }
+}
+
+export class RateLimitedError extends MnemographError {
+  constructor(
+    message: string,
+    /** When the caller may try again. */
+    readonly retryAfterMs: number,
+  ) {
+    super('RATE_LIMITED', message, { details: { retryAfterSeconds: Math.ceil(retryAfterMs / 1000) }, retriable: true });
   }
 }
 

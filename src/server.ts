@@ -7,12 +7,13 @@ import { expressMiddleware } from '@as-integrations/express5';
 import express from 'express';
 import { GraphQLError } from 'graphql';
 import type { Services } from './app.js';
+import type { Principal } from './auth.js';
 import { bookmarkPlugin, bookmarkScopeMiddleware } from './consistency/index.js';
 import { MnemographError, type ErrorCode } from './errors.js';
 import type { GraphQLContext } from './graphql/context.js';
 import { costLimitPlugin } from './graphql/cost-limit.js';
-import { depthLimitRule } from './graphql/depth-limit.js';
-import { createErrorFormatter } from './graphql/format-error.js';
+import { createErrorFormatter, logInternalErrors } from './graphql/format-error.js';
+import { queryLimitRules } from './graphql/query-limits.js';
 import { graphiqlRouter } from './graphql/ide.js';
 import { createLoaders } from './graphql/loaders.js';
 import { resolvers } from './graphql/resolvers/index.js';
@@ -20,6 +21,7 @@ import { typeDefs } from './graphql/schema.js';
 import { checkHealth } from './health.js';
 import { mcpRouter } from './mcp/index.js';
 import { httpErrorHandler } from './http-errors.js';
+import { admission, headerValue, hostCheck, principalOf, tokenLimit } from './http/index.js';
 import { bindTrace, operationTracePlugin, recordOperations, requestIdMiddleware, requestIdOf, traceOf } from './observability/index.js';
 
 export interface RunningServer {
@@ -33,9 +35,14 @@ export function createApollo(services: Services, httpServer?: Server): ApolloSer
   return new ApolloServer<GraphQLContext>({
     typeDefs,
     resolvers,
-    formatError: createErrorFormatter(services.logger),
-    // Limits are checked before execution: depth while validating, cost once the operation is known.
-    validationRules: [depthLimitRule(services.config.MAX_QUERY_DEPTH)],
+    formatError: createErrorFormatter(),
+    // Limits are checked before execution: tokens before parsing (startServer), depth, aliases
+    // and directives while validating (GraphQL Armor), cost once the operation is known.
+    validationRules: queryLimitRules({
+      maxDepth: services.config.MAX_QUERY_DEPTH,
+      maxAliases: services.config.MAX_QUERY_ALIASES,
+      maxDirectives: services.config.MAX_QUERY_DIRECTIVES,
+    }),
     // The IDE (src/graphql/ide.ts) needs it; the schema is no secret, and API keys still apply.
     introspection: true,
     includeStacktraceInErrorResponses: false,
@@ -45,6 +52,7 @@ export function createApollo(services: Services, httpServer?: Server): ApolloSer
       // Apollo's landing page loads from a CDN; the locally hosted GraphiQL replaces it.
       ApolloServerPluginLandingPageDisabled(),
       costLimitPlugin(services.config.MAX_QUERY_COST),
+      logInternalErrors(services.logger),
       operationTracePlugin(),
       bookmarkPlugin(),
       ...(httpServer ? [ApolloServerPluginDrainHttpServer({ httpServer })] : []),
@@ -52,9 +60,15 @@ export function createApollo(services: Services, httpServer?: Server): ApolloSer
   });
 }
 
-/** Builds the per-request context: caller, namespace policy, fresh DataLoaders. */
-export function createContext(services: Services, headers: { authorization?: string; apiKey?: string; requestId?: string }): GraphQLContext {
-  const principal = services.access.authenticate(headers.authorization, headers.apiKey);
+/**
+ * Builds the per-request context: caller (authenticated here unless the HTTP admission already
+ * did), namespace policy, fresh DataLoaders.
+ */
+export function createContext(
+  services: Services,
+  headers: { authorization?: string; apiKey?: string; requestId?: string; principal?: Principal },
+): GraphQLContext {
+  const principal = headers.principal ?? services.access.authenticate(headers.authorization, headers.apiKey);
   const requestId = headers.requestId ?? randomUUID();
   return {
     requestId,
@@ -82,6 +96,7 @@ export async function startServer(services: Services, options: { host: string; p
   await apollo.start();
 
   app.use(requestIdMiddleware());
+  if (services.access.open) app.use(hostCheck(services.config.ALLOWED_HOSTS));
   app.use(graphiqlRouter({ headersTemplate: !services.access.open }));
   app.get('/health/live', (_req, res) => {
     res.json({ ok: true });
@@ -98,15 +113,21 @@ export async function startServer(services: Services, options: { host: string; p
   app.use(
     '/graphql',
     recordOperations(services.logger, services.metrics),
+    admission(services.access, {
+      ratePerMinute: services.config.RATE_LIMIT_PER_MINUTE,
+      maxConcurrent: services.config.MAX_CONCURRENT_REQUESTS_PER_KEY,
+    }),
     express.json({ limit: services.config.MAX_REQUEST_BYTES }),
+    tokenLimit(services.config.MAX_QUERY_TOKENS),
     bookmarkScopeMiddleware(),
     expressMiddleware(apollo, {
       context: async ({ req, res }) => {
         try {
           const context = createContext(services, {
             authorization: req.headers.authorization,
-            apiKey: header(req.headers['x-api-key']),
+            apiKey: headerValue(req.headers['x-api-key']),
             requestId: requestIdOf(res),
+            principal: principalOf(res),
           });
           bindTrace(context, traceOf(res));
           return context;
@@ -129,10 +150,6 @@ export async function startServer(services: Services, options: { host: string; p
     apollo,
     close: () => apollo.stop(),
   };
-}
-
-function header(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }
 
 const CONTEXT_ERROR_STATUS: Partial<Record<ErrorCode, number>> = { UNAUTHENTICATED: 401, FORBIDDEN: 403 };

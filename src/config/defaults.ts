@@ -47,3 +47,10 @@ export const DEFAULT_MAX_REQUEST_BYTES = 2 * 1024 * 1024;
 export const DEFAULT_MAX_QUERY_DEPTH = 8;
 export const DEFAULT_MAX_QUERY_COST = 5_000;
 export const DEFAULT_MAX_PAGE_SIZE = 100;
+/** GraphQL Armor's limits: aliases and directives per operation, lexer tokens per document. */
+export const DEFAULT_MAX_QUERY_ALIASES = 15;
+export const DEFAULT_MAX_QUERY_DIRECTIVES = 50;
+export const DEFAULT_MAX_QUERY_TOKENS = 2_000;
+/** Per API key (open mode: all callers together); generous enough for `npm run bench:load`. */
+export const DEFAULT_RATE_LIMIT_PER_MINUTE = 6_000;
+export const DEFAULT_MAX_CONCURRENT_REQUESTS_PER_KEY = 32;

@@ -101,12 +101,25 @@ export const configSchema = z.object({
         return z.NEVER;
       }
     }),
+  /** Host names served in open mode besides localhost, 127.0.0.1 and [::1] (comma-separated). */
+  ALLOWED_HOSTS: z
+    .string()
+    .default('')
+    .transform((s) => s.split(',').map((name) => name.trim()).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})*$|^\[[0-9A-Fa-f:.]{2,45}\]$/, 'host names (no port), comma-separated'))),
   /** Listen beyond loopback without API keys: only inside a private network (docker-compose). */
   TRUST_NETWORK: bool.default(false),
   MAX_REQUEST_BYTES: int(1_024, 100 * 1024 * 1024).default(d.DEFAULT_MAX_REQUEST_BYTES),
   MAX_QUERY_DEPTH: int(2, 50).default(d.DEFAULT_MAX_QUERY_DEPTH),
   MAX_QUERY_COST: int(10, 1_000_000).default(d.DEFAULT_MAX_QUERY_COST),
   MAX_PAGE_SIZE: int(1, 1_000).default(d.DEFAULT_MAX_PAGE_SIZE),
+  MAX_QUERY_ALIASES: int(0, 1_000).default(d.DEFAULT_MAX_QUERY_ALIASES),
+  MAX_QUERY_DIRECTIVES: int(0, 1_000).default(d.DEFAULT_MAX_QUERY_DIRECTIVES),
+  MAX_QUERY_TOKENS: int(100, 100_000).default(d.DEFAULT_MAX_QUERY_TOKENS),
+  /** Requests per API key per minute; 0 turns the limit off. */
+  RATE_LIMIT_PER_MINUTE: int(0, 1_000_000).default(d.DEFAULT_RATE_LIMIT_PER_MINUTE),
+  /** GraphQL requests of one API key in flight at once; 0 turns the limit off. */
+  MAX_CONCURRENT_REQUESTS_PER_KEY: int(0, 10_000).default(d.DEFAULT_MAX_CONCURRENT_REQUESTS_PER_KEY),
 });
 
 export type Config = z.output<typeof configSchema>;

@@ -46,17 +46,49 @@ function requestedSize(args: Record<string, unknown>): number | undefined {
   return undefined;
 }
 
-/** A list field costs 1 plus its selection once per item asked for (or assumed). */
-const listEstimator: ComplexityEstimator = ({ type, field, args, childComplexity }: ComplexityEstimatorArgs) => {
-  const size = requestedSize(args) ?? ASSUMED_LIST_SIZES[`${type.name}.${field.name}`];
-  if (size === undefined) return undefined;
-  return 1 + childComplexity * Math.max(1, Math.floor(size));
+/**
+ * What a field costs itself, in units of one plain field: the root fields that embed a query,
+ * run several index searches or write, priced so that aliasing them is no free multiplier.
+ */
+export const FIELD_COSTS: Readonly<Record<string, number>> = {
+  'Query.recall': 200,
+  'Query.search': 200,
+  'Query.timeline': 100,
+  'Query.neighbors': 50,
+  'Query.attributeHistory': 20,
+  'Query.pipelineStatus': 20,
+  'Query.health': 10,
+  'Query.relations': 10,
+  'Query.memoriesConnection': 5,
+  'Query.entities': 5,
+  'Query.jobs': 5,
+  'Mutation.remember': 100,
+  'Mutation.updateMemory': 100,
+  'Mutation.forget': 20,
+  'Mutation.pin': 10,
+  'Mutation.unpin': 10,
+  'Mutation.requeueJob': 10,
 };
 
-const ESTIMATORS: ComplexityEstimator[] = [fieldExtensionsEstimator(), listEstimator, simpleEstimator({ defaultComplexity: 1 })];
+/** What each item of a list argument costs on top of its selection (embedding is batched). */
+export const ITEM_COSTS: Readonly<Record<string, number>> = {
+  'Mutation.rememberBatch': 5,
+};
+
+/** A field costs its own price plus its selection once per item asked for (or assumed). */
+const fieldEstimator: ComplexityEstimator = ({ type, field, args, childComplexity }: ComplexityEstimatorArgs) => {
+  const key = `${type.name}.${field.name}`;
+  const own = FIELD_COSTS[key];
+  const size = requestedSize(args) ?? ASSUMED_LIST_SIZES[key];
+  if (size === undefined) return own === undefined ? undefined : own + childComplexity;
+  return (own ?? 1) + ((ITEM_COSTS[key] ?? 0) + childComplexity) * Math.max(1, Math.floor(size));
+};
+
+const ESTIMATORS: ComplexityEstimator[] = [fieldExtensionsEstimator(), fieldEstimator, simpleEstimator({ defaultComplexity: 1 })];
 
 /**
- * The cost of one operation: every field 1, list fields times the items they ask for.
+ * The cost of one operation: every field 1 unless priced, list fields times the items they ask for;
+ * each alias of a field is priced again.
  * Throws when the variables are invalid (execution reports those) or the query is too large.
  */
 export function operationCost(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, variables: Record<string, unknown> = {}): number {

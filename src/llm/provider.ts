@@ -45,7 +45,7 @@ export class LlmHttpError extends LlmError {
 /** The output was not the JSON we asked for. Not retriable: the caller records a warning. */
 export class LlmParseError extends MnemographError {
   constructor(message: string, readonly excerpt: string) {
-    super('INTERNAL_SERVER_ERROR', message, { details: { excerpt }, retriable: false });
+    super('INTERNAL', message, { details: { excerpt }, retriable: false });
   }
 }
 

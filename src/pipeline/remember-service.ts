@@ -327,7 +327,7 @@ export function namespaceToken(namespace: string): string {
 
 function asItemError(error: unknown): MnemographError {
   if (error instanceof MnemographError) return error;
-  return new MnemographError('INTERNAL_SERVER_ERROR', (error as Error).message ?? 'unexpected error', { cause: error });
+  return new MnemographError('INTERNAL', (error as Error).message ?? 'unexpected error', { cause: error });
 }
 
 function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {

@@ -1,5 +1,5 @@
 import { pino } from 'pino';
-import { createServices, type Services } from '../../src/app.js';
+import { createServices, type AppOptions, type Services } from '../../src/app.js';
 import { loadConfig } from '../../src/config/index.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { testEmbedder } from './services.js';
@@ -27,11 +27,11 @@ export interface TestHttpServer {
  * The real HTTP server on a free port against the test Neo4j, with config overrides as
  * environment variables and its log lines captured.
  */
-export async function startTestHttpServer(env: Record<string, string> = {}): Promise<TestHttpServer> {
+export async function startTestHttpServer(env: Record<string, string> = {}, options: Partial<AppOptions> = {}): Promise<TestHttpServer> {
   const config = loadConfig({ NEO4J_PASSWORD: process.env.TEST_NEO4J_PASSWORD ?? TEST_NEO4J.password, WORKER_ENABLED: 'false', ...env });
   const logLines: Record<string, unknown>[] = [];
   const logger = pino({ level: 'info' }, { write: (line: string) => void logLines.push(JSON.parse(line)) });
-  const services = createServices(config, logger, { neo4jUri: process.env.TEST_NEO4J_URI ?? TEST_NEO4J_URI, embedder: testEmbedder() });
+  const services = createServices(config, logger, { neo4jUri: process.env.TEST_NEO4J_URI ?? TEST_NEO4J_URI, embedder: testEmbedder(), ...options });
   await services.embedder.load();
   const server = await startServer(services, { host: '127.0.0.1', port: 0 });
   const origin = new URL(server.url).origin;

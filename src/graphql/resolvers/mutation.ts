@@ -1,3 +1,6 @@
+import type { MnemographError } from '../../errors.js';
+import type { GraphQLContext } from '../context.js';
+import { INTERNAL_MESSAGE } from '../format-error.js';
 import type { MutationResolvers } from '../generated/types.js';
 import { knowledgeMutations } from './knowledge-mutations.js';
 import { memoryMutations } from './memory-mutations.js';
@@ -20,7 +23,14 @@ export const Mutation: MutationResolvers = {
     return outcomes.map((o) => ({
       index: o.index,
       result: o.result ?? null,
-      error: o.error ? { code: o.error.code, message: o.error.message } : null,
+      error: o.error ? itemError(o.error, o.index, ctx) : null,
     }));
   },
 };
+
+/** A batch item's error as the client sees it: internals logged, never answered. */
+function itemError(error: MnemographError, index: number, ctx: GraphQLContext): { code: string; message: string } {
+  if (error.code !== 'INTERNAL') return { code: error.code, message: error.message };
+  ctx.logger.error({ err: error.cause ?? error, index }, 'unexpected error in a rememberBatch item');
+  return { code: 'INTERNAL', message: INTERNAL_MESSAGE };
+}

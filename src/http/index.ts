@@ -1,0 +1,3 @@
+export { admission, headerValue, principalOf, type AdmissionLimits } from './admission.js';
+export { hostCheck, hostNameOf, LOOPBACK_HOST_NAMES } from './host-check.js';
+export { tokenLimit } from './token-limit.js';
