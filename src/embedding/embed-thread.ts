@@ -48,7 +48,7 @@ export class EmbedThread {
       this.worker.on('message', (message: WorkerMessage) => {
         if (message.type === 'ready') resolve(message.dimensions);
         else if (message.type === 'load-failed') {
-          const code = message.code === 'UNAVAILABLE' ? 'UNAVAILABLE' : 'INTERNAL_SERVER_ERROR';
+          const code = message.code === 'UNAVAILABLE' ? 'UNAVAILABLE' : 'INTERNAL';
           reject(new MnemographError(code, message.message, { details: { modelName: settings.modelName, dtype: settings.dtype } }));
         } else this.settle(message);
       });
@@ -89,7 +89,7 @@ export class EmbedThread {
     if (!pending) return;
     this.pending.delete(message.id);
     if (message.type === 'failed') {
-      pending.reject(new MnemographError('INTERNAL_SERVER_ERROR', `embedding failed: ${message.message}`));
+      pending.reject(new MnemographError('INTERNAL', `embedding failed: ${message.message}`));
       return;
     }
     const { data, width } = message;

@@ -215,5 +215,5 @@ function describe(error: unknown): string {
 
 /** Errors that say so (a refused request, invalid input) are not retried; unknown ones are. */
 function isPermanent(error: unknown): boolean {
-  return error instanceof MnemographError && !error.retriable && error.code !== 'INTERNAL_SERVER_ERROR';
+  return error instanceof MnemographError && !error.retriable && error.code !== 'INTERNAL';
 }
