@@ -16,7 +16,7 @@ export function toolError(error: unknown, logger: Logger): CallToolResult {
     return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) } }) }] };
   }
   logger.error({ err: error }, 'unexpected error in an MCP tool');
-  return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: { code: 'INTERNAL_SERVER_ERROR', message: 'internal error' } }) }] };
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: { code: 'INTERNAL', message: 'internal error' } }) }] };
 }
 
 /** Runs a tool body, turning a thrown error into a tool error. */

@@ -130,7 +130,7 @@ async function eachItem<T, R>(items: readonly T[], work: (item: T) => Promise<R>
     try {
       out.push(await work(item));
     } catch (error) {
-      if (!isMnemographError(error) || error.code === 'INTERNAL_SERVER_ERROR' || error.code === 'UNAVAILABLE') throw error;
+      if (!isMnemographError(error) || error.code === 'INTERNAL' || error.code === 'UNAVAILABLE') throw error;
       out.push({ error: { code: error.code, message: error.message } });
     }
   }

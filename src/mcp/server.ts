@@ -12,7 +12,7 @@ export const MCP_INSTRUCTIONS = `Mnemograph is your long-term memory: a knowledg
 Write: call remember for anything worth keeping (one fact, decision or event per call). For what you already know in structured form, use create_entities, create_relations and add_observations (no LLM, immediate).
 Read, cheapest first: recall(query) returns a <memory> block ready for your prompt. To look around before spending tokens, use progressive disclosure: 1) search(query) for a compact index of ids and titles, 2) timeline(anchor=id) for what happened around one of them, 3) get_memories(ids) for the full text of only the ones you need. get_entity(name) shows what is known about one person, organization, place, project or tool; search_entities finds names.
 Every read takes max_tokens (default 2000) and never answers beyond it; lists say how many items were omitted. Use forget(id) for what is wrong or must be removed.
-Errors come back as tool errors with a code: BAD_USER_INPUT, PII_REJECTED, NOT_FOUND, UNAUTHENTICATED, FORBIDDEN, LIMIT_EXCEEDED, UNAVAILABLE, INTERNAL_SERVER_ERROR.`;
+Errors come back as tool errors with a code: BAD_USER_INPUT, PII_REJECTED, NOT_FOUND, UNAUTHENTICATED, FORBIDDEN, LIMIT_EXCEEDED, UNAVAILABLE, INTERNAL.`;
 
 /** One MCP server on the service's own services, acting as `principal` (its key's namespace rules apply). */
 export function createMcpServer(services: Services, principal: Principal): McpServer {

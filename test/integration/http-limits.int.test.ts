@@ -164,7 +164,7 @@ describe('authentication at the HTTP edge', () => {
     for (const headers of [{ authorization: `Bearer ${KEY}` }, { 'x-api-key': KEY }] as Record<string, string>[]) {
       const { status, body } = await http.post({ query: '{ health { ok } }' }, headers);
       expect(status).toBe(200);
-      expect(body).toEqual({ data: { health: { ok: true } } });
+      expect(body.data).toEqual({ health: { ok: true } });
     }
   });
 
