@@ -51,6 +51,13 @@ describe('applyTokenBudget', () => {
     expect(out.omittedForBudget).toEqual(['s1']);
   });
 
+  it('a pinned memory within the limit claims a tight budget like a constraint', () => {
+    const ranked = [item('s1', 5), item('pin', 5, { pinned: true }), item('s2', 1)];
+    const out = applyTokenBudget(ranked, { limit: 2, tokenBudget: 6, countTokens });
+    expect(ids(out.selected)).toEqual(['pin', 's2']);
+    expect(ids(out.promptOrder)[0]).toBe('pin');
+  });
+
   it('does not promote a constraint ranked below the limit over more relevant results', () => {
     const ranked = [item('s1', 1), item('s2', 1), item('s3', 1), item('c1', 1, { isConstraint: true })];
     expect(ids(applyTokenBudget(ranked, { limit: 2, tokenBudget: null, countTokens }).selected)).toEqual(['s1', 's2']);

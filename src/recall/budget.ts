@@ -23,7 +23,7 @@ export interface TokenBudgetResult<T> {
 }
 
 /**
- * Picks results for the prompt (seed 002 §2.6). Priority types and constraints among the top
+ * Picks results for the prompt (seed 002 §2.6). Priority types, constraints and pinned memories among the top
  * `limit` results claim the budget first, so a tight budget never drops them in favour of a
  * plain memory; the rest follow in ranked order, an item that would overflow is skipped and
  * smaller ones after it are still tried. Only the top `limit` are promoted: a constraint the
@@ -35,7 +35,7 @@ export function applyTokenBudget<T extends { candidate: RecallMemory }>(
   options: TokenBudgetOptions,
 ): TokenBudgetResult<T> {
   const priorityTypes = new Set(options.priorityTypes ?? DEFAULT_PRIORITY_TYPES);
-  const isPriority = (item: T) => item.candidate.isConstraint || priorityTypes.has(item.candidate.type);
+  const isPriority = (item: T) => item.candidate.isConstraint || item.candidate.pinned === true || priorityTypes.has(item.candidate.type);
   const promoted = new Set(ranked.slice(0, options.limit).filter(isPriority));
   const ordered = [...promoted, ...ranked.filter((item) => !promoted.has(item))];
   const rank = new Map(ranked.map((item, i) => [item, i]));

@@ -34,6 +34,9 @@ export const DEFAULT_RERANK_TIMEOUT_MS = 2_000;
 export const DEFAULT_RERANK_SCORE_WEIGHT = 0.7;
 export const DEFAULT_RERANK_SIMILARITY_WEIGHT = 0.3;
 
+/** Factor on a temporal memory whose validUntil has passed (seed 001: expired ranks lower, not deleted). */
+export const DEFAULT_EXPIRED_PENALTY = 0.5;
+
 export const DEFAULT_MIN_IMPORTANCE = 0;
 export const DEFAULT_TOKEN_BUDGET = 2_000;
 export const DEFAULT_LIMIT = 10;
@@ -72,6 +75,8 @@ export interface RecallSettings {
   recency: { enabled: boolean; halfLifeDays: number; weight: number };
   /** Low importance lowers rank (DESIGN "Importance"): factor 1 − weight + weight × importance. */
   importance: { enabled: boolean; weight: number };
+  /** Memories whose validUntil is before the question's time are multiplied by expiredPenalty. */
+  validity: { enabled: boolean; expiredPenalty: number };
   /** Neighbours in the same session of the top `anchors` results gain weight × the anchor's score. */
   context: { enabled: boolean; weight: number; window: number; anchors: number };
   rerank: { enabled: boolean; topN: number; timeoutMs: number; scoreWeight: number; similarityWeight: number };

@@ -42,6 +42,8 @@ export function applyContextBoost(
         resolution: 1,
         recency: 1,
         importance: 1,
+        validity: 1,
+        pinned: newcomers.get(id)!.pinned === true,
         context: add,
         rerank: null,
         final: add,

@@ -46,6 +46,14 @@ describe('gravity', () => {
     expect(gravityFactor(graphOnly, q, settings.gravity)).toBe(1);
   });
 
+  it('compares the cosine, not the index score (1 + cos) / 2, with minScore', () => {
+    const q = tokens('billing database');
+    // index score 0.6 is cosine 0.2: below the 0.3 threshold, so exempt.
+    expect(gravityFactor({ candidate: unrelated, vector: leg(0.6), keyword: null, hint: null }, q, settings.gravity)).toBe(1);
+    // index score 0.7 is cosine 0.4: above it.
+    expect(gravityFactor({ candidate: unrelated, vector: leg(0.7), keyword: null, hint: null }, q, settings.gravity)).toBe(0.5);
+  });
+
   it('does nothing for a query without meaningful words', () => {
     expect(gravityFactor({ candidate: unrelated, vector: leg(0.9), keyword: null, hint: null }, tokens('what is it?'), settings.gravity)).toBe(1);
   });

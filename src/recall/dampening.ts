@@ -40,7 +40,7 @@ export function dampeningFactors(input: DampeningInput, context: DampeningContex
 
 /**
  * Penalizes a "semantic hallucination": a result found only by meaning (a vector score, no
- * keyword or hint match) whose vector score exceeds `minScore` yet shares no word with the query.
+ * keyword or hint match) whose cosine similarity exceeds `minScore` yet shares no word with the query.
  * Results reached only through the graph boost are left alone — the boost only adds.
  */
 export function gravityFactor(
@@ -49,9 +49,14 @@ export function gravityFactor(
   settings: DampeningSettings['gravity'],
 ): number {
   const { vector, keyword, hint, candidate } = input;
-  if (!vector || keyword || hint || vector.normalized <= settings.minScore || tokens.size === 0) return 1;
+  // The index reports (1 + cos) / 2; the threshold is on the cosine itself.
+  if (!vector || keyword || hint || indexScoreToCosine(vector.raw) <= settings.minScore || tokens.size === 0) return 1;
   const overlaps = queryTokens(candidate.content).some((token) => tokens.has(token));
   return overlaps ? 1 : settings.penalty;
+}
+
+export function indexScoreToCosine(score: number): number {
+  return 2 * score - 1;
 }
 
 /** Penalizes a memory whose linked entities are all hubs (mentions above the threshold). */

@@ -24,6 +24,10 @@ describe('passesFilters', () => {
     expect(passesFilters(memory({ importance: 0.1, isConstraint: true }), { minImportance: 0.2 })).toBe(true);
   });
 
+  it('keeps a pinned memory whatever its importance', () => {
+    expect(passesFilters(memory({ importance: 0.1, pinned: true }), { minImportance: 0.9 })).toBe(true);
+  });
+
   it('filters by type and by all tags', () => {
     expect(passesFilters(memory(), { types: ['episodic'] })).toBe(false);
     expect(passesFilters(memory(), { types: [] })).toBe(true);

@@ -6,7 +6,7 @@ import type { RecallMemory } from './types.js';
  * namespace, session — is filtered in Cypher by the legs.
  */
 export interface MemoryFilters {
-  /** Drop memories below this importance — except constraints, which stay retrievable (invariant 4). */
+  /** Drop memories below this importance — except constraints (invariant 4) and pinned memories. */
   minImportance?: number | null;
   /** Keep only these memory types; empty or absent keeps all. */
   types?: readonly string[] | null;
@@ -27,7 +27,7 @@ export function passesFilters(memory: RecallMemory, filters: MemoryFilters): boo
     if (filters.occurredBefore && time > Date.parse(filters.occurredBefore)) return false;
   }
   const minImportance = filters.minImportance ?? 0;
-  return memory.isConstraint || memory.importance >= minImportance;
+  return memory.isConstraint || memory.pinned === true || memory.importance >= minImportance;
 }
 
 /** Keeps the items that pass, in order. */

@@ -4,13 +4,17 @@ import type { RecallMemory } from './types.js';
 
 // Everything ranking, filtering and budgeting need, for the candidate ids only; embeddings stay
 // in the database. Constraints: decision memories or memories behind an active constraint.
+// Superseded: every attribute drawn from the memory has been superseded (the deep path or an
+// update replaced what it said). Nothing in this service compresses memories, so there is no
+// compressed state to filter on.
 const LOAD_RECALL_MEMORIES = `
 UNWIND $ids AS id
 MATCH (m:Memory {id: id})
 WHERE m.namespace = $namespace
   AND ($includeDeleted OR m.deletedAt IS NULL)
-  AND ($includeSuperseded OR m.supersededAt IS NULL)
-  AND ($includeCompressed OR coalesce(m.compressed, false) = false)
+  AND ($includeSuperseded OR NOT (
+    EXISTS { (m)<-[:FROM]-(:Attribute) } AND NOT EXISTS { (m)<-[:FROM]-(:Attribute {status: 'active'}) }
+  ))
 RETURN ${MEMORY_RETURN('m')} AS record,
        m.type = 'decision' OR EXISTS { (m)<-[:FROM]-(:Attribute {kind: 'constraint', status: 'active'}) } AS isConstraint,
        [(m)-[:MENTIONS]->(e:Entity) | {entityId: e.id, mentions: e.mentions}] AS entityMentions`;
@@ -19,7 +23,6 @@ export interface LoadOptions {
   namespace: string;
   includeDeleted: boolean;
   includeSuperseded: boolean;
-  includeCompressed: boolean;
 }
 
 export type LoadedMemory = RecallMemory & { record: MemoryRecord };
@@ -44,6 +47,8 @@ export async function loadRecallMemories(executor: Executor, ids: string[], opti
         tags: record.tags,
         isConstraint,
         entityMentions,
+        pinned: record.pinned,
+        validUntil: record.validUntil,
         record,
       },
     ]),

@@ -4,6 +4,7 @@ import {
   DEFAULT_CONTEXT_ANCHORS,
   DEFAULT_CONTEXT_WEIGHT,
   DEFAULT_CONTEXT_WINDOW,
+  DEFAULT_EXPIRED_PENALTY,
   DEFAULT_GRAPH_BOOST_TIMEOUT_MS,
   DEFAULT_GRAPH_BOOST_WEIGHT,
   DEFAULT_GRAPH_MAX_ENTITIES,
@@ -52,6 +53,7 @@ const DEFAULT_SETTINGS: RecallSettings = {
   },
   recency: { enabled: false, halfLifeDays: DEFAULT_RECENCY_HALF_LIFE_DAYS, weight: DEFAULT_RECENCY_WEIGHT },
   importance: { enabled: true, weight: DEFAULT_IMPORTANCE_WEIGHT },
+  validity: { enabled: true, expiredPenalty: DEFAULT_EXPIRED_PENALTY },
   context: { enabled: true, weight: DEFAULT_CONTEXT_WEIGHT, window: DEFAULT_CONTEXT_WINDOW, anchors: DEFAULT_CONTEXT_ANCHORS },
   rerank: {
     enabled: true,
@@ -70,6 +72,7 @@ const PLAIN_RANKING: RecallSettingsOverrides = {
   dampening: { gravity: { enabled: false }, hub: { enabled: false }, resolution: { enabled: false } },
   recency: { enabled: false },
   importance: { enabled: false },
+  validity: { enabled: false },
   context: { enabled: false },
   rerank: { enabled: false },
 };
@@ -139,6 +142,7 @@ export function validateRecallSettings(s: RecallSettings): void {
     ['recency.halfLifeDays', s.recency.halfLifeDays, (v) => v > 0, '> 0'],
     ['recency.weight', s.recency.weight, isFraction, 'in [0, 1]'],
     ['importance.weight', s.importance.weight, isFraction, 'in [0, 1]'],
+    ['validity.expiredPenalty', s.validity.expiredPenalty, isFraction, 'in [0, 1]'],
     ['context.weight', s.context.weight, isFraction, 'in [0, 1]'],
     ['context.window', s.context.window, (v) => Number.isInteger(v) && v >= 0 && v <= 5, 'an integer in [0, 5]'],
     ['context.anchors', s.context.anchors, (v) => Number.isInteger(v) && v >= 0 && v <= 100, 'an integer in [0, 100]'],
@@ -176,6 +180,7 @@ export function validateRecallSettings(s: RecallSettings): void {
     ['dampening.resolution.enabled', s.dampening.resolution.enabled],
     ['recency.enabled', s.recency.enabled],
     ['importance.enabled', s.importance.enabled],
+    ['validity.enabled', s.validity.enabled],
     ['rerank.enabled', s.rerank.enabled],
   ];
   for (const [path, value] of flags) {

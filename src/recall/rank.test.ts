@@ -141,3 +141,34 @@ describe('rankCandidates', () => {
     expect(ranked.find((r) => r.candidate.memoryId === 'one')?.score).toBeCloseTo(1 / 62 / (2 / 61) + 0.15);
   });
 });
+
+describe('validity and pin (issue 9 review defects)', () => {
+  const settings = resolveRecallSettings('default', { graph: { enabled: false } });
+  const found = { keyword: { raw: 2, rank: 1 } };
+
+  it('an expired validUntil ranks below the same memory still valid', () => {
+    const ranked = rankCandidates(
+      [candidate('expired', { ...found, validUntil: '2024-06-01T00:00:00Z' }), candidate('valid', { ...found, validUntil: '2024-12-01T00:00:00Z' })],
+      settings,
+      context,
+    );
+    expect(ids(ranked)).toEqual(['valid', 'expired']);
+    expect(ranked[1]!.explanation.validity).toBe(0.5);
+    expect(ranked[0]!.explanation.validity).toBe(1);
+  });
+
+  it('validity follows the time of the question', () => {
+    const [r] = rankCandidates([candidate('m', { ...found, validUntil: '2024-06-01T00:00:00Z' })], settings, { ...context, now: new Date('2024-05-01T00:00:00Z') });
+    expect(r!.explanation.validity).toBe(1);
+  });
+
+  it('a pinned memory skips importance, validity and dampening penalties', () => {
+    const low = { ...found, importance: 0, validUntil: '2024-01-01T00:00:00Z' };
+    const ranked = rankCandidates([candidate('plain', low), candidate('pinned', { ...low, pinned: true })], settings, context);
+    expect(ids(ranked)).toEqual(['pinned', 'plain']);
+    const pinned = ranked[0]!;
+    expect(pinned.explanation.pinned).toBe(true);
+    expect(pinned.score).toBeCloseTo(pinned.explanation.fused * pinned.explanation.resolution, 10);
+    expect(ranked[1]!.score).toBeLessThan(pinned.score * 0.5);
+  });
+});

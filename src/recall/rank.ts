@@ -16,7 +16,7 @@ export interface RankContext {
 
 /**
  * The pure ranking pipeline: fusion → + graph boost (additive) → gravity, hub and resolution
- * dampening → recency → importance, sorted by score descending (ties by memoryId). Every
+ * dampening → recency → importance → validity (pinned memories skip the penalties), sorted by score descending (ties by memoryId). Every
  * candidate comes back, each with an explanation of every factor; rerank, filters and the token
  * budget come after, in the orchestrator. Candidates must be unique by memoryId.
  */
@@ -37,14 +37,25 @@ export function rankCandidates(
     );
     const recency = settings.recency.enabled ? recencyFactor(candidate, context.now, settings.recency) : 1;
     const importance = settings.importance.enabled ? importanceFactor(candidate.importance, settings.importance.weight) : 1;
-    const score = (fused + graphBoost) * gravity * hub * resolution * recency * importance;
+    const validity = settings.validity.enabled ? validityFactor(candidate.validUntil ?? null, context.now, settings.validity.expiredPenalty) : 1;
+    const pinned = candidate.pinned === true;
+    // A pin is the user saying "this matters": no penalty applies, bonuses (resolution) still do.
+    const penalties = pinned ? 1 : gravity * hub * recency * importance * validity;
+    const score = (fused + graphBoost) * resolution * penalties;
     return {
       candidate,
       score,
-      explanation: { method, vector, keyword, hint, fused, graphBoost, gravity, hub, resolution, recency, importance, context: 0, rerank: null, final: score },
+      explanation: { method, vector, keyword, hint, fused, graphBoost, gravity, hub, resolution, recency, importance, validity, pinned, context: 0, rerank: null, final: score },
     };
   });
   return ranked.sort(byScoreThenId);
+}
+
+/** `expiredPenalty` once `validUntil` is before `now`; 1 otherwise (no end, or unparsable). */
+export function validityFactor(validUntil: string | null, now: Date, expiredPenalty: number): number {
+  if (!validUntil) return 1;
+  const end = Date.parse(validUntil);
+  return Number.isFinite(end) && end < now.getTime() ? expiredPenalty : 1;
 }
 
 /** `1 − weight + weight × importance`: importance 1 keeps the score, 0 lowers it by `weight`. */

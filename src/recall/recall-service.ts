@@ -12,6 +12,7 @@ import { applyFilters, type MemoryFilters } from './filters.js';
 import { applyContextBoost, contextNewcomerIds } from './context.js';
 import { sessionNeighbours } from './legs/context-leg.js';
 import { graphBoost } from './legs/graph-boost.js';
+import { HubThresholds } from './legs/hub-threshold.js';
 import { hintLeg, keywordLeg } from './legs/keyword-leg.js';
 import { memoryVectors } from './legs/memory-vectors.js';
 import { vectorLeg } from './legs/vector-leg.js';
@@ -25,11 +26,14 @@ import type { RankedCandidate, ScoreExplanation } from './types.js';
 
 const MAX_QUERY_CHARS = 4_000;
 const MAX_TOKEN_BUDGET = 100_000;
+/** How far after `asOf` a memory's event time may lie and still count (time zones). */
+export const AS_OF_GRACE_MS = 24 * 3_600_000;
 
 export interface RecallFilters extends MemoryFilters {
   sessionId?: string | null;
   includeSuperseded?: boolean | null;
   includeDeleted?: boolean | null;
+  /** Accepted for compatibility; this service never compresses memories. */
   includeCompressed?: boolean | null;
 }
 
@@ -37,11 +41,17 @@ export interface RecallRequest {
   query: string;
   namespace: string;
   limit?: number | null;
+  /** Omitted: the preset's budget (2,000 tokens by default); null: no token budget. */
   tokenBudget?: number | null;
   filters?: RecallFilters | null;
   /** Benchmarks compare presets; the API uses the configured default. */
   preset?: RecallPresetName;
   overrides?: RecallSettingsOverrides;
+  /**
+   * The time the question is asked (ISO 8601 or Date); default now. Given explicitly, memories
+   * whose event time is after it are left out, and relative times in the query resolve against it.
+   */
+  asOf?: string | Date | null;
   /** Skip access tracking (benchmarks, previews). */
   trackAccess?: boolean;
 }
@@ -77,6 +87,7 @@ interface TextEmbedder {
  */
 export class RecallService {
   private readonly baseOverrides: RecallSettingsOverrides;
+  private readonly hubThresholds: HubThresholds;
 
   constructor(
     private readonly executor: Executor,
@@ -85,6 +96,7 @@ export class RecallService {
     private readonly logger: Logger,
     private readonly accessTracker?: AccessTracker,
   ) {
+    this.hubThresholds = new HubThresholds(executor);
     this.baseOverrides = {
       legs: { hints: config.HINTS_ENABLED },
       graph: { enabled: config.GRAPH_BOOST_ENABLED, boostWeight: config.GRAPH_BOOST_WEIGHT, timeoutMs: config.GRAPH_BOOST_TIMEOUT_MS },
@@ -119,12 +131,13 @@ export class RecallService {
     if (!Number.isInteger(limit) || limit < 1 || limit > settings.budget.maxLimit) {
       throw new ValidationError(`limit must be between 1 and ${settings.budget.maxLimit}`, { field: 'limit' });
     }
-    const tokenBudget = request.tokenBudget ?? null;
+    const tokenBudget = request.tokenBudget === undefined ? settings.budget.tokenBudget : request.tokenBudget;
     if (tokenBudget !== null && (!Number.isInteger(tokenBudget) || tokenBudget < 1 || tokenBudget > MAX_TOKEN_BUDGET)) {
       throw new ValidationError(`tokenBudget must be between 1 and ${MAX_TOKEN_BUDGET}`, { field: 'tokenBudget' });
     }
-    const filters = request.filters ?? {};
-    const include = { includeDeleted: !!filters.includeDeleted, includeSuperseded: !!filters.includeSuperseded, includeCompressed: !!filters.includeCompressed };
+    const asOf = parseAsOf(request.asOf);
+    const filters = asOf.explicit ? capOccurredBefore(request.filters ?? {}, asOf.time) : (request.filters ?? {});
+    const include = { includeDeleted: !!filters.includeDeleted, includeSuperseded: !!filters.includeSuperseded };
     const fetch = limit * settings.overFetchFactor;
     const { namespace } = request;
     const token = namespaceToken(namespace);
@@ -132,7 +145,7 @@ export class RecallService {
 
     const [queryVector] = settings.legs.vector || settings.rerank.enabled ? await time('embed', () => this.embedder.embed([query])) : [];
     const vectorArray = queryVector ? Array.from(queryVector) : null;
-    const [vector, keyword, hints, boost] = await Promise.all([
+    const [vector, keyword, hints, boost, hubThreshold] = await Promise.all([
       settings.legs.vector && vectorArray ? time('vector', () => vectorLeg(this.executor, { namespace, vector: vectorArray, limit: fetch, includeDeleted: include.includeDeleted })) : [],
       settings.legs.keyword ? time('keyword', () => keywordLeg(this.executor, { namespaceToken: token, luceneQuery, limit: fetch, includeDeleted: include.includeDeleted })) : [],
       settings.legs.hints ? time('hints', () => hintLeg(this.executor, { namespaceToken: token, luceneQuery, limit: fetch, includeDeleted: include.includeDeleted })) : [],
@@ -140,6 +153,7 @@ export class RecallService {
         ? time('boost', () =>
             graphBoost(this.executor, {
               namespace,
+              namespaceToken: token,
               tokens: queryTokens(query).filter((t) => t.length >= 2),
               timeoutMs: settings.graph.timeoutMs,
               maxEntities: settings.graph.maxEntities,
@@ -148,6 +162,7 @@ export class RecallService {
             }),
           )
         : null,
+      settings.dampening.hub.enabled ? time('hubs', () => this.hubThresholds.get(namespace, settings.dampening.hub.percentile)) : Number.POSITIVE_INFINITY,
     ]);
     if (boost?.error) this.logger.warn({ error: boost.error }, 'graph boost failed; recall continues without it');
 
@@ -157,7 +172,7 @@ export class RecallService {
 
     const t0 = performance.now();
     const memoryFilters = { ...filters, minImportance: filters.minImportance ?? settings.filters.minImportance };
-    let ranked = rankCandidates(assembleCandidates(legs, sessionFiltered), settings, { query, now: new Date() });
+    let ranked = rankCandidates(assembleCandidates(legs, sessionFiltered), settings, { query, now: asOf.time, hubThreshold });
     timings.rank = round(performance.now() - t0);
 
     if (settings.context.enabled && settings.context.weight > 0 && ranked.length > 0) {
@@ -222,6 +237,24 @@ export class RecallService {
     if (ids.length === 0) return;
     this.accessTracker?.record(ids);
   }
+}
+
+function parseAsOf(value: string | Date | null | undefined): { time: Date; explicit: boolean } {
+  if (value === null || value === undefined) return { time: new Date(), explicit: false };
+  const time = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(time.getTime())) throw new ValidationError('asOf must be an ISO 8601 date-time', { field: 'asOf' });
+  return { time, explicit: true };
+}
+
+/**
+ * A question asked at `asOf` cannot be answered by what happened after it. Times often come
+ * without a zone (clients, imports), so the cut is a day after asOf: a memory of the same
+ * local day is never lost to a time-zone shift.
+ */
+function capOccurredBefore(filters: RecallFilters, asOf: Date): RecallFilters {
+  const cut = asOf.getTime() + AS_OF_GRACE_MS;
+  const before = filters.occurredBefore ? Date.parse(filters.occurredBefore) : Number.POSITIVE_INFINITY;
+  return before <= cut ? filters : { ...filters, occurredBefore: new Date(cut).toISOString() };
 }
 
 function mergeDeep(base: object, overrides: object): object {

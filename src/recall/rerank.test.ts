@@ -31,6 +31,8 @@ function ranked(ids: string[]): RankedCandidate[] {
         resolution: 1,
         recency: 1,
         importance: 1,
+        validity: 1,
+        pinned: false,
         context: 0,
         rerank: null,
         final: score,

@@ -14,6 +14,10 @@ export interface RecallMemory {
   isConstraint: boolean;
   /** Entities the memory MENTIONS, with each entity's global mention count (hub dampening). */
   entityMentions: EntityMention[];
+  /** Pinned by a user: exempt from penalties, kept by filters, first in the budget. */
+  pinned?: boolean;
+  /** End of validity of a temporal memory, ISO 8601; once past, the memory ranks lower. */
+  validUntil?: string | null;
 }
 
 export interface EntityMention {
@@ -69,9 +73,13 @@ export interface ScoreExplanation {
   resolution: number;
   recency: number;
   importance: number;
-  /** Reranker score when the reranker placed this result; null otherwise. */
+  /** Below 1 when the memory's validUntil is before the time of the question. */
+  validity: number;
+  /** Pinned memories skip every multiplicative penalty. */
+  pinned: boolean;
   /** Additive increment from a neighbouring result in the same session (0 = none). */
   context: number;
+  /** Reranker score when the reranker placed this result; null otherwise. */
   rerank: number | null;
   final: number;
 }

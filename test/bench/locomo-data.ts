@@ -1,11 +1,29 @@
 import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 
-/** One LoCoMo conversation as the benchmark uses it (see ../shared/bench/locomo/README.md). */
+/**
+ * One conversation as the benchmark uses it: LoCoMo's file shape (also used by the LongMemEval
+ * dev files). A question may carry the time it is asked (`asOf`), from `question_date`.
+ */
 export interface Conversation {
   id: string;
   turns: Array<{ content: string; externalId: string; occurredAt: string | null; sessionId: string }>;
-  questions: Array<{ question: string; evidence: string[]; category: number }>;
+  questions: Question[];
+}
+
+export interface Question {
+  question: string;
+  evidence: string[];
+  category: number;
+  /** ISO 8601 time the question is asked; null when the dataset does not say. */
+  asOf: string | null;
+}
+
+export interface Dataset {
+  /** The folder's name, e.g. "locomo". */
+  name: string;
+  dir: string;
+  conversations: Conversation[];
 }
 
 interface Turn {
@@ -28,9 +46,22 @@ export function parseSessionDate(text: string): string | null {
   return new Date(Date.UTC(Number(year), monthIndex, Number(day), hour, Number(min))).toISOString();
 }
 
-export async function loadConversations(dir: string): Promise<Conversation[]> {
-  const files = (await readdir(dir)).filter((f) => f.endsWith('.json')).sort();
-  return Promise.all(files.map(async (file) => toConversation(file.replace(/\.json$/, ''), JSON.parse(await readFile(join(dir, file), 'utf8')))));
+/** "2023/05/28 (Sun) 19:47" → ISO 8601 (UTC); session-date text is accepted too. */
+export function parseQuestionDate(text: string | undefined): string | null {
+  if (!text) return null;
+  const m = /^(\d{4})\/(\d{1,2})\/(\d{1,2})(?:\s+\(\w+\))?(?:\s+(\d{1,2}):(\d{2}))?/.exec(text.trim());
+  if (!m) return parseSessionDate(text);
+  const [, y, mo, d, h, min] = m;
+  const date = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h ?? 0), Number(min ?? 0)));
+  return Number.isNaN(date.getTime()) ? null : date.toISOString();
+}
+
+export async function loadDataset(dir: string): Promise<Dataset> {
+  const path = resolve(dir);
+  const files = (await readdir(path)).filter((f) => f.endsWith('.json')).sort();
+  if (files.length === 0) throw new Error(`${path} holds no conversation (*.json) files`);
+  const conversations = await Promise.all(files.map(async (file) => toConversation(file.replace(/\.json$/, ''), JSON.parse(await readFile(join(path, file), 'utf8')))));
+  return { name: basename(path), dir: path, conversations };
 }
 
 function toConversation(id: string, raw: Record<string, unknown>): Conversation {
@@ -48,10 +79,15 @@ function toConversation(id: string, raw: Record<string, unknown>): Conversation 
       sessionId: `session_${n}`,
     }));
   });
-  const qa = (raw.qa as Array<{ question: string; evidence?: string[]; category: number }>) ?? [];
+  const qa = (raw.qa as Array<{ question: string; evidence?: string[]; category: number; question_date?: string }>) ?? [];
   const questions = qa
     .filter((q) => q.category >= 1 && q.category <= 4)
-    .map((q) => ({ question: q.question, category: q.category, evidence: (q.evidence ?? []).flatMap((e) => e.split(/[;,\s]+/)).filter(Boolean) }))
+    .map((q) => ({
+      question: q.question,
+      category: q.category,
+      asOf: parseQuestionDate(q.question_date),
+      evidence: (q.evidence ?? []).flatMap((e) => e.split(/[;,\s]+/)).filter(Boolean),
+    }))
     .filter((q) => q.evidence.length > 0);
   return { id, turns, questions };
 }

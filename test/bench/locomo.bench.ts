@@ -1,134 +1,230 @@
 /**
- * Recall quality on LoCoMo: every turn becomes a memory (one namespace per conversation), every
- * category 1–4 question a query. recall@k = |evidence ∩ externalIds of the top k| / |evidence|.
- * The full pipeline and the vector-only and keyword-only baselines run side by side over the
- * same stored data. Usage: npm run bench:locomo [-- <dir>] [--json] [--variants] [--only a,b]
- * [--conversations N]. Runs on the benchmarks' own Neo4j (test/bench/perf-harness.ts).
+ * Recall quality on conversational datasets in LoCoMo's file shape (LoCoMo, the LongMemEval dev
+ * files): every turn becomes a memory (one namespace per conversation), every category 1–4
+ * question a query, asked as of its `question_date` when it has one. recall@k = |evidence ∩
+ * externalIds of the top k| / |evidence|. The full pipeline and the vector-only and keyword-only
+ * baselines run side by side over the same stored data, per dataset and as a macro mean.
+ *
+ * Usage: npm run bench:locomo -- <dir> [<dir> …] [--json] [--variants] [--cv] [--only a,b]
+ *        [--conversations N] [--reuse]      (or BENCH_LOCOMO_DIRS=<dir>,<dir>)
+ * --cv runs the variants and reports cross-validated figures (test/bench/locomo-cv.ts).
+ * --reuse (with BENCH_NEO4J_URI) keeps conversations already stored from an earlier run.
  */
-import { fileURLToPath } from 'node:url';
 import type { Services } from '../../src/app.js';
 import type { RecallSettingsOverrides } from '../../src/recall/config.js';
 import type { RecallPresetName } from '../../src/recall/presets.js';
-import { benchServices, machineFacts, progress, startBenchDb } from './perf-harness.js';
-import { loadConfigurations } from './locomo-configurations.js';
-import { loadConversations, type Conversation } from './locomo-data.js';
+import { benchServices, machineFacts, progress, routeConsoleToStderr, startBenchDb, uptimeLine } from './perf-harness.js';
+import { loadConfigurations, TUNING_BASELINES } from './locomo-configurations.js';
+import { crossValidateWithin, leaveOneDatasetOut, type HeldOut, type QuestionResult, type Results } from './locomo-cv.js';
+import { loadDataset, type Conversation, type Dataset } from './locomo-data.js';
 
 const KS = [5, 10, 20] as const;
 const BATCH = 100;
 const CATEGORY_NAMES: Record<number, string> = { 1: 'multi-hop', 2: 'temporal', 3: 'open-domain', 4: 'single-hop' };
 
-interface Scores {
-  'recall@5': number;
-  'recall@10': number;
-  'recall@20': number;
-  questions: number;
-  byCategory: Record<string, { 'recall@5': number; 'recall@10': number; 'recall@20': number; questions: number }>;
+type Recalls = { 'recall@5': number; 'recall@10': number; 'recall@20': number; questions: number };
+interface Scores extends Recalls {
+  byCategory: Record<string, Recalls>;
+  meanLatencyMs: number;
 }
 
 const args = process.argv.slice(2);
 const json = args.includes('--json');
-const withVariants = args.includes('--variants');
+const cv = args.includes('--cv');
+const withVariants = cv || args.includes('--variants');
+const reuse = args.includes('--reuse');
+const VALUED = ['--conversations', '--only'];
 const option = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
 const conversationLimit = Number(option('--conversations')) || Infinity;
 const only = option('--only')?.split(',');
-const dir = args.find((a, i) => !a.startsWith('--') && !['--conversations', '--only'].includes(args[i - 1]!)) ?? fileURLToPath(new URL('../../../shared/bench/locomo', import.meta.url));
+const dirs = args.filter((a, i) => !a.startsWith('--') && !VALUED.includes(args[i - 1]!));
+if (dirs.length === 0) dirs.push(...(process.env.BENCH_LOCOMO_DIRS ?? '').split(',').filter(Boolean));
 
 async function main(): Promise<void> {
-  const conversations = (await loadConversations(dir)).slice(0, conversationLimit);
+  if (dirs.length === 0) {
+    throw new Error('name the dataset folders: npm run bench:locomo -- <dir> [<dir> …] (or BENCH_LOCOMO_DIRS=<dir>,<dir>); see README "Recall quality"');
+  }
+  if (json) routeConsoleToStderr();
+  const datasets = await Promise.all(dirs.map(loadDataset));
+  for (const d of datasets) d.conversations = d.conversations.slice(0, conversationLimit);
+  if (new Set(datasets.map((d) => d.name)).size !== datasets.length) throw new Error('two dataset folders share a name');
   const db = await startBenchDb();
   let bench: Awaited<ReturnType<typeof benchServices>> | undefined;
   try {
     bench = await benchServices(db);
     const { services } = bench;
-    const ingest = await ingestAll(services, conversations);
+    const ingests = new Map<string, Awaited<ReturnType<typeof ingestDataset>>>();
+    for (const dataset of datasets) ingests.set(dataset.name, await ingestDataset(services, dataset));
     const configurations = Object.fromEntries(Object.entries(loadConfigurations(withVariants)).filter(([name]) => !only || only.includes(name)));
-    const results: Record<string, Scores & { meanLatencyMs: number }> = {};
+    const perQuestion: Results = {};
+    const scores: Record<string, Record<string, Scores>> = Object.fromEntries(datasets.map((d) => [d.name, {}]));
     for (const [name, configuration] of Object.entries(configurations)) {
-      progress(`running ${name} over ${conversations.reduce((n, c) => n + c.questions.length, 0)} questions`);
-      results[name] = await evaluate(services, conversations, ingest.externalIds, configuration.preset, configuration.overrides);
-      progress(`${name}: recall@5 ${results[name]['recall@5']}, @10 ${results[name]['recall@10']}, @20 ${results[name]['recall@20']}`);
+      perQuestion[name] = [];
+      for (const dataset of datasets) {
+        const { rows, latencyMs } = await evaluate(services, dataset, ingests.get(dataset.name)!.externalIds, configuration.preset, configuration.overrides);
+        perQuestion[name].push(...rows);
+        scores[dataset.name]![name] = { ...summarize(rows), meanLatencyMs: round(latencyMs / Math.max(1, rows.length), 1) };
+        const s = scores[dataset.name]![name]!;
+        progress(`${dataset.name} ${name}: recall@5 ${s['recall@5']}, @10 ${s['recall@10']}, @20 ${s['recall@20']}`);
+      }
     }
-    const report = { dataset: dir, conversations: conversations.length, memories: ingest.memories, turns: ingest.turns, ingestSeconds: ingest.seconds, ...results, machine: await machineFacts(services, db) };
-    if (json) process.stdout.write(`${JSON.stringify(report)}\n`);
-    else printTable(report, Object.keys(results));
+    const names = Object.keys(configurations);
+    const tunable = names.filter((n) => !TUNING_BASELINES.includes(n));
+    const crossValidation: CrossValidation | undefined = cv
+      ? { candidates: tunable, withinDatasets: crossValidateWithin(perQuestion, tunable), leaveOneDatasetOut: leaveOneDatasetOut(perQuestion, tunable) }
+      : undefined;
+    const machine = { ...(await machineFacts(services, db)), uptimeAtEnd: uptimeLine() };
+    const perDataset = datasets.map((d) => {
+      const ingest = ingests.get(d.name)!;
+      return { dataset: d.name, conversations: d.conversations.length, memories: ingest.memories, turns: ingest.turns, ingestSeconds: ingest.seconds, ...scores[d.name] };
+    });
+    const macro = Object.fromEntries(names.map((n) => [n, macroMean(datasets.map((d) => scores[d.name]![n]!))]));
+    if (json) {
+      const report = datasets.length === 1 ? { ...perDataset[0], crossValidation, machine } : { datasets: perDataset, macro, crossValidation, machine };
+      process.stdout.write(`${JSON.stringify(report)}\n`);
+    } else {
+      for (const d of perDataset) printDataset(d as unknown as DatasetReport, names);
+      if (datasets.length > 1) printSideBySide(datasets.map((d) => d.name), scores, macro, names);
+      if (crossValidation) printCrossValidation(crossValidation, scores);
+      console.log(`\nmachine: ${JSON.stringify(machine)}`);
+    }
   } finally {
     await bench?.close();
     await db.stop();
   }
 }
 
-async function ingestAll(services: Services, conversations: Conversation[]) {
+/** Stores every turn once; with --reuse, a conversation whose namespace already holds memories is read back instead. */
+async function ingestDataset(services: Services, dataset: Dataset) {
   const started = performance.now();
   const externalIds = new Map<string, string[]>(); // memory id → dia_ids it stands for (dedup merges repeats)
   let turns = 0;
-  for (const conversation of conversations) {
+  for (const conversation of dataset.conversations) {
+    const namespace = namespaceOf(dataset, conversation);
+    const stored = reuse ? await storedExternalIds(services, namespace) : [];
+    if (stored.length > 0) {
+      for (const { id, externalId } of stored) externalIds.set(id, [externalId]);
+      turns += conversation.turns.length;
+      continue;
+    }
     for (let i = 0; i < conversation.turns.length; i += BATCH) {
       const batch = conversation.turns.slice(i, i + BATCH);
-      const outcomes = await services.remember.rememberBatch(batch.map((t) => ({ ...t, namespace: namespaceOf(conversation) })));
+      const outcomes = await services.remember.rememberBatch(batch.map((t) => ({ ...t, namespace })));
       outcomes.forEach((o, j) => {
         if (o.error) throw new Error(`${conversation.id} ${batch[j]!.externalId}: ${o.error.message}`);
         externalIds.set(o.result.memory.id, [...(externalIds.get(o.result.memory.id) ?? []), batch[j]!.externalId]);
       });
       turns += batch.length;
     }
-    progress(`ingested ${conversation.id}: ${conversation.turns.length} turns (${turns} total, ${(turns / ((performance.now() - started) / 1000)).toFixed(0)}/s)`);
+    progress(`ingested ${dataset.name}/${conversation.id}: ${conversation.turns.length} turns (${turns} total, ${(turns / ((performance.now() - started) / 1000)).toFixed(0)}/s)`);
   }
   return { externalIds, turns, memories: externalIds.size, seconds: round((performance.now() - started) / 1000, 1) };
 }
 
-async function evaluate(services: Services, conversations: Conversation[], externalIds: Map<string, string[]>, preset: RecallPresetName, overrides: RecallSettingsOverrides) {
-  const perQuestion: Array<{ category: number; hits: Record<number, number> }> = [];
-  let latency = 0;
-  for (const conversation of conversations) {
+async function storedExternalIds(services: Services, namespace: string): Promise<Array<{ id: string; externalId: string }>> {
+  return services.executor.read<{ id: string; externalId: string }>(
+    'bench.stored',
+    'MATCH (m:Memory {namespace: $namespace}) WHERE m.externalId IS NOT NULL AND m.deletedAt IS NULL RETURN m.id AS id, m.externalId AS externalId',
+    { namespace },
+  );
+}
+
+async function evaluate(services: Services, dataset: Dataset, externalIds: Map<string, string[]>, preset: RecallPresetName, overrides: RecallSettingsOverrides) {
+  const rows: QuestionResult[] = [];
+  let latencyMs = 0;
+  for (const [index, conversation] of dataset.conversations.entries()) {
     for (const q of conversation.questions) {
-      const outcome = await services.recall.recall({ query: q.question, namespace: namespaceOf(conversation), limit: 20, tokenBudget: null, preset, overrides, trackAccess: false });
-      latency += outcome.tookMs;
-      const ranked = outcome.items.flatMap((item) => [externalIds.get(item.memory.id) ?? []]);
+      const outcome = await services.recall.recall({
+        query: q.question,
+        namespace: namespaceOf(dataset, conversation),
+        limit: 20,
+        tokenBudget: null,
+        ...(q.asOf ? { asOf: q.asOf } : {}),
+        preset,
+        overrides,
+        trackAccess: false,
+      });
+      latencyMs += outcome.tookMs;
+      const ranked = outcome.items.map((item) => externalIds.get(item.memory.id) ?? []);
       const hits: Record<number, number> = {};
       for (const k of KS) {
         const found = new Set(ranked.slice(0, k).flat());
         hits[k] = q.evidence.filter((e) => found.has(e)).length / q.evidence.length;
       }
-      perQuestion.push({ category: q.category, hits });
+      rows.push({ dataset: dataset.name, conversation: index, category: q.category, hits });
     }
   }
-  return { ...summarize(perQuestion), meanLatencyMs: round(latency / Math.max(1, perQuestion.length), 1) };
+  return { rows, latencyMs };
 }
 
-function summarize(rows: Array<{ category: number; hits: Record<number, number> }>): Scores {
-  const mean = (list: typeof rows) => {
+function summarize(rows: readonly QuestionResult[]): Omit<Scores, 'meanLatencyMs'> {
+  const mean = (list: readonly QuestionResult[]): Recalls => {
     const at = (k: number) => round(list.reduce((s, r) => s + r.hits[k]!, 0) / Math.max(1, list.length), 3);
     return { 'recall@5': at(5), 'recall@10': at(10), 'recall@20': at(20), questions: list.length };
   };
-  const byCategory = Object.fromEntries(
-    Object.entries(CATEGORY_NAMES).map(([category, name]) => [name, mean(rows.filter((r) => r.category === Number(category)))]),
-  );
+  const byCategory = Object.fromEntries(Object.entries(CATEGORY_NAMES).map(([category, name]) => [name, mean(rows.filter((r) => r.category === Number(category)))]));
   return { ...mean(rows), byCategory };
 }
 
-function printTable(report: Record<string, unknown>, names: string[]): void {
-  const rows = names.map((n) => [n, report[n] as Scores & { meanLatencyMs: number }] as const);
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(26) : c.padStart(10))).join(' ');
-  console.log(`LoCoMo recall — ${report.conversations} conversations, ${report.turns} turns → ${report.memories} memories, ingest ${report.ingestSeconds} s`);
-  console.log(line(['configuration', 'recall@5', 'recall@10', 'recall@20', 'questions', 'ms/query']));
-  for (const [name, s] of rows) console.log(line([name, fmt(s['recall@5']), fmt(s['recall@10']), fmt(s['recall@20']), String(s.questions), fmt(s.meanLatencyMs, 1)]));
-  for (const category of Object.values(CATEGORY_NAMES)) {
-    console.log(`\n${category}`);
-    for (const [name, s] of rows) {
-      const c = s.byCategory[category]!;
-      console.log(line([`  ${name}`, fmt(c['recall@5']), fmt(c['recall@10']), fmt(c['recall@20']), String(c.questions), '']));
-    }
-  }
-  const full = report.full as Scores | undefined;
-  if (full && report.vector && report.keyword) {
-    const best = Math.max((report.vector as Scores)['recall@10'], (report.keyword as Scores)['recall@10']);
-    console.log(`\nfull recall@10 − best baseline = ${fmt(full['recall@10'] - best)} (target ≥ 0.080)`);
-  }
-  console.log(`machine: ${JSON.stringify(report.machine)}`);
+function macroMean(list: readonly Scores[]): Recalls {
+  const at = (k: 'recall@5' | 'recall@10' | 'recall@20') => round(list.reduce((s, x) => s + x[k], 0) / Math.max(1, list.length), 3);
+  return { 'recall@5': at('recall@5'), 'recall@10': at('recall@10'), 'recall@20': at('recall@20'), questions: list.reduce((s, x) => s + x.questions, 0) };
 }
 
-const namespaceOf = (c: Conversation) => `locomo-${c.id}`;
-const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits;
+interface CrossValidation {
+  candidates: string[];
+  withinDatasets: Record<string, HeldOut>;
+  leaveOneDatasetOut: Record<string, HeldOut>;
+}
+
+type DatasetReport = { dataset: string; conversations: number; memories: number; turns: number; ingestSeconds: number } & Record<string, Scores>;
+
+const line = (cells: string[], first = 34) => cells.map((c, i) => (i === 0 ? c.padEnd(first) : c.padStart(10))).join(' ');
+
+function printDataset(report: DatasetReport, names: string[]): void {
+  console.log(`\n${report.dataset} — ${report.conversations} conversations, ${report.turns} turns → ${report.memories} memories, ingest ${report.ingestSeconds} s`);
+  console.log(line(['configuration', 'recall@5', 'recall@10', 'recall@20', 'questions', 'ms/query']));
+  for (const name of names) {
+    const s = report[name]!;
+    console.log(line([name, fmt(s['recall@5']), fmt(s['recall@10']), fmt(s['recall@20']), String(s.questions), fmt(s.meanLatencyMs, 1)]));
+  }
+  for (const category of Object.values(CATEGORY_NAMES)) {
+    console.log(`  ${category}`);
+    for (const name of names) {
+      const c = report[name]!.byCategory[category]!;
+      if (c.questions > 0) console.log(line([`    ${name}`, fmt(c['recall@5']), fmt(c['recall@10']), fmt(c['recall@20']), String(c.questions), '']));
+    }
+  }
+  const full = report.full;
+  if (full && report.vector && report.keyword) {
+    for (const k of ['recall@5', 'recall@10'] as const) {
+      console.log(`full ${k} − better leg = ${fmt(full[k] - Math.max(report.vector[k], report.keyword[k]))} (target ≥ 0.050)`);
+    }
+  }
+}
+
+function printSideBySide(datasets: string[], scores: Record<string, Record<string, Scores>>, macro: Record<string, Recalls>, names: string[]): void {
+  console.log(`\nside by side (recall@5 / recall@10)`);
+  console.log(line(['configuration', ...datasets.map((d) => d.slice(0, 14).padStart(14)), '    macro mean'], 34));
+  for (const name of names) {
+    const cell = (r: Recalls) => `${fmt(r['recall@5'])} / ${fmt(r['recall@10'])}`.padStart(14);
+    console.log(line([name, ...datasets.map((d) => cell(scores[d]![name]!)), cell(macro[name]!)], 34));
+  }
+}
+
+function printCrossValidation(cvReport: CrossValidation, scores: Record<string, Record<string, Scores>>): void {
+  console.log(`\ncross-validated (held-out) recall@5 / @10 beside the all-in default ("full"), choosing among ${cvReport.candidates.length} configurations`);
+  console.log(line(['dataset', 'all-in @5', 'all-in @10', 'folds @5', 'folds @10', 'LODO @5', 'LODO @10'], 20));
+  for (const [dataset, within] of Object.entries(cvReport.withinDatasets)) {
+    const full = scores[dataset]!.full!;
+    const lodo = cvReport.leaveOneDatasetOut[dataset];
+    console.log(line([dataset, fmt(full['recall@5']), fmt(full['recall@10']), fmt(within['recall@5']), fmt(within['recall@10']), lodo ? fmt(lodo['recall@5']) : '–', lodo ? fmt(lodo['recall@10']) : '–'], 20));
+    console.log(`  chosen per fold: ${within.chosen.join(', ')}${lodo ? `; chosen without ${dataset}: ${lodo.chosen[0]}` : ''}`);
+  }
+}
+
+const namespaceOf = (d: Dataset, c: Conversation) => `bench-${d.name}-${c.id}`.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 64);
+const round = (n: number, digits = 3) => Math.round(n * 10 ** digits) / 10 ** digits;
 const fmt = (n: number, digits = 3) => n.toFixed(digits);
 
 main().catch((error) => {

@@ -15,7 +15,8 @@ export const recallQueries: Pick<QueryResolvers, 'recall' | 'search' | 'timeline
       query: args.query,
       namespace,
       limit: args.limit,
-      tokenBudget: args.tokenBudget,
+      tokenBudget: args.tokenBudget ?? undefined,
+      asOf: iso(args.asOf),
       filters: args.filters ? { ...args.filters, occurredAfter: iso(args.filters.occurredAfter), occurredBefore: iso(args.filters.occurredBefore) } : null,
     });
     return {

@@ -1,18 +1,24 @@
 import type { Executor } from '../../db/index.js';
+import { escapeLuceneTerm, queryTokens } from '../lucene.js';
 
 /**
- * Query-time graph boost (seed 004 "Knowledge Graph"): query tokens → entities by canonical
- * name → one hop through RELATES_TO both ways → memories that mention any of them. Each step
+ * Query-time graph boost (seed 004 "Knowledge Graph"): query tokens → entities whose every name
+ * word the query covers (see coversName) → one hop through RELATES_TO both ways → memories that mention any of them. Each step
  * checks the deadline and returns what it has; any error means no boost (invariant 3).
  */
 
-// One unique-index seek per name (namespace, canonicalName) rather than a namespace scan.
+// The entity-name full-text index, confined to the namespace by its token: exact words and
+// prefixes ("postgres" → "PostgreSQL"), names of any length; coversName() then keeps only
+// entities whose every word the query names.
 const MATCH_ENTITIES = `
-UNWIND $names AS name
-MATCH (e:Entity {namespace: $namespace, canonicalName: name})
-RETURN e.id AS id
-ORDER BY e.mentions DESC
-LIMIT toInteger($maxEntities)`;
+CALL db.index.fulltext.queryNodes('entity_name', $query, {limit: toInteger($fetch)}) YIELD node
+RETURN node.id AS id, node.name AS name, coalesce(node.mentions, 0) AS mentions`;
+
+/** Entity-name candidates fetched per entity kept: most are partial matches coversName drops. */
+const ENTITY_FETCH_FACTOR = 5;
+/** A prefix match needs this many characters and this share of the longer word. */
+const MIN_PREFIX_CHARS = 5;
+const MIN_PREFIX_SHARE = 0.6;
 
 const EXPAND_NEIGHBOURS = `
 UNWIND $ids AS id
@@ -30,7 +36,9 @@ LIMIT toInteger($maxMemories)`;
 
 export interface GraphBoostOptions {
   namespace: string;
-  /** Lowercased query tokens; bigrams are added so multi-word names match. */
+  /** The namespace's full-text token (confines the entity-name index to the namespace). */
+  namespaceToken: string;
+  /** Lowercased query tokens (queryTokens). */
   tokens: string[];
   timeoutMs: number;
   maxEntities: number;
@@ -53,13 +61,17 @@ export async function graphBoost(executor: Executor, options: GraphBoostOptions)
   const late = () => performance.now() > deadline;
   const result: GraphBoostResult = { strengths: new Map(), timedOut: false, error: null };
   try {
-    const names = [...options.tokens, ...options.tokens.slice(1).map((t, i) => `${options.tokens[i]} ${t}`)];
-    if (names.length === 0) return result;
-    const direct = await withDeadline(
-      executor.read<{ id: string }>('recall.boost.entities', MATCH_ENTITIES, { namespace: options.namespace, names, maxEntities: options.maxEntities }),
+    const query = entityNameQuery(options.namespaceToken, options.tokens);
+    if (!query) return result;
+    const found = await withDeadline(
+      executor.read<{ id: string; name: string; mentions: number }>('recall.boost.entities', MATCH_ENTITIES, { query, fetch: options.maxEntities * ENTITY_FETCH_FACTOR }),
       deadline,
     );
-    if (!direct || late()) return { ...result, timedOut: true };
+    if (!found || late()) return { ...result, timedOut: true };
+    const direct = found
+      .filter((e) => coversName(options.tokens, e.name))
+      .sort((a, b) => b.mentions - a.mentions)
+      .slice(0, options.maxEntities);
     if (direct.length === 0) return result;
     const directIds = direct.map((r) => r.id);
     const hop = await withDeadline(
@@ -76,6 +88,30 @@ export async function graphBoost(executor: Executor, options: GraphBoostOptions)
   } catch (error) {
     return { strengths: new Map(), timedOut: false, error: (error as Error).message };
   }
+}
+
+/** `namespaceToken:<t>^0 AND (w OR w* …)`; null when the query has no usable word. */
+export function entityNameQuery(namespaceToken: string, tokens: readonly string[]): string | null {
+  const terms = tokens.flatMap((t) => {
+    const escaped = escapeLuceneTerm(t);
+    return t.length >= MIN_PREFIX_CHARS ? [escaped, `${escaped}*`] : [escaped];
+  });
+  return terms.length === 0 ? null : `namespaceToken:${namespaceToken}^0 AND (${terms.join(' OR ')})`;
+}
+
+/**
+ * True when every word of the entity's name is named by the query: the same word, or one a
+ * prefix of the other with at least MIN_PREFIX_CHARS characters and MIN_PREFIX_SHARE of the longer
+ * ("postgres" names "PostgreSQL"; "java" does not name "JavaScript").
+ */
+export function coversName(queryWords: readonly string[], entityName: string): boolean {
+  const nameWords = queryTokens(entityName);
+  if (nameWords.length === 0) return false;
+  return nameWords.every((n) => queryWords.some((q) => q === n || isNamePrefix(q, n) || isNamePrefix(n, q)));
+}
+
+function isNamePrefix(short: string, long: string): boolean {
+  return short.length >= MIN_PREFIX_CHARS && short.length >= MIN_PREFIX_SHARE * long.length && long.startsWith(short);
 }
 
 /** Resolves to null when the deadline passes first; the query is left to finish on its own. */

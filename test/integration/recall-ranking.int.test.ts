@@ -1,0 +1,143 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Services } from '../../src/app.js';
+import { namespaceToken } from '../../src/pipeline/remember-service.js';
+import { cleanNamespace, testServices, uniqueNamespace } from '../support/services.js';
+
+// Ranking defects found in review (issue 9 item 2), each against the real Neo4j: the hub
+// threshold from the namespace, the default token budget, the boost's name matching, pin,
+// validUntil, includeSuperseded and asOf.
+describe('recall ranking against the real Neo4j', () => {
+  let services: Services;
+  const namespaces: string[] = [];
+  const fresh = (prefix: string) => {
+    const ns = uniqueNamespace(prefix);
+    namespaces.push(ns);
+    return ns;
+  };
+  const remember = async (namespace: string, content: string, extra: Record<string, unknown> = {}) =>
+    (await services.remember.remember({ content, namespace, ...extra })).memory.id;
+  const recall = (namespace: string, query: string, extra: Record<string, unknown> = {}) =>
+    services.recall.recall({ query, namespace, trackAccess: false, ...extra });
+
+  beforeAll(async () => {
+    services = testServices({ GRAPH_BOOST_TIMEOUT_MS: '5000' });
+    await services.embedder.load();
+  });
+  afterAll(async () => {
+    for (const ns of namespaces) await cleanNamespace(services, ns);
+    await services.executor.close();
+  });
+
+  it('hub dampening uses the namespace mention distribution: a memory linked only to a hub is dampened', async () => {
+    const ns = fresh('hub');
+    const hubbed = await remember(ns, 'the quarterly zorblax review covered churn and retention numbers');
+    const plain = await remember(ns, 'the quarterly zorblax review of the onboarding flow was postponed');
+    // Twelve ordinary entities and one mentioned far more often than the rest.
+    await services.executor.write(
+      'test.hubs',
+      `UNWIND range(1, 12) AS i
+       CREATE (:Entity {id: randomUUID(), namespace: $ns, name: 'topic ' + i, canonicalName: 'topic ' + i, type: 'concept', mentions: i})
+       WITH count(*) AS made
+       MATCH (m:Memory {id: $hubbed})
+       OPTIONAL MATCH (m)-[old:MENTIONS]->() DELETE old
+       WITH DISTINCT m
+       CREATE (m)-[:MENTIONS {mentionText: 'platform', confidence: 1.0}]->(:Entity {id: randomUUID(), namespace: $ns, name: 'Platform', canonicalName: 'platform', type: 'concept', mentions: 100})`,
+      { ns, hubbed },
+    );
+    const outcome = await recall(ns, 'quarterly zorblax review');
+    const byId = new Map(outcome.items.map((i) => [i.memory.id, i.explanation]));
+    expect(byId.get(hubbed)!.hub).toBe(0.7);
+    expect(byId.get(plain)!.hub).toBe(1);
+  });
+
+  it('applies the 2,000-token default budget when no tokenBudget is given, and none when it is null', async () => {
+    const ns = fresh('budget');
+    const words = 'invoice ledger reconciliation quarterly variance audit trail payable receivable accrual';
+    for (let i = 0; i < 12; i++) await remember(ns, `Finance note ${i}: ${Array.from({ length: 30 }, (_, j) => `${words} ${i}-${j}`).join('. ')}`);
+    const budgeted = await recall(ns, 'invoice ledger reconciliation', { limit: 12 });
+    expect(budgeted.totalTokens).toBeLessThanOrEqual(2_000);
+    expect(budgeted.items.length).toBeLessThan(12);
+    expect(budgeted.budgetUsed).toBeGreaterThan(0);
+    const unbounded = await recall(ns, 'invoice ledger reconciliation', { limit: 12, tokenBudget: null });
+    expect(unbounded.items).toHaveLength(12);
+    expect(unbounded.totalTokens).toBeGreaterThan(2_000);
+  });
+
+  it('the graph boost finds "PostgreSQL" from "postgres" and a three-word name named in full', async () => {
+    const ns = fresh('names');
+    const ledger = await remember(ns, 'The billing ledger lives in PostgreSQL on the primary host.');
+    const platform = await remember(ns, 'The migration guide was reviewed by the infra group.');
+    await services.executor.write(
+      'test.three-word-entity',
+      `MATCH (m:Memory {id: $platform})
+       CREATE (m)-[:MENTIONS {mentionText: 'Acme Cloud Platform', confidence: 1.0}]->(:Entity {
+         id: randomUUID(), namespace: $ns, namespaceToken: $token, name: 'Acme Cloud Platform', canonicalName: 'acme cloud platform', type: 'system', mentions: 1})`,
+      { ns, platform, token: namespaceToken(ns) },
+    );
+    const postgres = await recall(ns, 'where does postgres run?');
+    expect(postgres.items.find((i) => i.memory.id === ledger)!.explanation.graphBoost).toBeGreaterThan(0);
+    const named = await recall(ns, 'what runs on the acme cloud platform?');
+    expect(named.items.find((i) => i.memory.id === platform)!.explanation.graphBoost).toBeGreaterThan(0);
+    // Two of the three words do not name the entity.
+    const partial = await recall(ns, 'acme cloud migration guide');
+    expect(partial.items.find((i) => i.memory.id === platform)?.explanation.graphBoost ?? 0).toBe(0);
+  });
+
+  it('pinned memories survive minImportance and skip the penalties', async () => {
+    const ns = fresh('pin');
+    const pinned = await remember(ns, 'the spare key for the bike shed hangs behind the blue door');
+    const unpinned = await remember(ns, 'the spare key for the garden gate is under the flower pot');
+    await services.executor.write('test.pin', 'MATCH (m:Memory) WHERE m.id IN $ids SET m.importance = 0.1, m.pinned = (m.id = $id)', { ids: [pinned, unpinned], id: pinned });
+    const outcome = await recall(ns, 'where is the spare key?', { filters: { minImportance: 0.5 } });
+    const ids = outcome.items.map((i) => i.memory.id);
+    expect(ids).toContain(pinned);
+    expect(ids).not.toContain(unpinned);
+    const explanation = outcome.items.find((i) => i.memory.id === pinned)!.explanation;
+    expect(explanation.pinned).toBe(true);
+    expect(outcome.items[0]!.score).toBeCloseTo((explanation.fused + explanation.graphBoost) * explanation.resolution, 6);
+  });
+
+  it('an expired validUntil ranks lower, as of the question', async () => {
+    const ns = fresh('valid');
+    const expiring = await remember(ns, 'The staging freeze is in force until 2024-03-01 for the payments team.');
+    const before = await recall(ns, 'staging freeze payments', { asOf: '2024-02-01T00:00:00Z' });
+    const after = await recall(ns, 'staging freeze payments', { asOf: '2024-04-01T00:00:00Z' });
+    const now = await recall(ns, 'staging freeze payments');
+    const factor = (o: typeof before) => o.items.find((i) => i.memory.id === expiring)!.explanation.validity;
+    expect(factor(before)).toBe(1);
+    expect(factor(after)).toBe(0.5);
+    expect(factor(now)).toBe(0.5);
+  });
+
+  it('includeSuperseded: a memory whose every attribute was superseded is left out unless asked for', async () => {
+    const ns = fresh('superseded');
+    const old = await remember(ns, 'The team standup happens at 9am in the small room.');
+    const current = await remember(ns, 'The team standup happens at 10am in the big room.');
+    await services.executor.write(
+      'test.supersede',
+      `MATCH (m:Memory {id: $old}), (n:Memory {id: $current})
+       CREATE (a:Attribute {id: randomUUID(), namespace: $ns, content: 'standup at 9am', kind: 'attribute', status: 'superseded'})-[:FROM]->(m)
+       CREATE (b:Attribute {id: randomUUID(), namespace: $ns, content: 'standup at 10am', kind: 'attribute', status: 'active'})-[:FROM]->(n)
+       CREATE (b)-[:SUPERSEDES]->(a)`,
+      { ns, old, current },
+    );
+    const plain = (await recall(ns, 'when is the team standup?')).items.map((i) => i.memory.id);
+    expect(plain).toContain(current);
+    expect(plain).not.toContain(old);
+    const all = (await recall(ns, 'when is the team standup?', { filters: { includeSuperseded: true } })).items.map((i) => i.memory.id);
+    expect(all).toEqual(expect.arrayContaining([old, current]));
+  });
+
+  it('asOf leaves out what happened after the question and rejects a bad date', async () => {
+    const ns = fresh('asof');
+    const early = await remember(ns, 'I adopted a rescue greyhound named Comet.', { occurredAt: '2023-01-10T10:00:00Z' });
+    const late = await remember(ns, 'Comet the greyhound won a local agility ribbon.', { occurredAt: '2023-06-10T10:00:00Z' });
+    const ids = (await recall(ns, 'Comet the greyhound', { asOf: '2023-03-01T00:00:00Z' })).items.map((i) => i.memory.id);
+    const sameDay = (await recall(ns, 'Comet the greyhound', { asOf: '2023-01-10T02:00:00Z' })).items.map((i) => i.memory.id);
+    expect(sameDay).toContain(early);
+    expect(ids).toContain(early);
+    expect(ids).not.toContain(late);
+    await expect(recall(ns, 'Comet', { asOf: `not a date ${randomUUID()}` })).rejects.toMatchObject({ code: 'BAD_USER_INPUT' });
+  });
+});
