@@ -23,13 +23,16 @@ function candidate(overrides: Partial<RecallCandidate> = {}): RecallCandidate {
 const leg = (normalized: number): LegExplanation => ({ raw: normalized, normalized, rank: 1 });
 const settings = resolveRecallSettings('default').dampening;
 const tokens = (query: string) => new Set(queryTokens(query));
+/** Gravity's factor for an index score v: the excess over the threshold (cosine 0.3 → 0.65) is halved. */
+const damped = (v: number) => (0.65 + 0.5 * (v - 0.65)) / v;
 
 describe('gravity', () => {
   const unrelated = candidate({ content: 'Lunch with the design team went well' });
 
-  it('halves a vector-only result that shares no word with the query', () => {
+  it('halves the excess over the threshold of a vector-only result that shares no word with the query', () => {
     const input = { candidate: unrelated, vector: leg(0.8), keyword: null, hint: null };
-    expect(gravityFactor(input, tokens('billing database'), settings.gravity)).toBe(0.5);
+    expect(gravityFactor(input, tokens('billing database'), settings.gravity)).toBeCloseTo(damped(0.8), 10);
+    expect(damped(0.8)).toBeLessThan(1);
   });
 
   it('leaves a vector-only result alone when one word overlaps (case-insensitive)', () => {
@@ -50,8 +53,15 @@ describe('gravity', () => {
     const q = tokens('billing database');
     // index score 0.6 is cosine 0.2: below the 0.3 threshold, so exempt.
     expect(gravityFactor({ candidate: unrelated, vector: leg(0.6), keyword: null, hint: null }, q, settings.gravity)).toBe(1);
-    // index score 0.7 is cosine 0.4: above it.
-    expect(gravityFactor({ candidate: unrelated, vector: leg(0.7), keyword: null, hint: null }, q, settings.gravity)).toBe(0.5);
+    // index score 0.9 is cosine 0.8: above it, dampened.
+    expect(gravityFactor({ candidate: unrelated, vector: leg(0.9), keyword: null, hint: null }, q, settings.gravity)).toBeCloseTo(damped(0.9), 10);
+  });
+
+  it('never drops a closer match below a weaker one the threshold exempts', () => {
+    const q = tokens('billing database');
+    const scored = [0.6, 0.64, 0.66, 0.7, 0.8, 0.95].map((v) => v * gravityFactor({ candidate: unrelated, vector: leg(v), keyword: null, hint: null }, q, settings.gravity));
+    for (let i = 1; i < scored.length; i++) expect(scored[i]!).toBeGreaterThan(scored[i - 1]!);
+    expect(scored[5]!).toBeLessThan(0.95);
   });
 
   it('does nothing for a query without meaningful words', () => {
@@ -62,7 +72,7 @@ describe('gravity', () => {
     const off = resolveRecallSettings('default', { dampening: { gravity: { enabled: false } } }).dampening;
     const input = { candidate: unrelated, vector: leg(0.8), keyword: null, hint: null };
     expect(dampeningFactors(input, { queryTokens: tokens('billing'), hubThreshold: Infinity }, off).gravity).toBe(1);
-    expect(dampeningFactors(input, { queryTokens: tokens('billing'), hubThreshold: Infinity }, settings).gravity).toBe(0.5);
+    expect(dampeningFactors(input, { queryTokens: tokens('billing'), hubThreshold: Infinity }, settings).gravity).toBeCloseTo(damped(0.8), 10);
   });
 });
 

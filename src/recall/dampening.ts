@@ -41,6 +41,7 @@ export function dampeningFactors(input: DampeningInput, context: DampeningContex
 /**
  * Penalizes a "semantic hallucination": a result found only by meaning (a vector score, no
  * keyword or hint match) whose cosine similarity exceeds `minScore` yet shares no word with the query.
+ * The penalty scales the index score's excess over the threshold, keeping such results in vector order.
  * Results reached only through the graph boost are left alone — the boost only adds.
  */
 export function gravityFactor(
@@ -52,7 +53,11 @@ export function gravityFactor(
   // The index reports (1 + cos) / 2; the threshold is on the cosine itself.
   if (!vector || keyword || hint || indexScoreToCosine(vector.raw) <= settings.minScore || tokens.size === 0) return 1;
   const overlaps = queryTokens(candidate.content).some((token) => tokens.has(token));
-  return overlaps ? 1 : settings.penalty;
+  if (overlaps) return 1;
+  // Only the part above the threshold is scaled, so a closer match never falls behind a weaker
+  // one the threshold exempts (a flat factor would invert them around the threshold).
+  const threshold = (1 + settings.minScore) / 2;
+  return (threshold + settings.penalty * (vector.raw - threshold)) / vector.raw;
 }
 
 export function indexScoreToCosine(score: number): number {

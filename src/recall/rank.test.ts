@@ -94,7 +94,8 @@ describe('rankCandidates', () => {
     expect(decision?.recency).toBeCloseTo(1 - 0.3 + 0.3 * 0.5 ** (30 / 30));
     expect(decision?.importance).toBeCloseTo(0.9);
     const hallucination = ranked.find((r) => r.candidate.memoryId === 'hallucination')?.explanation;
-    expect(hallucination).toMatchObject({ gravity: 0.5, hub: 0.7, resolution: 1 });
+    expect(hallucination).toMatchObject({ hub: 0.7, resolution: 1 });
+    expect(hallucination?.gravity).toBeCloseTo((0.65 + 0.5 * (0.75 - 0.65)) / 0.75, 10);
   });
 
   it('computes the hub threshold from the candidates when none is given', () => {
