@@ -4,17 +4,14 @@ import type { RecallMemory } from './types.js';
 
 // Everything ranking, filtering and budgeting need, for the candidate ids only; embeddings stay
 // in the database. Constraints: decision memories or memories behind an active constraint.
-// Superseded: every attribute drawn from the memory has been superseded (the deep path or an
-// update replaced what it said). Nothing in this service compresses memories, so there is no
-// compressed state to filter on.
+// Superseded: the deep path's full mode replaced the memory (supersededAt). Nothing in this
+// service compresses memories, so there is no compressed state to filter on.
 const LOAD_RECALL_MEMORIES = `
 UNWIND $ids AS id
 MATCH (m:Memory {id: id})
 WHERE m.namespace = $namespace
   AND ($includeDeleted OR m.deletedAt IS NULL)
-  AND ($includeSuperseded OR NOT (
-    EXISTS { (m)<-[:FROM]-(:Attribute) } AND NOT EXISTS { (m)<-[:FROM]-(:Attribute {status: 'active'}) }
-  ))
+  AND ($includeSuperseded OR m.supersededAt IS NULL)
 RETURN ${MEMORY_RETURN('m')} AS record,
        m.type = 'decision' OR EXISTS { (m)<-[:FROM]-(:Attribute {kind: 'constraint', status: 'active'}) } AS isConstraint,
        [(m)-[:MENTIONS]->(e:Entity) | {entityId: e.id, mentions: e.mentions}] AS entityMentions`;

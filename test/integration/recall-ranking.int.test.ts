@@ -112,16 +112,15 @@ describe('recall ranking against the real Neo4j', () => {
     expect(factor(now)).toBe(0.5);
   });
 
-  it('includeSuperseded: a memory whose every attribute was superseded is left out unless asked for', async () => {
+  it('includeSuperseded: a memory the deep path superseded is left out unless asked for', async () => {
     const ns = fresh('superseded');
     const old = await remember(ns, 'The team standup happens at 9am in the small room.');
     const current = await remember(ns, 'The team standup happens at 10am in the big room.');
     await services.executor.write(
       'test.supersede',
       `MATCH (m:Memory {id: $old}), (n:Memory {id: $current})
-       CREATE (a:Attribute {id: randomUUID(), namespace: $ns, content: 'standup at 9am', kind: 'attribute', status: 'superseded'})-[:FROM]->(m)
-       CREATE (b:Attribute {id: randomUUID(), namespace: $ns, content: 'standup at 10am', kind: 'attribute', status: 'active'})-[:FROM]->(n)
-       CREATE (b)-[:SUPERSEDES]->(a)`,
+       SET m.supersededAt = toString(datetime()), m.supersededBy = n.id
+       CREATE (n)-[:SUPERSEDES {method: 'test', at: toString(datetime())}]->(m)`,
       { ns, old, current },
     );
     const plain = (await recall(ns, 'when is the team standup?')).items.map((i) => i.memory.id);
