@@ -9,7 +9,12 @@ RUN npm run build
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=4000
 WORKDIR /app
+# The official image's unprivileged user: the service needs no root; the code stays root's, the
+# user owns only transformers.js's download cache (the model is fetched there on first start).
 COPY --from=build /app /app
+RUN mkdir -p /app/node_modules/@huggingface/transformers/.cache \
+  && chown -R node:node /app/node_modules/@huggingface/transformers/.cache
+USER node
 # With internet, the embedding model downloads once into the volume; set EMBEDDING_MODEL_DIR
 # to a mounted folder (see `npm run model:provision`) to stay offline.
 EXPOSE 4000

@@ -4,7 +4,7 @@
 //
 //   node scripts/neo4j-browser-screenshot.mjs <namespace> <entity> [png]
 //   e.g.  node scripts/neo4j-browser-screenshot.mjs demo Redis docs/neo4j-browser.png
-//   env:  NEO4J_HTTP_PORT (7474), NEO4J_BOLT_PORT (7687), NEO4J_PASSWORD (mnemograph-dev), CHROMIUM_PATH
+//   env:  NEO4J_HTTP_PORT (7474), NEO4J_BOLT_PORT (7687), NEO4J_PASSWORD (else .neo4j/default/password), CHROMIUM_PATH
 //
 // Requests outside 127.0.0.1 are blocked (Browser asks for web fonts; it falls back to local ones).
 import { existsSync, readFileSync } from 'node:fs';
@@ -12,6 +12,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { localPassword } from './neo4j-server.mjs';
 
 const [namespace, entity, png = 'docs/neo4j-browser.png'] = process.argv.slice(2);
 if (!namespace || !entity) {
@@ -20,7 +21,7 @@ if (!namespace || !entity) {
 }
 const httpPort = process.env.NEO4J_HTTP_PORT ?? '7474';
 const boltPort = process.env.NEO4J_BOLT_PORT ?? '7687';
-const password = process.env.NEO4J_PASSWORD ?? 'mnemograph-dev';
+const password = process.env.NEO4J_PASSWORD ?? localPassword();
 const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const output = resolve(png);
 const TIMEOUT_MS = 30_000;

@@ -1,6 +1,7 @@
 // Local Neo4j Community server without Docker: jars from Maven Central, started as a plain JVM.
 // Node builtins only, so it works before `npm install` has finished.
 import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
@@ -52,7 +53,7 @@ function resolveOptions(opts = {}) {
     home: path.resolve(opts.home ?? path.join(REPO, '.neo4j', 'default')),
     boltPort: Number(opts.boltPort ?? 7687),
     httpPort: Number(opts.httpPort ?? 7474),
-    password: opts.password ?? 'mnemograph-dev',
+    password: opts.password, // unset: the home's generated one (localPassword), read when starting
     heapMb: Number(opts.heapMb ?? 512),
     pageCacheMb: Number(opts.pageCacheMb ?? 256),
     version: opts.version ?? pomVersion(),
@@ -193,6 +194,34 @@ internal.dbms.bolt.netty_server_shutdown_quiet_period=0
 }
 
 // ---------- initial password ----------
+
+/** Where the generated password of a home is kept (owner-only), beside the data it protects. */
+export function passwordFile(home) {
+  return path.join(path.resolve(home ?? path.join(REPO, '.neo4j', 'default')), 'password');
+}
+
+// The password a home was given before passwords were generated; only for homes made back then.
+const LEGACY_PASSWORD = 'mnemograph-dev';
+
+/**
+ * The home's password: read from its password file, else (first start) made at random and
+ * written 0600. A home initialised before the file existed keeps its legacy password.
+ */
+export function localPassword(opts = {}) {
+  const file = passwordFile(opts.home);
+  try {
+    const stored = fs.readFileSync(file, 'utf8').trim();
+    if (stored.length >= 8) return stored;
+  } catch (e) {
+    if (e.code !== 'ENOENT') throw e;
+  }
+  const initialised = fs.existsSync(path.join(path.dirname(file), 'data', 'databases', 'system'));
+  const password = initialised ? LEGACY_PASSWORD : randomBytes(24).toString('base64url');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, `${password}\n`, { mode: 0o600, flag: 'w' });
+  fs.chmodSync(file, 0o600);
+  return password;
+}
 
 // The official way: `neo4j-admin dbms set-initial-password` (writes data/dbms/auth.ini). It only
 // takes effect before the system database exists, so run it once, on a fresh home.
@@ -385,6 +414,7 @@ async function assertPortsFree(o) {
 
 export async function startNeo4j(opts) {
   const o = resolveOptions(opts);
+  o.password ??= localPassword(o);
   // Neo4j 5 rejects passwords shorter than 8 characters; say so before spending a JVM start.
   if (o.password.length < 8) throw new Error('NEO4J_PASSWORD must be at least 8 characters (Neo4j 5 rule)');
   fs.mkdirSync(path.join(o.home, 'run'), { recursive: true });

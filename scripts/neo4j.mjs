@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // node scripts/neo4j.mjs start|stop|status — local Neo4j without Docker (see neo4j-server.mjs).
-import { neo4jStatus, startNeo4j, stopNeo4j } from './neo4j-server.mjs';
+import { neo4jStatus, passwordFile, startNeo4j, stopNeo4j } from './neo4j-server.mjs';
 
 const env = process.env;
 const opts = {
@@ -14,7 +14,8 @@ const opts = {
 const commands = {
   async start() {
     const r = await startNeo4j(opts);
-    console.log(`${r.boltUrl}  user=${r.user}  browser=${r.httpUrl}/browser/  home=${r.home}  pid=${r.pid}` +
+    const secret = opts.password ? 'NEO4J_PASSWORD' : passwordFile(opts.home);
+    console.log(`${r.boltUrl}  user=${r.user}  password: ${secret}  browser=${r.httpUrl}/browser/  home=${r.home}  pid=${r.pid}` +
       (r.alreadyRunning ? '  (already running)' : ''));
   },
   async stop() {

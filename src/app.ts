@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AccessPolicy } from './auth.js';
 import type { Config } from './config/index.js';
+import { MnemographError } from './errors.js';
 import { createDriver, Executor, migrate, schemaVersion } from './db/index.js';
 import { createEmbedder, type Embedder } from './embedding/index.js';
 import { KnowledgeService } from './knowledge/index.js';
@@ -69,6 +70,7 @@ export interface AppOptions {
 
 /** The composition root: wires config into services. No I/O beyond creating the driver. */
 export function createServices(config: Config, logger: Logger, options: AppOptions): Services {
+  if (!config.NEO4J_PASSWORD) throw new MnemographError('CONFIG_INVALID', 'NEO4J_PASSWORD is required to connect to NEO4J_URI');
   const driver = createDriver({ uri: options.neo4jUri, user: config.NEO4J_USER, password: config.NEO4J_PASSWORD, database: config.NEO4J_DATABASE });
   const base = new Executor(driver, config.NEO4J_DATABASE, logger.child({ component: 'neo4j' }), {
     readMs: config.NEO4J_READ_TIMEOUT_MS,

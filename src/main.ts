@@ -17,7 +17,8 @@ async function main(): Promise<void> {
   const local = config.NEO4J_URI ? null : await startLocalNeo4j(config, logger);
   const neo4jUri = config.NEO4J_URI ?? local!.uri;
 
-  const services = createServices(config, logger, { neo4jUri });
+  // The local Neo4j's password is NEO4J_PASSWORD or the one generated in its data folder.
+  const services = createServices({ ...config, NEO4J_PASSWORD: config.NEO4J_PASSWORD ?? local?.password }, logger, { neo4jUri });
   let server;
   try {
     await prepareServices(services);
@@ -63,7 +64,7 @@ function bindAddress(config: Config, logger: Logger): string {
  * The local Neo4j, started when NEO4J_URI is not set. One this process started is stopped with
  * it (`stop`); one already running (`npm run neo4j:start`, another `npm start`) is left running.
  */
-async function startLocalNeo4j(config: Config, logger: Logger): Promise<{ uri: string; stop: (() => Promise<void>) | null }> {
+async function startLocalNeo4j(config: Config, logger: Logger): Promise<{ uri: string; password: string; stop: (() => Promise<void>) | null }> {
   logger.info('NEO4J_URI not set: starting the local Neo4j (npm run neo4j:start)');
   const { startNeo4j, stopNeo4j } = await import('../scripts/neo4j-server.mjs');
   const options = {
@@ -73,7 +74,7 @@ async function startLocalNeo4j(config: Config, logger: Logger): Promise<{ uri: s
     ...(config.NEO4J_HOME_DIR ? { home: config.NEO4J_HOME_DIR } : {}),
   };
   const neo4j = await startNeo4j(options);
-  return { uri: neo4j.boltUrl, stop: neo4j.alreadyRunning ? null : () => stopNeo4j(options) };
+  return { uri: neo4j.boltUrl, password: neo4j.password, stop: neo4j.alreadyRunning ? null : () => stopNeo4j(options) };
 }
 
 main().catch((error: Error & { code?: string }) => {

@@ -4,7 +4,6 @@ export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_NAMESPACE = 'default';
 
 export const DEFAULT_NEO4J_USER = 'neo4j';
-export const DEFAULT_NEO4J_PASSWORD = 'mnemograph-dev';
 export const DEFAULT_NEO4J_DATABASE = 'neo4j';
 export const DEFAULT_NEO4J_BOLT_PORT = 7687;
 export const DEFAULT_NEO4J_HTTP_PORT = 7474;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import * as d from './defaults.js';
 import * as pd from './pipeline-defaults.js';
+import { extraPatternsSchema } from './redaction-patterns.js';
 
 const bool = z
   .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no'])])
@@ -28,7 +29,8 @@ export const configSchema = z.object({
 
   NEO4J_URI: z.string().regex(/^(bolt|neo4j)(\+s|\+ssc)?:\/\//, 'a bolt:// or neo4j:// URI').optional(),
   NEO4J_USER: z.string().min(1).default(d.DEFAULT_NEO4J_USER),
-  NEO4J_PASSWORD: z.string().min(8, 'Neo4j requires at least 8 characters').default(d.DEFAULT_NEO4J_PASSWORD),
+  /** Unset: the local Neo4j's generated password (`<NEO4J_HOME_DIR>/password`); required with NEO4J_URI. */
+  NEO4J_PASSWORD: z.string().min(8, 'Neo4j requires at least 8 characters').optional(),
   NEO4J_DATABASE: z.string().min(1).default(d.DEFAULT_NEO4J_DATABASE),
   NEO4J_BOLT_PORT: int(1, 65535).default(d.DEFAULT_NEO4J_BOLT_PORT),
   NEO4J_HTTP_PORT: int(1, 65535).default(d.DEFAULT_NEO4J_HTTP_PORT),
@@ -48,17 +50,7 @@ export const configSchema = z.object({
   MAX_METADATA_BYTES: int(0, 1_048_576).default(d.DEFAULT_MAX_METADATA_BYTES),
   REDACTION_ENABLED: bool.default(true),
   REDACT_EMAILS: bool.default(true),
-  REDACTION_EXTRA_PATTERNS: z
-    .string()
-    .default('[]')
-    .transform((s, ctx) => {
-      try {
-        return z.array(z.object({ kind: z.string().regex(/^[A-Z][A-Z0-9_]*$/), pattern: z.string().min(1), flags: z.string().optional() })).parse(JSON.parse(s));
-      } catch {
-        ctx.addIssue({ code: 'custom', message: 'a JSON array of {"kind":"UPPER_SNAKE","pattern":"regex"}' });
-        return z.NEVER;
-      }
-    }),
+  REDACTION_EXTRA_PATTERNS: extraPatternsSchema,
   DEDUP_DUPLICATE_THRESHOLD: fraction.default(d.DEFAULT_DUPLICATE_THRESHOLD),
   DEDUP_NEAR_THRESHOLD: fraction.default(d.DEFAULT_NEAR_DUPLICATE_THRESHOLD),
   MIN_IMPORTANCE_TO_STORE: fraction.default(0),

@@ -14,6 +14,8 @@ export interface MemoryRecord {
   externalId: string | null;
   sessionId: string | null;
   who: string | null;
+  /** The authenticated writer (API key name, pipeline); null on memories written before it was kept. */
+  actor: string | null;
   why: string | null;
   occurredAt: string | null;
   createdAt: string;
@@ -119,7 +121,7 @@ export interface HistoryRecord {
 
 export const MEMORY_RETURN = (m: string) => `${m} {
   .id, .namespace, .content, .contentHash, .type, .importance, tags: coalesce(${m}.tags, []),
-  .source, .externalId, .sessionId, .who, .why, .occurredAt, .createdAt, .updatedAt,
+  .source, .externalId, .sessionId, .who, .actor, .why, .occurredAt, .createdAt, .updatedAt,
   .lastAccessed, .lastSeenAt, accessCount: coalesce(${m}.accessCount, 0),
   temporal: coalesce(${m}.temporal, 'persistent'), .validUntil, pinned: coalesce(${m}.pinned, false),
   .deletedAt, .supersededAt, .supersededBy, .embeddingModel, .metadata }`;

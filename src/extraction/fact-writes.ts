@@ -46,7 +46,7 @@ export async function writeFacts(writer: FactWriter, source: SourceMemory, facts
     occurredAt: source.occurredAt,
     metadata: { sourceMemoryId: source.id, extractionModel: model, factConfidence: fact.confidence },
   }));
-  const outcomes = await writer.rememberBatch(inputs, { enqueueJobs: false, derivedFrom: { memoryId: source.id, contentHash: source.contentHash } });
+  const outcomes = await writer.rememberBatch(inputs, { enqueueJobs: false, derivedFrom: { memoryId: source.id, contentHash: source.contentHash }, actor: PIPELINE_ACTOR });
   return outcomes.map((o): FactWrite => {
     if (o.error) return { memoryId: null, outcome: `skipped:${o.error.code.toLowerCase()}`, error: o.error.message };
     const created = o.result.dedup.action === 'STORED_NEW' || o.result.dedup.action === 'NEAR_DUPLICATE';

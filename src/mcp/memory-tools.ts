@@ -44,7 +44,7 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
           sessionId: args.session_id ?? null,
           occurredAt: args.occurred_at ?? null,
           who: ctx.principal.name,
-        });
+        }, { actor: ctx.principal.name });
         return toolText(JSON.stringify({ id: result.memory.id, dedup: result.dedup.action, existing_id: result.dedup.existingId, type: result.memory.type, tags: result.tags, importance: result.importance, redactions: result.redactions }));
       }),
   );

@@ -60,7 +60,15 @@ export interface RememberBatchOptions {
   enqueueJobs?: boolean;
   /** Checked inside the write transaction; stored memories are linked EXTRACTED_FROM it. */
   derivedFrom?: DerivedFrom;
+  /**
+   * Who wrote it, as the server knows it (the API key's name, the pipeline): stored as
+   * `Memory.actor` and the `created` event's actor. The caller's `who` is only its claim.
+   */
+  actor?: string;
 }
+
+/** The actor of writes that name none (tests, tools without a principal). */
+export const DEFAULT_ACTOR = 'api';
 
 type Item = { index: number; prepared: PreparedMemory };
 
@@ -101,8 +109,8 @@ export class RememberService {
     private readonly hooks: RememberHooks = {},
   ) {}
 
-  async remember(input: RememberInput): Promise<RememberResult> {
-    const [outcome] = await this.rememberBatch([input]);
+  async remember(input: RememberInput, options: Pick<RememberBatchOptions, 'actor'> = {}): Promise<RememberResult> {
+    const [outcome] = await this.rememberBatch([input], options);
     if (outcome!.error) throw outcome!.error;
     return outcome!.result!;
   }
@@ -255,7 +263,7 @@ export class RememberService {
     const now = new Date().toISOString();
     const writeId = randomUUID();
     const enqueueJobs = options.enqueueJobs ?? true;
-    const memories: MemoryInsert[] = items.map((p) => ({ ref: p.index, dedupKey: p.dedupKey, props: memoryProps(p, this.embedder.modelId, now) }));
+    const memories: MemoryInsert[] = items.map((p) => ({ ref: p.index, dedupKey: p.dedupKey, props: memoryProps(p, this.embedder.modelId, now, options.actor ?? DEFAULT_ACTOR) }));
     const rows = new Map<string, MemoryRows>(
       items.map((p) => [
         p.memoryId,
@@ -292,7 +300,7 @@ function dedupKey(prepared: PreparedMemory): string {
 }
 
 
-function memoryProps(p: Pending, embeddingModel: string, now: string): Record<string, unknown> {
+function memoryProps(p: Pending, embeddingModel: string, now: string, actor: string): Record<string, unknown> {
   const m = p.prepared;
   return {
     timelineKey: timelineKey(m.occurredAt, now, p.index),
@@ -305,6 +313,7 @@ function memoryProps(p: Pending, embeddingModel: string, now: string): Record<st
     externalId: m.externalId,
     sessionId: m.sessionId,
     who: m.who,
+    actor,
     why: m.why,
     occurredAt: m.occurredAt,
     pinned: false,

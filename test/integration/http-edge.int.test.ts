@@ -162,3 +162,36 @@ describe('internal errors', () => {
     expect(error.code ?? error.extensions.code).toBe('INTERNAL');
   });
 });
+
+describe('provenance: the authenticated key is the actor, whatever `who` claims', () => {
+  let http: TestHttpServer;
+  const namespace = uniqueNamespace('edge-actor');
+  const KEY = 'edge-actor-key-0123456789';
+
+  beforeAll(async () => {
+    http = await startTestHttpServer({ API_KEYS: JSON.stringify([{ key: KEY, name: 'agent-actor', namespaces: [namespace] }]) });
+  });
+  afterAll(async () => {
+    await cleanNamespace(http.services, namespace);
+    await http?.close();
+  });
+
+  it('records the key name as Memory.actor and as the created event’s actor when who impersonates the pipeline', async () => {
+    const selection = 'memory { who actor history { event actor } }';
+    const headers = { authorization: `Bearer ${KEY}` };
+    const single = await http.post(
+      { query: `mutation R($i: RememberInput!) { remember(input: $i) { ${selection} } }`, variables: { i: { content: 'Ada moved the billing job to Tuesdays', namespace, who: 'pipeline-v2' } } },
+      headers,
+    );
+    expect(single.body.errors).toBeUndefined();
+    expect(single.body.data.remember.memory).toMatchObject({ who: 'pipeline-v2', actor: 'agent-actor' });
+    expect(single.body.data.remember.memory.history).toContainEqual({ event: 'created', actor: 'agent-actor' });
+
+    const batch = await http.post(
+      { query: `mutation B($i: [RememberInput!]!) { rememberBatch(inputs: $i) { result { ${selection} } } }`, variables: { i: [{ content: 'Grace reviews the compiler on Fridays', namespace, who: 'pipeline-v2' }] } },
+      headers,
+    );
+    expect(batch.body.data.rememberBatch[0].result.memory.actor).toBe('agent-actor');
+    expect(batch.body.data.rememberBatch[0].result.memory.history).toContainEqual({ event: 'created', actor: 'agent-actor' });
+  });
+});

@@ -142,7 +142,7 @@ UNWIND $events AS ev
 MATCH (mem:Memory {id: ev.memoryId})
 MERGE (h:HistoryEvent {id: ev.id})
   ON CREATE SET h.namespace = mem.namespace, h.event = 'created', h.name = 'created',
-    h.actor = coalesce(mem.who, 'api'), h.at = $now
+    h.actor = mem.actor, h.at = $now
 MERGE (h)-[:ABOUT]->(mem)`;
 
 /** Everything derived from one memory, with its ids, made before the transaction. */

@@ -13,13 +13,13 @@ export const Mutation: MutationResolvers = {
 
   remember: async (_, { input }, ctx) => {
     const namespace = ctx.namespaceFor(input.namespace, 'write');
-    return ctx.services.remember.remember({ ...input, namespace });
+    return ctx.services.remember.remember({ ...input, namespace }, { actor: ctx.principal.name });
   },
 
   rememberBatch: async (_, { inputs }, ctx) => {
     // Authorisation is per request: a batch touching a forbidden namespace is refused whole.
     const checked = inputs.map((input) => ({ ...input, namespace: ctx.namespaceFor(input.namespace, 'write') }));
-    const outcomes = await ctx.services.remember.rememberBatch(checked);
+    const outcomes = await ctx.services.remember.rememberBatch(checked, { actor: ctx.principal.name });
     return outcomes.map((o) => ({
       index: o.index,
       result: o.result ?? null,
