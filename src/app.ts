@@ -148,7 +148,14 @@ export async function prepareServices(services: Services): Promise<void> {
   await services.executor.verifyConnectivity();
   const report = await migrate(services.executor, CYPHER_DIR, services.logger.child({ component: 'migrate' }));
   services.logger.info({ schemaVersion: report.version, applied: report.applied }, 'schema ready');
-  await services.embedder.load();
+  try {
+    await services.embedder.load();
+  } catch (error) {
+    // A missing or corrupt model must stop start-up with a reason an operator can act on.
+    if (error instanceof MnemographError) throw error;
+    const where = modelDirFor(services.config) ?? 'the download cache';
+    throw new MnemographError('UNAVAILABLE', `embedding model ${services.config.EMBEDDING_MODEL} failed to load from ${where} (${(error as Error).message}); run npm run model:provision or fix EMBEDDING_MODEL_DIR`, { cause: error });
+  }
 }
 
 export async function closeServices(services: Services): Promise<void> {

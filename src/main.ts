@@ -78,6 +78,8 @@ async function startLocalNeo4j(config: Config, logger: Logger): Promise<{ uri: s
 }
 
 main().catch((error: Error & { code?: string }) => {
-  process.stderr.write(`mnemograph failed to start: ${error.code ? `[${error.code}] ` : ''}${error.message}\n`);
+  // One line, bounded: engine messages can span lines or run to kilobytes.
+  const reason = String(error.message).replace(/\s+/g, ' ').slice(0, 500);
+  process.stderr.write(`mnemograph failed to start: ${error.code ? `[${error.code}] ` : ''}${reason}\n`);
   process.exit(1);
 });

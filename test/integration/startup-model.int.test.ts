@@ -1,0 +1,66 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { TEST_NEO4J, TEST_NEO4J_URI } from '../support/test-neo4j.js';
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const MODEL = 'Xenova/all-MiniLM-L6-v2';
+
+/** `npm start`'s entry point in a child process; resolves with its exit code and stderr. */
+function start(modelDir: string): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: REPO,
+      env: {
+        ...process.env,
+        NEO4J_URI: process.env.TEST_NEO4J_URI ?? TEST_NEO4J_URI,
+        NEO4J_PASSWORD: process.env.TEST_NEO4J_PASSWORD ?? TEST_NEO4J.password,
+        EMBEDDING_MODEL_DIR: modelDir,
+        PORT: '0',
+        WORKER_ENABLED: 'false',
+        LOG_LEVEL: 'silent',
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stderr });
+    });
+  });
+}
+
+describe('start-up when the embedding model cannot load', () => {
+  const root = mkdtempSync(join(tmpdir(), 'mnemograph-model-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it('exits non-zero with one line naming the missing model file when the folder is empty', async () => {
+    const empty = join(root, 'empty');
+    mkdirSync(empty);
+    const { code, stderr } = await start(empty);
+    expect(code).not.toBe(0);
+    const lines = stderr.trim().split('\n').filter((line) => line.startsWith('mnemograph'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^mnemograph failed to start: \[UNAVAILABLE\] embedding model not found at .*model\.onnx; run npm run model:provision$/);
+  }, 120_000);
+
+  it('exits non-zero with one line naming the model and its folder when the files are corrupt', async () => {
+    const corrupt = join(root, 'corrupt');
+    mkdirSync(join(corrupt, MODEL, 'onnx'), { recursive: true });
+    writeFileSync(join(corrupt, MODEL, 'onnx', 'model.onnx'), 'not an onnx graph');
+    writeFileSync(join(corrupt, MODEL, 'config.json'), '{');
+    writeFileSync(join(corrupt, MODEL, 'tokenizer.json'), 'garbage');
+    const { code, stderr } = await start(corrupt);
+    expect(code).not.toBe(0);
+    const lines = stderr.trim().split('\n').filter((line) => line.startsWith('mnemograph'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(`[UNAVAILABLE] embedding model ${MODEL} failed to load from ${corrupt}`);
+    expect(lines[0]!.length).toBeLessThan(700);
+  }, 120_000);
+});
