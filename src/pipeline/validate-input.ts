@@ -106,5 +106,18 @@ function serializeMetadata(metadata: unknown, maxBytes: number): string | null {
   if (Buffer.byteLength(json) > maxBytes) {
     throw new LimitExceededError(`metadata is larger than ${maxBytes} bytes (MAX_METADATA_BYTES)`, { field: 'metadata', max: maxBytes });
   }
+  if (depthOf(metadata) > MAX_METADATA_DEPTH) {
+    throw new LimitExceededError(`metadata is nested deeper than ${MAX_METADATA_DEPTH} levels`, { field: 'metadata', max: MAX_METADATA_DEPTH });
+  }
   return json;
+}
+
+/** Nesting a reader of the metadata can be expected to walk; checked after the size bound. */
+const MAX_METADATA_DEPTH = 16;
+
+function depthOf(value: unknown): number {
+  if (typeof value !== 'object' || value === null) return 0;
+  let deepest = 0;
+  for (const child of Object.values(value)) deepest = Math.max(deepest, depthOf(child));
+  return deepest + 1;
 }
