@@ -94,6 +94,23 @@ describe('deep path when the LLM fails', () => {
     await expectRawMemoryIntact(rig, memory.memory.id, content);
   }, 60_000);
 
+  it('garbage bodies (not JSON, HTTP 200): the job ends in a visible terminal state, the raw memory is intact and recall works', async () => {
+    namespace = uniqueNamespace('wfgarbage');
+    rig = await startDeepPath(namespace);
+    const { services, fake, worker } = rig;
+    fake.respond(() => ({ raw: '<html><body>502 Bad Gateway</body></html>\u0000\uFFFF', status: 200, contentType: 'application/json' }));
+    const content = 'The analytics cluster is resized every first Tuesday of the month.';
+    const memory = await services.remember.remember({ content });
+    worker.start();
+    const job = await waitForJob(services, memory.memory.id, ['dead', 'completed'], { timeoutMs: 40_000 });
+    expect(fake.requests.length).toBeGreaterThan(0);
+    if (job.status === 'dead') expect(job.error).toMatch(/^attempt \d\/3: /);
+    await expectRawMemoryIntact(rig, memory.memory.id, content);
+    const recalled = await services.recall.recall({ query: 'analytics cluster resized', namespace });
+    expect(recalled.items.map((item) => item.memory.id)).toContain(memory.memory.id);
+    expect(worker.state().running).toBe(true);
+  }, 60_000);
+
   it('an unreachable server: the job fails, retries and stays visible as dead; the loop keeps running', async () => {
     namespace = uniqueNamespace('wfdown');
     const host = `http://127.0.0.1:${await closedPort()}`;
