@@ -3,6 +3,7 @@ import type { Executor } from '../db/executor.js';
 import { parseLlmJson } from '../llm/parse-json.js';
 import { LlmParseError, type LlmProvider } from '../llm/provider.js';
 import { requireSourceUnchanged } from '../db/queries/remember-checks.js';
+import { redactStored } from '../pipeline/redact-stored.js';
 import { HISTORY_EVENT, historyId, recordHistory } from './history.js';
 import { hintsSchema } from './output-schemas.js';
 import { hintsPrompt } from './prompts.js';
@@ -40,7 +41,7 @@ export function validateHints(raw: unknown, max: number): HintsResult {
       warnings.push(`more than ${max} hints returned; the rest are dropped`);
       break;
     }
-    const text = typeof item === 'string' ? item.trim().replace(/\s+/g, ' ') : '';
+    const text = typeof item === 'string' ? redactStored(item).trim().replace(/\s+/g, ' ') : '';
     if (text.length < MIN_HINT_CHARS) {
       warnings.push('a hint was empty or too short');
       continue;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { redactJsonValue, redactStoredOrNull } from '../pipeline/redact-stored.js';
 import type { TxRunner } from '../db/executor.js';
 
 /** Provenance of everything the deep path writes (Memory.who, HistoryEvent.actor). */
@@ -42,6 +43,7 @@ export function historyId(): string {
 /** Audit records, inside the caller's transaction so they commit with what they describe. */
 export async function recordHistory(tx: TxRunner, events: readonly HistoryEventInput[], context: { now: string; model: string }): Promise<void> {
   if (events.length === 0) return;
-  const rows = events.map((e) => ({ ...e, details: JSON.stringify(e.details) }));
+  // Reasons and details carry model output and old content: redacted like every stored string.
+  const rows = events.map((e) => ({ ...e, reason: redactStoredOrNull(e.reason), details: JSON.stringify(redactJsonValue(e.details)) }));
   await tx.run(RECORD_HISTORY, { events: rows, now: context.now, model: context.model, actor: PIPELINE_ACTOR });
 }

@@ -1,5 +1,6 @@
 import { parseLlmJson } from '../llm/parse-json.js';
 import type { LlmProvider } from '../llm/provider.js';
+import { redactStored } from '../pipeline/redact-stored.js';
 import { MIN_OVERLAP_FOR_SEMANTIC_CHECK, type ContradictionCheck } from './contradiction.js';
 import { CONTRADICTION_SCHEMA } from './output-schemas.js';
 import { contradictionPrompt } from './prompts.js';
@@ -29,7 +30,7 @@ export async function checkSemanticContradiction(provider: LlmProvider, newer: s
     }
     const r = raw as { contradicts: boolean; confidence?: unknown; reasoning?: unknown };
     const confidence = typeof r.confidence === 'number' && Number.isFinite(r.confidence) ? Math.min(1, Math.max(0, r.confidence)) : 0.5;
-    return { contradicts: r.contradicts, confidence, reasoning: typeof r.reasoning === 'string' ? r.reasoning.slice(0, 500) : '', fallback: null };
+    return { contradicts: r.contradicts, confidence, reasoning: typeof r.reasoning === 'string' ? redactStored(r.reasoning).slice(0, 500) : '', fallback: null };
   } catch (error) {
     return noContradiction((error as Error).message);
   }

@@ -1,3 +1,4 @@
+import { redactStored } from '../pipeline/redact-stored.js';
 import { confidence } from './validate-extraction.js';
 import { DECISION_ACTIONS, type Candidate, type Decision, type DecisionAction } from './types.js';
 
@@ -22,7 +23,7 @@ export function validateDecision(raw: unknown, candidates: readonly Candidate[])
   if (!(DECISION_ACTIONS as readonly string[]).includes(action)) {
     return { decision: null, warnings: [`unknown decision action ${JSON.stringify(r.action ?? null)}, proposal dropped`] };
   }
-  const reason = typeof r.reason === 'string' ? r.reason.trim().slice(0, MAX_REASON_CHARS) : '';
+  const reason = typeof r.reason === 'string' ? redactStored(r.reason).trim().slice(0, MAX_REASON_CHARS) : '';
   if (reason === '') return { decision: null, warnings: [`${action} decision has an empty reason, proposal dropped`] };
 
   let targetId: string | null = null;

@@ -1,3 +1,4 @@
+import { redactStored } from '../pipeline/redact-stored.js';
 import { FACT_TYPES, type EntityTriple, type ExtractedFact, type ExtractionResult, type FactType } from './types.js';
 
 export const MAX_FACTS = 20;
@@ -44,7 +45,8 @@ function validateFacts(raw: unknown, warn: (m: string) => void): ExtractedFact[]
   const facts: ExtractedFact[] = [];
   const seen = new Set<string>();
   raw.slice(0, MAX_FACTS).forEach((item, i) => {
-    const content = isObject(item) && typeof item.content === 'string' ? item.content.trim().replace(/\s+/g, ' ') : null;
+    // Redacted before any cut, so a secret is never split into a part that no longer matches.
+    const content = isObject(item) && typeof item.content === 'string' ? redactStored(item.content).trim().replace(/\s+/g, ' ') : null;
     if (content === null) return warn(`fact ${i}: no content string`);
     if (content.length < MIN_FACT_CHARS) return warn(`fact ${i}: shorter than ${MIN_FACT_CHARS} characters, rejected`);
     let text = content;
@@ -100,7 +102,7 @@ export function confidence(value: unknown, label: string, warn: (m: string) => v
 }
 
 function text(value: unknown): string {
-  return typeof value === 'string' ? value.trim().replace(/\s+/g, ' ') : '';
+  return typeof value === 'string' ? redactStored(value).trim().replace(/\s+/g, ' ') : '';
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

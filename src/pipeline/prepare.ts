@@ -3,6 +3,7 @@ import { chunkText, type Chunk } from './chunk.js';
 import { classifyMemoryType, salienceScore } from './importance.js';
 import { normalizeContent } from './normalize.js';
 import { redactSecrets, type RedactionOptions } from './redact.js';
+import { RedactionTally, redactJsonString, redactStored, redactStoredOrNull } from './redact-stored.js';
 import { autoTag } from './tags.js';
 import { classifyTemporal } from './temporal.js';
 import type { ValidatedInput } from './validate-input.js';
@@ -29,27 +30,48 @@ const CAPTION_CHARS = 60;
 
 /**
  * The CPU-only stages of the write path, in DESIGN.md's order. The hash is taken after
- * redaction, so a secret never shapes a stored value.
+ * redaction, so a secret never shapes a stored value; every other stored field is redacted too,
+ * and `redactions` counts what was found in all of them.
  */
 export function prepareMemory(input: ValidatedInput, options: PrepareOptions): PreparedMemory {
-  const { text: redacted, redactions } = redactSecrets(normalizeContent(input.content).storageContent, options.redaction);
+  const { text: redacted, redactions: contentRedactions } = redactSecrets(normalizeContent(input.content).storageContent, options.redaction);
+  const tally = new RedactionTally();
+  tally.add(contentRedactions);
+  const fields = redactFields(input, options.redaction, tally);
   const { storageContent, normalizedContent, contentHash } = normalizeContent(redacted);
   const links = linkMemory(storageContent);
-  const autoTags = autoTag(storageContent, { source: input.source ?? undefined }).tags;
+  const autoTags = autoTag(storageContent, { source: fields.source ?? undefined }).tags;
   const type = input.type ?? (links.isDecision ? 'decision' : classifyMemoryType(storageContent));
   return {
     ...input,
+    ...fields,
     storageContent,
     normalizedContent,
     contentHash,
     caption: caption(storageContent),
     type,
-    tags: [...new Set([...input.tags, ...autoTags])],
-    redactions,
+    tags: [...new Set([...fields.tags, ...autoTags])],
+    redactions: tally.list(),
     chunks: chunkText(storageContent),
     links,
     salience: salienceScore(storageContent),
     ...classifyTemporal(storageContent),
+  };
+}
+
+type RedactedFields = Pick<ValidatedInput, 'sessionId' | 'source' | 'externalId' | 'who' | 'why' | 'tags' | 'metadata'>;
+
+/** Every stored field besides the content, through the same redactor and settings. */
+function redactFields(input: ValidatedInput, redaction: RedactionOptions, tally: RedactionTally): RedactedFields {
+  const field = (value: string | null) => redactStoredOrNull(value, redaction, tally);
+  return {
+    sessionId: field(input.sessionId),
+    source: field(input.source),
+    externalId: field(input.externalId),
+    who: field(input.who),
+    why: field(input.why),
+    tags: [...new Set(input.tags.map((t) => redactStored(t, redaction, tally).toLowerCase()))],
+    metadata: redactJsonString(input.metadata, redaction, tally),
   };
 }
 

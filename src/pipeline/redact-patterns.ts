@@ -6,6 +6,13 @@
  * Key=value secrets (password=…, "my API key is …") live in secret-assignments.ts.
  */
 
+import { trimEndChars } from '../text/index.js';
+import { TOKEN_PATTERNS } from './redact-tokens.js';
+import { PROSE_WORDS } from './secret-assignments.js';
+
+/** "use --password on the command line": a prose word after a flag is not its value. */
+const notProse = (value: string) => !PROSE_WORDS.has(trimEndChars(value, '.,;:!?)').toLowerCase());
+
 export interface SpanPattern {
   /** UPPER_SNAKE; the placeholder is `[KIND]`. */
   kind: string;
@@ -27,13 +34,26 @@ export const PRE_ASSIGNMENT_PATTERNS: readonly SpanPattern[] = [
     kind: 'DATABASE_URI',
     regex: /\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver)(?:\+\w+)?:\/\/[^\s'"<>`]*[^\s'"<>`.,;:!?)\]}]/gi,
   },
-  { kind: 'JWT', regex: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
-  { kind: 'GITHUB_TOKEN', regex: /\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{40,})\b/g },
-  { kind: 'SLACK_TOKEN', regex: /\bxox[abposr]-[A-Za-z0-9-]{10,}/g },
-  { kind: 'API_KEY', regex: /\b(?:sk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,}|[sr]k_(?:live|test)_[A-Za-z0-9]{16,})/g },
-  { kind: 'BEARER_TOKEN', regex: /\b(Bearer\s+)([A-Za-z0-9._~+/-]{20,}=*)/gi, keepPrefix: true },
-  { kind: 'BASIC_AUTH', regex: /\b(Authorization:\s*Basic\s+)([A-Za-z0-9+/]{8,}={0,2})/gi, keepPrefix: true },
-  { kind: 'AWS_ACCESS_KEY', regex: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g },
+  { kind: 'JWT', regex: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
+  ...TOKEN_PATTERNS,
+  { kind: 'BEARER_TOKEN', regex: /\b(Bearer[ \t]+)([A-Za-z0-9._~+/-]{20,}=*)/gi, keepPrefix: true },
+  { kind: 'BASIC_AUTH', regex: /\b((?:Proxy-)?Authorization:[ \t]*Basic[ \t]+)([A-Za-z0-9+/]{8,}={0,2})/gi, keepPrefix: true },
+  // Any other URL with user:password@ (database URIs are masked whole above): only the password goes.
+  { kind: 'URL_PASSWORD', regex: /(\b[A-Za-z][A-Za-z0-9+.-]{1,20}:\/\/[^\s/?#@:'"<>]{1,256}:)([^\s/?#@'"<>]{1,256})(?=@)/g, keepPrefix: true },
+  // curl -u user:password, and command-line flags that carry a secret (--password x, --token=x).
+  { kind: 'PASSWORD', regex: /(\s(?:-u|--user)[ \t]+['"]?[^\s:'"]{1,256}:)([^\s'"]{1,256})/g, keepPrefix: true },
+  {
+    kind: 'PASSWORD',
+    regex: /((?<![\w-])--?(?:password|passwd|pass|pwd|passphrase|db-password)(?:=|[ \t]+)['"]?)([^\s'"-][^\s'"]{0,255})/gi,
+    keepPrefix: true,
+    accept: notProse,
+  },
+  {
+    kind: 'SECRET',
+    regex: /((?<![\w-])--(?:token|secret|api-key|apikey|access-token|auth-token|client-secret)(?:=|[ \t]+)['"]?)([^\s'"-][^\s'"]{0,255})/gi,
+    keepPrefix: true,
+    accept: notProse,
+  },
 ];
 
 export const EMAIL_PATTERN: SpanPattern = {
@@ -67,6 +87,11 @@ export const POST_ASSIGNMENT_PATTERNS: readonly SpanPattern[] = [
   },
   EMAIL_PATTERN,
   {
+    kind: 'IBAN',
+    regex: /(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?(?![A-Za-z0-9])/g,
+    accept: isValidIban,
+  },
+  {
     kind: 'BASE64_BLOB',
     regex: /(?<![A-Za-z0-9+/=])[A-Za-z0-9+/]{64,}={0,2}(?:\n[A-Za-z0-9+/]{64,}={0,2})*(?![A-Za-z0-9+/=])/g,
     // Mixed case and digits: keeps hex digests (sha256) and long plain words out.
@@ -82,6 +107,20 @@ export function isPlausibleCardNumber(candidate: string): boolean {
   if (digits.length < 13 || digits.length > 19) return false;
   if (!CARD_PREFIX.test(digits) || /^(\d)\1+$/.test(digits)) return false;
   return luhnValid(digits);
+}
+
+/** ISO 13616: the country's length range is not checked, the mod-97 checksum is. */
+export function isValidIban(candidate: string): boolean {
+  const iban = candidate.replace(/ /g, '');
+  if (iban.length < 15 || iban.length > 34) return false;
+  const rearranged = iban.slice(4) + iban.slice(0, 4);
+  let rest = 0;
+  for (const ch of rearranged) {
+    const code = ch.charCodeAt(0);
+    const value = code >= 65 ? String(code - 55) : ch;
+    for (const digit of value) rest = (rest * 10 + (digit.charCodeAt(0) - 48)) % 97;
+  }
+  return rest === 1;
 }
 
 export function luhnValid(digits: string): boolean {

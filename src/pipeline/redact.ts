@@ -21,6 +21,8 @@ export interface RedactionOptions {
   enabled?: boolean;
   redactEmails?: boolean;
   extraPatterns?: readonly ExtraRedactionPattern[];
+  /** Refuse text that announces a secret without its value (PiiRejectedError); default true. */
+  rejectUnmaskable?: boolean;
 }
 
 export interface Redaction {
@@ -45,7 +47,7 @@ const KIND = /^[A-Z][A-Z0-9_]*$/;
  * the text is returned untouched and nothing is rejected.
  */
 export function redactSecrets(text: string, options: RedactionOptions = {}): RedactionResult {
-  const extras = compileExtraPatterns(options.extraPatterns ?? []);
+  const extras = compiledExtras(options.extraPatterns ?? []);
   if (!(options.enabled ?? DEFAULT_REDACTION_ENABLED)) return { text, redactions: [] };
   const redactEmails = options.redactEmails ?? DEFAULT_REDACT_EMAILS;
   const counts = new Map<string, number>();
@@ -55,7 +57,7 @@ export function redactSecrets(text: string, options: RedactionOptions = {}): Red
 
   let out = text;
   for (const p of PRE_ASSIGNMENT_PATTERNS) out = applyPattern(out, p, add);
-  const assigned = redactAssignments(out);
+  const assigned = redactAssignments(out, options.rejectUnmaskable ?? true);
   out = assigned.text;
   for (const [kind, n] of assigned.counts) add(kind, n);
   for (const p of POST_ASSIGNMENT_PATTERNS) {
@@ -78,6 +80,16 @@ function applyPattern(text: string, p: SpanPattern, add: (kind: string, n: numbe
   });
   add(p.kind, n);
   return out;
+}
+
+const compiled = new WeakMap<readonly ExtraRedactionPattern[], SpanPattern[]>();
+
+/** Configured patterns are compiled once per list, not on every call. */
+function compiledExtras(extras: readonly ExtraRedactionPattern[]): SpanPattern[] {
+  if (extras.length === 0) return [];
+  let patterns = compiled.get(extras);
+  if (!patterns) compiled.set(extras, (patterns = compileExtraPatterns(extras)));
+  return patterns;
 }
 
 /** Validates and compiles configured patterns; the error names the offending pattern. */

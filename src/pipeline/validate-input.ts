@@ -29,6 +29,7 @@ export interface ValidatedInput {
   sessionId: string | null;
   source: string | null;
   externalId: string | null;
+  /** Trimmed, case kept; prepare.ts redacts and lowercases them. */
   tags: string[];
   who: string | null;
   why: string | null;
@@ -91,7 +92,8 @@ function shortField(field: string, value: string | null | undefined): string | n
 function normalizeTags(tags: readonly string[] | null | undefined): string[] {
   if (tags == null) return [];
   if (tags.length > MAX_TAGS) throw new ValidationError(`at most ${MAX_TAGS} tags`, { field: 'tags' });
-  const cleaned = tags.map((t) => t.trim().toLowerCase()).filter(Boolean);
+  // Lowercased only after redaction (prepare.ts): case-sensitive token formats must still match.
+  const cleaned = tags.map((t) => t.trim()).filter(Boolean);
   const tooLong = cleaned.find((t) => t.length > MAX_TAG_CHARS);
   if (tooLong) throw new ValidationError(`tag "${tooLong.slice(0, 20)}…" is longer than ${MAX_TAG_CHARS} characters`, { field: 'tags' });
   return [...new Set(cleaned)];

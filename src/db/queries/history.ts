@@ -1,3 +1,4 @@
+import { redactJsonValue, redactStoredOrNull } from '../../pipeline/redact-stored.js';
 import type { TxRunner } from '../executor.js';
 
 /** Audit events recorded by the API's own mutations (the pipeline's are in src/extraction/history.ts). */
@@ -33,8 +34,8 @@ export async function recordMemoryEvent(tx: TxRunner, input: MemoryEventInput, n
     memoryId: input.memoryId,
     event: input.event,
     actor: input.actor,
-    reason: input.reason ?? null,
-    details: input.details ? JSON.stringify(input.details) : null,
+    reason: redactStoredOrNull(input.reason),
+    details: input.details ? JSON.stringify(redactJsonValue(input.details)) : null,
     now,
   });
 }
