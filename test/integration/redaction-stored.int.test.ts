@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// Several writes and a worker run each: generous per-test budgets for a loaded CI machine.
 import type { Services } from '../../src/app.js';
 import { extraction, scriptStages, startDeepPath, waitForJob, type DeepPathRig } from '../support/deep-path.js';
 import { graphqlClient } from '../support/graphql.js';
@@ -88,7 +90,7 @@ describe('every stored field passes the redactor (API writes)', () => {
     const stored = await storedText(services, namespace);
     expect(stored).toContain('[STRIPE_KEY]');
     expectNoSecrets(stored, [...SECRETS, `pin is ${PIN}`]);
-  });
+  }, 120_000);
 });
 
 describe('text the model derives passes the redactor (deep path)', () => {
@@ -128,5 +130,5 @@ describe('text the model derives passes the redactor (deep path)', () => {
     const stored = await storedText(services, namespace);
     expect(stored).toContain('[GITHUB_TOKEN]');
     expectNoSecrets(stored, SECRETS);
-  });
+  }, 120_000);
 });
