@@ -1,20 +1,42 @@
-import { schemaVersion } from './db/index.js';
+import { fileURLToPath } from 'node:url';
+import { schemaReadiness } from './db/index.js';
 import type { Services } from './app.js';
 
 export const SERVICE_VERSION = '0.1.0';
+// The same folder app.ts migrates from (app.ts's CYPHER_DIR; not imported to keep health free of the composition root).
+const CYPHER_DIR = fileURLToPath(new URL('../cypher/', import.meta.url));
 
 export interface HealthReport {
   ok: boolean;
-  neo4j: { connected: boolean; schemaVersion: number; error: string | null };
+  neo4j: {
+    connected: boolean;
+    schemaVersion: number;
+    /** The highest migration this build ships. */
+    expectedSchemaVersion: number;
+    /** Indexes not ONLINE yet (populating or failed); readiness waits for none. */
+    indexesNotOnline: string[];
+    error: string | null;
+  };
   embedding: { loaded: boolean; model: string; dimensions: number };
   version: string;
 }
 
-/** Neo4j reachable with the schema applied, and the embedding model loaded. */
+/**
+ * Ready: Neo4j reachable, its schema at (or past) this build's version with every index ONLINE,
+ * and the embedding model loaded. A replica behind a load balancer takes traffic only then.
+ */
 export async function checkHealth(services: Pick<Services, 'executor' | 'embedder'>): Promise<HealthReport> {
-  const neo4j = await schemaVersion(services.executor)
-    .then((version) => ({ connected: true, schemaVersion: version, error: null }))
-    .catch((error: Error) => ({ connected: false, schemaVersion: 0, error: error.message }));
+  const neo4j = await schemaReadiness(services.executor, CYPHER_DIR)
+    .then((s) => ({
+      connected: true,
+      ready: s.ready,
+      schemaVersion: s.version,
+      expectedSchemaVersion: s.expectedVersion,
+      indexesNotOnline: s.notOnline.map((i) => `${i.name} (${i.state})`),
+      error: null,
+    }))
+    .catch((error: Error) => ({ connected: false, ready: false, schemaVersion: 0, expectedSchemaVersion: 0, indexesNotOnline: [], error: error.message }));
   const embedding = { loaded: services.embedder.isLoaded(), model: services.embedder.modelId, dimensions: services.embedder.dimensions };
-  return { ok: neo4j.connected && neo4j.schemaVersion > 0 && embedding.loaded, neo4j, embedding, version: SERVICE_VERSION };
+  const { ready, ...report } = neo4j;
+  return { ok: ready && embedding.loaded, neo4j: report, embedding, version: SERVICE_VERSION };
 }

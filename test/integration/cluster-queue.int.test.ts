@@ -82,3 +82,52 @@ describe('queue depth for metrics', () => {
     expect(results[0]!.pending).toBeGreaterThanOrEqual(0);
   });
 });
+
+/** Workers of several replicas: one namespace's extract jobs run one at a time, other namespaces meanwhile. */
+describe('at most one extract job per namespace in flight', () => {
+  let services: Services;
+  const namespaces = [uniqueNamespace('lane'), uniqueNamespace('lane')];
+
+  beforeAll(() => {
+    services = testServices();
+  });
+  afterAll(async () => {
+    for (const ns of namespaces) await cleanNamespace(services, ns);
+    await services.executor.close();
+  });
+
+  const seedIn = async (namespace: string, kind = 'extract') => {
+    const id = randomUUID();
+    await services.executor.write('test.seed-job', CREATE_JOB.replace("kind: 'extract'", 'kind: $kind'), { id, memoryId: randomUUID(), namespace, kind, at: new Date(Date.now() - 1000).toISOString() });
+    return id;
+  };
+
+  it('two claimers racing for two extract jobs of one namespace: one lease, never both (repeated)', async () => {
+    const namespace = namespaces[0]!;
+    for (let round = 0; round < 8; round++) {
+      const ids = [await seedIn(namespace), await seedIn(namespace)];
+      const claimed = await Promise.all(['a', 'b'].map((owner) => leaseJob(services.executor, `${owner}-${round}`, ['extract'], { namespaces: [namespace] })));
+      const got = claimed.filter((j) => j !== null);
+      expect(got, `round ${round}`).toHaveLength(1);
+      // While it is leased, nobody gets the other one; once it completes, the other is next.
+      expect(await leaseJob(services.executor, 'c', ['extract'], { namespaces: [namespace] })).toBeNull();
+      await services.executor.write('test.complete', `MATCH (j:Job {id: $id}) SET j.status = 'completed'`, { id: got[0]!.id });
+      const next = await leaseJob(services.executor, 'c', ['extract'], { namespaces: [namespace] });
+      expect(next?.id).toBe(ids.find((id) => id !== got[0]!.id));
+      await services.executor.write('test.complete', `MATCH (j:Job {id: $id}) SET j.status = 'completed'`, { id: next!.id });
+    }
+  });
+
+  it('other namespaces and other kinds are not held back by a busy namespace', async () => {
+    const [busy, other] = namespaces as [string, string];
+    await seedIn(busy);
+    await seedIn(busy);
+    const hints = await seedIn(busy, 'hints');
+    const otherJob = await seedIn(other);
+    const first = await leaseJob(services.executor, 'w1', ['extract'], { namespaces: [busy] });
+    expect(first).not.toBeNull();
+    expect((await leaseJob(services.executor, 'w2', ['extract'], { namespaces: [busy, other] }))?.id).toBe(otherJob);
+    expect((await leaseJob(services.executor, 'w3', ['extract', 'hints'], { namespaces: [busy] }))?.id).toBe(hints);
+    expect(await leaseJob(services.executor, 'w4', ['extract', 'hints'], { namespaces: [busy] })).toBeNull();
+  });
+});

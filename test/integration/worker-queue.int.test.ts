@@ -36,7 +36,8 @@ describe('job queue operations on the real Neo4j', () => {
 
   it('five claimers at once on five jobs get five distinct jobs, none twice (repeated)', async () => {
     for (let round = 0; round < 5; round += 1) {
-      const { namespace, ids } = await seedJobs(5);
+      // hints: extract jobs of one namespace are leased one at a time (cluster-queue.int.test.ts).
+      const { namespace, ids } = await seedJobs(5, { kind: 'hints' });
       const owners = Array.from({ length: 5 }, (_, i) => `claimer-${round}-${i}`);
       const claimed = await Promise.all(owners.map((owner) => lease(namespace, owner)));
       expect(claimed.every((j) => j !== null)).toBe(true);
@@ -47,7 +48,7 @@ describe('job queue operations on the real Neo4j', () => {
   });
 
   it('more claimers than jobs: each job leased exactly once, the rest get null', async () => {
-    const { namespace } = await seedJobs(3);
+    const { namespace } = await seedJobs(3, { kind: 'hints' });
     const claimed = await Promise.all(Array.from({ length: 8 }, (_, i) => lease(namespace, `c${i}`)));
     const got = claimed.filter((j) => j !== null);
     expect(got).toHaveLength(3);
@@ -94,7 +95,7 @@ describe('job queue operations on the real Neo4j', () => {
   });
 
   it('releases stale leases: pending again, or dead when that was the last attempt', async () => {
-    const { namespace, ids } = await seedJobs(2, { maxAttempts: 1 });
+    const { namespace, ids } = await seedJobs(2, { maxAttempts: 1, kind: 'hints' });
     await services.executor.write('test', `MATCH (j:Job) WHERE j.id IN $ids SET j.maxAttempts = CASE j.id WHEN $first THEN 3 ELSE 1 END`, { ids, first: ids[0] });
     const leased = [(await lease(namespace, 'crashed'))!, (await lease(namespace, 'crashed'))!];
     const old = new Date(Date.now() - 120_000).toISOString();
