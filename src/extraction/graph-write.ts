@@ -138,12 +138,23 @@ CALL (r, old) {
 }
 RETURN old.id AS id`;
 
+export interface GraphWriteContext {
+  now: string;
+  model: string;
+  sourceContentHash: string;
+  /**
+   * The audit of what this transaction applies, built from its result and recorded in it, so a
+   * crash can never leave the writes without their events. Ids must be made before the call.
+   */
+  audit?: (result: GraphWriteResult) => HistoryEventInput[];
+}
+
 /**
  * Throws ConflictError (nothing written) when the source memory changed since `source` was read.
  * Ids (and the relation counters' write id) are made before the transaction: a re-run of it
  * counts nothing twice.
  */
-export async function persistGraph(executor: Executor, plan: GraphPlan, context: { now: string; model: string; sourceContentHash: string }): Promise<GraphWriteResult> {
+export async function persistGraph(executor: Executor, plan: GraphPlan, context: GraphWriteContext): Promise<GraphWriteResult> {
   const base = { namespace: plan.namespace, now: context.now, writeId: randomUUID() };
   const eventIds = new Map([...plan.supersessions.map((s) => `${s.newId}>${s.oldId}`), ...plan.retirements.map((_, i) => `retire>${i}`)].map((key) => [key, historyId()]));
   return executor.writeTx('extraction.graph', async (tx) => {
@@ -179,8 +190,9 @@ export async function persistGraph(executor: Executor, plan: GraphPlan, context:
         },
       });
     }
-    await recordHistory(tx, events, context);
     const retired = retiredAttributes.reduce((n, r) => n + r.attributeIds.length, 0);
-    return { attributesCreated: created.map((c) => c.id), superseded, retired, retiredMemories };
+    const result: GraphWriteResult = { attributesCreated: created.map((c) => c.id), superseded, retired, retiredMemories };
+    await recordHistory(tx, [...events, ...(context.audit?.(result) ?? [])], context);
+    return result;
   });
 }

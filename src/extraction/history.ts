@@ -25,6 +25,8 @@ export interface HistoryEventInput {
   confidence: number | null;
   /** Serialized to the `details` JSON string. */
   details: Record<string, unknown>;
+  /** Who caused it, when not the pipeline (an agent's asserted fact). */
+  actor?: string;
 }
 
 const RECORD_HISTORY = `
@@ -32,7 +34,7 @@ UNWIND $events AS ev
 MATCH (m:Memory {id: ev.memoryId})
 MERGE (h:HistoryEvent {id: ev.id})
   ON CREATE SET h.namespace = m.namespace, h.event = ev.event, h.name = ev.event + coalesce(' ' + ev.outcome, ''),
-    h.memoryId = m.id, h.reason = ev.reason, h.actor = $actor, h.model = $model, h.confidence = ev.confidence,
+    h.memoryId = m.id, h.reason = ev.reason, h.actor = coalesce(ev.actor, $actor), h.model = $model, h.confidence = ev.confidence,
     h.outcome = ev.outcome, h.at = $now, h.details = ev.details
 MERGE (h)-[:ABOUT]->(m)`;
 
@@ -44,6 +46,6 @@ export function historyId(): string {
 export async function recordHistory(tx: TxRunner, events: readonly HistoryEventInput[], context: { now: string; model: string }): Promise<void> {
   if (events.length === 0) return;
   // Reasons and details carry model output and old content: redacted like every stored string.
-  const rows = events.map((e) => ({ ...e, reason: redactStoredOrNull(e.reason), details: JSON.stringify(redactJsonValue(e.details)) }));
+  const rows = events.map((e) => ({ ...e, actor: e.actor ?? null, reason: redactStoredOrNull(e.reason), details: JSON.stringify(redactJsonValue(e.details)) }));
   await tx.run(RECORD_HISTORY, { events: rows, now: context.now, model: context.model, actor: PIPELINE_ACTOR });
 }

@@ -24,8 +24,10 @@ const MAX_SUMMARY_WARNINGS = 20;
 
 /**
  * The deep path for one memory: plan (all model calls), then — only in a writing mode — the
- * facts through the write path, the knowledge graph in its own non-fatal transaction, and
- * finally the audit trail: one event per proposal with its outcome, one summary event.
+ * facts through the write path and the knowledge graph in its own non-fatal transaction, which
+ * also records the audit trail (one event per proposal with its outcome, one summary event), so
+ * the graph's writes never commit without their events. Without a graph write (shadow, frozen,
+ * or a failed graph transaction) the audit is a transaction of its own.
  * Each write re-checks, inside its transaction, that the memory is still the version planned
  * on; when it is not, the rest of the plan is discarded and a `pipeline.stale` event says so.
  */
@@ -33,6 +35,8 @@ export async function processMemory(deps: DeepPathDeps, memory: SourceMemory): P
   const { settings, provider } = deps;
   const plan = await planMemory(deps, memory);
   const writes = new Map<number, FactWrite>();
+  // Made before any transaction: a re-run of the one that records them records them once.
+  const eventIds = { proposals: plan.proposals.map(() => historyId()), summary: historyId() };
   let graph: GraphWriteResult | null = null;
   let graphError: string | null = null;
 
@@ -46,7 +50,12 @@ export async function processMemory(deps: DeepPathDeps, memory: SourceMemory): P
       throw error;
     }
     try {
-      graph = await persistGraph(deps.executor, buildGraphPlan(memory.namespace, memory.id, plan, writes), { now: new Date().toISOString(), model: provider.model, sourceContentHash: memory.contentHash });
+      graph = await persistGraph(deps.executor, buildGraphPlan(memory.namespace, memory.id, plan, writes), {
+        now: new Date().toISOString(),
+        model: provider.model,
+        sourceContentHash: memory.contentHash,
+        audit: (result) => auditOf(deps, memory, plan, writes, result, null, eventIds).events,
+      });
     } catch (error) {
       // The facts already written follow their source: forget/update retires them.
       if (error instanceof ConflictError) return discardStale(deps, memory, plan, 'graph');
@@ -56,18 +65,11 @@ export async function processMemory(deps: DeepPathDeps, memory: SourceMemory): P
     }
   }
 
-  const outcomes = plan.proposals.map((p) => outcomeOf(p, writes.get(p.index), graphError));
-  const summary: ExtractionSummary = {
-    mode: settings.mode,
-    facts: plan.extraction.facts.length,
-    entities: plan.extraction.entities.length,
-    outcomes: countBy(outcomes),
-    supersededAttributes: graph?.superseded.length ?? 0,
-    graphError,
-    discarded: null,
-    warnings: allWarnings(plan).slice(0, MAX_SUMMARY_WARNINGS),
-  };
-  await audit(deps, memory, plan, outcomes, writes, summary);
+  const { events, summary } = auditOf(deps, memory, plan, writes, graph, graphError, eventIds);
+  if (!graph) {
+    const now = new Date().toISOString();
+    await deps.executor.writeTx('extraction.audit', (tx) => recordHistory(tx, events, { now, model: provider.model }));
+  }
   return summary;
 }
 
@@ -100,12 +102,32 @@ function outcomeOf(p: Proposal, write: FactWrite | undefined, graphError: string
   return write?.memoryId ? OUTCOME.appliedUpdate : (write?.outcome ?? 'skipped:not_written');
 }
 
-async function audit(deps: DeepPathDeps, memory: SourceMemory, plan: MemoryPlan, outcomes: string[], writes: ReadonlyMap<number, FactWrite>, summary: ExtractionSummary): Promise<void> {
+/** The proposal events and the summary event of one run; pure, so the graph transaction can build them from its result. */
+function auditOf(
+  deps: DeepPathDeps,
+  memory: SourceMemory,
+  plan: MemoryPlan,
+  writes: ReadonlyMap<number, FactWrite>,
+  graph: GraphWriteResult | null,
+  graphError: string | null,
+  ids: { proposals: string[]; summary: string },
+): { events: HistoryEventInput[]; summary: ExtractionSummary } {
   const { settings, provider } = deps;
+  const outcomes = plan.proposals.map((p) => outcomeOf(p, writes.get(p.index), graphError));
+  const summary: ExtractionSummary = {
+    mode: settings.mode,
+    facts: plan.extraction.facts.length,
+    entities: plan.extraction.entities.length,
+    outcomes: countBy(outcomes),
+    supersededAttributes: graph?.superseded.length ?? 0,
+    graphError,
+    discarded: null,
+    warnings: allWarnings(plan).slice(0, MAX_SUMMARY_WARNINGS),
+  };
   const events: HistoryEventInput[] = plan.proposals.map((p, i) => {
     const write = writes.get(p.index);
     return {
-      id: historyId(),
+      id: ids.proposals[i]!,
       memoryId: memory.id,
       event: HISTORY_EVENT.proposal,
       outcome: outcomes[i]!,
@@ -133,10 +155,8 @@ async function audit(deps: DeepPathDeps, memory: SourceMemory, plan: MemoryPlan,
       },
     };
   });
-  events.push({ id: historyId(), memoryId: memory.id, event: HISTORY_EVENT.extraction, outcome: summary.facts === 0 ? 'empty' : 'ok', reason: null, confidence: null, details: { ...summary } });
-
-  const now = new Date().toISOString();
-  await deps.executor.writeTx('extraction.audit', (tx) => recordHistory(tx, events, { now, model: provider.model }));
+  events.push({ id: ids.summary, memoryId: memory.id, event: HISTORY_EVENT.extraction, outcome: summary.facts === 0 ? 'empty' : 'ok', reason: null, confidence: null, details: { ...summary } });
+  return { events, summary };
 }
 
 function allWarnings(plan: MemoryPlan): string[] {

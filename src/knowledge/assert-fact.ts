@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Executor } from '../db/index.js';
 import { attributesByIds } from '../db/queries/graph.js';
-import { entityByCanonicalName, recordFactEvent } from '../db/queries/knowledge.js';
+import { entityByCanonicalName, KNOWLEDGE_EVENT } from '../db/queries/knowledge.js';
 import type { AttributeRecord, EntityRecord, MemoryRecord } from '../db/records.js';
 import { NotFoundError } from '../errors.js';
 import { ATTRIBUTE_IMPORTANCE, canonicalName, CONSTRAINT_IMPORTANCE } from '../extraction/classify.js';
 import type { FactWriter } from '../extraction/fact-writes.js';
 import { gate, OUTCOME } from '../extraction/gates.js';
 import { persistGraph } from '../extraction/graph-write.js';
+import { historyId } from '../extraction/history.js';
 import { planSupersessions } from '../extraction/supersession.js';
 import type { Logger } from '../logger.js';
 import type { RedactionOptions } from '../pipeline/redact.js';
@@ -84,8 +85,10 @@ export async function assertFact(
   const memoryId = memory.id;
 
   const attributeId = randomUUID();
+  const eventId = historyId();
   const plan = attributePlan(entity, aspect, kind);
   const supersessions = await planSupersessions(executor, null, namespace, [{ id: attributeId, content, plan }], { enabled: false, timeoutMs: 0 });
+  const outcomeOf = (created: string[]) => (created.includes(attributeId) ? OUTCOME.created : OUTCOME.deduped);
   const graph = await persistGraph(
     executor,
     {
@@ -97,20 +100,29 @@ export async function assertFact(
       supersessions,
       retirements: [],
     },
-    { now: new Date().toISOString(), model: NO_MODEL, sourceContentHash: memory.contentHash },
+    {
+      now: new Date().toISOString(),
+      model: NO_MODEL,
+      sourceContentHash: memory.contentHash,
+      // The `fact.asserted` event commits with the attribute it records.
+      audit: (result) => {
+        const created = result.attributesCreated.includes(attributeId);
+        return [{
+          id: eventId,
+          memoryId,
+          event: KNOWLEDGE_EVENT.factAsserted,
+          actor: who.actor,
+          outcome: outcomeOf(result.attributesCreated),
+          reason: null,
+          confidence: c,
+          details: { entityId: entity.id, aspect, kind, attributeId: created ? attributeId : null, superseded: result.superseded.map((s) => s.oldId) },
+        }];
+      },
+    },
   );
   const created = graph.attributesCreated.includes(attributeId);
   const superseded = graph.superseded.map((s) => s.oldId);
-  const outcome = created ? OUTCOME.created : OUTCOME.deduped;
-  await recordFactEvent(executor, {
-    eventId: randomUUID(),
-    memoryId,
-    actor: who.actor,
-    outcome,
-    reason: null,
-    confidence: c,
-    details: { entityId: entity.id, aspect, kind, attributeId: created ? attributeId : null, superseded },
-  });
+  const outcome = outcomeOf(graph.attributesCreated);
   const [attribute] = created ? await attributesByIds(executor, [attributeId]) : [];
   return { outcome, entity, memory, attribute: attribute?.row ?? null, superseded };
 }

@@ -1,4 +1,4 @@
-import type { Services } from '../../src/app.js';
+import type { AppOptions, Services } from '../../src/app.js';
 import { CONTRADICTION_PROMPT_HEADER, DECISION_PROMPT_HEADER, EXTRACTION_PROMPT_HEADER, HINTS_PROMPT_HEADER } from '../../src/extraction/index.js';
 import { createWorker, type Worker, type WorkerDeps } from '../../src/worker/index.js';
 import { startFakeOllama, type FakeOllama, type FakeReply, type FakeRequest } from './fake-ollama.js';
@@ -23,9 +23,13 @@ export const FAST_WORKER_ENV = {
   WORKER_MAX_ATTEMPTS: '3',
 } as const;
 
-export async function startDeepPath(namespace: string, env: Record<string, string> = {}, options: Pick<WorkerDeps, 'onLlmUsage'> = {}): Promise<DeepPathRig> {
+export async function startDeepPath(
+  namespace: string,
+  env: Record<string, string> = {},
+  options: Pick<WorkerDeps, 'onLlmUsage'> & { app?: Partial<AppOptions> } = {},
+): Promise<DeepPathRig> {
   const fake = await startFakeOllama({ models: ['qwen3:4b'] });
-  const services = testServices({ ...FAST_WORKER_ENV, OLLAMA_HOST: fake.url, OLLAMA_MODEL: 'qwen3:4b', DEFAULT_NAMESPACE: namespace, ...env });
+  const services = testServices({ ...FAST_WORKER_ENV, OLLAMA_HOST: fake.url, OLLAMA_MODEL: 'qwen3:4b', DEFAULT_NAMESPACE: namespace, ...env }, options.app);
   await services.embedder.load();
   const worker = createWorker({
     executor: services.executor,

@@ -48,8 +48,12 @@ WHERE old.id IN $oldIds
 MERGE (newer)-[s:SUPERSEDES]->(old)
   ON CREATE SET s.method = 'update', s.reason = 'the memory content was updated', s.at = $now`;
 
-const PENDING_JOB_KINDS = `
-MATCH (j:Job {status: 'pending'})-[:FOR]->(:Memory {id: $id})
+// A kind with a job still open (pending or leased) gets no second one. A leased job is asked to
+// run again once it finishes (`rerunRequested`, see completeJob): it may have read the old content.
+const OPEN_JOB_KINDS = `
+MATCH (j:Job)-[:FOR]->(:Memory {id: $id})
+WHERE j.status IN ['pending', 'leased']
+SET j.rerunRequested = CASE WHEN j.status = 'leased' THEN $now ELSE j.rerunRequested END
 RETURN collect(DISTINCT j.kind) AS kinds`;
 
 export interface ContentReplacement {
@@ -63,7 +67,7 @@ export interface ContentReplacement {
   chunks: ChunkInsert[];
   nearDuplicates: NearDuplicateLink[];
   links: { strong: MentionInsert[]; weak: MentionInsert[]; attributes: AttributeInsert[] };
-  /** Jobs to queue, one per kind; kinds already pending for this memory are skipped. */
+  /** Jobs to queue, one per kind; kinds with a job still pending or leased for this memory are skipped. */
   jobs: JobInsert[];
   /** The `updated` history event's id; forgotten facts get ids derived from it. */
   eventId: string;
@@ -93,9 +97,9 @@ export async function replaceMemoryContent(tx: TxRunner, r: ContentReplacement):
   await linkEntities(tx, r.links, now);
   if (retired.length && newIds.length) await tx.run(LINK_SUPERSEDED, { newIds, oldIds: retired, now });
 
-  const [pending] = await tx.run<{ kinds: string[] }>(PENDING_JOB_KINDS, { id });
-  const pendingKinds = pending?.kinds ?? [];
-  await createJobs(tx, r.jobs.filter((j) => !pendingKinds.includes(j.kind)), now);
+  const [open] = await tx.run<{ kinds: string[] }>(OPEN_JOB_KINDS, { id, now });
+  const openKinds = open?.kinds ?? [];
+  await createJobs(tx, r.jobs.filter((j) => !openKinds.includes(j.kind)), now);
   await recordMemoryEvent(
     tx,
     {

@@ -6,13 +6,15 @@ export const JOB_RETRY_CAP_MS = 10 * 60 * 1000;
 export const MAX_ERROR_CHARS = 2000;
 
 // Attempts were counted at lease time: out of attempts, or a failure that no retry can mend →
-// dead (kept for audit and requeue), otherwise pending again once the backoff has passed.
+// dead (kept for audit and requeue), otherwise pending again once the backoff has passed. A job
+// whose memory was rewritten meanwhile (`rerunRequested`) is retried on the new content.
 const FAIL_JOB = `
 MATCH (j:Job {id: $id})
 WHERE j.status = 'leased' AND j.leaseOwner = $owner
-WITH j, $permanent OR j.attempts >= j.maxAttempts AS exhausted
+WITH j, ($permanent OR j.attempts >= j.maxAttempts) AND j.rerunRequested IS NULL AS exhausted
 SET j.status = CASE WHEN exhausted THEN 'dead' ELSE 'pending' END,
     j.availableAt = CASE WHEN exhausted THEN j.availableAt ELSE $retryAt END,
+    j.attempts = CASE WHEN j.rerunRequested IS NULL THEN j.attempts ELSE 0 END, j.rerunRequested = null,
     j.error = $error, j.failedAt = $now, j.updatedAt = $now, j.leaseOwner = null, j.leasedAt = null
 ${ADD_JOB_USAGE}
 RETURN j.status AS status`;
