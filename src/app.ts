@@ -120,6 +120,7 @@ export function createServices(config: Config, logger: Logger, options: AppOptio
     executor, embedder, remember, config,
     logger: logger.child({ component: 'worker' }),
     onLlmUsage: (kind, model, usage) => metrics.observeLlmUsage(kind, model, usage),
+    ...(config.WORKER_NAMESPACES.length > 0 ? { namespaces: config.WORKER_NAMESPACES } : {}),
   });
   return {
     config,

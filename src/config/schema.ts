@@ -69,6 +69,12 @@ export const configSchema = z.object({
   WORKER_MAX_ATTEMPTS: int(1, 10).default(d.DEFAULT_WORKER_MAX_ATTEMPTS),
   WORKER_LEASE_TIMEOUT_MS: int(10_000, 600_000).default(d.DEFAULT_WORKER_LEASE_TIMEOUT_MS),
   WORKER_RETRY_BASE_MS: int(0, 600_000).default(pd.DEFAULT_WORKER_RETRY_BASE_MS),
+  /** This replica's worker leases only jobs of these namespaces (comma-separated; empty: every namespace). */
+  WORKER_NAMESPACES: z
+    .string()
+    .default('')
+    .transform((s) => s.split(',').map((name) => name.trim()).filter(Boolean))
+    .pipe(z.array(namespace)),
   SEMANTIC_CONTRADICTION_ENABLED: bool.default(false),
   SEMANTIC_CONTRADICTION_TIMEOUT_MS: int(5_000, 300_000).default(pd.DEFAULT_SEMANTIC_CONTRADICTION_TIMEOUT_MS),
   HINTS_MAX: int(1, 20).default(pd.DEFAULT_HINTS_MAX),
