@@ -33,8 +33,8 @@ describe('operationCost', () => {
   });
 
   it('assumes a size for relationship lists without a size argument, so nesting multiplies', () => {
-    // memory(1 + entities(1 + memories(1 + id × 10) × 5))
-    expect(cost('{ memory(id: "m") { entities { memories { id } } } }')).toBe(1 + (1 + (1 + 10) * 5));
+    // memory(1 + entities(1 + memories(1 + id × 10) × the entities' assumed size))
+    expect(cost('{ memory(id: "m") { entities { memories { id } } } }')).toBe(1 + (1 + (1 + 10) * ASSUMED_LIST_SIZES['Memory.entities']!));
   });
 
   it('counts only the operation that runs', () => {

@@ -18,16 +18,17 @@ const MAX_EVALUATED_NODES = 10_000;
  */
 export const ASSUMED_LIST_SIZES: Readonly<Record<string, number>> = {
   'Memory.chunks': 5,
-  'Memory.entities': 5,
-  'Memory.attributes': 5,
-  'Memory.history': 5,
-  'Entity.aspects': 5,
+  // The caps of src/db/queries/graph.ts and neighbors.ts: a list never returns more than it is priced at.
+  'Memory.entities': 20,
+  'Memory.attributes': 20,
+  'Memory.history': 20,
+  'Entity.aspects': 6,
   'Entity.relations': 10,
   'Aspect.attributes': 5,
-  'Neighborhood.entities': 20,
-  'Neighborhood.relations': 20,
-  'Query.attributeHistory': 10,
-  'Query.relations': 10,
+  'Neighborhood.entities': 100,
+  'Neighborhood.relations': 100,
+  'Query.attributeHistory': 100,
+  'Query.relations': 50,
   'PipelineStatus.lastErrors': 10,
 };
 

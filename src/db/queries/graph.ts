@@ -30,32 +30,60 @@ UNWIND $ids AS id
 MATCH (e:Entity {id: id})
 RETURN id AS key, ${ENTITY_RETURN('e')} AS row`;
 
+/**
+ * How many rows each relationship list returns per key (the cost rule in src/graphql/cost-limit.ts
+ * prices these lists at the same sizes). A list is cut to its most useful rows: the most mentioned
+ * entities and relations, the heaviest aspects, active attributes before superseded ones, the
+ * newest history events; the rows kept come back in the list's usual order.
+ */
+export const MAX_ENTITIES_PER_MEMORY = 20;
+export const MAX_ATTRIBUTES_PER_MEMORY = 20;
+export const MAX_HISTORY_PER_MEMORY = 20;
+export const MAX_ASPECTS_PER_ENTITY = 6;
+export const MAX_ATTRIBUTES_PER_ASPECT = 5;
+/** Entity.relations; Query.relations (one entity at a time) returns up to MAX_RELATIONS_QUERY. */
+export const MAX_RELATIONS_PER_ENTITY = 10;
+export const MAX_RELATIONS_QUERY = 50;
+/** attributeHistory returns at most this many (or MAX_PAGE_SIZE if smaller): the newest, oldest first. */
+export const MAX_ATTRIBUTE_HISTORY = 100;
+
+// Each key's rows are chosen in a subquery of their own, so one dense key cannot crowd out the others.
 const ENTITIES_BY_MEMORY = `
 UNWIND $ids AS id
-MATCH (m:Memory {id: id})-[:MENTIONS]->(e:Entity)
-WHERE e.namespace = m.namespace
-RETURN id AS key, ${ENTITY_RETURN('e')} AS row
-ORDER BY e.mentions DESC, e.canonicalName`;
+CALL (id) {
+  MATCH (m:Memory {id: id})-[:MENTIONS]->(e:Entity)
+  WHERE e.namespace = m.namespace
+  RETURN e ORDER BY e.mentions DESC, e.canonicalName LIMIT toInteger($limit)
+}
+RETURN id AS key, ${ENTITY_RETURN('e')} AS row`;
 
 const ATTRIBUTES_BY_MEMORY = `
 UNWIND $ids AS id
-MATCH (asp:Aspect)-[:HAS_ATTRIBUTE]->(attr:Attribute)-[:FROM]->(m:Memory {id: id})
-WHERE asp.namespace = m.namespace
+CALL (id) {
+  MATCH (asp:Aspect)-[:HAS_ATTRIBUTE]->(attr:Attribute)-[:FROM]->(m:Memory {id: id})
+  WHERE asp.namespace = m.namespace
+  RETURN asp, attr ORDER BY attr.status = 'active' DESC, attr.validFrom DESC, attr.id LIMIT toInteger($limit)
+}
 RETURN id AS key, ${ATTRIBUTE_RETURN('attr', 'asp')} AS row
-ORDER BY attr.validFrom`;
+ORDER BY key, attr.validFrom, attr.id`;
 
 const HISTORY_BY_MEMORY = `
 UNWIND $ids AS id
-MATCH (h:HistoryEvent)-[:ABOUT]->(:Memory {id: id})
+CALL (id) {
+  MATCH (h:HistoryEvent)-[:ABOUT]->(:Memory {id: id})
+  RETURN h ORDER BY h.at DESC, h.id DESC LIMIT toInteger($limit)
+}
 RETURN id AS key, h { .id, .event, memoryId: id, .reason, .actor, .model, .confidence, .outcome, .at, .details } AS row
-ORDER BY h.at, h.id`;
+ORDER BY key, h.at, h.id`;
 
 const ASPECTS_BY_ENTITY = `
 UNWIND $ids AS id
-MATCH (e:Entity {id: id})-[:HAS_ASPECT]->(a:Aspect)
-WHERE a.namespace = e.namespace
-RETURN id AS key, ${ASPECT_RETURN('a', 'e')} AS row
-ORDER BY a.weight DESC, a.canonicalName`;
+CALL (id) {
+  MATCH (e:Entity {id: id})-[:HAS_ASPECT]->(a:Aspect)
+  WHERE a.namespace = e.namespace
+  RETURN e, a ORDER BY a.weight DESC, a.canonicalName LIMIT toInteger($limit)
+}
+RETURN id AS key, ${ASPECT_RETURN('a', 'e')} AS row`;
 
 const ASPECTS_BY_IDS = `
 UNWIND $ids AS id
@@ -64,9 +92,12 @@ RETURN id AS key, ${ASPECT_RETURN('a', 'e')} AS row`;
 
 const ATTRIBUTES_BY_ASPECT = `
 UNWIND $ids AS id
-MATCH (asp:Aspect {id: id})-[:HAS_ATTRIBUTE]->(attr:Attribute)
+CALL (id) {
+  MATCH (asp:Aspect {id: id})-[:HAS_ATTRIBUTE]->(attr:Attribute)
+  RETURN asp, attr ORDER BY attr.status = 'active' DESC, attr.validFrom DESC, attr.id LIMIT toInteger($limit)
+}
 RETURN id AS key, ${ATTRIBUTE_RETURN('attr', 'asp')} AS row
-ORDER BY attr.validFrom, attr.id`;
+ORDER BY key, attr.validFrom, attr.id`;
 
 const ATTRIBUTES_BY_IDS = `
 UNWIND $ids AS id
@@ -75,12 +106,14 @@ RETURN id AS key, ${ATTRIBUTE_RETURN('attr', 'asp')} AS row`;
 
 const RELATIONS_BY_ENTITY = `
 UNWIND $ids AS id
-MATCH (e:Entity {id: id})-[r:RELATES_TO]-(other:Entity)
-WHERE other.namespace = e.namespace
+CALL (id) {
+  MATCH (e:Entity {id: id})-[r:RELATES_TO]-(other:Entity)
+  WHERE other.namespace = e.namespace
+  RETURN r ORDER BY coalesce(r.mentions, 1) DESC, r.type, startNode(r).id, endNode(r).id LIMIT toInteger($limit)
+}
 RETURN id AS key, {
   id: r.id, sourceId: startNode(r).id, targetId: endNode(r).id, type: r.type,
-  strength: coalesce(r.strength, 1.0), confidence: coalesce(r.confidence, 1.0), mentions: coalesce(r.mentions, 1) } AS row
-ORDER BY row.mentions DESC, row.type, row.sourceId, row.targetId`;
+  strength: coalesce(r.strength, 1.0), confidence: coalesce(r.confidence, 1.0), mentions: coalesce(r.mentions, 1) } AS row`;
 
 const MEMORIES_BY_ENTITY = `
 UNWIND $ids AS id
@@ -102,14 +135,20 @@ async function keyed<T>(executor: Executor, operation: string, cypher: string, i
 }
 
 export const entitiesByIds = (x: Executor, ids: readonly string[]) => keyed<EntityRecord>(x, 'graph.entities-by-ids', ENTITIES_BY_IDS, ids);
-export const entitiesByMemoryIds = (x: Executor, ids: readonly string[]) => keyed<EntityRecord>(x, 'graph.entities-by-memory', ENTITIES_BY_MEMORY, ids);
-export const attributesByMemoryIds = (x: Executor, ids: readonly string[]) => keyed<AttributeRecord>(x, 'graph.attributes-by-memory', ATTRIBUTES_BY_MEMORY, ids);
-export const historyByMemoryIds = (x: Executor, ids: readonly string[]) => keyed<HistoryRecord>(x, 'graph.history-by-memory', HISTORY_BY_MEMORY, ids);
-export const aspectsByEntityIds = (x: Executor, ids: readonly string[]) => keyed<AspectRecord>(x, 'graph.aspects-by-entity', ASPECTS_BY_ENTITY, ids);
+export const entitiesByMemoryIds = (x: Executor, ids: readonly string[]) =>
+  keyed<EntityRecord>(x, 'graph.entities-by-memory', ENTITIES_BY_MEMORY, ids, { limit: MAX_ENTITIES_PER_MEMORY });
+export const attributesByMemoryIds = (x: Executor, ids: readonly string[]) =>
+  keyed<AttributeRecord>(x, 'graph.attributes-by-memory', ATTRIBUTES_BY_MEMORY, ids, { limit: MAX_ATTRIBUTES_PER_MEMORY });
+export const historyByMemoryIds = (x: Executor, ids: readonly string[]) =>
+  keyed<HistoryRecord>(x, 'graph.history-by-memory', HISTORY_BY_MEMORY, ids, { limit: MAX_HISTORY_PER_MEMORY });
+export const aspectsByEntityIds = (x: Executor, ids: readonly string[]) =>
+  keyed<AspectRecord>(x, 'graph.aspects-by-entity', ASPECTS_BY_ENTITY, ids, { limit: MAX_ASPECTS_PER_ENTITY });
 export const aspectsByIds = (x: Executor, ids: readonly string[]) => keyed<AspectRecord>(x, 'graph.aspects-by-ids', ASPECTS_BY_IDS, ids);
-export const attributesByAspectIds = (x: Executor, ids: readonly string[]) => keyed<AttributeRecord>(x, 'graph.attributes-by-aspect', ATTRIBUTES_BY_ASPECT, ids);
+export const attributesByAspectIds = (x: Executor, ids: readonly string[]) =>
+  keyed<AttributeRecord>(x, 'graph.attributes-by-aspect', ATTRIBUTES_BY_ASPECT, ids, { limit: MAX_ATTRIBUTES_PER_ASPECT });
 export const attributesByIds = (x: Executor, ids: readonly string[]) => keyed<AttributeRecord>(x, 'graph.attributes-by-ids', ATTRIBUTES_BY_IDS, ids);
-export const relationsByEntityIds = (x: Executor, ids: readonly string[]) => keyed<RelationRecord>(x, 'graph.relations-by-entity', RELATIONS_BY_ENTITY, ids);
+export const relationsByEntityIds = (x: Executor, ids: readonly string[], limit = MAX_RELATIONS_PER_ENTITY) =>
+  keyed<RelationRecord>(x, 'graph.relations-by-entity', RELATIONS_BY_ENTITY, ids, { limit });
 export const memoriesByEntityIds = (x: Executor, ids: readonly string[], limit: number) =>
   keyed<MemoryRecord>(x, 'graph.memories-by-entity', MEMORIES_BY_ENTITY, ids, { limit });
 
@@ -123,17 +162,32 @@ export async function entityByName(executor: Executor, namespace: string, name: 
   return row?.entity ?? null;
 }
 
-// Oldest first; attributes made in one transaction share validFrom, so the one with the longer
-// chain behind it (the newer) sorts later.
+// The newest first, cut at the limit, then returned oldest first. Ties in validFrom (one
+// millisecond) put the superseded before the active and the earlier-retired first: linear in the
+// aspect's attributes, never a walk along SUPERSEDES chains (which updateMemory can multiply).
 const ATTRIBUTE_HISTORY = `
-MATCH (e:Entity {id: $entityId})-[:HAS_ASPECT]->(asp:Aspect {canonicalName: $aspect})-[:HAS_ATTRIBUTE]->(attr:Attribute)
+MATCH (e:Entity {id: $entityId})-[:HAS_ASPECT]->(asp:Aspect {canonicalName: $aspect})
 WHERE asp.namespace = e.namespace
+CALL (asp) {
+  MATCH (asp)-[:HAS_ATTRIBUTE]->(attr:Attribute)
+  WITH attr, attr.status = 'active' AS active, coalesce(attr.validTo, '') AS retiredAt
+  ORDER BY attr.validFrom DESC, active DESC, retiredAt DESC, attr.id DESC
+  LIMIT toInteger($limit)
+  RETURN attr, active, retiredAt
+}
 RETURN ${ATTRIBUTE_RETURN('attr', 'asp')} AS attribute
-ORDER BY attr.validFrom, COUNT { (attr)-[:SUPERSEDES*]->(:Attribute) }, attr.id`;
+ORDER BY attr.validFrom, active, retiredAt, attr.id`;
 
-/** Every attribute of an entity's aspect (by name, matched on its canonical form), superseded ones included. */
-export async function attributeHistory(executor: Executor, entityId: string, aspect: string): Promise<AttributeRecord[]> {
+/**
+ * The attributes of an entity's aspect (by name, matched on its canonical form), superseded ones
+ * included: the newest `limit` (at most MAX_ATTRIBUTE_HISTORY), oldest first.
+ */
+export async function attributeHistory(executor: Executor, entityId: string, aspect: string, limit = MAX_ATTRIBUTE_HISTORY): Promise<AttributeRecord[]> {
   const canonical = aspect.trim().toLowerCase().replace(/\s+/g, ' ');
-  const rows = await executor.read<{ attribute: AttributeRecord }>('graph.attribute-history', ATTRIBUTE_HISTORY, { entityId, aspect: canonical });
+  const rows = await executor.read<{ attribute: AttributeRecord }>('graph.attribute-history', ATTRIBUTE_HISTORY, {
+    entityId,
+    aspect: canonical,
+    limit: Math.max(1, Math.min(limit, MAX_ATTRIBUTE_HISTORY)),
+  });
   return rows.map((r) => r.attribute);
 }

@@ -1,5 +1,5 @@
 import { entitiesPage } from '../../db/queries/entity-page.js';
-import { attributeHistory, entityByName } from '../../db/queries/graph.js';
+import { attributeHistory, entityByName, MAX_RELATIONS_QUERY, relationsByEntityIds } from '../../db/queries/graph.js';
 import { NEIGHBOR_DEPTHS, neighborhood, type NeighborDepth } from '../../db/queries/neighbors.js';
 import type { RelationView } from '../../db/records.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
@@ -39,12 +39,15 @@ export const graphQueries: Pick<QueryResolvers, 'entity' | 'entities' | 'aspect'
 
   attributeHistory: async (_, { entityId, aspect }, ctx) => {
     const entity = await readableEntity(ctx, entityId);
-    return attributeHistory(ctx.services.executor, entity.id, aspect);
+    // Bounded like a page: the newest MAX_PAGE_SIZE (at most MAX_ATTRIBUTE_HISTORY), oldest first.
+    return attributeHistory(ctx.services.executor, entity.id, aspect, ctx.services.config.MAX_PAGE_SIZE);
   },
 
   relations: async (_, { entityId, direction, type }, ctx) => {
     const entity = await readableEntity(ctx, entityId);
-    return relationViews(entity.id, await ctx.loaders.relationsByEntity.load(entity.id), direction ?? 'BOTH', type);
+    // One entity, so a longer list than Entity.relations' loader gives (MAX_RELATIONS_QUERY, most mentioned first).
+    const rows = await relationsByEntityIds(ctx.services.executor, [entity.id], MAX_RELATIONS_QUERY);
+    return relationViews(entity.id, rows.map((r) => r.row), direction ?? 'BOTH', type);
   },
 
   neighbors: async (_, { entityId, depth }, ctx) => {
