@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Executor, TxRunner } from '../db/index.js';
 import { nearestMemories, type NearestHit } from '../db/queries/chunks.js';
 import { findLiveByDedupKeys } from '../db/queries/memories.js';
@@ -121,13 +122,16 @@ export class RememberService {
     }
     const outcomes: BatchOutcome[] = [];
     let todo: Item[] = [];
-    inputs.forEach((input, index) => {
+    for (const [index, input] of inputs.entries()) {
+      // Preparing a long item takes tens of milliseconds: yield between items so a big batch
+      // does not hold the event loop (and every other tenant's requests) for seconds.
+      if (index > 0) await yieldToEventLoop();
       try {
         todo.push({ index, prepared: prepareMemory(validateRememberInput(input, this.settings), this.settings) });
       } catch (error) {
         outcomes.push({ index, error: asItemError(error) });
       }
-    });
+    }
 
     for (let round = 1; todo.length > 0; round += 1) {
       if (round > MAX_DEDUP_ROUNDS) {
