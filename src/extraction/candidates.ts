@@ -1,4 +1,5 @@
 import type { Executor } from '../db/executor.js';
+import { nearestInNamespace } from '../db/queries/vector-search.js';
 import { namespaceToken } from '../pipeline/remember-service.js';
 import { toLuceneQuery } from '../recall/lucene.js';
 import type { Candidate } from './types.js';
@@ -7,21 +8,14 @@ export const DECISION_CANDIDATES = 5;
 /** Weight of the vector leg when both legs scored a memory (seed 004's alpha). */
 export const VECTOR_ALPHA = 0.7;
 export const MIN_CANDIDATE_SCORE = 0.3;
-/** Neo4j 5 cannot pre-filter a vector query by namespace: over-fetch, then filter. */
-const VECTOR_OVERFETCH = 50;
+/** Vector candidates per fact, exact per namespace (src/db/queries/vector-search.ts). */
+const VECTOR_LIMIT = 20;
 const KEYWORD_LIMIT = 20;
 
 const KEYWORD_LEG = `
 CALL db.index.fulltext.queryNodes('memory_content', $query, {limit: toInteger($limit)}) YIELD node, score
 WHERE node.namespace = $namespace AND node.deletedAt IS NULL AND NOT node.id IN $exclude
 RETURN node.id AS id, score`;
-
-const VECTOR_LEG = `
-CALL db.index.vector.queryNodes('chunk_embedding', toInteger($k), $vector) YIELD node, score
-WHERE node.namespace = $namespace
-MATCH (m:Memory)-[:HAS_CHUNK]->(node)
-WHERE m.deletedAt IS NULL AND NOT m.id IN $exclude
-RETURN m.id AS id, max(score) AS score`;
 
 const LOAD_CANDIDATES = `
 UNWIND $ids AS id
@@ -53,7 +47,9 @@ export async function findCandidates(executor: Executor, vector: readonly number
           exclude,
         })
       : Promise.resolve([]),
-    executor.read<{ id: string; score: number }>('extraction.candidates.vector', VECTOR_LEG, { k: VECTOR_OVERFETCH, vector: [...vector], namespace: query.namespace, exclude }),
+    nearestInNamespace(executor, [vector], { namespace: query.namespace, limit: VECTOR_LIMIT, exclude }).then(({ hits }) =>
+      (hits[0] ?? []).map((h) => ({ id: h.memoryId, score: h.score })),
+    ),
   ]);
   const ranked = combine(keyword, semantic).slice(0, query.limit ?? DECISION_CANDIDATES);
   if (ranked.length === 0) return [];

@@ -33,7 +33,7 @@ export class DisclosureService {
     const { limit, offset } = request;
     if (limit < 1 || offset < 0) throw new ValidationError('limit must be ≥ 1 and offset ≥ 0');
     if (offset + limit > MAX_SEARCH_WINDOW) throw new LimitExceededError(`search pages reach at most ${MAX_SEARCH_WINDOW} results (offset + limit)`);
-    const outcome = await this.recall.recall({ ...request, limit: offset + limit, tokenBudget: null, trackAccess: false });
+    const outcome = await this.recall.recall({ ...request, limit: offset + limit, tokenBudget: null, trackAccess: false, rankOnly: true });
     const hits: SearchHitView[] = outcome.ranked.slice(offset, offset + limit).map(({ candidate, score }) => ({
       id: candidate.memoryId,
       title: snippet(candidate.content, TITLE_CHARS),

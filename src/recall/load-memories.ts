@@ -14,25 +14,32 @@ WHERE m.namespace = $namespace
   AND ($includeSuperseded OR m.supersededAt IS NULL)
 RETURN ${MEMORY_RETURN('m')} AS record,
        m.type = 'decision' OR EXISTS { (m)<-[:FROM]-(:Attribute {kind: 'constraint', status: 'active'}) } AS isConstraint,
-       [(m)-[:MENTIONS]->(e:Entity) | {entityId: e.id, mentions: e.mentions}] AS entityMentions`;
+       [(m)-[:MENTIONS]->(e:Entity) | {entityId: e.id, mentions: e.mentions}] AS entityMentions,
+       CASE WHEN $vector IS NULL THEN [] ELSE [(m)-[:HAS_CHUNK]->(c:Chunk) WHERE c.embedding IS NOT NULL | vector.similarity.cosine(c.embedding, $vector)] END AS similarities`;
 
 export interface LoadOptions {
   namespace: string;
   includeDeleted: boolean;
   includeSuperseded: boolean;
+  /** The query vector: each memory's best-chunk similarity comes back with it (the reranker's input). */
+  vector?: readonly number[] | null;
 }
 
-export type LoadedMemory = RecallMemory & { record: MemoryRecord };
+export type LoadedMemory = RecallMemory & {
+  record: MemoryRecord;
+  /** Best chunk's similarity to the query vector, (1 + cos) / 2; null without a vector. */
+  similarity: number | null;
+};
 
 export async function loadRecallMemories(executor: Executor, ids: string[], options: LoadOptions): Promise<Map<string, LoadedMemory>> {
   if (ids.length === 0) return new Map();
-  const rows = await executor.read<{ record: MemoryRecord; isConstraint: boolean; entityMentions: RecallMemory['entityMentions'] }>(
+  const rows = await executor.read<{ record: MemoryRecord; isConstraint: boolean; entityMentions: RecallMemory['entityMentions']; similarities: number[] }>(
     'recall.load',
     LOAD_RECALL_MEMORIES,
-    { ids, ...options },
+    { ids, ...options, vector: options.vector ? [...options.vector] : null },
   );
   return new Map(
-    rows.map(({ record, isConstraint, entityMentions }) => [
+    rows.map(({ record, isConstraint, entityMentions, similarities }) => [
       record.id,
       {
         memoryId: record.id,
@@ -47,6 +54,7 @@ export async function loadRecallMemories(executor: Executor, ids: string[], opti
         pinned: record.pinned,
         validUntil: record.validUntil,
         record,
+        similarity: similarities.length > 0 ? Math.max(...similarities) : null,
       },
     ]),
   );

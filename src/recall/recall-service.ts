@@ -1,41 +1,29 @@
 import type { Config } from '../config/index.js';
 import type { Executor } from '../db/index.js';
 import type { MemoryRecord } from '../db/records.js';
-import { ValidationError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { namespaceToken } from '../pipeline/remember-service.js';
 import type { AccessTracker } from './access-tracker.js';
 import { applyTokenBudget } from './budget.js';
-import { assembleCandidates, candidateIds } from './candidates.js';
+import { assembleCandidates, candidateIds, type LegHit } from './candidates.js';
 import type { RecallSettings, RecallSettingsOverrides } from './config.js';
-import { applyFilters, type MemoryFilters } from './filters.js';
 import { applyContextBoost, contextNewcomerIds } from './context.js';
+import { applyFilters } from './filters.js';
 import { sessionNeighbours } from './legs/context-leg.js';
-import { graphBoost } from './legs/graph-boost.js';
+import { graphBoost, type GraphBoostResult } from './legs/graph-boost.js';
 import { HubThresholds } from './legs/hub-threshold.js';
 import { hintLeg, keywordLeg } from './legs/keyword-leg.js';
-import { memoryVectors } from './legs/memory-vectors.js';
 import { vectorLeg } from './legs/vector-leg.js';
-import { loadRecallMemories } from './load-memories.js';
+import { loadRecallMemories, type LoadedMemory } from './load-memories.js';
 import { queryTokens, toLuceneQuery } from './lucene.js';
 import { resolveRecallSettings, type RecallPresetName } from './presets.js';
 import { formatMemoryPrompt } from './prompt.js';
 import { rankCandidates } from './rank.js';
-import { createEmbeddingReranker, rerankWithTimeout } from './rerank.js';
+import { planRecall, StageTimer, type RecallFilters, type RecallPlan } from './recall-request.js';
+import { createSimilarityReranker, rerankWithTimeout } from './rerank.js';
 import type { RankedCandidate, ScoreExplanation } from './types.js';
 
-const MAX_QUERY_CHARS = 4_000;
-const MAX_TOKEN_BUDGET = 100_000;
-/** How far after `asOf` a memory's event time may lie and still count (time zones). */
-export const AS_OF_GRACE_MS = 24 * 3_600_000;
-
-export interface RecallFilters extends MemoryFilters {
-  sessionId?: string | null;
-  includeSuperseded?: boolean | null;
-  includeDeleted?: boolean | null;
-  /** Accepted for compatibility; this service never compresses memories. */
-  includeCompressed?: boolean | null;
-}
+export type { RecallFilters } from './recall-request.js';
 
 export interface RecallRequest {
   query: string;
@@ -49,11 +37,13 @@ export interface RecallRequest {
   overrides?: RecallSettingsOverrides;
   /**
    * The time the question is asked (ISO 8601 or Date); default now. Given explicitly, memories
-   * whose event time is after it are left out, and relative times in the query resolve against it.
+   * whose event time is after it are left out and validity is judged at that time.
    */
   asOf?: string | Date | null;
   /** Skip access tracking (benchmarks, previews). */
   trackAccess?: boolean;
+  /** Only rank (search's compact index): no token budget, no prompt, no access tracking. */
+  rankOnly?: boolean;
 }
 
 export interface RecallItemView {
@@ -81,13 +71,28 @@ interface TextEmbedder {
   countTokens(text: string): number;
 }
 
+interface Retrieved {
+  legs: { vector: LegHit[]; keyword: LegHit[]; hints: LegHit[]; graph: ReadonlyMap<string, number> };
+  boost: GraphBoostResult | null;
+  hubThreshold: number;
+}
+
 /**
- * The recall orchestrator: decides which legs run, runs them concurrently, and hands the
- * results to the pure ranking pipeline (rank.ts), then rerank, filters and the token budget.
+ * The recall orchestrator: a list of stages, each with its own failure rule. It decides what
+ * runs (from settings resolved once per request) and hands data from stage to stage; the work is
+ * in the legs (Cypher) and the pure ranking modules.
+ *
+ *   plan → embed → retrieve (legs, boost, hub threshold; concurrent) → hydrate → rank →
+ *   context → filter → rerank → budget → prompt
+ *
+ * Failure rules: a leg that fails counts as empty unless every leg failed; an embedding failure
+ * leaves the keyword legs; boost, context and rerank only add, so their failure or timeout keeps
+ * what came in (invariant 3); hydration failing fails the recall (nothing to rank).
  */
 export class RecallService {
   private readonly baseOverrides: RecallSettingsOverrides;
   private readonly hubThresholds: HubThresholds;
+  private readonly defaultSettings: RecallSettings;
 
   constructor(
     private readonly executor: Executor,
@@ -102,159 +107,152 @@ export class RecallService {
       graph: { enabled: config.GRAPH_BOOST_ENABLED, boostWeight: config.GRAPH_BOOST_WEIGHT, timeoutMs: config.GRAPH_BOOST_TIMEOUT_MS },
       rerank: { enabled: config.RERANK_ENABLED, topN: config.RERANK_TOP_N, timeoutMs: config.RERANK_TIMEOUT_MS },
     };
+    this.defaultSettings = this.resolveSettings('default', {});
   }
 
   /** The preset with the service's configuration; hints stay off in every preset unless HINTS_ENABLED. */
   settingsFor(preset: RecallPresetName = 'default', overrides: RecallSettingsOverrides = {}): RecallSettings {
+    if (preset === 'default' && Object.keys(overrides).length === 0 && this.defaultSettings) return this.defaultSettings;
+    return this.resolveSettings(preset, overrides);
+  }
+
+  private resolveSettings(preset: RecallPresetName, overrides: RecallSettingsOverrides): RecallSettings {
     const base = resolveRecallSettings(preset, preset === 'default' ? this.baseOverrides : {});
     if (!this.baseOverrides.legs?.hints) base.legs.hints = false;
     return resolveRecallSettings('default', mergeDeep(base, overrides) as RecallSettingsOverrides);
   }
 
   async recall(request: RecallRequest): Promise<RecallOutcome> {
-    const started = performance.now();
-    const timings: Record<string, number> = {};
-    const time = async <T>(stage: string, work: () => Promise<T>): Promise<T> => {
-      const t0 = performance.now();
-      try {
-        return await work();
-      } finally {
-        timings[stage] = round(performance.now() - t0);
-      }
+    const timer = new StageTimer();
+    const plan = planRecall(request, this.settingsFor(request.preset, request.overrides));
+    const vector = await this.embedQuery(plan, timer);
+    const retrieved = await this.retrieve(plan, vector, timer);
+    const memories = await timer.run('load', () => loadRecallMemories(this.executor, candidateIds(retrieved.legs), { namespace: plan.namespace, ...plan.include, vector }));
+    let ranked = timer.runSync('rank', () =>
+      rankCandidates(assembleCandidates(retrieved.legs, memories), plan.settings, { query: plan.query, now: plan.asOf.time, hubThreshold: retrieved.hubThreshold }),
+    );
+    ranked = await this.context(plan, ranked, memories, vector, timer);
+    ranked = applyFilters(
+      ranked.filter((r) => !plan.filters.sessionId || memories.get(r.candidate.memoryId)?.record.sessionId === plan.filters.sessionId),
+      plan.memoryFilters,
+    );
+    const reranked = vector ? await this.rerank(plan, ranked, memories, timer) : { items: ranked, applied: false };
+    const boostTimedOut = retrieved.boost?.timedOut ?? false;
+    if (request.rankOnly) {
+      return { items: [], ranked: reranked.items, totalTokens: 0, budgetUsed: 0, prompt: '', boostTimedOut, rerankApplied: reranked.applied, timings: timer.timings, tookMs: timer.elapsed() };
+    }
+
+    const budget = timer.runSync('budget', () =>
+      applyTokenBudget(reranked.items, {
+        limit: plan.limit,
+        tokenBudget: plan.tokenBudget,
+        countTokens: (text) => this.embedder.countTokens(text),
+        priorityTypes: plan.settings.budget.priorityTypes,
+      }),
+    );
+    const record = (id: string) => memories.get(id)!.record;
+    const items = budget.selected.map((s) => ({ memory: record(s.candidate.memoryId), score: s.score, tokens: s.tokens, explanation: s.explanation }));
+    if (request.trackAccess !== false && items.length > 0) this.accessTracker?.record(items.map((i) => i.memory.id));
+    return {
+      items,
+      ranked: reranked.items,
+      totalTokens: budget.totalTokens,
+      budgetUsed: budget.budgetUsed,
+      prompt: formatMemoryPrompt(budget.promptOrder.map((s) => record(s.candidate.memoryId))),
+      boostTimedOut,
+      rerankApplied: reranked.applied,
+      timings: timer.timings,
+      tookMs: timer.elapsed(),
     };
+  }
 
-    const query = request.query.trim();
-    if (!query) throw new ValidationError('query must not be empty', { field: 'query' });
-    if (query.length > MAX_QUERY_CHARS) throw new ValidationError(`query is longer than ${MAX_QUERY_CHARS} characters`, { field: 'query' });
-    const settings = this.settingsFor(request.preset, request.overrides);
-    const limit = request.limit ?? settings.budget.limit;
-    if (!Number.isInteger(limit) || limit < 1 || limit > settings.budget.maxLimit) {
-      throw new ValidationError(`limit must be between 1 and ${settings.budget.maxLimit}`, { field: 'limit' });
+  /** The query vector, or null when no stage needs it or the embedder failed (keyword legs remain). */
+  private async embedQuery(plan: RecallPlan, timer: StageTimer): Promise<number[] | null> {
+    const { legs, rerank } = plan.settings;
+    if (!legs.vector && !rerank.enabled) return null;
+    try {
+      const [vector] = await timer.run('embed', () => this.embedder.embed([plan.query]));
+      return vector ? Array.from(vector) : null;
+    } catch (error) {
+      if (!legs.keyword && !legs.hints) throw error;
+      this.logger.warn({ error }, 'query embedding failed; recall continues with the keyword legs');
+      return null;
     }
-    const tokenBudget = request.tokenBudget === undefined ? settings.budget.tokenBudget : request.tokenBudget;
-    if (tokenBudget !== null && (!Number.isInteger(tokenBudget) || tokenBudget < 1 || tokenBudget > MAX_TOKEN_BUDGET)) {
-      throw new ValidationError(`tokenBudget must be between 1 and ${MAX_TOKEN_BUDGET}`, { field: 'tokenBudget' });
-    }
-    const asOf = parseAsOf(request.asOf);
-    const filters = asOf.explicit ? capOccurredBefore(request.filters ?? {}, asOf.time) : (request.filters ?? {});
-    const include = { includeDeleted: !!filters.includeDeleted, includeSuperseded: !!filters.includeSuperseded };
-    const fetch = limit * settings.overFetchFactor;
-    const { namespace } = request;
+  }
+
+  /** The legs, the graph boost and the hub threshold, concurrently. */
+  private async retrieve(plan: RecallPlan, vector: number[] | null, timer: StageTimer): Promise<Retrieved> {
+    const { settings, namespace, fetch } = plan;
     const token = namespaceToken(namespace);
-    const luceneQuery = toLuceneQuery(query);
-
-    const [queryVector] = settings.legs.vector || settings.rerank.enabled ? await time('embed', () => this.embedder.embed([query])) : [];
-    const vectorArray = queryVector ? Array.from(queryVector) : null;
-    const [vector, keyword, hints, boost, hubThreshold] = await Promise.all([
-      settings.legs.vector && vectorArray ? time('vector', () => vectorLeg(this.executor, { namespace, vector: vectorArray, limit: fetch, includeDeleted: include.includeDeleted })) : [],
-      settings.legs.keyword ? time('keyword', () => keywordLeg(this.executor, { namespaceToken: token, luceneQuery, limit: fetch, includeDeleted: include.includeDeleted })) : [],
-      settings.legs.hints ? time('hints', () => hintLeg(this.executor, { namespaceToken: token, luceneQuery, limit: fetch, includeDeleted: include.includeDeleted })) : [],
+    const luceneQuery = toLuceneQuery(plan.query);
+    const { includeDeleted } = plan.include;
+    const failures: unknown[] = [];
+    let attempted = 0;
+    const leg = (enabled: boolean, stage: string, run: () => Promise<LegHit[]>): Promise<LegHit[]> => {
+      if (!enabled) return Promise.resolve([]);
+      attempted++;
+      return timer.run(stage, run).catch((error: unknown) => {
+        failures.push(error);
+        this.logger.warn({ error, leg: stage }, 'recall leg failed; recall continues without it');
+        return [];
+      });
+    };
+    const [vectorHits, keyword, hints, boost, hubThreshold] = await Promise.all([
+      leg(settings.legs.vector && vector !== null, 'vector', () => vectorLeg(this.executor, { namespace, vector: vector!, limit: fetch, includeDeleted })),
+      leg(settings.legs.keyword, 'keyword', () => keywordLeg(this.executor, { namespaceToken: token, luceneQuery, limit: fetch, includeDeleted })),
+      leg(settings.legs.hints, 'hints', () => hintLeg(this.executor, { namespaceToken: token, luceneQuery, limit: fetch, includeDeleted })),
       settings.graph.enabled
-        ? time('boost', () =>
+        ? timer.run('boost', () =>
             graphBoost(this.executor, {
               namespace,
               namespaceToken: token,
-              tokens: queryTokens(query).filter((t) => t.length >= 2),
+              tokens: queryTokens(plan.query).filter((t) => t.length >= 2),
               timeoutMs: settings.graph.timeoutMs,
               maxEntities: settings.graph.maxEntities,
               maxNeighbours: settings.graph.maxNeighbours,
               maxMemories: settings.graph.maxMemories,
             }),
           )
-        : null,
-      settings.dampening.hub.enabled ? time('hubs', () => this.hubThresholds.get(namespace, settings.dampening.hub.percentile)) : Number.POSITIVE_INFINITY,
+        : Promise.resolve(null),
+      settings.dampening.hub.enabled
+        ? timer.run('hubs', () => this.hubThresholds.get(namespace, settings.dampening.hub.percentile)).catch((error: unknown) => {
+            this.logger.warn({ error }, 'hub threshold unavailable; recall continues without hub dampening');
+            return Number.POSITIVE_INFINITY;
+          })
+        : Promise.resolve(Number.POSITIVE_INFINITY),
     ]);
+    if (attempted > 0 && failures.length === attempted) throw failures[0];
     if (boost?.error) this.logger.warn({ error: boost.error }, 'graph boost failed; recall continues without it');
+    return { legs: { vector: vectorHits, keyword, hints, graph: boost?.strengths ?? new Map<string, number>() }, boost, hubThreshold };
+  }
 
-    const legs = { vector, keyword, hints, graph: boost?.strengths ?? new Map<string, number>() };
-    const memories = await time('load', () => loadRecallMemories(this.executor, candidateIds(legs), { namespace, ...include }));
-    const sessionFiltered = new Map(filters.sessionId ? [...memories].filter(([, m]) => m.record.sessionId === filters.sessionId) : memories);
-
-    const t0 = performance.now();
-    const memoryFilters = { ...filters, minImportance: filters.minImportance ?? settings.filters.minImportance };
-    let ranked = rankCandidates(assembleCandidates(legs, sessionFiltered), settings, { query, now: asOf.time, hubThreshold });
-    timings.rank = round(performance.now() - t0);
-
-    if (settings.context.enabled && settings.context.weight > 0 && ranked.length > 0) {
-      ranked = await time('context', async () => {
-        const anchors = ranked.slice(0, settings.context.anchors).map((r) => r.candidate.memoryId);
-        const neighbours = await sessionNeighbours(this.executor, anchors, settings.context.window);
-        const newcomers = await loadRecallMemories(this.executor, contextNewcomerIds(ranked, neighbours), { namespace, ...include });
-        for (const [id, memory] of newcomers) sessionFiltered.set(id, memory);
+  /** Session neighbours of the top results gain part of their anchor's score; additive only. */
+  private async context(plan: RecallPlan, ranked: RankedCandidate[], memories: Map<string, LoadedMemory>, vector: number[] | null, timer: StageTimer): Promise<RankedCandidate[]> {
+    const { context } = plan.settings;
+    if (!context.enabled || context.weight <= 0 || ranked.length === 0) return ranked;
+    try {
+      return await timer.run('context', async () => {
+        const anchors = ranked.slice(0, context.anchors).map((r) => r.candidate.memoryId);
+        const neighbours = await sessionNeighbours(this.executor, anchors, context.window);
+        const newcomers = await loadRecallMemories(this.executor, contextNewcomerIds(ranked, neighbours), { namespace: plan.namespace, ...plan.include, vector });
+        for (const [id, memory] of newcomers) memories.set(id, memory);
         const candidates = new Map([...newcomers].map(([id, m]) => [id, { ...m, graphBoost: 0 }]));
-        return applyContextBoost(ranked, neighbours, candidates, settings.context);
+        return applyContextBoost(ranked, neighbours, candidates, context);
       });
+    } catch (error) {
+      this.logger.warn({ error }, 'context stage failed; recall continues without it');
+      return ranked;
     }
-    ranked = applyFilters(
-      ranked.filter((r) => !filters.sessionId || sessionFiltered.get(r.candidate.memoryId)?.record.sessionId === filters.sessionId),
-      memoryFilters,
-    );
-
-    let reranked = ranked;
-    let rerankApplied = false;
-    if (settings.rerank.enabled && vectorArray && ranked.length > 1) {
-      const head = ranked.slice(0, settings.rerank.topN).map((r) => r.candidate.memoryId);
-      const outcome = await time('rerank', async () => {
-        const vectors = await memoryVectors(this.executor, head);
-        const provider = createEmbeddingReranker(vectorArray, (id) => vectors.get(id), settings.rerank);
-        return rerankWithTimeout(query, ranked, provider, settings.rerank);
-      });
-      reranked = outcome.items;
-      rerankApplied = outcome.rerankApplied;
-    }
-
-    const t1 = performance.now();
-    const budget = applyTokenBudget(reranked, {
-      limit,
-      tokenBudget,
-      countTokens: (text) => this.embedder.countTokens(text),
-      priorityTypes: settings.budget.priorityTypes,
-    });
-    timings.budget = round(performance.now() - t1);
-
-    const items = budget.selected.map((s) => ({
-      memory: sessionFiltered.get(s.candidate.memoryId)!.record,
-      score: s.score,
-      tokens: s.tokens,
-      explanation: s.explanation,
-    }));
-    if (request.trackAccess !== false) this.trackAccess(items.map((i) => i.memory.id));
-    return {
-      items,
-      ranked: reranked,
-      totalTokens: budget.totalTokens,
-      budgetUsed: budget.budgetUsed,
-      prompt: formatMemoryPrompt(budget.promptOrder.map((s) => sessionFiltered.get(s.candidate.memoryId)!.record)),
-      boostTimedOut: boost?.timedOut ?? false,
-      rerankApplied,
-      timings,
-      tookMs: round(performance.now() - started),
-    };
   }
 
-  /** Recall writes nothing itself: counts go to the tracker, which flushes in the background. */
-  private trackAccess(ids: string[]): void {
-    if (ids.length === 0) return;
-    this.accessTracker?.record(ids);
+  /** Reorders the head by stored similarity (computed while hydrating: no I/O here); a timeout keeps the order. */
+  private async rerank(plan: RecallPlan, ranked: RankedCandidate[], memories: Map<string, LoadedMemory>, timer: StageTimer): Promise<{ items: RankedCandidate[]; applied: boolean }> {
+    const { rerank } = plan.settings;
+    if (!rerank.enabled || ranked.length < 2) return { items: ranked, applied: false };
+    const provider = createSimilarityReranker((id) => memories.get(id)?.similarity, rerank);
+    const outcome = await timer.run('rerank', () => rerankWithTimeout(plan.query, ranked, provider, rerank));
+    return { items: outcome.items, applied: outcome.rerankApplied };
   }
-}
-
-function parseAsOf(value: string | Date | null | undefined): { time: Date; explicit: boolean } {
-  if (value === null || value === undefined) return { time: new Date(), explicit: false };
-  const time = value instanceof Date ? value : new Date(value);
-  if (Number.isNaN(time.getTime())) throw new ValidationError('asOf must be an ISO 8601 date-time', { field: 'asOf' });
-  return { time, explicit: true };
-}
-
-/**
- * A question asked at `asOf` cannot be answered by what happened after it. Times often come
- * without a zone (clients, imports), so the cut is a day after asOf: a memory of the same
- * local day is never lost to a time-zone shift.
- */
-function capOccurredBefore(filters: RecallFilters, asOf: Date): RecallFilters {
-  const cut = asOf.getTime() + AS_OF_GRACE_MS;
-  const before = filters.occurredBefore ? Date.parse(filters.occurredBefore) : Number.POSITIVE_INFINITY;
-  return before <= cut ? filters : { ...filters, occurredBefore: new Date(cut).toISOString() };
 }
 
 function mergeDeep(base: object, overrides: object): object {
@@ -264,8 +262,4 @@ function mergeDeep(base: object, overrides: object): object {
     out[key] = value && typeof value === 'object' && !Array.isArray(value) && current && typeof current === 'object' ? mergeDeep(current, value) : value;
   }
   return out;
-}
-
-function round(ms: number): number {
-  return Math.round(ms * 100) / 100;
 }

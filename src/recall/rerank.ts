@@ -108,12 +108,26 @@ export function createEmbeddingReranker(
   getVector: (memoryId: string) => ArrayLike<number> | undefined,
   weights: EmbeddingRerankWeights = { scoreWeight: DEFAULT_RERANK_SCORE_WEIGHT, similarityWeight: DEFAULT_RERANK_SIMILARITY_WEIGHT },
 ): RerankProvider {
+  return createSimilarityReranker((id) => {
+    const vector = getVector(id);
+    const cos = vector ? cosineSimilarity(queryVector, vector) : null;
+    return cos === null ? null : (1 + cos) / 2;
+  }, weights);
+}
+
+/**
+ * The same reranker over similarities already at hand (recall computes them in Neo4j while it
+ * loads the candidates, so reranking needs no I/O and cannot fail on the database).
+ */
+export function createSimilarityReranker(
+  getSimilarity: (memoryId: string) => number | null | undefined,
+  weights: EmbeddingRerankWeights = { scoreWeight: DEFAULT_RERANK_SCORE_WEIGHT, similarityWeight: DEFAULT_RERANK_SIMILARITY_WEIGHT },
+): RerankProvider {
   return async (_query, candidates) =>
     candidates
       .map((c) => {
-        const vector = getVector(c.memoryId);
-        const cos = vector ? cosineSimilarity(queryVector, vector) : null;
-        const score = cos === null ? c.score : weights.scoreWeight * c.score + weights.similarityWeight * ((1 + cos) / 2);
+        const similarity = getSimilarity(c.memoryId);
+        const score = similarity === null || similarity === undefined || !Number.isFinite(similarity) ? c.score : weights.scoreWeight * c.score + weights.similarityWeight * similarity;
         return { memoryId: c.memoryId, score };
       })
       .sort((a, b) => b.score - a.score);

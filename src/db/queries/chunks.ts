@@ -1,17 +1,5 @@
 import type { Executor } from '../executor.js';
-
-/**
- * Nearest chunks through the vector index. Neo4j's cosine index scores (1 + cos) / 2; callers
- * get the cosine back. Neo4j 5 cannot pre-filter a vector query, so the namespace is applied
- * to an over-fetched result.
- */
-const NEAREST_MEMORIES = `
-UNWIND range(0, size($vectors) - 1) AS i
-CALL db.index.vector.queryNodes('chunk_embedding', $k, $vectors[i]) YIELD node, score
-WHERE node.namespace = $namespace
-MATCH (m:Memory)-[:HAS_CHUNK]->(node)
-WHERE m.deletedAt IS NULL
-RETURN i, m.id AS memoryId, m.contentHash AS contentHash, max(score) AS score`;
+import { nearestInNamespace } from './vector-search.js';
 
 export interface NearestHit {
   memoryId: string;
@@ -20,12 +8,8 @@ export interface NearestHit {
   cosine: number;
 }
 
-/** For each vector, the closest live memories of the namespace (best chunk per memory). */
+/** For each vector, the closest live memories of the namespace (best chunk per memory), exact per namespace. */
 export async function nearestMemories(executor: Executor, namespace: string, vectors: number[][], k: number): Promise<NearestHit[][]> {
-  const hits: NearestHit[][] = vectors.map(() => []);
-  if (vectors.length === 0) return hits;
-  const rows = await executor.read<{ i: number; memoryId: string; contentHash: string; score: number }>('chunks.nearest', NEAREST_MEMORIES, { vectors, namespace, k });
-  for (const row of rows) hits[row.i]!.push({ memoryId: row.memoryId, contentHash: row.contentHash, cosine: 2 * row.score - 1 });
-  for (const list of hits) list.sort((a, b) => b.cosine - a.cosine);
-  return hits;
+  const { hits } = await nearestInNamespace(executor, vectors, { namespace, limit: k });
+  return hits.map((list) => list.map((h) => ({ memoryId: h.memoryId, contentHash: h.contentHash, cosine: 2 * h.score - 1 })));
 }

@@ -1,10 +1,22 @@
+import type { LegExplanation, RankedCandidate } from '../../recall/index.js';
 import type { RecallItemView } from '../../recall/recall-service.js';
 import { iso } from '../args.js';
 import type { QueryResolvers, ScoreExplain } from '../generated/types.js';
 
-function toExplain(item: RecallItemView): ScoreExplain {
+/**
+ * Raw BM25 scores carry term statistics of every namespace in the shared full-text index (a
+ * side channel between tenants): the text legs are reported relative to the query's best match.
+ */
+function toExplain(item: RecallItemView, bestText: number): ScoreExplain {
   const e = item.explanation;
-  return { ...e, method: e.method, rerank: e.rerank };
+  const relative = (leg: LegExplanation | null) => (leg ? { ...leg, raw: bestText > 0 ? leg.raw / bestText : 0 } : null);
+  return { ...e, method: e.method, keyword: relative(e.keyword), hint: relative(e.hint), rerank: e.rerank };
+}
+
+function bestTextScore(ranked: readonly RankedCandidate[]): number {
+  let best = 0;
+  for (const { explanation: e } of ranked) best = Math.max(best, e.keyword?.raw ?? 0, e.hint?.raw ?? 0);
+  return best;
 }
 
 /** recall, search and timeline: progressive disclosure over the same ranking. */
@@ -19,8 +31,9 @@ export const recallQueries: Pick<QueryResolvers, 'recall' | 'search' | 'timeline
       asOf: iso(args.asOf),
       filters: args.filters ? { ...args.filters, occurredAfter: iso(args.filters.occurredAfter), occurredBefore: iso(args.filters.occurredBefore) } : null,
     });
+    const bestText = args.explain ? bestTextScore(outcome.ranked) : 0;
     return {
-      items: outcome.items.map((item) => ({ memory: item.memory, score: item.score, tokens: item.tokens, explain: args.explain ? toExplain(item) : null })),
+      items: outcome.items.map((item) => ({ memory: item.memory, score: item.score, tokens: item.tokens, explain: args.explain ? toExplain(item, bestText) : null })),
       totalTokens: outcome.totalTokens,
       budgetUsed: outcome.budgetUsed,
       prompt: outcome.prompt,

@@ -1,0 +1,113 @@
+import { ValidationError } from '../errors.js';
+import type { RecallSettings } from './config.js';
+import type { MemoryFilters } from './filters.js';
+
+const MAX_QUERY_CHARS = 4_000;
+const MAX_TOKEN_BUDGET = 100_000;
+/** How far after `asOf` a memory's event time may lie and still count (time zones). */
+export const AS_OF_GRACE_MS = 24 * 3_600_000;
+
+export interface RecallFilters extends MemoryFilters {
+  sessionId?: string | null;
+  includeSuperseded?: boolean | null;
+  includeDeleted?: boolean | null;
+  /** Accepted for compatibility; this service never compresses memories. */
+  includeCompressed?: boolean | null;
+}
+
+/** A recall request checked and resolved once: everything the stages read. */
+export interface RecallPlan {
+  query: string;
+  namespace: string;
+  settings: RecallSettings;
+  limit: number;
+  tokenBudget: number | null;
+  /** The time the question is asked; `explicit` when the caller gave it. */
+  asOf: { time: Date; explicit: boolean };
+  filters: RecallFilters;
+  memoryFilters: MemoryFilters;
+  include: { includeDeleted: boolean; includeSuperseded: boolean };
+  /** Candidates each leg fetches. */
+  fetch: number;
+}
+
+export function planRecall(
+  request: { query: string; namespace: string; limit?: number | null; tokenBudget?: number | null; filters?: RecallFilters | null; asOf?: string | Date | null },
+  settings: RecallSettings,
+): RecallPlan {
+  const query = request.query.trim();
+  if (!query) throw new ValidationError('query must not be empty', { field: 'query' });
+  if (query.length > MAX_QUERY_CHARS) throw new ValidationError(`query is longer than ${MAX_QUERY_CHARS} characters`, { field: 'query' });
+  const limit = request.limit ?? settings.budget.limit;
+  if (!Number.isInteger(limit) || limit < 1 || limit > settings.budget.maxLimit) {
+    throw new ValidationError(`limit must be between 1 and ${settings.budget.maxLimit}`, { field: 'limit' });
+  }
+  const tokenBudget = request.tokenBudget === undefined ? settings.budget.tokenBudget : request.tokenBudget;
+  if (tokenBudget !== null && (!Number.isInteger(tokenBudget) || tokenBudget < 1 || tokenBudget > MAX_TOKEN_BUDGET)) {
+    throw new ValidationError(`tokenBudget must be between 1 and ${MAX_TOKEN_BUDGET}`, { field: 'tokenBudget' });
+  }
+  const asOf = parseAsOf(request.asOf);
+  const filters = asOf.explicit ? capOccurredBefore(request.filters ?? {}, asOf.time) : (request.filters ?? {});
+  return {
+    query,
+    namespace: request.namespace,
+    settings,
+    limit,
+    tokenBudget,
+    asOf,
+    filters,
+    memoryFilters: { ...filters, minImportance: filters.minImportance ?? settings.filters.minImportance },
+    include: { includeDeleted: !!filters.includeDeleted, includeSuperseded: !!filters.includeSuperseded },
+    fetch: limit * settings.overFetchFactor,
+  };
+}
+
+function parseAsOf(value: string | Date | null | undefined): { time: Date; explicit: boolean } {
+  if (value === null || value === undefined) return { time: new Date(), explicit: false };
+  const time = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(time.getTime())) throw new ValidationError('asOf must be an ISO 8601 date-time', { field: 'asOf' });
+  return { time, explicit: true };
+}
+
+/**
+ * A question asked at `asOf` cannot be answered by what happened after it. Times often come
+ * without a zone (clients, imports), so the cut is a day after asOf: a memory of the same
+ * local day is never lost to a time-zone shift.
+ */
+function capOccurredBefore(filters: RecallFilters, asOf: Date): RecallFilters {
+  const cut = asOf.getTime() + AS_OF_GRACE_MS;
+  const before = filters.occurredBefore ? Date.parse(filters.occurredBefore) : Number.POSITIVE_INFINITY;
+  return before <= cut ? filters : { ...filters, occurredBefore: new Date(cut).toISOString() };
+}
+
+/** Durations of the stages of one recall, in ms (the one timing mechanism of the orchestrator). */
+export class StageTimer {
+  readonly timings: Record<string, number> = {};
+  private readonly started = performance.now();
+
+  async run<T>(stage: string, work: () => Promise<T>): Promise<T> {
+    const t0 = performance.now();
+    try {
+      return await work();
+    } finally {
+      this.timings[stage] = round(performance.now() - t0);
+    }
+  }
+
+  runSync<T>(stage: string, work: () => T): T {
+    const t0 = performance.now();
+    try {
+      return work();
+    } finally {
+      this.timings[stage] = round(performance.now() - t0);
+    }
+  }
+
+  elapsed(): number {
+    return round(performance.now() - this.started);
+  }
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 100) / 100;
+}
