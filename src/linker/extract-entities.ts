@@ -6,12 +6,24 @@
  */
 import { trimEndChars } from '../text/index.js';
 import { decisionObjects } from './decision-patterns.js';
+import { recognizeNamedEntities } from './named-entities.js';
 import { findNameMentions } from './proper-nouns.js';
 import { canonicalize, knownTech, STOP_WORDS, TECH_ALIAS_SOURCE } from './vocabulary.js';
 
-export type EntityType = 'person' | 'project' | 'system' | 'tool' | 'concept' | 'skill' | 'task' | 'unknown';
+export type EntityType = 'person' | 'organization' | 'place' | 'project' | 'system' | 'tool' | 'concept' | 'skill' | 'task' | 'unknown';
 export type EntityStrength = 'strong' | 'weak';
-export type EntitySignal = 'known-tech' | 'package' | 'file' | 'url' | 'handle' | 'identifier' | 'decision-object' | 'speaker' | 'sentence-start' | 'proper-noun';
+export type EntitySignal =
+  | 'known-tech'
+  | 'package'
+  | 'file'
+  | 'url'
+  | 'handle'
+  | 'identifier'
+  | 'decision-object'
+  | 'named-entity'
+  | 'speaker'
+  | 'sentence-start'
+  | 'proper-noun';
 
 export interface ExtractedEntity {
   /** Display name (a known technology's own spelling, a URL's domain, a path as written). */
@@ -29,6 +41,8 @@ export interface ExtractedEntity {
 
 export interface ExtractEntitiesOptions {
   maxEntities?: number;
+  /** People, places and organizations from the NLP recognizer (named-entities.ts); on by default. */
+  namedEntities?: boolean;
 }
 
 /** At most this many entities per memory, strong ones first, to bound the write transaction. */
@@ -44,6 +58,7 @@ export const SIGNAL_CONFIDENCE: Record<EntitySignal, number> = {
   handle: 0.8,
   identifier: 0.8,
   'decision-object': 0.75,
+  'named-entity': 0.7,
   speaker: 0.6,
   'sentence-start': 0.5,
   'proper-noun': 0.5,
@@ -95,6 +110,12 @@ export function extractEntities(text: string, options: ExtractEntitiesOptions = 
     const tech = knownTech(name);
     const start = Math.max(0, base.indexOf(name));
     candidates.push({ name: tech?.name ?? name, type: tech ? 'tool' : 'unknown', mention: name, signal: 'decision-object', start, end: start + name.length });
+  }
+  // On the masked text: a known technology, path or URL keeps its own type.
+  if (options.namedEntities !== false) {
+    for (const n of recognizeNamedEntities(masked)) {
+      candidates.push({ name: n.name, type: n.type, mention: n.name, signal: 'named-entity', start: n.start, end: n.end });
+    }
   }
   for (const n of findNameMentions(masked)) {
     candidates.push({ name: n.name, type: n.kind === 'speaker' ? 'person' : 'unknown', mention: n.name, signal: n.kind, start: n.start, end: n.end });

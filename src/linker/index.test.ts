@@ -39,9 +39,13 @@ describe('linkMemory', () => {
 
   it('stays linear on pathological input', () => {
     for (const text of ['a.'.repeat(20_000), 'a/'.repeat(20_000), 'Aaa '.repeat(20_000), 'picked ' + 'a '.repeat(20_000), 'x'.repeat(60_000)]) {
-      const t0 = performance.now();
-      linkMemory(text);
-      expect(performance.now() - t0).toBeLessThan(1000);
+      // The faster of two runs: one scheduling hiccup on a busy 2-core machine is not quadratic time.
+      const took = () => {
+        const t0 = performance.now();
+        linkMemory(text);
+        return performance.now() - t0;
+      };
+      expect(Math.min(took(), took())).toBeLessThan(1000);
     }
   });
 

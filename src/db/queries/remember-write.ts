@@ -113,6 +113,34 @@ MERGE (mem)-[r:MENTIONS]->(e)
   ON CREATE SET r.mentionText = x.mentionText, r.confidence = x.confidence,
                 e.mentions = coalesce(e.mentions, 0) + 1, e.updatedAt = $now`;
 
+// Entities named in the same memory are related: one RELATES_TO {type: 'co_mentioned'} per pair,
+// directed from the lower canonical name so every memory MERGEs the same edge. The memory keeps
+// the pairs it counted (`coMentionPairs`, entity ids "a|b"): that list is the marker that makes a
+// re-run count nothing, and what forget needs to take its contribution back.
+const LINK_CO_MENTIONS = `
+UNWIND $memories AS m
+MATCH (mem:Memory {id: m.memoryId})
+WHERE mem.coMentionPairs IS NULL
+SET mem.coMentionPairs = []
+WITH mem, m
+UNWIND m.pairs AS pair
+MATCH (mem)-[:MENTIONS]->(a:Entity {canonicalName: pair[0]})
+MATCH (mem)-[:MENTIONS]->(b:Entity {canonicalName: pair[1]})
+MERGE (a)-[r:RELATES_TO {type: 'co_mentioned'}]->(b)
+  ON CREATE SET r.mentions = 0, r.memoryIds = [], r.confidence = $confidence, r.createdAt = $now,
+                r.createdBy = 'inline-linker'
+SET r.mentions = coalesce(r.mentions, 0) + 1, r.updatedAt = $now,
+    r.memoryIds = CASE WHEN size(coalesce(r.memoryIds, [])) < $maxMemoryIds THEN coalesce(r.memoryIds, []) + mem.id ELSE r.memoryIds END
+SET r.strength = toFloat(r.mentions) / (r.mentions + 1),
+    mem.coMentionPairs = mem.coMentionPairs + (a.id + '|' + b.id)`;
+
+/** A memory relates at most this many of its entities pairwise (15 pairs), in mention order, strong first. */
+export const CO_MENTION_MAX_ENTITIES = 6;
+/** Contributing memory ids kept on a co-mention edge, for audit and the Browser. */
+export const CO_MENTION_MAX_MEMORY_IDS = 16;
+/** A co-mention says the two are related, not how. */
+const CO_MENTION_CONFIDENCE = 0.5;
+
 const CREATE_ATTRIBUTES = `
 UNWIND $attributes AS a
 MATCH (mem:Memory {id: a.memoryId})
@@ -222,6 +250,24 @@ export async function linkEntities(
   if (links.strong.length) await tx.run(MERGE_STRONG_MENTIONS, { mentions: links.strong, now });
   if (links.weak.length) await tx.run(LINK_WEAK_MENTIONS, { mentions: links.weak, now });
   if (links.attributes.length) await tx.run(CREATE_ATTRIBUTES, { attributes: links.attributes, now });
+  const memories = coMentionPairs([...links.strong, ...links.weak]);
+  if (memories.length) {
+    await tx.run(LINK_CO_MENTIONS, { memories, now, confidence: CO_MENTION_CONFIDENCE, maxMemoryIds: CO_MENTION_MAX_MEMORY_IDS });
+  }
+}
+
+/** Per memory, the canonical-name pairs of its first CO_MENTION_MAX_ENTITIES entities, each pair in sorted order. */
+export function coMentionPairs(mentions: readonly MentionInsert[]): Array<{ memoryId: string; pairs: Array<[string, string]> }> {
+  const names = new Map<string, string[]>();
+  for (const m of mentions) {
+    const list = names.get(m.memoryId) ?? [];
+    if (list.length < CO_MENTION_MAX_ENTITIES && !list.includes(m.canonicalName)) list.push(m.canonicalName);
+    names.set(m.memoryId, list);
+  }
+  return [...names].flatMap(([memoryId, list]) => {
+    const pairs = list.flatMap((a, i) => list.slice(i + 1).map((b): [string, string] => (a < b ? [a, b] : [b, a])));
+    return pairs.length ? [{ memoryId, pairs }] : [];
+  });
 }
 
 export async function createJobs(tx: TxRunner, jobs: readonly JobInsert[], now: string): Promise<void> {

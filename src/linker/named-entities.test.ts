@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { extractEntities } from './extract-entities.js';
+import { NER_MAX_ENTITIES, recognizeNamedEntities } from './named-entities.js';
+import { NER_SAMPLE } from './ner-sample.js';
+import { scoreNer } from './ner-score.js';
+
+const recognize = (text: string) => recognizeNamedEntities(text).map((e) => [e.name, e.type]);
+
+describe('recognizeNamedEntities', () => {
+  // Floors a little under what `npm run bench:ner` measured (precision 0.99 overall, 1.00 for
+  // people and places; recall 0.61): a regression in either fails here.
+  it('keeps its precision and recall on the labelled sample', () => {
+    const score = scoreNer(NER_SAMPLE, (text) => recognizeNamedEntities(text).map((e) => ({ text: e.name, type: e.type })));
+    expect(NER_SAMPLE.length).toBeGreaterThanOrEqual(60);
+    expect(score.all!.precision).toBeGreaterThanOrEqual(0.97);
+    expect(score.person!.precision).toBeGreaterThanOrEqual(0.97);
+    expect(score.place!.precision).toBeGreaterThanOrEqual(0.97);
+    expect(score.organization!.precision).toBeGreaterThanOrEqual(0.9);
+    expect(score.all!.recall).toBeGreaterThanOrEqual(0.55);
+    expect(score.person!.recall).toBeGreaterThanOrEqual(0.7);
+    expect(score.place!.recall).toBeGreaterThanOrEqual(0.75);
+    expect(score.organization!.recall).toBeGreaterThanOrEqual(0.5);
+  });
+
+  it('types people, places and organizations, with offsets into the text', () => {
+    const text = 'Alice lives in Berlin and works at Acme.';
+    const found = recognizeNamedEntities(text);
+    expect(found.map((e) => [e.name, e.type])).toEqual([
+      ['Alice', 'person'],
+      ['Berlin', 'place'],
+      ['Acme', 'organization'],
+    ]);
+    for (const e of found) expect(text.slice(e.start, e.end)).toBe(e.name);
+  });
+
+  it('drops titles, kinship words and possessives from a name', () => {
+    expect(recognize("Dr. Patel met my sister Maria at Sarah Chen's house.")).toEqual([
+      ['Patel', 'person'],
+      ['Maria', 'person'],
+      ['Sarah Chen', 'person'],
+    ]);
+  });
+
+  it('finds nothing in capitalised common words, lowercase chat or an all-caps heading', () => {
+    for (const text of ['Happy birthday! Hope you have a wonderful day.', 'Summer is my favourite season.', 'Please Remember To Water The Plants Before Leaving.', 'ok sounds good, see you at 5', 'WARNING: DEPRECATED CONFIGURATION']) {
+      expect(recognize(text), text).toEqual([]);
+    }
+  });
+
+  it('reads at most maxChars characters and returns at most maxEntities', () => {
+    const text = `${'We talked for a while. '.repeat(200)}Alice lives in Berlin.`;
+    expect(recognizeNamedEntities(text, { maxChars: 1_000 })).toEqual([]);
+    expect(recognizeNamedEntities(text, { maxChars: text.length }).map((e) => e.name)).toEqual(['Alice', 'Berlin']);
+    const many = Array.from({ length: 30 }, (_, i) => `my friend ${['Ann', 'Ben', 'Cleo', 'Dev', 'Eve', 'Finn'][i % 6]}${String.fromCharCode(97 + i)} visited`).join(', ');
+    expect(recognizeNamedEntities(many, { maxChars: many.length }).length).toBe(NER_MAX_ENTITIES);
+  });
+});
+
+describe('extractEntities with the recognizer', () => {
+  it('makes recognized names strong typed entities, and leaves known technologies to their own rule', () => {
+    const e = Object.fromEntries(extractEntities('Alice deployed the Redis cache for Acme Corp in Frankfurt.').map((x) => [x.canonicalName, x]));
+    expect(e.alice).toMatchObject({ type: 'person', strength: 'strong', signal: 'named-entity' });
+    expect(e['acme corp']).toMatchObject({ type: 'organization', strength: 'strong' });
+    expect(e.frankfurt).toMatchObject({ type: 'place', strength: 'strong' });
+    expect(e.redis).toMatchObject({ type: 'tool', signal: 'known-tech' });
+  });
+
+  it('can be switched off', () => {
+    const e = extractEntities('Alice lives in Berlin and works at Acme.', { namedEntities: false });
+    expect(e.every((x) => x.strength === 'weak')).toBe(true);
+  });
+});

@@ -1,0 +1,170 @@
+/**
+ * Named-entity recognition for the inline linker: people, places and organizations found by
+ * compromise (its lexicon and tagger ship in the npm package: no network, no model download).
+ * Chosen over wink-nlp's English lite model by measurement (`npm run bench:ner`): that model
+ * tags proper nouns but types no person, place or organization.
+ *
+ * Precision first, because a false entity pollutes the graph and the recall boost: a match must
+ * be typed by the library AND capitalised; titles, stop words, calendar words and a lone word
+ * opening a sentence that the library does not know as a name are dropped. The work is capped:
+ * the recognizer reads at most NER_MAX_CHARS characters and keeps at most NER_MAX_ENTITIES.
+ */
+import nlp from 'compromise';
+import { CALENDAR_WORDS, STOP_WORDS } from './vocabulary.js';
+
+export type NamedEntityType = 'person' | 'organization' | 'place';
+
+export interface NamedEntity {
+  /** As written in the text (possessive and titles removed). */
+  name: string;
+  type: NamedEntityType;
+  start: number;
+  end: number;
+}
+
+export interface RecognizeOptions {
+  maxChars?: number;
+  maxEntities?: number;
+}
+
+/** compromise costs tens of ms per 1,000 characters: a memory's head is what names it. */
+export const NER_MAX_CHARS = 2_000;
+export const NER_MAX_ENTITIES = 12;
+/** Longer "names" are runs of capitalised headings, not one thing. */
+const MAX_NAME_WORDS = 4;
+
+interface Term {
+  text: string;
+  pre: string;
+  post: string;
+  tags: string[];
+  offset: { start: number; length: number };
+}
+
+type Doc = ReturnType<typeof nlp>;
+const VIEWS: ReadonlyArray<[NamedEntityType, (doc: Doc) => { json(options: object): unknown }]> = [
+  ['person', (doc) => doc.people()],
+  ['organization', (doc) => doc.organizations()],
+  ['place', (doc) => doc.places()],
+];
+
+/**
+ * Context that types a capitalised word compromise left untyped ("works at Acme", "moved to
+ * Lisbon", "my friend Priya"), in compromise's own match syntax; group 0 is the name. Only words
+ * compromise tags #ProperNoun qualify, so a sentence's first word never does.
+ */
+const CONTEXTS: ReadonlyArray<[NamedEntityType, string]> = [
+  ['organization', '(work|works|worked|working|job|employed|intern|interned|interning|hired|ceo|cto|cfo|coo|founder|cofounder|co-founder|engineer|manager|director|president|analyst|developer|designer|employee|consultant) (at|for|of|by) [#ProperNoun+]'],
+  ['organization', '(join|joins|joined|joining|founded|cofounded) [#ProperNoun+]'],
+  ['place', '(live|lives|lived|living|move|moved|moving|relocate|relocated|trip|travel|travels|travelled|traveled|traveling|travelling|fly|flew|flying|flight|visit|visits|visited|visiting|born|based|stay|stays|stayed|staying|vacation|holiday|heading|near) (in|to|from|at|near)? [#ProperNoun+]'],
+  ['person', '(friend|friends|colleague|coworker|co-worker|boss|manager|neighbor|neighbour|partner|roommate|teacher|coach|mentor|sister|brother|wife|husband|daughter|son|mother|father|mom|mum|dad|cousin|aunt|uncle|grandma|grandpa|niece|nephew|fiance|fiancee|girlfriend|boyfriend) [#ProperNoun+]'],
+];
+
+/** Tags by which compromise knows a word as a name from its lexicon, not by guessing from a capital. */
+const NAME_TAGS = new Set(['FirstName', 'LastName', 'MaleName', 'FemaleName', 'Country', 'City', 'Region', 'Organization', 'Company', 'SportsTeam', 'School']);
+/** Titles and kinship words compromise puts inside a person ("Dr. Patel", "Grandma Rose"). */
+const TITLE_TAGS = new Set(['Honorific', 'Actor', 'FamilyMember']);
+const CAPITALISED = /^\p{Lu}/u;
+/** Junk alone, but the start of a longer name ("New York", "Great Britain"). */
+const NAME_PREFIXES = new Set(['new', 'old', 'great', 'good', 'first', 'second', 'third']);
+
+export function recognizeNamedEntities(text: string, options: RecognizeOptions = {}): NamedEntity[] {
+  const head = headOf(text, options.maxChars ?? NER_MAX_CHARS);
+  // Without a capital letter nothing can pass the capitalisation rule: skip the tagger.
+  if (!/\p{Lu}/u.test(head)) return [];
+  const doc = nlp(head);
+  const found: NamedEntity[] = [];
+  const taken: Array<[number, number]> = [];
+  const views = [...VIEWS, ...CONTEXTS.map(([type, pattern]) => [type, (d: Doc) => d.match(pattern, 0)] as const)];
+  for (const [type, view] of views) {
+    for (const match of view(doc).json({ offset: true, terms: { offset: true } }) as Array<{ terms: Term[] }>) {
+      for (const run of nameRuns(match.terms)) {
+        const entity = toEntity(head, run, type);
+        // A span typed twice (compromise calls some words both place and organization) keeps the first.
+        if (!entity || taken.some(([a, b]) => entity.start < b && entity.end > a)) continue;
+        taken.push([entity.start, entity.end]);
+        found.push(entity);
+      }
+    }
+  }
+  return joinSplitNames(head, found.sort((a, b) => a.start - b.start)).slice(0, options.maxEntities ?? NER_MAX_ENTITIES);
+}
+
+/** compromise splits "Sarah Chen's" in two: same-typed names one space apart are one name. */
+function joinSplitNames(text: string, sorted: NamedEntity[]): NamedEntity[] {
+  const out: NamedEntity[] = [];
+  for (const e of sorted) {
+    const prev = out[out.length - 1];
+    if (prev && prev.type === e.type && e.start === prev.end + 1 && text[prev.end] === ' ') {
+      out[out.length - 1] = { ...prev, name: text.slice(prev.start, e.end), end: e.end };
+    } else out.push(e);
+  }
+  return out;
+}
+
+/** At most `max` characters, cut at a space so a name is not halved. */
+function headOf(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.lastIndexOf(' ', max);
+  return text.slice(0, cut > max / 2 ? cut : max);
+}
+
+/** Runs of capitalised, untitled terms that a comma or other punctuation does not split. */
+function nameRuns(terms: readonly Term[]): Term[][] {
+  const runs: Term[][] = [];
+  let run: Term[] = [];
+  const flush = () => {
+    if (run.length > 0 && run.length <= MAX_NAME_WORDS) runs.push(run);
+    run = [];
+  };
+  for (const t of terms) {
+    const ok = CAPITALISED.test(t.text) && !t.tags.some((tag) => TITLE_TAGS.has(tag));
+    if (!ok) {
+      flush();
+      continue;
+    }
+    if (run.length > 0 && /[^\s]/.test(run[run.length - 1]!.post + t.pre)) flush();
+    run.push(t);
+  }
+  flush();
+  return runs.map(trimJunk).filter((r) => r.length > 0);
+}
+
+/** "The Red Cross" → "Red Cross"; "New York" keeps its prefix; a lone or trailing junk word goes. */
+function trimJunk(run: Term[]): Term[] {
+  let from = 0;
+  let to = run.length;
+  while (to > from && isJunk(run[to - 1]!.text)) to--;
+  while (from < to && isJunk(run[from]!.text) && !(NAME_PREFIXES.has(run[from]!.text.toLowerCase()) && to - from > 1)) from++;
+  return run.slice(from, to);
+}
+
+function toEntity(text: string, run: readonly Term[], type: NamedEntityType): NamedEntity | null {
+  const first = run[0]!;
+  const last = run[run.length - 1]!;
+  const start = first.offset.start;
+  let end = last.offset.start + last.offset.length;
+  let name = text.slice(start, end);
+  const possessive = /['’]s$/u.exec(name);
+  if (possessive) {
+    name = name.slice(0, -2);
+    end -= 2;
+  }
+  // An acronym (LGBTQ, CTO, HR) is a word of the trade more often than an organization.
+  if (name.length < 2 || (run.length === 1 && name.toUpperCase() === name) || (name.length > 6 && name.toUpperCase() === name)) return null;
+  // A lone word opening a sentence is capitalised by grammar: keep it only when the library
+  // knows it as a name ("Alice", "Berlin"), not when it guessed from the capital ("Summer").
+  if (run.length === 1 && opensSentence(text, start) && !first.tags.some((tag) => NAME_TAGS.has(tag))) return null;
+  return { name, type, start, end };
+}
+
+function isJunk(word: string): boolean {
+  const w = word.toLowerCase().replace(/['’]s$/u, '');
+  return STOP_WORDS.has(w) || CALENDAR_WORDS.has(w);
+}
+
+function opensSentence(text: string, index: number): boolean {
+  let k = index - 1;
+  while (k >= 0 && /[ \t"'“‘(\[*_>-]/.test(text[k]!)) k--;
+  return k < 0 || /[.!?:;\n]/.test(text[k]!);
+}
