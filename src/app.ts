@@ -15,6 +15,7 @@ import { UpdateService } from './pipeline/update-service.js';
 import { DisclosureService } from './recall/disclosure-service.js';
 import { RecallService } from './recall/recall-service.js';
 import { AccessTracker } from './recall/access-tracker.js';
+import { UpkeepService } from './upkeep/index.js';
 import { createWorker } from './worker/index.js';
 import { cachedQueueDepth } from './worker/queue/index.js';
 
@@ -46,6 +47,8 @@ export interface Services {
   knowledge: KnowledgeService;
   /** Prometheus metrics (GET /metrics); embed and recall calls are observed through proxies. */
   metrics: Metrics;
+  /** Retention, the embedding tracker and document ingestion (started and stopped with the worker). */
+  upkeep: UpkeepService;
   startWorker(): void;
   stopWorker(): Promise<void>;
   workerState(): WorkerState;
@@ -122,6 +125,7 @@ export function createServices(config: Config, logger: Logger, options: AppOptio
     onLlmUsage: (kind, model, usage) => metrics.observeLlmUsage(kind, model, usage),
     ...(config.WORKER_NAMESPACES.length > 0 ? { namespaces: config.WORKER_NAMESPACES } : {}),
   });
+  const upkeep = new UpkeepService({ executor, embedder, remember, config, logger: logger.child({ component: 'upkeep' }) });
   return {
     config,
     logger,
@@ -140,8 +144,14 @@ export function createServices(config: Config, logger: Logger, options: AppOptio
       logger.child({ component: 'knowledge' }),
     ),
     metrics,
-    startWorker: () => worker.start(),
-    stopWorker: () => worker.stop(),
+    upkeep,
+    startWorker: () => {
+      worker.start();
+      upkeep.start();
+    },
+    stopWorker: async () => {
+      await Promise.all([worker.stop(), upkeep.stop()]);
+    },
     workerState: () => worker.state(),
   };
 }

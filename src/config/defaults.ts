@@ -53,3 +53,20 @@ export const DEFAULT_MAX_QUERY_TOKENS = 2_000;
 /** Per API key (open mode: all callers together); generous enough for `npm run bench:load`. */
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 6_000;
 export const DEFAULT_MAX_CONCURRENT_REQUESTS_PER_KEY = 32;
+
+/** Upkeep (seed 004 "Retention Worker"): windows in days, one batch per purge step and run. */
+export const DEFAULT_RETENTION_INTERVAL_MS = 6 * 60 * 60 * 1000;
+export const DEFAULT_RETENTION_TOMBSTONE_DAYS = 30;
+export const DEFAULT_RETENTION_HISTORY_DAYS = 180;
+export const DEFAULT_RETENTION_COMPLETED_JOB_DAYS = 14;
+export const DEFAULT_RETENTION_DEAD_JOB_DAYS = 30;
+export const DEFAULT_RETENTION_BATCH_SIZE = 500;
+/** Embedding tracker (seed 004): chunks re-embedded per cycle, and the pause between idle cycles. */
+export const DEFAULT_EMBEDDING_TRACKER_POLL_MS = 5 * 1000;
+export const DEFAULT_EMBEDDING_TRACKER_BATCH_SIZE = 8;
+/** Document ingest and URL fetcher (seed 004). */
+export const DEFAULT_DOCUMENT_POLL_MS = 5 * 1000;
+export const DEFAULT_DOCUMENT_MAX_CONTENT_BYTES = 10 * 1024 * 1024;
+export const DEFAULT_DOCUMENT_CHUNK_SIZE = 2_000;
+export const DEFAULT_DOCUMENT_CHUNK_OVERLAP = 200;
+export const DEFAULT_URL_FETCH_TIMEOUT_MS = 30 * 1000;

@@ -123,3 +123,21 @@ export const configSchema = z.object({
 export type Config = z.output<typeof configSchema>;
 export type ApiKeyConfig = z.output<typeof apiKey>;
 export const namespaceSchema = namespace;
+
+  /** Upkeep: the retention sweep in the worker process (0 = off), its windows and batch size. */
+  RETENTION_INTERVAL_MS: int(0, 7 * 24 * 3_600_000).default(d.DEFAULT_RETENTION_INTERVAL_MS),
+  RETENTION_TOMBSTONE_DAYS: int(1, 36_500).default(d.DEFAULT_RETENTION_TOMBSTONE_DAYS),
+  RETENTION_HISTORY_DAYS: int(1, 36_500).default(d.DEFAULT_RETENTION_HISTORY_DAYS),
+  RETENTION_COMPLETED_JOB_DAYS: int(1, 36_500).default(d.DEFAULT_RETENTION_COMPLETED_JOB_DAYS),
+  RETENTION_DEAD_JOB_DAYS: int(1, 36_500).default(d.DEFAULT_RETENTION_DEAD_JOB_DAYS),
+  RETENTION_BATCH_SIZE: int(1, 10_000).default(d.DEFAULT_RETENTION_BATCH_SIZE),
+  EMBEDDING_TRACKER_ENABLED: bool.default(true),
+  EMBEDDING_TRACKER_POLL_MS: int(1_000, 60_000).default(d.DEFAULT_EMBEDDING_TRACKER_POLL_MS),
+  EMBEDDING_TRACKER_BATCH_SIZE: int(1, 20).default(d.DEFAULT_EMBEDDING_TRACKER_BATCH_SIZE),
+  DOCUMENT_POLL_MS: int(100, 600_000).default(d.DEFAULT_DOCUMENT_POLL_MS),
+  DOCUMENT_MAX_CONTENT_BYTES: int(1_024, 100 * 1024 * 1024).default(d.DEFAULT_DOCUMENT_MAX_CONTENT_BYTES),
+  DOCUMENT_CHUNK_SIZE: int(200, 20_000).default(d.DEFAULT_DOCUMENT_CHUNK_SIZE),
+  DOCUMENT_CHUNK_OVERLAP: int(0, 5_000).default(d.DEFAULT_DOCUMENT_CHUNK_OVERLAP),
+  URL_FETCH_TIMEOUT_MS: int(1_000, 300_000).default(d.DEFAULT_URL_FETCH_TIMEOUT_MS),
+  /** Fetch from loopback, private and link-local addresses (refused by default, on every redirect too). */
+  URL_FETCH_ALLOW_PRIVATE_NETWORKS: bool.default(false),

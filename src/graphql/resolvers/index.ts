@@ -5,5 +5,6 @@ import { Mutation } from './mutation.js';
 import { Job } from './pipeline.js';
 import { Query } from './query.js';
 import { scalarResolvers } from './scalars.js';
+import { withUpkeep } from './upkeep.js';
 
-export const resolvers: Resolvers = { ...scalarResolvers, Query, Mutation, Memory, HistoryEvent, Entity, Aspect, Attribute, Relation, Job };
+export const resolvers: Resolvers = withUpkeep({ ...scalarResolvers, Query, Mutation, Memory, HistoryEvent, Entity, Aspect, Attribute, Relation, Job });

@@ -1,0 +1,3 @@
+export { UpkeepService, type UpkeepDeps } from './upkeep-service.js';
+export { runRetention, RETENTION_STEPS, type RetentionReport, type RetentionStepReport } from './retention/index.js';
+export { retentionSettings } from './retention-loop.js';

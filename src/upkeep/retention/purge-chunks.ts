@@ -1,0 +1,28 @@
+import { counts, IN_SCOPE, type PurgeStep } from './types.js';
+
+// Step 2, embeddings: the chunks (text and vector) of expired tombstones.
+const MATCH_EXPIRED_CHUNKS = `
+MATCH (m:Memory)-[:HAS_CHUNK]->(c:Chunk)
+WHERE m.deletedAt < $cutoff AND ${IN_SCOPE('m')}`;
+
+const DELETE = `${MATCH_EXPIRED_CHUNKS}
+WITH c LIMIT $limit
+DETACH DELETE c
+RETURN count(*) AS deleted`;
+
+const PREVIEW = `${MATCH_EXPIRED_CHUNKS}
+WITH c LIMIT $limit
+RETURN count(*) AS deleted`;
+
+export const purgeChunks: PurgeStep = {
+  name: 'embeddings',
+  window: 'tombstone',
+  async purge(tx, scope) {
+    const [row] = await tx.run<{ deleted: number }>(DELETE, { ...scope });
+    return counts(Number(row?.deleted ?? 0));
+  },
+  async preview(tx, scope) {
+    const [row] = await tx.run<{ deleted: number }>(PREVIEW, { ...scope });
+    return counts(Number(row?.deleted ?? 0));
+  },
+};

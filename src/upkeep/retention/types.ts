@@ -1,0 +1,32 @@
+import type { TxRunner } from '../../db/index.js';
+
+/** What one purge step may touch: one namespace (null = every namespace), older than cutoff, at most limit rows. */
+export interface PurgeScope {
+  namespace: string | null;
+  /** ISO timestamp: records stamped before it are expired (timestamps are stored as ISO strings). */
+  cutoff: string;
+  /** Sent as a Neo4j integer (LIMIT refuses a float). */
+  limit: number;
+}
+
+export interface StepCounts {
+  deleted: number;
+  orphanedEntities: number;
+  orphanedRelations: number;
+}
+
+export type RetentionWindow = 'tombstone' | 'history' | 'completedJob' | 'deadJob';
+
+/** One step of seed 004's purge order: its own short transaction, at most `limit` rows. */
+export interface PurgeStep {
+  name: string;
+  window: RetentionWindow;
+  purge(tx: TxRunner, scope: PurgeScope): Promise<StepCounts>;
+  /** What `purge` would delete now (dry run), read-only. */
+  preview(tx: TxRunner, scope: PurgeScope): Promise<StepCounts>;
+}
+
+export const counts = (deleted: number, orphanedEntities = 0, orphanedRelations = 0): StepCounts => ({ deleted, orphanedEntities, orphanedRelations });
+
+/** Scope filter shared by every step: `$namespace` null means every namespace (operators only). */
+export const IN_SCOPE = (v: string) => `($namespace IS NULL OR ${v}.namespace = $namespace)`;

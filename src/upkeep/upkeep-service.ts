@@ -1,0 +1,49 @@
+import type { Config } from '../config/index.js';
+import type { Executor } from '../db/index.js';
+import type { Logger } from '../logger.js';
+import type { RememberService, TextEmbedder } from '../pipeline/remember-service.js';
+import type { PeriodicTask } from './periodic.js';
+import { retentionLoop, retentionSettings } from './retention-loop.js';
+import { runRetention, type RetentionReport } from './retention/index.js';
+
+export interface UpkeepDeps {
+  executor: Executor;
+  config: Config;
+  logger: Logger;
+  embedder: TextEmbedder;
+  /** The write path: document chunks are stored through it (redaction, embedding, indexes). */
+  remember: RememberService;
+}
+
+/**
+ * The store's upkeep in the worker process: the retention sweep (and, below, the embedding
+ * tracker and the document ingest loop). Each loop is its own setTimeout chain.
+ */
+export class UpkeepService {
+  private readonly loops: PeriodicTask[] = [];
+  private lastRetention: RetentionReport | null = null;
+
+  constructor(private readonly deps: UpkeepDeps) {
+    this.loops.push(retentionLoop(deps.executor, deps.config, deps.logger.child({ component: 'retention' }), (r) => (this.lastRetention = r)));
+  }
+
+  /** One sweep now, of one namespace or (null) all of them; a dry run only counts. */
+  async runRetention(namespace: string | null, dryRun: boolean): Promise<RetentionReport> {
+    const report = await runRetention(this.deps.executor, retentionSettings(this.deps.config), { namespace, dryRun });
+    if (!dryRun && namespace === null) this.lastRetention = report;
+    this.deps.logger.info({ namespace, dryRun, total: report.total, durationMs: report.durationMs }, 'retention run');
+    return report;
+  }
+
+  lastRetentionReport(): RetentionReport | null {
+    return this.lastRetention;
+  }
+
+  start(): void {
+    for (const loop of this.loops) loop.start();
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.loops.map((l) => l.stop()));
+  }
+}
