@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { isRetriableError, Neo4jError } from 'neo4j-driver';
+import { error as driverErrors, isRetriableError, Neo4jError } from 'neo4j-driver';
 import { ConsistencyScope, withConsistency } from '../consistency/index.js';
 import { MnemographError } from '../errors.js';
 import type { Logger } from '../logger.js';
@@ -18,6 +18,7 @@ const MIGRATION_LEASE_MS = 60 * 1000;
 const MIGRATION_LOCK_WAIT_MS = 15 * 60 * 1000;
 const LOCK_POLL_MS = 500;
 const TRANSIENT_RETRY_MS = 60 * 1000;
+const PROTOCOL_ERROR = driverErrors.PROTOCOL_ERROR;
 
 export interface Migration {
   version: number;
@@ -220,10 +221,14 @@ function warnChanged(migrations: Migration[], applied: Map<number, string>, logg
   }
 }
 
-/** The driver's own classification (deadlocks, leader switches, lost connections), seen through our mapped errors. */
+/**
+ * The driver's own classification (deadlocks, leader switches, lost connections), seen through our
+ * mapped errors — plus ProtocolError: the driver reports a connection lost during authentication
+ * that way (found with the fault proxy), and every migration step is safe to repeat.
+ */
 export function isTransient(error: unknown): boolean {
   for (let e: unknown = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
-    if (e instanceof Neo4jError) return isRetriableError(e);
+    if (e instanceof Neo4jError) return isRetriableError(e) || e.code === PROTOCOL_ERROR;
   }
   return false;
 }
