@@ -60,6 +60,11 @@ export const configSchema = z.object({
   MUTATIONS_FROZEN: bool.default(false),
   ALLOW_UPDATE_DELETE: bool.default(false),
   HINTS_ENABLED: bool.default(false),
+  /** The worker decides near-duplicates (merge / replace / keep both) with the LLM; without it recall collapses them. */
+  DEDUP_LLM_ENABLED: bool.default(true),
+  /** The worker classifies an entity's attributes into aspects with the LLM (one call per entity); the rules stay the fallback. */
+  CLASSIFY_LLM_ENABLED: bool.default(true),
+  CLASSIFY_BATCH_SIZE: int(1, 50).default(20),
   OLLAMA_HOST: z.string().url().default(d.DEFAULT_OLLAMA_HOST),
   OLLAMA_MODEL: z.string().min(1).default(d.DEFAULT_OLLAMA_MODEL),
   EXTRACTION_TIMEOUT_MS: int(5_000, 300_000).default(d.DEFAULT_EXTRACTION_TIMEOUT_MS),

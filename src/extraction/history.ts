@@ -13,6 +13,9 @@ export const HISTORY_EVENT = {
   targetRetired: 'pipeline.target-retired',
   hints: 'pipeline.hints',
   stale: 'pipeline.stale',
+  dedup: 'pipeline.dedup',
+  classify: 'pipeline.classify',
+  compress: 'pipeline.compress',
 } as const;
 
 export interface HistoryEventInput {

@@ -5,11 +5,12 @@ import { ConsistencyScope, withConsistency } from '../consistency/index.js';
 import { MnemographError } from '../errors.js';
 import type { Executor } from '../db/executor.js';
 import type { JobRecord } from '../db/records.js';
-import { pipelineMode, type FactWriter, type PipelineMode } from '../extraction/index.js';
+import { pipelineMode, type FactWriter, type MemoryUpdater, type PipelineMode } from '../extraction/index.js';
 import { emptyUsage, isLlmError, meterUsage, OllamaProvider, type LlmProvider, type LlmUsage } from '../llm/index.js';
 import type { Logger } from '../logger.js';
 import type { TextEmbedder } from '../pipeline/remember-service.js';
 import { tickDelayMs } from './backoff.js';
+import { createDedupHandler } from './handlers/dedup.js';
 import { createExtractHandler } from './handlers/extract.js';
 import { createHintsHandler } from './handlers/hints.js';
 import type { JobHandler } from './handlers/types.js';
@@ -20,7 +21,7 @@ export const STALE_LEASE_REAPER_MS = 60 * 1000;
 export type WorkerConfig = Pick<
   Config,
   | 'PIPELINE_ENABLED' | 'PIPELINE_SHADOW_MODE' | 'MUTATIONS_FROZEN' | 'ALLOW_UPDATE_DELETE' | 'HINTS_ENABLED' | 'HINTS_MAX'
-  | 'OLLAMA_HOST' | 'OLLAMA_MODEL' | 'EXTRACTION_TIMEOUT_MS' | 'MIN_FACT_CONFIDENCE'
+  | 'OLLAMA_HOST' | 'OLLAMA_MODEL' | 'EXTRACTION_TIMEOUT_MS' | 'MIN_FACT_CONFIDENCE' | 'DEDUP_LLM_ENABLED'
   | 'SEMANTIC_CONTRADICTION_ENABLED' | 'SEMANTIC_CONTRADICTION_TIMEOUT_MS'
   | 'WORKER_ENABLED' | 'WORKER_POLL_MS' | 'WORKER_LEASE_TIMEOUT_MS' | 'WORKER_RETRY_BASE_MS'
 >;
@@ -30,6 +31,8 @@ export interface WorkerDeps {
   embedder: TextEmbedder;
   /** The write path (RememberService); extracted facts are stored through it. */
   remember: FactWriter;
+  /** The update path (UpdateService): a near-duplicate merge rewrites the older memory through it. */
+  update?: MemoryUpdater;
   config: WorkerConfig;
   logger: Logger;
   /** Defaults to Ollama at OLLAMA_HOST with OLLAMA_MODEL. */
@@ -83,10 +86,12 @@ export function createWorker(deps: WorkerDeps): Worker {
         },
       }),
       createHintsHandler({ executor, provider, timeoutMs: config.EXTRACTION_TIMEOUT_MS, maxHints: config.HINTS_MAX }),
+      createDedupHandler({ executor, provider, updater: deps.update, logger, settings: { mode, llmTimeoutMs: config.EXTRACTION_TIMEOUT_MS, minConfidence: config.MIN_FACT_CONFIDENCE } }),
     ].map((h) => [h.kind, h]),
   );
   // Disabled: nothing runs. Frozen: extraction still audits proposals, hints wait (they would write).
-  const kinds = mode === 'disabled' ? [] : ['extract', ...(config.HINTS_ENABLED && mode !== 'frozen' ? ['hints'] : [])];
+  // Near-duplicate decisions are audited in every mode and applied only in a writing one.
+  const kinds = mode === 'disabled' ? [] : ['extract', ...(config.HINTS_ENABLED && mode !== 'frozen' ? ['hints'] : []), ...(config.DEDUP_LLM_ENABLED ? ['dedup'] : [])];
 
   let running = false;
   let timer: NodeJS.Timeout | undefined;

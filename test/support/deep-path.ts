@@ -1,5 +1,5 @@
 import type { AppOptions, Services } from '../../src/app.js';
-import { CONTRADICTION_PROMPT_HEADER, DECISION_PROMPT_HEADER, EXTRACTION_PROMPT_HEADER, HINTS_PROMPT_HEADER } from '../../src/extraction/index.js';
+import { CONTRADICTION_PROMPT_HEADER, DECISION_PROMPT_HEADER, EXTRACTION_PROMPT_HEADER, HINTS_PROMPT_HEADER, NEAR_DUPLICATE_PROMPT_HEADER } from '../../src/extraction/index.js';
 import { createWorker, type Worker, type WorkerDeps } from '../../src/worker/index.js';
 import { startFakeOllama, type FakeOllama, type FakeReply, type FakeRequest } from './fake-ollama.js';
 import { cleanNamespace, testServices } from './services.js';
@@ -35,6 +35,7 @@ export async function startDeepPath(
     executor: services.executor,
     embedder: services.embedder,
     remember: services.remember,
+    update: services.update,
     config: services.config,
     logger: services.logger,
     namespaces: [namespace],
@@ -53,18 +54,19 @@ export async function startDeepPath(
   };
 }
 
-export type Stage = 'extract' | 'decide' | 'contradiction' | 'hints';
+export type Stage = 'extract' | 'decide' | 'contradiction' | 'hints' | 'dedup';
 
 export function stageOf(request: FakeRequest): Stage | 'unknown' {
   if (request.prompt.startsWith(EXTRACTION_PROMPT_HEADER)) return 'extract';
   if (request.prompt.startsWith(DECISION_PROMPT_HEADER)) return 'decide';
   if (request.prompt.startsWith(CONTRADICTION_PROMPT_HEADER)) return 'contradiction';
   if (request.prompt.startsWith(HINTS_PROMPT_HEADER)) return 'hints';
+  if (request.prompt.startsWith(NEAR_DUPLICATE_PROMPT_HEADER)) return 'dedup';
   return 'unknown';
 }
 
 /** Routes each model call by pipeline stage; a stage without a script fails loudly with HTTP 500. */
-export function scriptStages(fake: FakeOllama, stages: Partial<Record<Stage, (request: FakeRequest) => FakeReply>>): void {
+export function scriptStages(fake: FakeOllama, stages: Partial<Record<Stage, (request: FakeRequest) => FakeReply | Promise<FakeReply>>>): void {
   fake.respond((request) => {
     const stage = stageOf(request);
     const script = stage === 'unknown' ? undefined : stages[stage];

@@ -1,4 +1,5 @@
 import type { TxRunner } from '../executor.js';
+import { derivedId } from '../ids.js';
 import { MEMORY_RETURN, type ChunkRecord, type MemoryRecord } from '../records.js';
 
 /**
@@ -222,12 +223,25 @@ export async function writeMemories(tx: TxRunner, write: MemoryWrite): Promise<M
     },
     now,
   );
-  await createJobs(tx, created.flatMap((r) => r.jobs), now);
+  await createJobs(tx, [...created.flatMap((r) => r.jobs), ...nearDuplicateJobs(created, linked)], now);
   await tx.run(RECORD_CREATED, { events: created.map((r) => r.created), now });
   return rows.map((r) => ({ ...r, nearLinked: r.created && linked.has(r.id) }));
 }
 
 // The statements below are shared with `updateMemory`, which rewrites a memory's derived data.
+
+/**
+ * A `dedup` job (the deep path decides merge / replace / keep both) for each created memory whose
+ * near-duplicate link was made and that gets deep-path jobs at all; its id derives from the
+ * memory's first job id, made before the transaction, so a re-run creates it once.
+ */
+function nearDuplicateJobs(created: readonly MemoryRows[], linked: ReadonlySet<string>): JobInsert[] {
+  return created.flatMap((r) => {
+    const first = r.jobs[0];
+    const link = r.nearDuplicates[0];
+    return first && link && linked.has(link.memoryId) ? [{ id: derivedId(first.id, 'dedup'), memoryId: link.memoryId, kind: 'dedup', maxAttempts: first.maxAttempts }] : [];
+  });
+}
 
 /** Chunks with their vectors, under memories that exist in this transaction. */
 export async function createChunks(tx: TxRunner, chunks: readonly ChunkInsert[], now: string): Promise<void> {
