@@ -14,6 +14,7 @@ import {
 } from '../../src/db/queries/graph.js';
 import { MAX_NEIGHBORHOOD_RELATIONS, neighborhood } from '../../src/db/queries/neighbors.js';
 import { ASSUMED_LIST_SIZES } from '../../src/graphql/cost-limit.js';
+import { jobsPage, lastErrors, llmUsage } from '../../src/worker/index.js';
 import { createEntity } from '../support/graph-fixtures.js';
 import { graphqlClient } from '../support/graphql.js';
 import { cleanNamespace, testServices, uniqueNamespace } from '../support/services.js';
@@ -21,6 +22,17 @@ import { TEST_NEO4J, TEST_NEO4J_URI } from '../support/test-neo4j.js';
 
 // Long: the fixtures are large on purpose, and the machine is shared.
 const SLOW = 180_000;
+
+interface PlanNode {
+  operatorType: string;
+  arguments: Record<string, unknown>;
+  children: PlanNode[];
+}
+
+/** Every operator of a plan, with its details (index names, labels), flattened. */
+function operators(plan: PlanNode): string[] {
+  return [`${plan.operatorType} ${String(plan.arguments.Details ?? '')}`, ...plan.children.flatMap(operators)];
+}
 
 /** Sums a profiled plan's database hits, operator by operator. */
 function dbHits(plan: { dbHits: number; children: unknown[] }): number {
@@ -53,6 +65,25 @@ describe('graph reads are bounded whatever the graph holds', () => {
     try {
       const result = await session.run(`PROFILE ${cypher}`, params);
       return dbHits(result.summary.profile as never);
+    } finally {
+      await session.close();
+    }
+  }
+
+  /** Runs `work`, and returns the plan (EXPLAIN) of every Cypher text it ran, with `params`. */
+  async function plansOf(work: () => Promise<unknown>, params: Record<string, unknown>): Promise<string[][]> {
+    const seen: string[] = [];
+    const stop = services.executor.onQuery((event) => seen.push(event.cypher));
+    try {
+      await work();
+    } finally {
+      stop();
+    }
+    const session = driver.session({ defaultAccessMode: neo4j.session.READ });
+    try {
+      const plans: string[][] = [];
+      for (const cypher of seen) plans.push(operators((await session.run(`EXPLAIN ${cypher}`, params)).summary.plan as unknown as PlanNode));
+      return plans;
     } finally {
       await session.close();
     }
@@ -234,6 +265,54 @@ describe('graph reads are bounded whatever the graph holds', () => {
       ] as const) {
         expect(ASSUMED_LIST_SIZES[field], field).toBeGreaterThanOrEqual(cap);
       }
+    },
+    SLOW,
+  );
+
+  it(
+    'job reads seek an index for every filter combination: no AllNodesScan or NodeByLabelScan on Job',
+    async () => {
+      const ns = fresh('bounded-jobs');
+      const params = { namespace: ns, status: 'dead', kind: 'extract', afterCreatedAt: '', afterId: '', limit: neo4j.int(10) };
+      const reads: Array<[string, () => Promise<unknown>]> = [
+        ['jobs page', () => jobsPage(services.executor, { namespace: ns, first: 10 })],
+        ['jobs page by status', () => jobsPage(services.executor, { namespace: ns, status: 'dead', first: 10 })],
+        ['jobs page by kind, after a cursor', () => jobsPage(services.executor, { namespace: ns, kind: 'extract', first: 10 })],
+        ['jobs page of every namespace', () => jobsPage(services.executor, { first: 10 })],
+        ['jobs page of every namespace by status', () => jobsPage(services.executor, { status: 'pending', first: 10 })],
+        ['last errors', () => lastErrors(services.executor, 10, ns)],
+        ['last errors of every namespace', () => lastErrors(services.executor, 10)],
+        ['llm usage', () => llmUsage(services.executor, ns)],
+        ['llm usage of every namespace', () => llmUsage(services.executor)],
+      ];
+      for (const [name, work] of reads) {
+        const plans = await plansOf(work, params);
+        expect(plans.length, name).toBeGreaterThan(0);
+        for (const plan of plans) {
+          expect(plan.filter((op) => /AllNodesScan|NodeByLabelScan/.test(op)), `${name}:\n${plan.join('\n')}`).toEqual([]);
+          expect(plan.some((op) => /^NodeIndex.*:Job\(/.test(op)), `${name} seeks a Job index:\n${plan.join('\n')}`).toBe(true);
+        }
+      }
+    },
+    SLOW,
+  );
+
+  it(
+    'pipelineStatus shares its aggregates for a few seconds: 10 calls run the usage and error queries once',
+    async () => {
+      const ns = fresh('bounded-status');
+      const seen: string[] = [];
+      const stop = services.executor.onQuery((event) => seen.push(event.cypher));
+      try {
+        const STATUS = `query ($ns: String) { pipelineStatus(namespace: $ns) { queue { pending } lastErrors { jobId } llm { tokensPerMemory } } }`;
+        await Promise.all(Array.from({ length: 5 }, () => gql.data(STATUS, { ns })));
+        for (let i = 0; i < 5; i += 1) await gql.data(STATUS, { ns });
+      } finally {
+        stop();
+      }
+      expect(seen.filter((c) => c.includes('llmCalls > 0') && c.includes('count(DISTINCT m)'))).toHaveLength(1);
+      expect(seen.filter((c) => c.includes('j.failedAt IS NOT NULL'))).toHaveLength(1);
+      expect(seen.filter((c) => c.includes('UNWIND $statuses AS status'))).toHaveLength(10); // queue counts stay live
     },
     SLOW,
   );

@@ -1,4 +1,5 @@
-import { jobsPage, lastErrors, llmUsage, MAX_JOBS_PAGE, queueDepth, requeueJob, type LlmUsageTotals } from '../../worker/index.js';
+import type { Executor } from '../../db/executor.js';
+import { jobsPage, lastErrors, llmUsage, MAX_JOBS_PAGE, queueDepth, requeueJob, type JobError, type LlmUsageTotals } from '../../worker/index.js';
 import { pageSize } from '../args.js';
 import type { JobResolvers, MutationResolvers, QueryResolvers } from '../generated/types.js';
 import { writableNamespaces } from '../guards.js';
@@ -7,6 +8,37 @@ import { revertProposal } from '../../extraction/index.js';
 const LAST_ERRORS = 10;
 // No feedback loop writes these counters yet; the fields stay in the contract at zero.
 const NO_FEEDBACK = { aspectsUpdated: 0, ftsConfirmations: 0, decayedAspects: 0, propagatedAttributes: 0 };
+
+/**
+ * pipelineStatus's aggregates (model usage sums every metered job of the namespace; the last
+ * errors) are shared for a few seconds per namespace, like the metrics' queue depth: a client
+ * polling it, or many at once, runs them once per interval. The queue counts stay live.
+ */
+export const PIPELINE_AGGREGATES_CACHE_MS = 5 * 1000;
+const MAX_CACHED_NAMESPACES = 1_000;
+
+interface Aggregates {
+  errors: JobError[];
+  usage: LlmUsageTotals;
+}
+
+const aggregateCaches = new WeakMap<Executor, Map<string, { at: number; value: Promise<Aggregates> }>>();
+
+function pipelineAggregates(executor: Executor, namespace: string): Promise<Aggregates> {
+  let cache = aggregateCaches.get(executor);
+  if (!cache) aggregateCaches.set(executor, (cache = new Map()));
+  const now = Date.now();
+  const hit = cache.get(namespace);
+  if (hit && now - hit.at < PIPELINE_AGGREGATES_CACHE_MS) return hit.value;
+  const value = Promise.all([lastErrors(executor, LAST_ERRORS, namespace), llmUsage(executor, namespace)]).then(([errors, usage]) => ({ errors, usage }));
+  cache.delete(namespace); // re-inserted last: the oldest entry is the first evicted
+  cache.set(namespace, { at: now, value });
+  if (cache.size > MAX_CACHED_NAMESPACES) cache.delete(cache.keys().next().value!);
+  value.catch(() => {
+    if (cache.get(namespace)?.value === value) cache.delete(namespace);
+  });
+  return value;
+}
 
 /** The deep-path queue, through the worker's queue operations (src/worker/queue). */
 export const pipelineQueries: Pick<QueryResolvers, 'jobs' | 'pipelineStatus'> = {
@@ -21,11 +53,7 @@ export const pipelineQueries: Pick<QueryResolvers, 'jobs' | 'pipelineStatus'> = 
 
   pipelineStatus: async (_, { namespace }, ctx) => {
     const ns = ctx.namespaceFor(namespace, 'read');
-    const [queue, errors, usage] = await Promise.all([
-      queueDepth(ctx.services.executor, ns),
-      lastErrors(ctx.services.executor, LAST_ERRORS, ns),
-      llmUsage(ctx.services.executor, ns),
-    ]);
+    const [queue, { errors, usage }] = await Promise.all([queueDepth(ctx.services.executor, ns), pipelineAggregates(ctx.services.executor, ns)]);
     return {
       queue,
       worker: ctx.services.workerState(),

@@ -8,17 +8,31 @@ export const JOB_STATUSES = ['pending', 'leased', 'completed', 'dead'] as const;
 export const JOB_KINDS = ['extract', 'hints', 'dedup', 'classify'] as const;
 export const MAX_JOBS_PAGE = 100;
 
-// Oldest first; the cursor continues strictly after (createdAt, id).
-const JOBS_PAGE = `
+// Oldest first; the cursor continues strictly after (createdAt, id). One query text per filter
+// combination, so the planner seeks the index that matches it (cypher/006-job-indexes.cypher):
+// (namespace, status, createdAt), (namespace, createdAt), (status, createdAt) or (createdAt).
+// `$x IS NULL OR …` in one text would leave it a scan of every Job.
+const jobsPageQuery = (byNamespace: boolean, byStatus: boolean) => `
 MATCH (j:Job)
-WHERE ($namespace IS NULL OR j.namespace = $namespace)
-  AND ($status IS NULL OR j.status = $status)
+WHERE ${[byNamespace && 'j.namespace = $namespace', byStatus && 'j.status = $status', 'j.createdAt >= $afterCreatedAt'].filter(Boolean).join(' AND ')}
+  AND (j.createdAt > $afterCreatedAt OR j.id > $afterId)
   AND ($kind IS NULL OR j.kind = $kind)
-  AND ($afterCreatedAt IS NULL OR j.createdAt > $afterCreatedAt OR (j.createdAt = $afterCreatedAt AND j.id > $afterId))
 WITH j ORDER BY j.createdAt, j.id LIMIT toInteger($limit)
 OPTIONAL MATCH (j)-[:FOR]->(m:Memory)
 RETURN ${JOB_RETURN('j', 'm')} AS job
 ORDER BY job.createdAt, job.id`;
+
+const JOBS_PAGE = {
+  all: jobsPageQuery(false, false),
+  byStatus: jobsPageQuery(false, true),
+  byNamespace: jobsPageQuery(true, false),
+  byNamespaceAndStatus: jobsPageQuery(true, true),
+};
+
+function jobsPageCypher(namespace: unknown, status: unknown): string {
+  if (namespace != null) return status != null ? JOBS_PAGE.byNamespaceAndStatus : JOBS_PAGE.byNamespace;
+  return status != null ? JOBS_PAGE.byStatus : JOBS_PAGE.all;
+}
 
 export interface JobsPageQuery {
   namespace?: string | null;
@@ -44,12 +58,13 @@ export async function jobsPage(executor: Executor, query: JobsPageQuery): Promis
     throw new ValidationError(`kind must be one of ${JOB_KINDS.join(', ')}`, { field: 'kind' });
   }
   const after = query.after ? decodeJobCursor(query.after) : null;
-  const rows = await executor.read<{ job: JobRecord }>('jobs.page', JOBS_PAGE, {
+  const rows = await executor.read<{ job: JobRecord }>('jobs.page', jobsPageCypher(query.namespace, query.status), {
     namespace: query.namespace ?? null,
     status: query.status ?? null,
     kind: query.kind ?? null,
-    afterCreatedAt: after?.createdAt ?? null,
-    afterId: after?.id ?? null,
+    // Without a cursor every job qualifies: '' sorts before any timestamp and any id.
+    afterCreatedAt: after?.createdAt ?? '',
+    afterId: after?.id ?? '',
     limit: neo4j.int(query.first + 1),
   });
   const page = rows.slice(0, query.first).map((r) => r.job);

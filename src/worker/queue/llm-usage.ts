@@ -37,25 +37,28 @@ export interface LlmUsageTotals {
   memories: number;
 }
 
-// Through the (namespace, status) index; jobs removed by retention take their figures with them.
-const METERED_JOBS = `
+// Only the jobs that called the model, through the (namespace, llmCalls) or (llmCalls) index
+// (cypher/006-job-indexes.cypher); jobs removed by retention take their figures with them.
+const meteredJobs = (byNamespace: boolean) => `
 MATCH (j:Job)
-WHERE ($namespace IS NULL OR j.namespace = $namespace) AND j.status IN ['completed', 'dead', 'pending', 'leased'] AND j.llmCalls > 0`;
-const USAGE = `
+WHERE ${byNamespace ? 'j.namespace = $namespace AND ' : ''}j.llmCalls > 0`;
+const usageQuery = (byNamespace: boolean) => `
 CALL {
-  ${METERED_JOBS}
+  ${meteredJobs(byNamespace)}
   MATCH (j)-[:FOR]->(m:Memory)
   RETURN count(DISTINCT m) AS memories
 }
-${METERED_JOBS}
+${meteredJobs(byNamespace)}
 OPTIONAL MATCH (j)-[:FOR]->(m:Memory)
 WITH memories, j.kind AS kind, count(j) AS jobs, count(DISTINCT m) AS kindMemories, sum(j.llmCalls) AS calls,
      sum(j.llmPromptTokens) AS promptTokens, sum(j.llmEvalTokens) AS evalTokens, sum(j.llmDurationMs) AS durationMs
 ORDER BY kind
 RETURN memories, collect({kind: kind, jobs: jobs, memories: kindMemories, calls: calls, promptTokens: promptTokens, evalTokens: evalTokens, durationMs: durationMs}) AS byKind`;
+const USAGE = usageQuery(false);
+const USAGE_IN_NAMESPACE = usageQuery(true);
 
 /** Model usage summed per job kind, for pipelineStatus. */
 export async function llmUsage(executor: Executor, namespace: string | null = null): Promise<LlmUsageTotals> {
-  const rows = await executor.read<{ byKind: LlmUsageByKind[]; memories: number }>('jobs.llm_usage', USAGE, { namespace });
+  const rows = await executor.read<{ byKind: LlmUsageByKind[]; memories: number }>('jobs.llm_usage', namespace === null ? USAGE : USAGE_IN_NAMESPACE, { namespace });
   return rows[0] ?? { byKind: [], memories: 0 };
 }
