@@ -119,8 +119,9 @@ export function createServices(config: Config, logger: Logger, options: AppOptio
   const accessTracker = new AccessTracker(executor, { flushMs: config.ACCESS_FLUSH_MS, maxPending: config.ACCESS_MAX_PENDING }, logger.child({ component: 'access' }));
   accessTracker.start();
   const recall = observeRecall(new RecallService(executor, embedder, config, logger.child({ component: 'recall' }), accessTracker), metrics);
+  const update = new UpdateService(executor, embedder, rememberSettings, logger.child({ component: 'update' }));
   const worker = createWorker({
-    executor, embedder, remember, config,
+    executor, embedder, remember, update, config,
     logger: logger.child({ component: 'worker' }),
     onLlmUsage: (kind, model, usage) => metrics.observeLlmUsage(kind, model, usage),
     ...(config.WORKER_NAMESPACES.length > 0 ? { namespaces: config.WORKER_NAMESPACES } : {}),
@@ -133,7 +134,7 @@ export function createServices(config: Config, logger: Logger, options: AppOptio
     embedder,
     access: new AccessPolicy(config.API_KEYS),
     remember,
-    update: new UpdateService(executor, embedder, rememberSettings, logger.child({ component: 'update' })),
+    update,
     recall,
     accessTracker,
     disclosure: new DisclosureService(executor, recall, (text) => embedder.countTokens(text)),

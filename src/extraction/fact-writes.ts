@@ -1,4 +1,4 @@
-import type { BatchOutcome, RememberBatchOptions } from '../pipeline/remember-service.js';
+import type { BatchOutcome, RememberBatchOptions, TextEmbedder } from '../pipeline/remember-service.js';
 import type { RememberInput } from '../pipeline/validate-input.js';
 import { OUTCOME } from './gates.js';
 import { EXTRACTED_FACT_WHY, PIPELINE_ACTOR } from './history.js';
@@ -30,10 +30,11 @@ export interface FactWrite {
 /**
  * Facts become memories through the ordinary write path (normalize, redact, dedup, embed, one
  * transaction), marked as the pipeline's and without queuing extraction of themselves again.
- * The exact-duplicate gate is the write path's own hash dedup. The write checks that the source
+ * The exact-duplicate gate is the write path's own hash dedup. Given the deep path's embedding
+ * cache, the write path finds the vectors planning already made for the same text. The write checks that the source
  * memory is still the version read (ConflictError otherwise) and links the new facts to it.
  */
-export async function writeFacts(writer: FactWriter, source: SourceMemory, facts: readonly ExtractedFact[], model: string): Promise<FactWrite[]> {
+export async function writeFacts(writer: FactWriter, source: SourceMemory, facts: readonly ExtractedFact[], model: string, embedder?: TextEmbedder): Promise<FactWrite[]> {
   if (facts.length === 0) return [];
   const inputs: RememberInput[] = facts.map((fact) => ({
     content: fact.content,
@@ -46,7 +47,7 @@ export async function writeFacts(writer: FactWriter, source: SourceMemory, facts
     occurredAt: source.occurredAt,
     metadata: { sourceMemoryId: source.id, extractionModel: model, factConfidence: fact.confidence },
   }));
-  const outcomes = await writer.rememberBatch(inputs, { enqueueJobs: false, derivedFrom: { memoryId: source.id, contentHash: source.contentHash }, actor: PIPELINE_ACTOR });
+  const outcomes = await writer.rememberBatch(inputs, { enqueueJobs: false, derivedFrom: { memoryId: source.id, contentHash: source.contentHash }, actor: PIPELINE_ACTOR, ...(embedder ? { embedder } : {}) });
   return outcomes.map((o): FactWrite => {
     if (o.error) return { memoryId: null, outcome: `skipped:${o.error.code.toLowerCase()}`, error: o.error.message };
     const created = o.result.dedup.action === 'STORED_NEW' || o.result.dedup.action === 'NEAR_DUPLICATE';

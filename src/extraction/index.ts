@@ -14,3 +14,4 @@ export type { SourceMemory, FactWriter } from './fact-writes.js';
 export type { PipelineMode, ExtractedFact, EntityTriple, ExtractionResult, Decision, Candidate } from './types.js';
 export { resolveNearDuplicate, DEDUP_OUTCOME, type MemoryUpdater, type NearDuplicateDeps, type NearDuplicateResult } from './near-duplicate.js';
 export { NEAR_DUPLICATE_PROMPT_HEADER, NEAR_DUPLICATE_SCHEMA, NEAR_DUPLICATE_ACTIONS } from './near-duplicate-decide.js';
+export { ContentHashEmbeddingCache, DEFAULT_EMBEDDING_CACHE_ENTRIES } from './embedding-cache.js';

@@ -43,7 +43,7 @@ export async function processMemory(deps: DeepPathDeps, memory: SourceMemory): P
   if (writesAllowed(settings.mode)) {
     const toWrite = plan.proposals.filter((p) => p.verdict.apply === 'add' || p.verdict.apply === 'update');
     try {
-      const results = await writeFacts(deps.writer, memory, toWrite.map((p) => p.fact), provider.model);
+      const results = await writeFacts(deps.writer, memory, toWrite.map((p) => p.fact), provider.model, deps.embedder);
       toWrite.forEach((p, i) => writes.set(p.index, results[i]!));
     } catch (error) {
       if (error instanceof ConflictError) return discardStale(deps, memory, plan, 'facts');

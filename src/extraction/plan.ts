@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { normalizeContent } from '../pipeline/normalize.js';
 import { findCandidates } from './candidates.js';
 import { classifyFact } from './classify.js';
 import { decide } from './decide.js';
@@ -36,7 +37,8 @@ export interface MemoryPlan {
 export async function planMemory(deps: DeepPathDeps, memory: SourceMemory): Promise<MemoryPlan> {
   const { provider, settings } = deps;
   const extraction = await extractFacts(provider, memory.content, { timeoutMs: settings.llmTimeoutMs });
-  const vectors = await deps.embedder.embed(extraction.facts.map((f) => f.content));
+  // The text the write path will embed for a short fact (its one chunk), so the cache serves both.
+  const vectors = await deps.embedder.embed(extraction.facts.map((f) => normalizeContent(f.content).storageContent));
 
   const proposals: Proposal[] = [];
   for (const [index, fact] of extraction.facts.entries()) {

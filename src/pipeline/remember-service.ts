@@ -59,6 +59,8 @@ export interface DerivedFrom {
 export interface RememberBatchOptions {
   /** `false` stores without deep-path jobs (the pipeline's own extracted facts). */
   enqueueJobs?: boolean;
+  /** Embeds this batch instead of the service's embedder (the deep path's content-hash cache: each fact embedded once). */
+  embedder?: TextEmbedder;
   /** Checked inside the write transaction; stored memories are linked EXTRACTED_FROM it. */
   derivedFrom?: DerivedFrom;
   /**
@@ -149,7 +151,7 @@ export class RememberService {
   private async round(items: Item[], options: RememberBatchOptions, round: number): Promise<{ outcomes: BatchOutcome[]; stale: Item[] }> {
     const outcomes: BatchOutcome[] = [];
     const exact = await this.exactDuplicates(items);
-    const pending = await this.embedAndDedup(items.filter((p) => !exact.has(p.index)));
+    const pending = await this.embedAndDedup(items.filter((p) => !exact.has(p.index)), options.embedder ?? this.embedder);
 
     const duplicates: DuplicateOf[] = [...exact.values()];
     const toWrite: Pending[] = [];
@@ -206,11 +208,11 @@ export class RememberService {
     return result;
   }
 
-  private async embedAndDedup(items: Item[]): Promise<Array<Pending | (Pending & { duplicateOf: DuplicateOf })>> {
+  private async embedAndDedup(items: Item[], embedder: TextEmbedder): Promise<Array<Pending | (Pending & { duplicateOf: DuplicateOf })>> {
     if (items.length === 0) return [];
     const texts = items.flatMap((i) => i.prepared.chunks.map((c) => c.text));
     const started = performance.now();
-    const vectors = (await this.embedder.embed(texts)).map((v) => Array.from(v));
+    const vectors = (await embedder.embed(texts)).map((v) => Array.from(v));
     this.logger.debug({ chunks: texts.length, ms: Math.round(performance.now() - started) }, 'embedded');
 
     let offset = 0;

@@ -5,7 +5,7 @@ import { ConsistencyScope, withConsistency } from '../consistency/index.js';
 import { MnemographError } from '../errors.js';
 import type { Executor } from '../db/executor.js';
 import type { JobRecord } from '../db/records.js';
-import { pipelineMode, type FactWriter, type MemoryUpdater, type PipelineMode } from '../extraction/index.js';
+import { ContentHashEmbeddingCache, pipelineMode, type FactWriter, type MemoryUpdater, type PipelineMode } from '../extraction/index.js';
 import { emptyUsage, isLlmError, meterUsage, OllamaProvider, type LlmProvider, type LlmUsage } from '../llm/index.js';
 import type { Logger } from '../logger.js';
 import type { TextEmbedder } from '../pipeline/remember-service.js';
@@ -14,7 +14,7 @@ import { createDedupHandler } from './handlers/dedup.js';
 import { createExtractHandler } from './handlers/extract.js';
 import { createHintsHandler } from './handlers/hints.js';
 import type { JobHandler } from './handlers/types.js';
-import { completeJob, extendLease, failJob, leaseJob, releaseStaleLeases } from './queue/index.js';
+import { completeJob, extendLease, failJob, leaseJob, releaseStaleLeases, storedJobError } from './queue/index.js';
 
 export const STALE_LEASE_REAPER_MS = 60 * 1000;
 
@@ -70,11 +70,13 @@ export function createWorker(deps: WorkerDeps): Worker {
   const logger = deps.logger.child({ component: 'worker', workerId });
   const mode = pipelineMode(config);
   const provider = deps.provider ?? new OllamaProvider({ host: config.OLLAMA_HOST, model: config.OLLAMA_MODEL });
+  // Planning and the fact writes share it: each fact is embedded once.
+  const factEmbedder = new ContentHashEmbeddingCache(deps.embedder);
   const handlers = new Map<string, JobHandler>(
     [
       createExtractHandler({
         executor,
-        embedder: deps.embedder,
+        embedder: factEmbedder,
         writer: deps.remember,
         provider,
         logger,
@@ -157,7 +159,8 @@ export function createWorker(deps: WorkerDeps): Worker {
     } catch (error) {
       counters.failed += 1;
       if (isLlmError(error)) counters.llmAvailable = false;
-      const message = `attempt ${job.attempts}/${job.maxAttempts}: ${describe(error)}`;
+      // Redacted and bounded here already: the log line below carries it too.
+      const message = storedJobError(`attempt ${job.attempts}/${job.maxAttempts}: ${describe(error)}`);
       const status = await failJob(executor, job.id, workerId, message, { attempts: job.attempts, retryBaseMs: config.WORKER_RETRY_BASE_MS, llm: llm(), permanent: isPermanent(error) }).catch((failError: unknown) => {
         // Neo4j itself is failing; the stale-lease reaper will return the job to the queue.
         jobLogger.error({ err: failError }, 'could not record the job failure');

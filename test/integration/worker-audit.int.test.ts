@@ -172,3 +172,42 @@ describe('one open extract job per memory', () => {
     expect((await extractJobs(memory.id)).find((j) => j.id === first.id)!.status).toBe('completed');
   }, TIMEOUT);
 });
+
+describe('each fact is embedded once', () => {
+  let rig: DeepPathRig;
+  const namespace = uniqueNamespace('embedonce');
+  const embedded: string[] = [];
+
+  beforeAll(async () => {
+    rig = await startDeepPath(namespace, {}, {
+      wrapWorkerEmbedder: (inner) => ({
+        get modelId() {
+          return inner.modelId;
+        },
+        embed: async (texts: string[]) => {
+          embedded.push(...texts);
+          return inner.embed(texts);
+        },
+      }),
+    });
+  }, TIMEOUT);
+  afterAll(async () => rig?.close(), TIMEOUT);
+
+  it('planning and the fact write share the vector (content-hash cache)', async () => {
+    const { services, fake, worker } = rig;
+    const facts = ['Noor maintains the billing API.', 'Noor prefers  code reviews in the morning.'];
+    scriptStages(fake, {
+      extract: () => extraction(facts.map((f) => [f, 'fact', 0.9])),
+      decide: () => JSON.stringify({ action: 'ADD', targetId: null, confidence: 0.9, reason: 'new' }),
+    });
+    worker.start();
+    const memory = (await services.remember.remember({ content: 'Noor maintains the billing API and likes code reviews in the morning.', namespace })).memory;
+    const job = await waitForJob(services, memory.id, ['completed', 'dead'], { timeoutMs: 90_000 });
+    expect(JSON.parse(job.result!).outcomes).toEqual({ created: 2 });
+    const stored = await query<{ content: string }>(services, `MATCH (f:Memory)-[:EXTRACTED_FROM]->(:Memory {id: $id}) RETURN f.content AS content ORDER BY content`, { id: memory.id });
+    expect(stored.map((s) => s.content)).toEqual(['Noor maintains the billing API.', 'Noor prefers code reviews in the morning.']);
+    // Every text the worker embedded, once each: the write path took the planning vectors.
+    expect(embedded.sort()).toEqual(stored.map((s) => s.content));
+    await worker.stop();
+  }, TIMEOUT);
+});

@@ -26,14 +26,14 @@ export const FAST_WORKER_ENV = {
 export async function startDeepPath(
   namespace: string,
   env: Record<string, string> = {},
-  options: Pick<WorkerDeps, 'onLlmUsage'> & { app?: Partial<AppOptions> } = {},
+  options: Pick<WorkerDeps, 'onLlmUsage'> & { app?: Partial<AppOptions>; wrapWorkerEmbedder?: (embedder: WorkerDeps['embedder']) => WorkerDeps['embedder'] } = {},
 ): Promise<DeepPathRig> {
   const fake = await startFakeOllama({ models: ['qwen3:4b'] });
   const services = testServices({ ...FAST_WORKER_ENV, OLLAMA_HOST: fake.url, OLLAMA_MODEL: 'qwen3:4b', DEFAULT_NAMESPACE: namespace, ...env }, options.app);
   await services.embedder.load();
   const worker = createWorker({
     executor: services.executor,
-    embedder: services.embedder,
+    embedder: options.wrapWorkerEmbedder ? options.wrapWorkerEmbedder(services.embedder) : services.embedder,
     remember: services.remember,
     update: services.update,
     config: services.config,
