@@ -1,7 +1,7 @@
 import type { Logger } from '../logger.js';
 
-/** What one run says about the next: `again` asks for a short pause instead of the full interval. */
-export type RunOutcome = { again: boolean } | void;
+/** What one run says about the next: `again` asks for a short pause, `delayMs` for another one. */
+export type RunOutcome = { again?: boolean; delayMs?: number } | void;
 
 /**
  * A setTimeout chain (as the worker's): one run at a time, the next scheduled when it ends, so a
@@ -60,7 +60,8 @@ export class PeriodicTask {
     let delay = this.intervalMs;
     try {
       const outcome = await this.run();
-      if (outcome && outcome.again) delay = this.againMs;
+      if (outcome?.again) delay = this.againMs;
+      else if (outcome?.delayMs !== undefined) delay = outcome.delayMs;
     } catch (error) {
       this.logger.warn({ err: error, task: this.name }, 'upkeep task failed; retrying at the next interval');
     }

@@ -2,6 +2,7 @@ import type { Config } from '../config/index.js';
 import type { Executor } from '../db/index.js';
 import type { Logger } from '../logger.js';
 import type { RememberService, TextEmbedder } from '../pipeline/remember-service.js';
+import { EmbeddingTracker, type EmbeddingTrackerStats } from './embedding-tracker.js';
 import type { PeriodicTask } from './periodic.js';
 import { retentionLoop, retentionSettings } from './retention-loop.js';
 import { runRetention, type RetentionReport } from './retention/index.js';
@@ -22,9 +23,21 @@ export interface UpkeepDeps {
 export class UpkeepService {
   private readonly loops: PeriodicTask[] = [];
   private lastRetention: RetentionReport | null = null;
+  /** Null when EMBEDDING_TRACKER_ENABLED is false. */
+  readonly tracker: EmbeddingTracker | null;
 
   constructor(private readonly deps: UpkeepDeps) {
-    this.loops.push(retentionLoop(deps.executor, deps.config, deps.logger.child({ component: 'retention' }), (r) => (this.lastRetention = r)));
+    const { config } = deps;
+    // A replica scoped to some namespaces (WORKER_NAMESPACES) keeps its upkeep to them too.
+    const namespaces = config.WORKER_NAMESPACES.length > 0 ? config.WORKER_NAMESPACES : null;
+    this.loops.push(retentionLoop(deps.executor, config, deps.logger.child({ component: 'retention' }), (r) => (this.lastRetention = r)));
+    this.tracker = config.EMBEDDING_TRACKER_ENABLED
+      ? new EmbeddingTracker(deps.executor, deps.embedder, { pollMs: config.EMBEDDING_TRACKER_POLL_MS, batchSize: config.EMBEDDING_TRACKER_BATCH_SIZE, namespaces }, deps.logger.child({ component: 'embedding-tracker' }))
+      : null;
+  }
+
+  trackerStats(): EmbeddingTrackerStats | null {
+    return this.tracker?.snapshot() ?? null;
   }
 
   /** One sweep now, of one namespace or (null) all of them; a dry run only counts. */
@@ -41,9 +54,10 @@ export class UpkeepService {
 
   start(): void {
     for (const loop of this.loops) loop.start();
+    this.tracker?.start();
   }
 
   async stop(): Promise<void> {
-    await Promise.all(this.loops.map((l) => l.stop()));
+    await Promise.all([...this.loops.map((l) => l.stop()), this.tracker?.stop()]);
   }
 }

@@ -80,7 +80,9 @@ MATCH (mem:Memory {id: c.memoryId})
 MERGE (ch:Chunk {id: c.id})
   ON CREATE SET ch.namespace = mem.namespace, ch.index = c.index, ch.text = c.text,
     ch.startChar = c.startChar, ch.endChar = c.endChar, ch.contentHash = c.contentHash,
-    ch.name = 'chunk ' + toString(c.index) + ' of ' + mem.name
+    ch.name = 'chunk ' + toString(c.index) + ' of ' + mem.name,
+    // What the vector was made from and by: the embedding tracker re-embeds when either differs.
+    ch.embeddingModel = mem.embeddingModel, ch.embeddedHash = c.contentHash
 MERGE (mem)-[:HAS_CHUNK]->(ch)
 WITH ch, c
 CALL db.create.setNodeVectorProperty(ch, 'embedding', c.embedding)`;
