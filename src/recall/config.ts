@@ -34,6 +34,9 @@ export const DEFAULT_RERANK_TIMEOUT_MS = 2_000;
 export const DEFAULT_RERANK_SCORE_WEIGHT = 0.7;
 export const DEFAULT_RERANK_SIMILARITY_WEIGHT = 0.3;
 
+/** Factor 1 + this on memories whose event time lies in the period a question names ("last Saturday"). */
+export const DEFAULT_TIME_WINDOW_BOOST = 0.3;
+
 /** Factor on a temporal memory whose validUntil has passed (seed 001: expired ranks lower, not deleted). */
 export const DEFAULT_EXPIRED_PENALTY = 0.5;
 
@@ -77,6 +80,8 @@ export interface RecallSettings {
   importance: { enabled: boolean; weight: number };
   /** Memories whose validUntil is before the question's time are multiplied by expiredPenalty. */
   validity: { enabled: boolean; expiredPenalty: number };
+  /** A past period named in the question, resolved against asOf: memories from then gain `1 + boost`. */
+  time: { enabled: boolean; boost: number };
   /** Neighbours in the same session of the top `anchors` results gain weight × the anchor's score. */
   context: { enabled: boolean; weight: number; window: number; anchors: number };
   rerank: { enabled: boolean; topN: number; timeoutMs: number; scoreWeight: number; similarityWeight: number };

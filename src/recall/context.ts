@@ -43,6 +43,7 @@ export function applyContextBoost(
         recency: 1,
         importance: 1,
         validity: 1,
+        time: 1,
         pinned: newcomers.get(id)!.pinned === true,
         context: add,
         rerank: null,

@@ -28,6 +28,7 @@ import {
   DEFAULT_RESOLUTION_BOOST,
   DEFAULT_RESOLUTION_MIN_CONTENT_CHARS,
   DEFAULT_RRF_K,
+  DEFAULT_TIME_WINDOW_BOOST,
   DEFAULT_TOKEN_BUDGET,
   MAX_LIMIT,
   type RecallSettings,
@@ -54,6 +55,7 @@ const DEFAULT_SETTINGS: RecallSettings = {
   recency: { enabled: false, halfLifeDays: DEFAULT_RECENCY_HALF_LIFE_DAYS, weight: DEFAULT_RECENCY_WEIGHT },
   importance: { enabled: true, weight: DEFAULT_IMPORTANCE_WEIGHT },
   validity: { enabled: true, expiredPenalty: DEFAULT_EXPIRED_PENALTY },
+  time: { enabled: true, boost: DEFAULT_TIME_WINDOW_BOOST },
   context: { enabled: true, weight: DEFAULT_CONTEXT_WEIGHT, window: DEFAULT_CONTEXT_WINDOW, anchors: DEFAULT_CONTEXT_ANCHORS },
   rerank: {
     enabled: true,
@@ -73,6 +75,7 @@ const PLAIN_RANKING: RecallSettingsOverrides = {
   recency: { enabled: false },
   importance: { enabled: false },
   validity: { enabled: false },
+  time: { enabled: false },
   context: { enabled: false },
   rerank: { enabled: false },
 };
@@ -143,6 +146,7 @@ export function validateRecallSettings(s: RecallSettings): void {
     ['recency.weight', s.recency.weight, isFraction, 'in [0, 1]'],
     ['importance.weight', s.importance.weight, isFraction, 'in [0, 1]'],
     ['validity.expiredPenalty', s.validity.expiredPenalty, isFraction, 'in [0, 1]'],
+    ['time.boost', s.time.boost, (v) => v >= 0 && v <= 5, 'in [0, 5]'],
     ['context.weight', s.context.weight, isFraction, 'in [0, 1]'],
     ['context.window', s.context.window, (v) => Number.isInteger(v) && v >= 0 && v <= 5, 'an integer in [0, 5]'],
     ['context.anchors', s.context.anchors, (v) => Number.isInteger(v) && v >= 0 && v <= 100, 'an integer in [0, 100]'],
@@ -181,6 +185,7 @@ export function validateRecallSettings(s: RecallSettings): void {
     ['recency.enabled', s.recency.enabled],
     ['importance.enabled', s.importance.enabled],
     ['validity.enabled', s.validity.enabled],
+    ['time.enabled', s.time.enabled],
     ['rerank.enabled', s.rerank.enabled],
   ];
   for (const [path, value] of flags) {

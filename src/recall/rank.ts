@@ -3,6 +3,7 @@ import { dampeningFactors, hubThreshold } from './dampening.js';
 import { fuseScores } from './fusion.js';
 import { queryTokens } from './lucene.js';
 import { recencyFactor } from './recency.js';
+import { timeFactor, type TimeWindow } from './time-window.js';
 import type { RankedCandidate, RecallCandidate } from './types.js';
 
 export interface RankContext {
@@ -12,6 +13,8 @@ export interface RankContext {
   now: Date;
   /** Mention count above which an entity is a hub, e.g. a namespace-wide P90; from the candidates when omitted. */
   hubThreshold?: number;
+  /** The past period the question names, if any (time-window.ts). */
+  timeWindow?: TimeWindow | null;
 }
 
 /**
@@ -38,14 +41,15 @@ export function rankCandidates(
     const recency = settings.recency.enabled ? recencyFactor(candidate, context.now, settings.recency) : 1;
     const importance = settings.importance.enabled ? importanceFactor(candidate.importance, settings.importance.weight) : 1;
     const validity = settings.validity.enabled ? validityFactor(candidate.validUntil ?? null, context.now, settings.validity.expiredPenalty) : 1;
+    const time = settings.time.enabled ? timeFactor(candidate.occurredAt, context.timeWindow ?? null, settings.time.boost) : 1;
     const pinned = candidate.pinned === true;
     // A pin is the user saying "this matters": no penalty applies, bonuses (resolution) still do.
     const penalties = pinned ? 1 : gravity * hub * recency * importance * validity;
-    const score = (fused + graphBoost) * resolution * penalties;
+    const score = (fused + graphBoost) * resolution * time * penalties;
     return {
       candidate,
       score,
-      explanation: { method, vector, keyword, hint, fused, graphBoost, gravity, hub, resolution, recency, importance, validity, pinned, context: 0, rerank: null, final: score },
+      explanation: { method, vector, keyword, hint, fused, graphBoost, gravity, hub, resolution, recency, importance, validity, time, pinned, context: 0, rerank: null, final: score },
     };
   });
   return ranked.sort(byScoreThenId);

@@ -1,6 +1,7 @@
 import { ValidationError } from '../errors.js';
 import type { RecallSettings } from './config.js';
 import type { MemoryFilters } from './filters.js';
+import { queryTimeWindow, type TimeWindow } from './time-window.js';
 
 const MAX_QUERY_CHARS = 4_000;
 const MAX_TOKEN_BUDGET = 100_000;
@@ -29,6 +30,8 @@ export interface RecallPlan {
   include: { includeDeleted: boolean; includeSuperseded: boolean };
   /** Candidates each leg fetches. */
   fetch: number;
+  /** The past period the question names ("last Saturday"), resolved against asOf. */
+  timeWindow: TimeWindow | null;
 }
 
 export function planRecall(
@@ -59,6 +62,7 @@ export function planRecall(
     memoryFilters: { ...filters, minImportance: filters.minImportance ?? settings.filters.minImportance },
     include: { includeDeleted: !!filters.includeDeleted, includeSuperseded: !!filters.includeSuperseded },
     fetch: limit * settings.overFetchFactor,
+    timeWindow: settings.time.enabled ? queryTimeWindow(query, asOf.time) : null,
   };
 }
 

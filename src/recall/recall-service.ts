@@ -129,7 +129,7 @@ export class RecallService {
     const retrieved = await this.retrieve(plan, vector, timer);
     const memories = await timer.run('load', () => loadRecallMemories(this.executor, candidateIds(retrieved.legs), { namespace: plan.namespace, ...plan.include, vector }));
     let ranked = timer.runSync('rank', () =>
-      rankCandidates(assembleCandidates(retrieved.legs, memories), plan.settings, { query: plan.query, now: plan.asOf.time, hubThreshold: retrieved.hubThreshold }),
+      rankCandidates(assembleCandidates(retrieved.legs, memories), plan.settings, { query: plan.query, now: plan.asOf.time, hubThreshold: retrieved.hubThreshold, timeWindow: plan.timeWindow }),
     );
     ranked = await this.context(plan, ranked, memories, vector, timer);
     ranked = applyFilters(

@@ -32,6 +32,7 @@ function ranked(ids: string[]): RankedCandidate[] {
         recency: 1,
         importance: 1,
         validity: 1,
+        time: 1,
         pinned: false,
         context: 0,
         rerank: null,

@@ -75,6 +75,8 @@ export interface ScoreExplanation {
   importance: number;
   /** Below 1 when the memory's validUntil is before the time of the question. */
   validity: number;
+  /** Above 1 when the memory's event time lies in the period the question names. */
+  time: number;
   /** Pinned memories skip every multiplicative penalty. */
   pinned: boolean;
   /** Additive increment from a neighbouring result in the same session (0 = none). */
