@@ -12,6 +12,8 @@ export interface DeepPathSettings {
   llmTimeoutMs: number;
   minFactConfidence: number;
   semantic: SemanticSettings;
+  /** Queue a `classify` job (LLM structural classification) for each entity that gets attributes. */
+  classify?: { enabled: boolean; maxAttempts: number };
 }
 
 /** What the deep path needs; built once by the worker. */

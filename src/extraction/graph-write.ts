@@ -52,6 +52,14 @@ export interface GraphPlan {
   attributes: GraphAttribute[];
   supersessions: Supersession[];
   retirements: TargetRetirement[];
+  /** `classify` jobs for the entities that got attributes (LLM classification); ids made before. */
+  classifyJobs?: ClassifyJobInsert[];
+}
+
+export interface ClassifyJobInsert {
+  id: string;
+  entityCanonicalName: string;
+  maxAttempts: number;
 }
 
 export interface GraphWriteResult {
@@ -138,6 +146,22 @@ CALL (r, old) {
 }
 RETURN old.id AS id`;
 
+// One open classify job per entity: a leased one is asked to run again (it may have read its batch
+// already), a pending one will see the new attributes.
+const QUEUE_CLASSIFY = `
+UNWIND $jobs AS j
+MATCH (e:Entity {namespace: $namespace, canonicalName: j.entityCanonicalName})
+OPTIONAL MATCH (o:Job {kind: 'classify'})-[:FOR]->(e)
+  WHERE o.status IN ['pending', 'leased'] AND o.id <> j.id
+WITH j, e, collect(o) AS open
+FOREACH (l IN [x IN open WHERE x.status = 'leased'] | SET l.rerunRequested = $now)
+WITH j, e, open WHERE size(open) = 0
+MERGE (job:Job {id: j.id})
+  ON CREATE SET job.namespace = $namespace, job.kind = 'classify', job.status = 'pending', job.attempts = 0,
+    job.maxAttempts = j.maxAttempts, job.availableAt = $now, job.createdAt = $now, job.updatedAt = $now,
+    job.name = 'classify ' + left(e.name, 40)
+MERGE (job)-[:FOR]->(e)`;
+
 export interface GraphWriteContext {
   now: string;
   model: string;
@@ -164,6 +188,8 @@ export async function persistGraph(executor: Executor, plan: GraphPlan, context:
     const created = plan.attributes.length ? await tx.run<{ id: string }>(CREATE_ATTRIBUTES, { ...base, attributes: plan.attributes, actor: PIPELINE_ACTOR }) : [];
     const superseded = plan.supersessions.length ? await tx.run<{ newId: string; oldId: string }>(SUPERSEDE, { ...base, supersessions: plan.supersessions }) : [];
     const retiredAttributes = plan.retirements.length ? await tx.run<{ targetMemoryId: string; attributeIds: string[] }>(RETIRE_TARGETS, { ...base, retirements: plan.retirements }) : [];
+    const classify = (plan.classifyJobs ?? []).filter((j) => created.some((c) => plan.attributes.find((a) => a.id === c.id)?.entityCanonicalName === j.entityCanonicalName));
+    if (classify.length) await tx.run(QUEUE_CLASSIFY, { ...base, jobs: classify });
     const retiredMemories = plan.retirements.length ? (await tx.run<{ id: string }>(RETIRE_TARGET_MEMORIES, { ...base, sourceMemoryId: plan.sourceMemoryId, retirements: plan.retirements })).map((r) => r.id) : [];
     const attributesOf = new Map(retiredAttributes.map((r) => [r.targetMemoryId, r.attributeIds]));
 

@@ -15,3 +15,5 @@ export type { PipelineMode, ExtractedFact, EntityTriple, ExtractionResult, Decis
 export { resolveNearDuplicate, DEDUP_OUTCOME, type MemoryUpdater, type NearDuplicateDeps, type NearDuplicateResult } from './near-duplicate.js';
 export { NEAR_DUPLICATE_PROMPT_HEADER, NEAR_DUPLICATE_SCHEMA, NEAR_DUPLICATE_ACTIONS } from './near-duplicate-decide.js';
 export { ContentHashEmbeddingCache, DEFAULT_EMBEDDING_CACHE_ENTRIES } from './embedding-cache.js';
+export { classifyJobEntity, MAX_CLASSIFY_BATCHES, type ClassifyDeps, type ClassifyJobResult } from './classify-entity.js';
+export { CLASSIFY_PROMPT_HEADER, ASPECT_SUGGESTIONS, classifySchema } from './structural-classify.js';

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { ConflictError } from '../errors.js';
 import type { DeepPathDeps } from './deps.js';
 import { writeFacts, type FactWrite, type SourceMemory } from './fact-writes.js';
@@ -50,7 +51,12 @@ export async function processMemory(deps: DeepPathDeps, memory: SourceMemory): P
       throw error;
     }
     try {
-      graph = await persistGraph(deps.executor, buildGraphPlan(memory.namespace, memory.id, plan, writes), {
+      const graphPlan = buildGraphPlan(memory.namespace, memory.id, plan, writes);
+      if (settings.classify?.enabled) {
+        const maxAttempts = settings.classify.maxAttempts;
+        graphPlan.classifyJobs = [...new Set(graphPlan.attributes.map((a) => a.entityCanonicalName))].map((entityCanonicalName) => ({ id: randomUUID(), entityCanonicalName, maxAttempts }));
+      }
+      graph = await persistGraph(deps.executor, graphPlan, {
         now: new Date().toISOString(),
         model: provider.model,
         sourceContentHash: memory.contentHash,

@@ -10,6 +10,7 @@ import { emptyUsage, isLlmError, meterUsage, OllamaProvider, type LlmProvider, t
 import type { Logger } from '../logger.js';
 import type { TextEmbedder } from '../pipeline/remember-service.js';
 import { tickDelayMs } from './backoff.js';
+import { createClassifyHandler } from './handlers/classify.js';
 import { createDedupHandler } from './handlers/dedup.js';
 import { createExtractHandler } from './handlers/extract.js';
 import { createHintsHandler } from './handlers/hints.js';
@@ -22,6 +23,7 @@ export type WorkerConfig = Pick<
   Config,
   | 'PIPELINE_ENABLED' | 'PIPELINE_SHADOW_MODE' | 'MUTATIONS_FROZEN' | 'ALLOW_UPDATE_DELETE' | 'HINTS_ENABLED' | 'HINTS_MAX'
   | 'OLLAMA_HOST' | 'OLLAMA_MODEL' | 'EXTRACTION_TIMEOUT_MS' | 'MIN_FACT_CONFIDENCE' | 'DEDUP_LLM_ENABLED'
+  | 'CLASSIFY_LLM_ENABLED' | 'CLASSIFY_BATCH_SIZE' | 'WORKER_MAX_ATTEMPTS'
   | 'SEMANTIC_CONTRADICTION_ENABLED' | 'SEMANTIC_CONTRADICTION_TIMEOUT_MS'
   | 'WORKER_ENABLED' | 'WORKER_POLL_MS' | 'WORKER_LEASE_TIMEOUT_MS' | 'WORKER_RETRY_BASE_MS'
 >;
@@ -85,15 +87,17 @@ export function createWorker(deps: WorkerDeps): Worker {
           llmTimeoutMs: config.EXTRACTION_TIMEOUT_MS,
           minFactConfidence: config.MIN_FACT_CONFIDENCE,
           semantic: { enabled: config.SEMANTIC_CONTRADICTION_ENABLED, timeoutMs: config.SEMANTIC_CONTRADICTION_TIMEOUT_MS },
+          classify: { enabled: config.CLASSIFY_LLM_ENABLED, maxAttempts: config.WORKER_MAX_ATTEMPTS },
         },
       }),
       createHintsHandler({ executor, provider, timeoutMs: config.EXTRACTION_TIMEOUT_MS, maxHints: config.HINTS_MAX }),
+      createClassifyHandler({ executor, provider, settings: { llmTimeoutMs: config.EXTRACTION_TIMEOUT_MS, batchSize: config.CLASSIFY_BATCH_SIZE } }),
       createDedupHandler({ executor, provider, updater: deps.update, logger, settings: { mode, llmTimeoutMs: config.EXTRACTION_TIMEOUT_MS, minConfidence: config.MIN_FACT_CONFIDENCE } }),
     ].map((h) => [h.kind, h]),
   );
   // Disabled: nothing runs. Frozen: extraction still audits proposals, hints wait (they would write).
   // Near-duplicate decisions are audited in every mode and applied only in a writing one.
-  const kinds = mode === 'disabled' ? [] : ['extract', ...(config.HINTS_ENABLED && mode !== 'frozen' ? ['hints'] : []), ...(config.DEDUP_LLM_ENABLED ? ['dedup'] : [])];
+  const kinds = mode === 'disabled' ? [] : ['extract', ...(config.HINTS_ENABLED && mode !== 'frozen' ? ['hints'] : []), ...(config.DEDUP_LLM_ENABLED ? ['dedup'] : []), ...(config.CLASSIFY_LLM_ENABLED && mode !== 'frozen' ? ['classify'] : [])];
 
   let running = false;
   let timer: NodeJS.Timeout | undefined;

@@ -1,0 +1,10 @@
+import { classifyJobEntity, type ClassifyDeps } from '../../extraction/index.js';
+import type { JobHandler } from './types.js';
+
+/** `classify` jobs: one entity's rule-placed attributes sorted into aspects by the LLM. */
+export function createClassifyHandler(deps: ClassifyDeps): JobHandler {
+  return {
+    kind: 'classify',
+    run: (job) => classifyJobEntity(deps, job.id),
+  };
+}
