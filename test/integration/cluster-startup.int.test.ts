@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CYPHER_DIR } from '../../src/app.js';
-import { createDriver, Executor, loadMigrations, MIGRATION_LOCK_ID } from '../../src/db/index.js';
+import { createDriver, Executor, loadMigrations, migrate, MIGRATION_LOCK_ID } from '../../src/db/index.js';
 import { createLogger } from '../../src/logger.js';
 import { startNeo4j, stopNeo4j } from '../../scripts/neo4j-server.mjs';
 import { spawnService, type ServiceProcess } from '../support/processes.js';
@@ -16,6 +16,8 @@ const NEO4J = {
   password: 'cluster-startup-pw',
   heapMb: 512,
   pageCacheMb: 128,
+  // A cold JVM on a loaded 2-core machine can take more than the default 120 s.
+  timeoutMs: 300_000,
 };
 const URI = `bolt://127.0.0.1:${NEO4J.boltPort}`;
 const REPLICAS = 4;
@@ -83,4 +85,25 @@ describe('N replicas started at once on an empty database', () => {
       replicasThatWaitedForTheLock: waited,
     }));
   }, 420_000);
+
+  it('a lock left by a starter that died is taken over when its lease ends, and the migration it left is applied', async () => {
+    const last = Math.max(...(await loadMigrations(CYPHER_DIR)).map((m) => m.version));
+    await migrate(executor, CYPHER_DIR, createLogger('silent')); // a no-op after the test above; it may run alone
+    // A starter died holding the lock (5 s of lease left) before recording the last migration.
+    await executor.write('test.unrecord', `MATCH (m:SchemaMigration {version: $version}) DELETE m`, { version: last });
+    const [stale] = await executor.write<{ until: number }>(
+      'test.stale-lock',
+      `MATCH (l:Lock {id: $id}) SET l.owner = 'crashed-starter', l.expiresAt = datetime.realtime() + duration({seconds: 5}) RETURN l.expiresAt.epochMillis AS until`,
+      { id: MIGRATION_LOCK_ID },
+    );
+
+    const report = await migrate(executor, CYPHER_DIR, createLogger('silent'));
+    expect(report.applied).toEqual([last]);
+    const [lock] = await executor.read<{ owner: string | null; n: number }>('test.lock', LOCK, { id: MIGRATION_LOCK_ID });
+    expect(lock).toEqual({ owner: null, n: 1 });
+    // Applied by this starter, and only after the dead one's lease ran out (both on the database's clock).
+    const [row] = await executor.read<{ appliedBy: string; at: number }>('test.migration', 'MATCH (m:SchemaMigration {version: $version}) RETURN m.appliedBy AS appliedBy, m.appliedAt.epochMillis AS at', { version: last });
+    expect(row!.appliedBy).not.toBe('crashed-starter');
+    expect(row!.at).toBeGreaterThanOrEqual(stale!.until);
+  }, 120_000);
 });
