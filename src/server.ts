@@ -19,7 +19,7 @@ import { createLoaders } from './graphql/loaders.js';
 import { resolvers } from './graphql/resolvers/index.js';
 import { typeDefs } from './graphql/schema.js';
 import { checkHealth } from './health.js';
-import { mcpRouter } from './mcp/index.js';
+import { mcpErrorHandler, mcpRouter } from './mcp/index.js';
 import { httpErrorHandler } from './http-errors.js';
 import { admission, headerValue, hostCheck, principalOf, tokenLimit } from './http/index.js';
 import { bindTrace, operationTracePlugin, recordOperations, requestIdMiddleware, requestIdOf, traceOf } from './observability/index.js';
@@ -140,7 +140,17 @@ export async function startServer(services: Services, options: { host: string; p
       },
     }),
   );
-  app.use('/mcp', mcpRouter(services));
+  // /mcp: the same key, rate and concurrency admission as /graphql (limits of its own), the body
+  // limit in the router, refusals as JSON-RPC errors; one log line per tool call (src/mcp).
+  app.use(
+    '/mcp',
+    admission(services.access, {
+      ratePerMinute: services.config.RATE_LIMIT_PER_MINUTE,
+      maxConcurrent: services.config.MAX_CONCURRENT_REQUESTS_PER_KEY,
+    }),
+    mcpRouter(services),
+    mcpErrorHandler(services.logger, services.metrics),
+  );
   app.use(httpErrorHandler(services.logger));
 
   const address = httpServer.address();

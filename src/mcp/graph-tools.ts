@@ -2,14 +2,68 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { canonicalSearch, entitiesPage } from '../db/queries/entity-page.js';
 import { isMnemographError } from '../errors.js';
-import { describeEntity, ENTITY_TYPES, FACT_KINDS } from '../knowledge/index.js';
-import { fitList } from './budget.js';
-import { guarded, toolText } from './errors.js';
+import { describeEntity, ENTITY_TYPES, FACT_KINDS, type EntityDescription } from '../knowledge/index.js';
+import { clipText, fitItems, fitList } from './budget.js';
+import { runTool } from './errors.js';
 import { maxTokens, namespace } from './schemas.js';
 import type { ToolContext } from './tool-context.js';
 
 const MAX_ITEMS_PER_CALL = 50;
 const MAX_SEARCH_CHARS = 200;
+/** Shares of the budget one name, description, fact… may take at most (never below MIN_FIELD_TOKENS). */
+const NAME_SHARE = 0.1;
+const DESCRIPTION_SHARE = 0.2;
+const LIST_OF_NAMES_SHARE = 0.1;
+const FACT_SHARE = 0.15;
+const ALIAS_SHARE = 0.03;
+const FACTS_SHARE = 0.75;
+const MIN_FIELD_TOKENS = 8;
+
+type Clip = (text: string, share: number) => string;
+
+/** Clips a field to its share of the budget, with "…" when cut. */
+function clipper(maxTokens: number, ctx: ToolContext): Clip {
+  return (text, share) => clipText(text, Math.max(MIN_FIELD_TOKENS, Math.floor(maxTokens * share)), ctx.count);
+}
+
+/**
+ * get_entity's answer within `maxTokens`: every field clipped to its share (an entity gains an
+ * alias per merge, a description can be long), then facts up to three quarters of the budget and
+ * relations in what is left; each list says how many it left out (`<list>_omitted`).
+ */
+function describeWithin(d: EntityDescription, maxTokens: number, ctx: ToolContext): string {
+  const clip = clipper(maxTokens, ctx);
+  const { entity } = d;
+  const names = (list: readonly string[], share: number) => fitItems(list.map((n) => clip(n, ALIAS_SHARE)), Math.floor(maxTokens * share), ctx.count);
+  const aliases = names(entity.aliases ?? [], LIST_OF_NAMES_SHARE);
+  const aspects = names(d.aspects.map((a) => a.name), LIST_OF_NAMES_SHARE);
+  const head = {
+    id: entity.id,
+    name: clip(entity.name, NAME_SHARE),
+    type: entity.type,
+    description: entity.description == null ? null : clip(entity.description, DESCRIPTION_SHARE),
+    aliases: aliases.kept,
+    ...(aliases.omitted > 0 ? { aliases_omitted: aliases.omitted } : {}),
+    mentions: entity.mentions,
+    aspects: aspects.kept,
+    ...(aspects.omitted > 0 ? { aspects_omitted: aspects.omitted } : {}),
+  };
+  const facts = d.aspects.flatMap((a) =>
+    a.attributes.map((attr) => ({ aspect: clip(a.name, ALIAS_SHARE), content: clip(attr.content, FACT_SHARE), kind: attr.kind, confidence: attr.confidence, since: attr.validFrom, id: attr.id })),
+  );
+  const relations = d.relations.map((r) => ({ type: r.type, direction: r.direction, other: clip(r.other, ALIAS_SHARE), mentions: r.mentions }));
+  // Room left for the lists: the head and the lists' own keys and counts are already spent.
+  const frame = ctx.count(JSON.stringify({ ...head, facts: [], facts_omitted: facts.length, relations: [], relations_omitted: relations.length }));
+  const keptFacts = fitItems(facts, Math.max(0, Math.floor(maxTokens * FACTS_SHARE) - frame), ctx.count);
+  const keptRelations = fitItems(relations, Math.max(0, maxTokens - frame - ctx.count(JSON.stringify(keptFacts.kept))), ctx.count);
+  return JSON.stringify({
+    ...head,
+    facts: keptFacts.kept,
+    ...(keptFacts.omitted > 0 ? { facts_omitted: keptFacts.omitted } : {}),
+    relations: keptRelations.kept,
+    ...(keptRelations.omitted > 0 ? { relations_omitted: keptRelations.omitted } : {}),
+  });
+}
 
 /** get_entity, search_entities, create_entities, create_relations, add_observations. */
 export function registerGraphTools(server: McpServer, ctx: ToolContext): void {
@@ -23,17 +77,9 @@ export function registerGraphTools(server: McpServer, ctx: ToolContext): void {
       annotations: { readOnlyHint: true },
     },
     (args) =>
-      guarded(ctx.logger, async () => {
+      runTool(ctx, 'get_entity', args.max_tokens, async () => {
         const ns = ctx.namespaceFor(args.namespace, 'read');
-        const d = await describeEntity(services.executor, ns, args.name);
-        const facts = d.aspects.flatMap((a) => a.attributes.map((attr) => ({ aspect: a.name, content: attr.content, kind: attr.kind, confidence: attr.confidence, since: attr.validFrom, id: attr.id })));
-        const relations = d.relations.map((r) => ({ type: r.type, direction: r.direction, other: r.other, mentions: r.mentions }));
-        const { entity } = d;
-        const head = { id: entity.id, name: entity.name, type: entity.type, description: entity.description, aliases: entity.aliases, mentions: entity.mentions, aspects: d.aspects.map((a) => a.name) };
-        // Facts and relations share the budget: relations get what the facts leave, at least a quarter.
-        const factsText = fitList(head, 'facts', facts, Math.floor(args.max_tokens * 0.75), ctx.count);
-        const base = JSON.parse(factsText) as Record<string, unknown>;
-        return toolText(fitList(base, 'relations', relations, args.max_tokens, ctx.count));
+        return describeWithin(await describeEntity(services.executor, ns, args.name), args.max_tokens, ctx);
       }),
   );
 
@@ -45,11 +91,12 @@ export function registerGraphTools(server: McpServer, ctx: ToolContext): void {
       annotations: { readOnlyHint: true },
     },
     (args) =>
-      guarded(ctx.logger, async () => {
+      runTool(ctx, 'search_entities', args.max_tokens, async () => {
         const ns = ctx.namespaceFor(args.namespace, 'read');
         const page = await entitiesPage(services.executor, { namespace: ns, search: canonicalSearch(args.query), type: args.type ?? null, first: Math.min(args.limit ?? 20, services.config.MAX_PAGE_SIZE) });
-        const entities = page.edges.map(({ node }) => ({ id: node.id, name: node.name, type: node.type, mentions: node.mentions }));
-        return toolText(fitList({ has_more: page.pageInfo.hasNextPage }, 'entities', entities, args.max_tokens, ctx.count));
+        const clip = clipper(args.max_tokens, ctx);
+        const entities = page.edges.map(({ node }) => ({ id: node.id, name: clip(node.name, NAME_SHARE), type: node.type, mentions: node.mentions }));
+        return fitList({ has_more: page.pageInfo.hasNextPage }, 'entities', entities, args.max_tokens, ctx.count);
       }),
   );
 
@@ -60,17 +107,19 @@ export function registerGraphTools(server: McpServer, ctx: ToolContext): void {
       inputSchema: {
         entities: z.array(z.object({ name: z.string(), type: z.enum(ENTITY_TYPES).optional(), description: z.string().optional() })).min(1).max(MAX_ITEMS_PER_CALL),
         namespace,
+        max_tokens: maxTokens,
       },
       annotations: { readOnlyHint: false, idempotentHint: true },
     },
     (args) =>
-      guarded(ctx.logger, async () => {
+      runTool(ctx, 'create_entities', args.max_tokens, async () => {
         const who = { namespace: ctx.namespaceFor(args.namespace, 'write'), actor: ctx.principal.name };
-        const results = await eachItem(args.entities, async (e) => {
+        const clip = clipper(args.max_tokens, ctx);
+        const results = await eachItem(clip, args.entities, async (e) => {
           const r = await services.knowledge.createEntity(who, e);
-          return { id: r.entity.id, name: r.entity.name, type: r.entity.type, created: r.created };
+          return { id: r.entity.id, name: clip(r.entity.name, NAME_SHARE), type: r.entity.type, created: r.created };
         });
-        return toolText(JSON.stringify({ entities: results }));
+        return fitList({}, 'entities', results, args.max_tokens, ctx.count);
       }),
   );
 
@@ -81,17 +130,19 @@ export function registerGraphTools(server: McpServer, ctx: ToolContext): void {
       inputSchema: {
         relations: z.array(z.object({ source: z.string(), type: z.string(), target: z.string(), confidence: z.number().min(0).max(1).optional() })).min(1).max(MAX_ITEMS_PER_CALL),
         namespace,
+        max_tokens: maxTokens,
       },
       annotations: { readOnlyHint: false },
     },
     (args) =>
-      guarded(ctx.logger, async () => {
+      runTool(ctx, 'create_relations', args.max_tokens, async () => {
         const who = { namespace: ctx.namespaceFor(args.namespace, 'write'), actor: ctx.principal.name };
-        const results = await eachItem(args.relations, async (r) => {
+        const clip = clipper(args.max_tokens, ctx);
+        const results = await eachItem(clip, args.relations, async (r) => {
           const row = await services.knowledge.relate(who, r);
-          return { id: row.id, source: r.source, type: row.type, target: r.target, mentions: row.mentions };
+          return { id: row.id, source: clip(r.source, NAME_SHARE), type: clip(row.type, NAME_SHARE), target: clip(r.target, NAME_SHARE), mentions: row.mentions };
         });
-        return toolText(JSON.stringify({ relations: results }));
+        return fitList({}, 'relations', results, args.max_tokens, ctx.count);
       }),
   );
 
@@ -105,17 +156,19 @@ export function registerGraphTools(server: McpServer, ctx: ToolContext): void {
           .min(1)
           .max(MAX_ITEMS_PER_CALL),
         namespace,
+        max_tokens: maxTokens,
       },
       annotations: { readOnlyHint: false, idempotentHint: true },
     },
     (args) =>
-      guarded(ctx.logger, async () => {
+      runTool(ctx, 'add_observations', args.max_tokens, async () => {
         const who = { namespace: ctx.namespaceFor(args.namespace, 'write'), actor: ctx.principal.name };
-        const results = await eachItem(args.observations, async (o) => {
+        const clip = clipper(args.max_tokens, ctx);
+        const results = await eachItem(clip, args.observations, async (o) => {
           const r = await services.knowledge.assertFact(who, { ...o, aspect: o.aspect ?? 'facts' });
-          return { entity: r.entity.name, outcome: r.outcome, attribute_id: r.attribute?.id ?? null, memory_id: r.memory?.id ?? null, superseded: r.superseded };
+          return { entity: clip(r.entity.name, NAME_SHARE), outcome: r.outcome, attribute_id: r.attribute?.id ?? null, memory_id: r.memory?.id ?? null, superseded: r.superseded };
         });
-        return toolText(JSON.stringify({ observations: results }));
+        return fitList({}, 'observations', results, args.max_tokens, ctx.count);
       }),
   );
 }
@@ -124,14 +177,14 @@ export function registerGraphTools(server: McpServer, ctx: ToolContext): void {
  * Items one after the other; an item's own failure (bad name, missing entity) is reported in
  * its place and the others still run. Authorization failures stop the whole call.
  */
-async function eachItem<T, R>(items: readonly T[], work: (item: T) => Promise<R>): Promise<Array<R | { error: { code: string; message: string } }>> {
+async function eachItem<T, R>(clip: Clip, items: readonly T[], work: (item: T) => Promise<R>): Promise<Array<R | { error: { code: string; message: string } }>> {
   const out: Array<R | { error: { code: string; message: string } }> = [];
   for (const item of items) {
     try {
       out.push(await work(item));
     } catch (error) {
       if (!isMnemographError(error) || error.code === 'INTERNAL' || error.code === 'UNAVAILABLE') throw error;
-      out.push({ error: { code: error.code, message: error.message } });
+      out.push({ error: { code: error.code, message: clip(error.message, NAME_SHARE) } });
     }
   }
   return out;

@@ -1,37 +1,58 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import express, { type Request, type Response, type Router } from 'express';
+import express, { type ErrorRequestHandler, type Request, type Router } from 'express';
 import type { Services } from '../app.js';
-import { isMnemographError } from '../errors.js';
+import { BOOKMARK_HEADER, ConsistencyScope, decodeBookmarkToken } from '../consistency/index.js';
+import { isMnemographError, LimitExceededError, type ErrorCode } from '../errors.js';
+import { headerValue, principalOf } from '../http/index.js';
+import type { Logger } from '../logger.js';
+import { requestIdOf } from '../observability/index.js';
+import { observeRefusal } from './metrics.js';
 import { createMcpServer } from './server.js';
 
-const AUTH_STATUS: Record<string, number> = { UNAUTHENTICATED: 401, FORBIDDEN: 403 };
-// JSON-RPC's range for server-defined errors.
+// JSON-RPC's range for server-defined errors, and its parse error.
 const JSONRPC_SERVER_ERROR = -32001;
+const JSONRPC_PARSE_ERROR = -32700;
+/**
+ * One JSON-RPC message per POST: the rate and concurrency limits count requests, and a batch
+ * (the SDK takes up to 100) would run that many tool calls on one admission.
+ */
+export const MAX_MESSAGES_PER_REQUEST = 1;
+
+const STATUS_OF: Partial<Record<ErrorCode, number>> = { UNAUTHENTICATED: 401, FORBIDDEN: 403, RATE_LIMITED: 429, UNAVAILABLE: 503 };
 
 /**
- * Streamable HTTP at /mcp, stateless: every POST authenticates with the same API keys as
- * /graphql (Authorization: Bearer or X-API-Key) and gets a server of its own acting as that key,
- * so no session state outlives a request and any replica can answer.
+ * Streamable HTTP at /mcp, stateless: every POST is authenticated (by the admission middleware
+ * mounted before this router, with the same API keys as /graphql) and gets a server of its own
+ * acting as that key, in the bookmark chain its `x-mnemograph-bookmark` header names; the
+ * answer carries the chain's bookmark back in that header and in each tool result's `_meta`.
  */
 export function mcpRouter(services: Services): Router {
   const router = express.Router();
-  router.post('/', express.json({ limit: services.config.MAX_REQUEST_BYTES }), async (req: Request, res: Response) => {
-    let principal;
+  router.post('/', express.json({ limit: services.config.MAX_REQUEST_BYTES }), async (req, res, next) => {
     try {
-      principal = services.access.authenticate(req.headers.authorization, header(req.headers['x-api-key']));
+      if (Array.isArray(req.body) && req.body.length > MAX_MESSAGES_PER_REQUEST) {
+        throw new LimitExceededError(`a request may carry at most ${MAX_MESSAGES_PER_REQUEST} JSON-RPC message; send one per POST`, { messages: req.body.length });
+      }
+      const principal = principalOf(res) ?? services.access.authenticate(req.headers.authorization, headerValue(req.headers['x-api-key']));
+      const scope = new ConsistencyScope(bookmarksOf(req));
+      const server = createMcpServer(services, principal, {
+        scope,
+        requestId: requestIdOf(res),
+        // Set before the transport writes its head, which merges headers set earlier.
+        onBookmark: (token) => {
+          if (!res.headersSent) res.setHeader(BOOKMARK_HEADER, token);
+        },
+      });
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      res.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      await server.connect(transport);
+      await transport.handleRequest(req, res, req.body);
     } catch (error) {
-      const code = isMnemographError(error) ? error.code : 'UNAUTHENTICATED';
-      res.status(AUTH_STATUS[code] ?? 401).json({ jsonrpc: '2.0', error: { code: JSONRPC_SERVER_ERROR, message: (error as Error).message, data: { code } }, id: null });
-      return;
+      next(error);
     }
-    const server = createMcpServer(services, principal);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    res.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
-    await transport.handleRequest(req, res, req.body);
   });
   // Stateless: no server-initiated stream (GET) and no session to end (DELETE).
   router.all('/', (_req, res) => {
@@ -40,6 +61,58 @@ export function mcpRouter(services: Services): Router {
   return router;
 }
 
-function header(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
+function bookmarksOf(req: Request): string[] {
+  const raw = req.headers[BOOKMARK_HEADER];
+  const value = Array.isArray(raw) ? raw.join(',') : raw;
+  return value === undefined ? [] : decodeBookmarkToken(value.trim());
+}
+
+interface Refusal {
+  status: number;
+  rpcCode: number;
+  code: string;
+  message: string;
+  details?: Record<string, unknown>;
+  retryAfterMs?: number;
+}
+
+/** body-parser's errors carry `type` and `status`; see its README. */
+interface BodyParserError {
+  type?: unknown;
+  limit?: unknown;
+  length?: unknown;
+}
+
+function refusalOf(error: unknown): Refusal {
+  if (isMnemographError(error)) {
+    const retryAfterMs = (error as { retryAfterMs?: unknown }).retryAfterMs;
+    if (typeof retryAfterMs === 'number') return { status: 429, rpcCode: JSONRPC_SERVER_ERROR, code: error.code, message: error.message, details: error.details, retryAfterMs };
+    const status = STATUS_OF[error.code] ?? (error.code === 'INTERNAL' ? 500 : 400);
+    if (status >= 500 && error.code !== 'UNAVAILABLE') return { status: 500, rpcCode: JSONRPC_SERVER_ERROR, code: 'INTERNAL', message: 'internal error' };
+    return { status, rpcCode: JSONRPC_SERVER_ERROR, code: error.code, message: error.message, details: error.details };
+  }
+  const e = (error ?? {}) as BodyParserError;
+  if (e.type === 'entity.too.large') {
+    return { status: 413, rpcCode: JSONRPC_SERVER_ERROR, code: 'LIMIT_EXCEEDED', message: `request body exceeds the maximum of ${String(e.limit)} bytes (MAX_REQUEST_BYTES)`, details: { maxBytes: e.limit } };
+  }
+  if (e.type === 'entity.parse.failed') return { status: 400, rpcCode: JSONRPC_PARSE_ERROR, code: 'BAD_REQUEST', message: 'request body is not valid JSON' };
+  return { status: 500, rpcCode: JSONRPC_SERVER_ERROR, code: 'INTERNAL', message: 'internal error' };
+}
+
+/**
+ * Requests /mcp refuses before any tool runs (admission: key, rate, concurrency; body size,
+ * JSON, bookmark header, batches), answered as JSON-RPC errors with the code in `error.data.code`
+ * and the HTTP status GraphQL would use (429 with Retry-After for RATE_LIMITED). One log line each.
+ */
+export function mcpErrorHandler(logger: Logger, metrics: Services['metrics']): ErrorRequestHandler {
+  return (error, _req, res, next) => {
+    if (res.headersSent) return next(error);
+    const r = refusalOf(error);
+    const requestId = requestIdOf(res);
+    if (r.status >= 500) logger.error({ err: error, requestId }, 'unexpected error in the MCP HTTP handler');
+    logger.info({ requestId, status: r.status, code: r.code }, 'mcp request refused');
+    observeRefusal(metrics, r.code);
+    if (r.retryAfterMs !== undefined) res.set('Retry-After', String(Math.max(1, Math.ceil(r.retryAfterMs / 1000))));
+    res.status(r.status).json({ jsonrpc: '2.0', error: { code: r.rpcCode, message: r.message, data: { code: r.code, ...(r.details ? { details: r.details } : {}) } }, id: null });
+  };
 }

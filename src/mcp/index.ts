@@ -1,4 +1,5 @@
 export { createMcpServer, MCP_INSTRUCTIONS, MCP_SERVER_NAME } from './server.js';
-export { mcpRouter } from './http.js';
+export { MAX_MESSAGES_PER_REQUEST, mcpErrorHandler, mcpRouter } from './http.js';
 export { serveStdio } from './stdio.js';
-export { DEFAULT_MAX_TOKENS, MAX_MAX_TOKENS, clipText, fitList } from './budget.js';
+export { BOOKMARK_META_KEY } from './errors.js';
+export { CHARS_PER_TOKEN, DEFAULT_MAX_TOKENS, MAX_MAX_TOKENS, budgetCounter, clipText, fitJson, fitList } from './budget.js';

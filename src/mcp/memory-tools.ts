@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { memoriesByIds } from '../db/queries/memories.js';
 import { forgetMemory } from '../db/queries/memory-mutations.js';
 import { NotFoundError, ValidationError } from '../errors.js';
-import { clipText, fitList } from './budget.js';
-import { guarded, toolText } from './errors.js';
+import { clipText, fitItems, fitList } from './budget.js';
+import { runTool } from './errors.js';
 import { maxTokens, namespace } from './schemas.js';
 import type { ToolContext } from './tool-context.js';
 
@@ -29,11 +29,12 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
         source: z.string().optional(),
         session_id: z.string().optional(),
         occurred_at: z.string().datetime({ offset: true }).optional().describe('When it happened (ISO 8601).'),
+        max_tokens: maxTokens,
       },
       annotations: { readOnlyHint: false, idempotentHint: true },
     },
     (args) =>
-      guarded(ctx.logger, async () => {
+      runTool(ctx, 'remember', args.max_tokens, async () => {
         const ns = ctx.namespaceFor(args.namespace, 'write');
         const result = await services.remember.remember({
           content: args.content,
@@ -45,7 +46,9 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
           occurredAt: args.occurred_at ?? null,
           who: ctx.principal.name,
         }, { actor: ctx.principal.name });
-        return toolText(JSON.stringify({ id: result.memory.id, dedup: result.dedup.action, existing_id: result.dedup.existingId, type: result.memory.type, tags: result.tags, importance: result.importance, redactions: result.redactions }));
+        // Up to 50 tags: they get a quarter of the budget, the id and outcome always fit.
+        const tags = fitItems(result.tags, Math.floor(args.max_tokens / 4), ctx.count);
+        return JSON.stringify({ id: result.memory.id, dedup: result.dedup.action, existing_id: result.dedup.existingId, type: result.memory.type, tags: tags.kept, ...(tags.omitted > 0 ? { tags_omitted: tags.omitted } : {}), importance: result.importance, redactions: result.redactions });
       }),
   );
 
@@ -57,14 +60,17 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
       annotations: { readOnlyHint: true },
     },
     (args) =>
-      guarded(ctx.logger, async () => {
+      runTool(ctx, 'recall', args.max_tokens, async () => {
         const ns = ctx.namespaceFor(args.namespace, 'read');
         const budget = args.max_tokens;
-        // The memories get the budget less room for the ids list that follows them.
+        // The memories get the budget less room for the ids list that follows them; that list
+        // always has room for its empty form, so the answer ends in valid JSON.
         const outcome = await services.recall.recall({ query: args.query, namespace: ns, limit: args.limit ?? 10, tokenBudget: Math.max(1, Math.floor(budget * 0.8)) });
         const ids = outcome.items.map((item) => ({ id: item.memory.id, type: item.memory.type, score: round(item.score) }));
-        const list = fitList({}, 'memories', ids, Math.max(1, budget - ctx.count(outcome.prompt) - 5), ctx.count);
-        return toolText(`${clipText(outcome.prompt, Math.floor(budget * 0.8), ctx.count)}\n${list}`);
+        const emptyList = ctx.count(JSON.stringify({ memories: [], omitted: ids.length }));
+        const prompt = clipText(outcome.prompt, Math.max(0, Math.min(Math.floor(budget * 0.8), budget - emptyList - 2)), ctx.count);
+        const list = fitList({}, 'memories', ids, budget - ctx.count(prompt) - 2, ctx.count);
+        return `${prompt}\n${list}`;
       }),
   );
 
@@ -76,11 +82,11 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
       annotations: { readOnlyHint: true },
     },
     (args) =>
-      guarded(ctx.logger, async () => {
+      runTool(ctx, 'search', args.max_tokens, async () => {
         const ns = ctx.namespaceFor(args.namespace, 'read');
         const result = await services.disclosure.search({ query: args.query, namespace: ns, limit: args.limit ?? 20, offset: args.offset ?? 0 });
         const hits = result.hits.map((h) => ({ id: h.id, title: h.title, type: h.type, occurred_at: h.occurredAt ?? h.createdAt, score: round(h.score), tokens: h.tokenEstimate }));
-        return toolText(fitList({ offset: result.offset, has_more: result.hasMore }, 'hits', hits, args.max_tokens, ctx.count));
+        return fitList({ offset: result.offset, has_more: result.hasMore }, 'hits', hits, args.max_tokens, ctx.count);
       }),
   );
 
@@ -99,7 +105,7 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
       annotations: { readOnlyHint: true },
     },
     (args) =>
-      guarded(ctx.logger, async () => {
+      runTool(ctx, 'timeline', args.max_tokens, async () => {
         const ns = ctx.namespaceFor(args.namespace, 'read');
         const t = await services.disclosure.timeline({ namespace: ns, anchor: args.anchor ?? null, query: args.query ?? null, before: args.before ?? 5, after: args.after ?? 5 });
         // A third of the budget at most per memory, so the anchor and its nearest neighbours fit.
@@ -111,7 +117,7 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
         };
         // Closest to the anchor first, so a tight budget keeps the nearest context.
         const rows = t.anchor ? [line(t.anchor, 'anchor'), ...interleave(t.before.slice().reverse().map((m) => line(m, 'before')), t.after.map((m) => line(m, 'after')))] : [];
-        return toolText(fitList({}, 'memories', rows, args.max_tokens, ctx.count));
+        return fitList({}, 'memories', rows, args.max_tokens, ctx.count);
       }),
   );
 
@@ -123,7 +129,7 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
       annotations: { readOnlyHint: true },
     },
     (args) =>
-      guarded(ctx.logger, async () => {
+      runTool(ctx, 'get_memories', args.max_tokens, async () => {
         const found = await memoriesByIds(services.executor, args.ids, ctx.principal.readableNamespaces);
         const byId = new Map(found.map((m) => [m.id, m]));
         // Each record gets an equal share; its content is clipped to what the other fields leave of it.
@@ -135,7 +141,7 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
           const room = Math.max(MIN_CONTENT_TOKENS, share - ctx.count(JSON.stringify(record)) - 2);
           return { ...record, content: clipText(m.content, room, ctx.count) };
         });
-        return toolText(fitList({}, 'memories', records, args.max_tokens, ctx.count));
+        return fitList({}, 'memories', records, args.max_tokens, ctx.count);
       }),
   );
 
@@ -143,11 +149,11 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
     'forget',
     {
       description: 'Forget a memory by id (a soft delete, recorded in its history): it leaves recall and search. Forgetting twice changes nothing.',
-      inputSchema: { id: z.string(), reason: z.string().optional() },
+      inputSchema: { id: z.string(), reason: z.string().optional(), max_tokens: maxTokens },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
     },
     (args) =>
-      guarded(ctx.logger, async () => {
+      runTool(ctx, 'forget', args.max_tokens, async () => {
         if (ctx.principal.readOnly) ctx.principal.assertWrite(services.config.DEFAULT_NAMESPACE);
         if (args.reason && args.reason.length > MAX_REASON_CHARS) throw new ValidationError(`reason is longer than ${MAX_REASON_CHARS} characters`, { field: 'reason' });
         // A memory outside the caller's namespaces looks exactly like a missing one.
@@ -156,7 +162,7 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
         ctx.principal.assertWrite(memory.namespace);
         const forgotten = await forgetMemory(services.executor, { id: memory.id, namespace: memory.namespace, actor: ctx.principal.name }, args.reason?.trim() || null);
         if (!forgotten) throw new NotFoundError('memory', args.id);
-        return toolText(JSON.stringify({ id: forgotten.id, forgotten_at: forgotten.deletedAt }));
+        return JSON.stringify({ id: forgotten.id, forgotten_at: forgotten.deletedAt });
       }),
   );
 }

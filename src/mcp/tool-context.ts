@@ -1,24 +1,37 @@
 import type { Principal } from '../auth.js';
 import type { Services } from '../app.js';
+import type { ConsistencyScope } from '../consistency/index.js';
 import type { Logger } from '../logger.js';
-import type { CountTokens } from './budget.js';
+import { budgetCounter, type CountTokens } from './budget.js';
+
+/** Per-session options: the bookmark chain calls run in, and how a transport learns its bookmark. */
+export interface SessionOptions {
+  /** The bookmark chain of the session: one HTTP request's (from its header), or a stdio process's. */
+  scope: ConsistencyScope;
+  /** The HTTP request's id (x-request-id); without it each call gets one of its own. */
+  requestId?: string;
+  /** Told the chain's bookmark after each call (the HTTP transport sets its response header). */
+  onBookmark?: (token: string) => void;
+}
 
 /** What every tool of one MCP session needs: the services, the caller, and its namespace rule. */
-export interface ToolContext {
+export interface ToolContext extends SessionOptions {
   services: Services;
   principal: Principal;
   logger: Logger;
+  /** Tokens of an answer, as the budget counts them (src/mcp/budget.ts). */
   count: CountTokens;
   /** The namespace a call addresses (DEFAULT_NAMESPACE when absent), checked against the caller's key. */
   namespaceFor(requested: string | undefined, mode: 'read' | 'write'): string;
 }
 
-export function toolContext(services: Services, principal: Principal, logger: Logger): ToolContext {
+export function toolContext(services: Services, principal: Principal, logger: Logger, session: SessionOptions): ToolContext {
   return {
+    ...session,
     services,
     principal,
     logger,
-    count: (text) => services.embedder.countTokens(text),
+    count: budgetCounter((text) => services.embedder.countTokens(text)),
     namespaceFor(requested, mode) {
       const namespace = requested ?? services.config.DEFAULT_NAMESPACE;
       if (mode === 'write') principal.assertWrite(namespace);

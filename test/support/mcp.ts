@@ -8,8 +8,8 @@ export interface ToolOutcome {
 }
 
 /** A tool call through the SDK's real client, its single text block returned as text and JSON. */
-export async function callTool(client: Client, name: string, args: Record<string, unknown>): Promise<ToolOutcome> {
-  const result = await client.callTool({ name, arguments: args });
+export async function callTool(client: Client, name: string, args: Record<string, unknown>, options: { timeoutMs?: number } = {}): Promise<ToolOutcome & { meta: Record<string, unknown> | undefined }> {
+  const result = await client.callTool({ name, arguments: args }, undefined, options.timeoutMs ? { timeout: options.timeoutMs } : undefined);
   const content = result.content as Array<{ type: string; text?: string }>;
   if (content.length !== 1 || content[0]!.type !== 'text') throw new Error(`tool ${name} answered ${JSON.stringify(content).slice(0, 200)}; expected one text block`);
   const text = content[0]!.text ?? '';
@@ -19,7 +19,7 @@ export async function callTool(client: Client, name: string, args: Record<string
   } catch {
     json = null;
   }
-  return { isError: result.isError === true, text, json };
+  return { isError: result.isError === true, text, json, meta: result._meta as Record<string, unknown> | undefined };
 }
 
 export function newClient(): Client {
