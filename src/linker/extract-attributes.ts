@@ -60,8 +60,10 @@ export function extractAttributes(text: string, entities: readonly ExtractedEnti
   const decision = options.isDecision ?? isDecisionContent(text);
   const kind: AttributeKind = decision ? 'constraint' : 'attribute';
   const importance = decision ? CONSTRAINT_IMPORTANCE : ATTRIBUTE_IMPORTANCE;
-  // A speaker label says who talks, not what the turn is about: it gets no attributes.
-  const strong = entities.filter((e) => e.strength === 'strong' && e.signal !== 'speaker').map((e) => ({ key: e.canonicalName, forms: mentionForms(e) }));
+  // A speaker label says who talks, not what the turn is about: it gets no attributes. Nor does a
+  // recognized name: "Alice lives in Berlin" is not an attribute of Berlin; it links the memory to
+  // both and relates them (co-mention), and an agent's assertFact owns a person's attributes.
+  const strong = entities.filter((e) => e.strength === 'strong' && e.signal !== 'speaker' && e.signal !== 'named-entity').map((e) => ({ key: e.canonicalName, forms: mentionForms(e) }));
   if (strong.length === 0 || max <= 0) return [];
 
   const out: ExtractedAttribute[] = [];

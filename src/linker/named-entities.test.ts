@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { extractEntities } from './extract-entities.js';
-import { NER_MAX_ENTITIES, recognizeNamedEntities } from './named-entities.js';
+import { linkMemory } from './index.js';
+import { NER_MAX_ENTITIES, NER_MAX_SENTENCES, recognizeNamedEntities } from './named-entities.js';
 import { NER_SAMPLE } from './ner-sample.js';
 import { scoreNer } from './ner-score.js';
 
@@ -47,12 +48,15 @@ describe('recognizeNamedEntities', () => {
     }
   });
 
-  it('reads at most maxChars characters and returns at most maxEntities', () => {
-    const text = `${'We talked for a while. '.repeat(200)}Alice lives in Berlin.`;
-    expect(recognizeNamedEntities(text, { maxChars: 1_000 })).toEqual([]);
-    expect(recognizeNamedEntities(text, { maxChars: text.length }).map((e) => e.name)).toEqual(['Alice', 'Berlin']);
+  it('reads at most maxChars characters and maxSentences sentences, and returns at most maxEntities', () => {
+    const long = `${'We talked for a long while about nothing in particular '.repeat(40)}and Alice lives in Berlin.`;
+    expect(recognizeNamedEntities(long)).toEqual([]);
+    expect(recognizeNamedEntities(long, { maxChars: long.length }).map((e) => e.name)).toEqual(['Alice', 'Berlin']);
+    const lines = `${'We talked.\n\n'.repeat(NER_MAX_SENTENCES)}Alice lives in Berlin.`;
+    expect(recognizeNamedEntities(lines)).toEqual([]);
+    expect(recognizeNamedEntities(lines, { maxSentences: NER_MAX_SENTENCES + 1 }).map((e) => e.name)).toEqual(['Alice', 'Berlin']);
     const many = Array.from({ length: 30 }, (_, i) => `my friend ${['Ann', 'Ben', 'Cleo', 'Dev', 'Eve', 'Finn'][i % 6]}${String.fromCharCode(97 + i)} visited`).join(', ');
-    expect(recognizeNamedEntities(many, { maxChars: many.length }).length).toBe(NER_MAX_ENTITIES);
+    expect(recognizeNamedEntities(many).length).toBe(NER_MAX_ENTITIES);
   });
 });
 
@@ -63,6 +67,12 @@ describe('extractEntities with the recognizer', () => {
     expect(e['acme corp']).toMatchObject({ type: 'organization', strength: 'strong' });
     expect(e.frankfurt).toMatchObject({ type: 'place', strength: 'strong' });
     expect(e.redis).toMatchObject({ type: 'tool', signal: 'known-tech' });
+  });
+
+  it('gives recognized names no attributes (mentions and co-mentions only)', () => {
+    const { entities, attributes } = linkMemory('Carol will use Postgres for billing in Berlin.');
+    expect(entities.find((e) => e.canonicalName === 'carol')).toMatchObject({ type: 'person', strength: 'strong' });
+    expect(attributes.map((a) => a.entityCanonicalName)).toEqual(['postgresql']);
   });
 
   it('can be switched off', () => {

@@ -7,7 +7,8 @@
  * Precision first, because a false entity pollutes the graph and the recall boost: a match must
  * be typed by the library AND capitalised; titles, stop words, calendar words and a lone word
  * opening a sentence that the library does not know as a name are dropped. The work is capped:
- * the recognizer reads at most NER_MAX_CHARS characters and keeps at most NER_MAX_ENTITIES.
+ * the recognizer reads at most NER_MAX_CHARS characters and NER_MAX_SENTENCES sentences, and
+ * keeps at most NER_MAX_ENTITIES.
  */
 import nlp from 'compromise';
 import { CALENDAR_WORDS, STOP_WORDS } from './vocabulary.js';
@@ -24,11 +25,14 @@ export interface NamedEntity {
 
 export interface RecognizeOptions {
   maxChars?: number;
+  maxSentences?: number;
   maxEntities?: number;
 }
 
-/** compromise costs tens of ms per 1,000 characters: a memory's head is what names it. */
-export const NER_MAX_CHARS = 2_000;
+/** compromise costs milliseconds per 1,000 characters: a memory's head is what names it. */
+export const NER_MAX_CHARS = 1_500;
+/** compromise's cost is mostly per sentence; hostile text packs a thousand "sentences" into 2,000 characters. */
+export const NER_MAX_SENTENCES = 40;
 export const NER_MAX_ENTITIES = 12;
 /** Longer "names" are runs of capitalised headings, not one thing. */
 const MAX_NAME_WORDS = 4;
@@ -65,11 +69,12 @@ const NAME_TAGS = new Set(['FirstName', 'LastName', 'MaleName', 'FemaleName', 'C
 /** Titles and kinship words compromise puts inside a person ("Dr. Patel", "Grandma Rose"). */
 const TITLE_TAGS = new Set(['Honorific', 'Actor', 'FamilyMember']);
 const CAPITALISED = /^\p{Lu}/u;
+const SENTENCE_END = new Set(['.', '!', '?', '\n']);
 /** Junk alone, but the start of a longer name ("New York", "Great Britain"). */
 const NAME_PREFIXES = new Set(['new', 'old', 'great', 'good', 'first', 'second', 'third']);
 
 export function recognizeNamedEntities(text: string, options: RecognizeOptions = {}): NamedEntity[] {
-  const head = headOf(text, options.maxChars ?? NER_MAX_CHARS);
+  const head = firstSentences(headOf(text, options.maxChars ?? NER_MAX_CHARS), options.maxSentences ?? NER_MAX_SENTENCES);
   // Without a capital letter nothing can pass the capitalisation rule: skip the tagger.
   if (!/\p{Lu}/u.test(head)) return [];
   const doc = nlp(head);
@@ -107,6 +112,16 @@ function headOf(text: string, max: number): string {
   if (text.length <= max) return text;
   const cut = text.lastIndexOf(' ', max);
   return text.slice(0, cut > max / 2 ? cut : max);
+}
+
+/** Up to the end of the `max`-th run of sentence-ending characters (a linear scan). */
+function firstSentences(text: string, max: number): string {
+  let runs = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (!SENTENCE_END.has(text[i]!) || SENTENCE_END.has(text[i + 1] ?? '')) continue;
+    if (++runs === max) return text.slice(0, i + 1);
+  }
+  return text;
 }
 
 /** Runs of capitalised, untitled terms that a comma or other punctuation does not split. */

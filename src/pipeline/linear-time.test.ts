@@ -11,6 +11,7 @@ import { decisionObjects } from '../linker/decision-patterns.js';
 import { extractAttributes } from '../linker/extract-attributes.js';
 import { extractEntities } from '../linker/extract-entities.js';
 import { isDecisionContent, linkMemory } from '../linker/index.js';
+import { recognizeNamedEntities } from '../linker/named-entities.js';
 import { queryTokens, toLuceneQuery } from '../recall/lucene.js';
 import { tokenize } from '../extraction/contradiction.js';
 import { chunkText } from './chunk.js';
@@ -96,6 +97,8 @@ const STAGES: Record<string, (text: string) => unknown> = {
   decision: isDecisionContent,
   decisionObjects,
   link: linkMemory,
+  // compromise reads at most NER_MAX_CHARS of the input: its own tokenizer on hostile text.
+  namedEntities: (t) => recognizeNamedEntities(t),
   lucene: toLuceneQuery,
   queryTokens,
   contradictionTokens: tokenize,
