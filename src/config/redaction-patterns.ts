@@ -1,13 +1,9 @@
-import { createRequire } from 'node:module';
+import { RE2JS } from 're2js';
 import { z } from 'zod';
-
-const safeRegex = createRequire(import.meta.url)('safe-regex2') as (re: RegExp | string, opts?: { limit?: number }) => boolean;
 
 /** Bounds on operator-supplied patterns: each runs over every stored string. */
 export const MAX_EXTRA_PATTERNS = 50;
 export const MAX_EXTRA_PATTERN_CHARS = 500;
-/** Quantifiers per pattern that safe-regex2 accepts (its default is 25). */
-const MAX_REPETITIONS = 25;
 /** `g` is always added by the redactor; `y` would anchor matches, `d` is of no use here. */
 const ALLOWED_FLAGS = /^[imsu]*$/;
 
@@ -19,19 +15,60 @@ const pattern = z.object({
 
 export type ExtraPatternConfig = z.output<typeof pattern>;
 
+const RE2_FLAGS: Record<string, number> = { i: RE2JS.CASE_INSENSITIVE, s: RE2JS.DOTALL, m: RE2JS.MULTILINE, u: 0, g: 0 };
+
 /**
- * Why a pattern may not run on user input, or null when it may: it must compile, and
- * safe-regex2 must find no nested quantifier (star height above 1, the classic exponential
- * backtracking shape) and at most MAX_REPETITIONS quantifiers.
+ * An operator's pattern, matched by RE2 (re2js, a pure-JavaScript port: time linear in the input
+ * whatever the pattern, no backtracking). It is a RegExp for its source and flags, but replacing
+ * with it (all the redactor does) runs RE2; exec/test are refused rather than left to backtrack.
+ * Throws when the pattern uses what RE2 cannot run in linear time (backreferences, lookaround).
+ */
+export class LinearRegExp extends RegExp {
+  private readonly re2: RE2JS;
+
+  constructor(source: string, flags = 'g') {
+    super(source, flags);
+    this.re2 = RE2JS.compile(RE2JS.translateRegExp(source), [...flags].reduce((bits, f) => bits | (RE2_FLAGS[f] ?? 0), 0));
+  }
+
+  override exec(): RegExpExecArray | null {
+    throw new Error('LinearRegExp only replaces; exec would run the backtracking engine');
+  }
+
+  /** Every match (empty ones included, as String.prototype.replace with a global RegExp) goes to `replacer`. */
+  override [Symbol.replace](input: string, replacer: string | ((match: string, ...rest: unknown[]) => string)): string {
+    const matcher = this.re2.matcher(input);
+    let out = '';
+    let last = 0;
+    while (matcher.find()) {
+      const start = matcher.start();
+      const end = matcher.end();
+      const match = input.slice(start, end);
+      const groups = Array.from({ length: matcher.groupCount() }, (_, i) => matcher.group(i + 1) ?? undefined);
+      out += input.slice(last, start) + (typeof replacer === 'function' ? replacer(match, ...groups, start, input) : replacer);
+      last = end;
+      if (!this.global) break;
+    }
+    return out + input.slice(last);
+  }
+}
+
+/**
+ * Why a pattern may not run on user input, or null when it may: it must compile as a JavaScript
+ * regular expression and in RE2, which then matches it in linear time (so nested quantifiers
+ * are harmless; backreferences and lookaround, which need backtracking, are refused).
  */
 export function extraPatternProblem({ pattern: source, flags }: ExtraPatternConfig): string | null {
-  let regex: RegExp;
   try {
-    regex = new RegExp(source, `${flags ?? ''}g`);
+    new RegExp(source, `${flags ?? ''}g`);
   } catch {
     return 'is not a valid JavaScript regular expression';
   }
-  if (!safeRegex(regex, { limit: MAX_REPETITIONS })) return 'may take super-linear time (nested or too many quantifiers); rewrite it without a quantified group that itself repeats';
+  try {
+    new LinearRegExp(source, `${flags ?? ''}g`);
+  } catch {
+    return 'needs backtracking (a backreference or lookaround) that the linear-time engine (RE2) does not run; rewrite it without';
+  }
   return null;
 }
 

@@ -4,6 +4,7 @@
  * back, never the secret text, so nothing downstream (responses, logs, history) can leak it.
  * Output is stable under a second pass: placeholders are never matched again.
  */
+import { LinearRegExp } from '../config/redaction-patterns.js';
 import { ValidationError } from '../errors.js';
 import { EMAIL_PATTERN, POST_ASSIGNMENT_PATTERNS, PRE_ASSIGNMENT_PATTERNS, type SpanPattern } from './redact-patterns.js';
 import { redactAssignments } from './secret-assignments.js';
@@ -100,7 +101,8 @@ export function compileExtraPatterns(extras: readonly ExtraRedactionPattern[]): 
     }
     const allFlags = [...new Set(`${flags ?? ''}g`)].join('');
     try {
-      return { kind, regex: new RegExp(pattern, allFlags) };
+      // Operators' patterns run on RE2 (linear time), never on the backtracking engine.
+      return { kind, regex: new LinearRegExp(pattern, allFlags) };
     } catch (error) {
       throw new ValidationError(`redaction pattern for ${kind} is not a valid regular expression: /${pattern}/${flags ?? ''} (${(error as Error).message})`, {
         kind,

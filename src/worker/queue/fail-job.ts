@@ -1,9 +1,21 @@
 import type { Executor } from '../../db/executor.js';
+import { redactStored } from '../../pipeline/redact-stored.js';
 import { databaseNow } from './clock.js';
 import { ADD_JOB_USAGE, usageParam, type JobLlmUsage } from './llm-usage.js';
 
 export const JOB_RETRY_CAP_MS = 10 * 60 * 1000;
 export const MAX_ERROR_CHARS = 2000;
+/** What of an error is read at all: redaction stays cheap whatever a server answered. */
+const MAX_ERROR_INPUT_CHARS = 4 * MAX_ERROR_CHARS;
+
+/**
+ * An error as stored on the job (and shown in pipelineStatus): model and HTTP errors can echo
+ * prompts, URLs with credentials or tokens, so it passes the stored-string redactor, then is cut.
+ * Redacting before cutting means a secret across the cut is masked whole, never half kept.
+ */
+export function storedJobError(error: string): string {
+  return redactStored(error.slice(0, MAX_ERROR_INPUT_CHARS)).slice(0, MAX_ERROR_CHARS);
+}
 
 // Attempts were counted at lease time: out of attempts, or a failure that no retry can mend →
 // dead (kept for audit and requeue), otherwise pending again once the backoff has passed. A job
@@ -32,7 +44,7 @@ export async function failJob(executor: Executor, id: string, owner: string, err
     return tx.run<{ status: 'pending' | 'dead' }>(FAIL_JOB, {
       id,
       owner,
-      error: error.slice(0, MAX_ERROR_CHARS),
+      error: storedJobError(error),
       now: now.toISOString(),
       retryAt: retryAt.toISOString(),
       llm: usageParam(options.llm),

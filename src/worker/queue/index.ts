@@ -1,7 +1,7 @@
 export { leaseJob, LEASE_WINDOW, type LeaseOptions } from './lease-job.js';
 export { completeJob } from './complete-job.js';
 export { llmUsage, type LlmUsageByKind, type LlmUsageTotals, type JobLlmUsage } from './llm-usage.js';
-export { failJob, jobRetryDelayMs, JOB_RETRY_CAP_MS } from './fail-job.js';
+export { failJob, jobRetryDelayMs, JOB_RETRY_CAP_MS, storedJobError } from './fail-job.js';
 export { extendLease } from './extend-lease.js';
 export { releaseStaleLeases } from './release-stale-leases.js';
 export { requeueJob } from './requeue-job.js';
