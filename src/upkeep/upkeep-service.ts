@@ -2,8 +2,10 @@ import type { Config } from '../config/index.js';
 import type { Executor } from '../db/index.js';
 import type { Logger } from '../logger.js';
 import type { RememberService, TextEmbedder } from '../pipeline/remember-service.js';
+import { anyAddress, DocumentService, publicAddressesOnly, type AddressPolicy, type IngestInput, type Resolver } from '../documents/index.js';
+import type { DocumentRecord } from '../db/queries/documents.js';
 import { EmbeddingTracker, type EmbeddingTrackerStats } from './embedding-tracker.js';
-import type { PeriodicTask } from './periodic.js';
+import { PeriodicTask } from './periodic.js';
 import { retentionLoop, retentionSettings } from './retention-loop.js';
 import { runRetention, type RetentionReport } from './retention/index.js';
 
@@ -14,6 +16,8 @@ export interface UpkeepDeps {
   embedder: TextEmbedder;
   /** The write path: document chunks are stored through it (redaction, embedding, indexes). */
   remember: RememberService;
+  /** Tests: which addresses the URL fetcher may connect to, and the resolver it asks. */
+  fetchPolicy?: { allowAddress?: AddressPolicy; resolve?: Resolver };
 }
 
 /**
@@ -25,6 +29,8 @@ export class UpkeepService {
   private lastRetention: RetentionReport | null = null;
   /** Null when EMBEDDING_TRACKER_ENABLED is false. */
   readonly tracker: EmbeddingTracker | null;
+  readonly documents: DocumentService;
+  private readonly ingestLoop: PeriodicTask;
 
   constructor(private readonly deps: UpkeepDeps) {
     const { config } = deps;
@@ -34,6 +40,34 @@ export class UpkeepService {
     this.tracker = config.EMBEDDING_TRACKER_ENABLED
       ? new EmbeddingTracker(deps.executor, deps.embedder, { pollMs: config.EMBEDDING_TRACKER_POLL_MS, batchSize: config.EMBEDDING_TRACKER_BATCH_SIZE, namespaces }, deps.logger.child({ component: 'embedding-tracker' }))
       : null;
+    const docLogger = deps.logger.child({ component: 'documents' });
+    this.documents = new DocumentService(
+      deps.executor,
+      deps.remember,
+      {
+        chunkSize: config.DOCUMENT_CHUNK_SIZE,
+        chunkOverlap: config.DOCUMENT_CHUNK_OVERLAP,
+        maxContentBytes: config.DOCUMENT_MAX_CONTENT_BYTES,
+        fetchTimeoutMs: config.URL_FETCH_TIMEOUT_MS,
+        allowAddress: deps.fetchPolicy?.allowAddress ?? (config.URL_FETCH_ALLOW_PRIVATE_NETWORKS ? anyAddress : publicAddressesOnly),
+        ...(deps.fetchPolicy?.resolve ? { resolve: deps.fetchPolicy.resolve } : {}),
+        maxAttempts: config.WORKER_MAX_ATTEMPTS,
+        leaseTimeoutMs: config.WORKER_LEASE_TIMEOUT_MS,
+        maxBatchSize: config.MAX_BATCH_SIZE,
+        defaultNamespace: config.DEFAULT_NAMESPACE,
+        namespaces,
+      },
+      docLogger,
+    );
+    // Drains the queue while documents wait; polls DOCUMENT_POLL_MS when idle (woken by ingest).
+    this.ingestLoop = new PeriodicTask('documents', config.DOCUMENT_POLL_MS, async () => ({ again: await this.documents.processNext() }), docLogger, 0);
+  }
+
+  /** Queues a document; the worker process's ingest loop picks it up (at once when it runs here). */
+  async ingestDocument(input: IngestInput): Promise<DocumentRecord> {
+    const document = await this.documents.ingest(input);
+    this.ingestLoop.wake();
+    return document;
   }
 
   trackerStats(): EmbeddingTrackerStats | null {
@@ -55,9 +89,10 @@ export class UpkeepService {
   start(): void {
     for (const loop of this.loops) loop.start();
     this.tracker?.start();
+    this.ingestLoop.start(0);
   }
 
   async stop(): Promise<void> {
-    await Promise.all([...this.loops.map((l) => l.stop()), this.tracker?.stop()]);
+    await Promise.all([...this.loops.map((l) => l.stop()), this.tracker?.stop(), this.ingestLoop.stop()]);
   }
 }
