@@ -17,3 +17,4 @@ export { NEAR_DUPLICATE_PROMPT_HEADER, NEAR_DUPLICATE_SCHEMA, NEAR_DUPLICATE_ACT
 export { ContentHashEmbeddingCache, DEFAULT_EMBEDDING_CACHE_ENTRIES } from './embedding-cache.js';
 export { classifyJobEntity, MAX_CLASSIFY_BATCHES, type ClassifyDeps, type ClassifyJobResult } from './classify-entity.js';
 export { CLASSIFY_PROMPT_HEADER, ASPECT_SUGGESTIONS, classifySchema } from './structural-classify.js';
+export { compressSessionJob, queueSessionCompression, COMPRESS_PROMPT_HEADER, COMPRESS_SCHEMA, MAX_SESSIONS_PER_CALL, type CompressDeps, type CompressRequest, type CompressResult } from './compress.js';

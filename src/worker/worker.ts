@@ -5,12 +5,13 @@ import { ConsistencyScope, withConsistency } from '../consistency/index.js';
 import { MnemographError } from '../errors.js';
 import type { Executor } from '../db/executor.js';
 import type { JobRecord } from '../db/records.js';
-import { ContentHashEmbeddingCache, pipelineMode, type FactWriter, type MemoryUpdater, type PipelineMode } from '../extraction/index.js';
+import { ContentHashEmbeddingCache, pipelineMode, writesAllowed, type FactWriter, type MemoryUpdater, type PipelineMode } from '../extraction/index.js';
 import { emptyUsage, isLlmError, meterUsage, OllamaProvider, type LlmProvider, type LlmUsage } from '../llm/index.js';
 import type { Logger } from '../logger.js';
 import type { TextEmbedder } from '../pipeline/remember-service.js';
 import { tickDelayMs } from './backoff.js';
 import { createClassifyHandler } from './handlers/classify.js';
+import { createCompressHandler } from './handlers/compress.js';
 import { createDedupHandler } from './handlers/dedup.js';
 import { createExtractHandler } from './handlers/extract.js';
 import { createHintsHandler } from './handlers/hints.js';
@@ -92,12 +93,13 @@ export function createWorker(deps: WorkerDeps): Worker {
       }),
       createHintsHandler({ executor, provider, timeoutMs: config.EXTRACTION_TIMEOUT_MS, maxHints: config.HINTS_MAX }),
       createClassifyHandler({ executor, provider, settings: { llmTimeoutMs: config.EXTRACTION_TIMEOUT_MS, batchSize: config.CLASSIFY_BATCH_SIZE } }),
+      createCompressHandler({ executor, provider, writer: deps.remember, settings: { llmTimeoutMs: config.EXTRACTION_TIMEOUT_MS } }),
       createDedupHandler({ executor, provider, updater: deps.update, logger, settings: { mode, llmTimeoutMs: config.EXTRACTION_TIMEOUT_MS, minConfidence: config.MIN_FACT_CONFIDENCE } }),
     ].map((h) => [h.kind, h]),
   );
   // Disabled: nothing runs. Frozen: extraction still audits proposals, hints wait (they would write).
   // Near-duplicate decisions are audited in every mode and applied only in a writing one.
-  const kinds = mode === 'disabled' ? [] : ['extract', ...(config.HINTS_ENABLED && mode !== 'frozen' ? ['hints'] : []), ...(config.DEDUP_LLM_ENABLED ? ['dedup'] : []), ...(config.CLASSIFY_LLM_ENABLED && mode !== 'frozen' ? ['classify'] : [])];
+  const kinds = mode === 'disabled' ? [] : ['extract', ...(config.HINTS_ENABLED && mode !== 'frozen' ? ['hints'] : []), ...(config.DEDUP_LLM_ENABLED ? ['dedup'] : []), ...(config.CLASSIFY_LLM_ENABLED && mode !== 'frozen' ? ['classify'] : []), ...(writesAllowed(mode) ? ['compress'] : [])];
 
   let running = false;
   let timer: NodeJS.Timeout | undefined;

@@ -1,5 +1,5 @@
 import type { AppOptions, Services } from '../../src/app.js';
-import { CONTRADICTION_PROMPT_HEADER, DECISION_PROMPT_HEADER, EXTRACTION_PROMPT_HEADER, HINTS_PROMPT_HEADER, NEAR_DUPLICATE_PROMPT_HEADER, CLASSIFY_PROMPT_HEADER } from '../../src/extraction/index.js';
+import { CONTRADICTION_PROMPT_HEADER, DECISION_PROMPT_HEADER, EXTRACTION_PROMPT_HEADER, HINTS_PROMPT_HEADER, NEAR_DUPLICATE_PROMPT_HEADER, CLASSIFY_PROMPT_HEADER, COMPRESS_PROMPT_HEADER } from '../../src/extraction/index.js';
 import { createWorker, type Worker, type WorkerDeps } from '../../src/worker/index.js';
 import { startFakeOllama, type FakeOllama, type FakeReply, type FakeRequest } from './fake-ollama.js';
 import { cleanNamespace, testServices } from './services.js';
@@ -54,7 +54,7 @@ export async function startDeepPath(
   };
 }
 
-export type Stage = 'extract' | 'decide' | 'contradiction' | 'hints' | 'dedup' | 'classify';
+export type Stage = 'extract' | 'decide' | 'contradiction' | 'hints' | 'dedup' | 'classify' | 'compress';
 
 export function stageOf(request: FakeRequest): Stage | 'unknown' {
   if (request.prompt.startsWith(EXTRACTION_PROMPT_HEADER)) return 'extract';
@@ -63,6 +63,7 @@ export function stageOf(request: FakeRequest): Stage | 'unknown' {
   if (request.prompt.startsWith(HINTS_PROMPT_HEADER)) return 'hints';
   if (request.prompt.startsWith(NEAR_DUPLICATE_PROMPT_HEADER)) return 'dedup';
   if (request.prompt.startsWith(CLASSIFY_PROMPT_HEADER)) return 'classify';
+  if (request.prompt.startsWith(COMPRESS_PROMPT_HEADER)) return 'compress';
   return 'unknown';
 }
 

@@ -6,5 +6,6 @@ import { Job } from './pipeline.js';
 import { Query } from './query.js';
 import { scalarResolvers } from './scalars.js';
 import { withUpkeep } from './upkeep.js';
+import { withCompression } from './compress.js';
 
-export const resolvers: Resolvers = withUpkeep({ ...scalarResolvers, Query, Mutation, Memory, HistoryEvent, Entity, Aspect, Attribute, Relation, Job });
+export const resolvers: Resolvers = withCompression(withUpkeep({ ...scalarResolvers, Query, Mutation, Memory, HistoryEvent, Entity, Aspect, Attribute, Relation, Job }));

@@ -5,7 +5,7 @@ import { ValidationError } from '../../errors.js';
 import { decodeJobCursor, encodeJobCursor } from './cursor.js';
 
 export const JOB_STATUSES = ['pending', 'leased', 'completed', 'dead'] as const;
-export const JOB_KINDS = ['extract', 'hints', 'dedup', 'classify'] as const;
+export const JOB_KINDS = ['extract', 'hints', 'dedup', 'classify', 'compress'] as const;
 export const MAX_JOBS_PAGE = 100;
 
 // Oldest first; the cursor continues strictly after (createdAt, id). One query text per filter

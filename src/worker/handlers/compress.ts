@@ -1,0 +1,10 @@
+import { compressSessionJob, type CompressDeps } from '../../extraction/index.js';
+import type { JobHandler } from './types.js';
+
+/** `compress` jobs: one old episodic session summarized into a semantic memory (seed 002 §3). */
+export function createCompressHandler(deps: CompressDeps): JobHandler {
+  return {
+    kind: 'compress',
+    run: (job) => compressSessionJob(deps, job.id),
+  };
+}
