@@ -81,14 +81,18 @@ MERGE (mem)-[r:MENTIONS]->(n)
   ON CREATE SET r.mentionText = e.mentionText, r.confidence = e.confidence,
                 n.mentions = coalesce(n.mentions, 0) + 1, n.updatedAt = $now`;
 
+// `sources` lists the memory behind each counted mention (once per count), so forgetting the
+// memory takes back exactly what it added (src/db/queries/retire-derived.ts).
 const MERGE_RELATIONS = `
 UNWIND $relations AS r
 MATCH (s:Entity {namespace: $namespace, canonicalName: r.source})
 MATCH (o:Entity {namespace: $namespace, canonicalName: r.target})
 MERGE (s)-[rel:RELATES_TO {type: r.type}]->(o)
-  ON CREATE SET rel.strength = 1.0, rel.confidence = r.confidence, rel.mentions = 1, rel.createdAt = $now
+  ON CREATE SET rel.strength = 1.0, rel.confidence = r.confidence, rel.mentions = 1, rel.createdAt = $now,
+                rel.sources = [$sourceMemoryId]
   ON MATCH SET rel.confidence = CASE WHEN coalesce(rel.lastWrite, '') = $writeId THEN rel.confidence
                  ELSE (coalesce(rel.confidence, 0.0) * coalesce(rel.mentions, 0) + r.confidence) / (coalesce(rel.mentions, 0) + 1) END,
+               rel.sources = CASE WHEN coalesce(rel.lastWrite, '') = $writeId THEN rel.sources ELSE coalesce(rel.sources, []) + $sourceMemoryId END,
                rel.mentions = coalesce(rel.mentions, 0) + CASE WHEN coalesce(rel.lastWrite, '') = $writeId THEN 0 ELSE 1 END
 SET rel.updatedAt = $now, rel.lastWrite = $writeId`;
 
@@ -184,7 +188,7 @@ export async function persistGraph(executor: Executor, plan: GraphPlan, context:
   return executor.writeTx('extraction.graph', async (tx) => {
     await requireSourceUnchanged(tx, { memoryId: plan.sourceMemoryId, contentHash: context.sourceContentHash });
     if (plan.entities.length) await tx.run(MERGE_ENTITIES, { ...base, sourceMemoryId: plan.sourceMemoryId, entities: plan.entities });
-    if (plan.relations.length) await tx.run(MERGE_RELATIONS, { ...base, relations: plan.relations });
+    if (plan.relations.length) await tx.run(MERGE_RELATIONS, { ...base, sourceMemoryId: plan.sourceMemoryId, relations: plan.relations });
     const created = plan.attributes.length ? await tx.run<{ id: string }>(CREATE_ATTRIBUTES, { ...base, attributes: plan.attributes, actor: PIPELINE_ACTOR }) : [];
     const superseded = plan.supersessions.length ? await tx.run<{ newId: string; oldId: string }>(SUPERSEDE, { ...base, supersessions: plan.supersessions }) : [];
     const retiredAttributes = plan.retirements.length ? await tx.run<{ targetMemoryId: string; attributeIds: string[] }>(RETIRE_TARGETS, { ...base, retirements: plan.retirements }) : [];

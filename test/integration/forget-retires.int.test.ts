@@ -1,7 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../../src/app.js';
 import { forgetMemory } from '../../src/db/queries/memory-mutations.js';
 import { ConflictError } from '../../src/errors.js';
+import { persistGraph, type GraphRelation } from '../../src/extraction/graph-write.js';
+import { relateEntities } from '../../src/db/queries/knowledge.js';
 import { replayingExecutor } from '../support/replaying-executor.js';
 import { cleanNamespace, testServices, uniqueNamespace } from '../support/services.js';
 
@@ -147,5 +150,80 @@ describe('what is derived from a memory follows it when it is forgotten or rewri
     await expect(stale).rejects.toBeInstanceOf(ConflictError);
     const [row] = await services.executor.read<{ n: number }>('test.count', `MATCH (m:Memory {namespace: $ns}) WHERE m.content CONTAINS 'after all' RETURN count(m) AS n`, { ns: namespace });
     expect(row!.n).toBe(0);
+  });
+
+  describe('relations the deep path counted from a memory', () => {
+    const RELATIONS = `
+      MATCH (s:Entity {namespace: $ns})-[r:RELATES_TO]->(o:Entity)
+      RETURN s.canonicalName + ' ' + r.type + ' ' + o.canonicalName AS key, r.mentions AS mentions, r.sources AS sources
+      ORDER BY key`;
+    const relations = async (namespace: string) =>
+      services.executor.read<{ key: string; mentions: number; sources: string[] | null }>('test.relations', RELATIONS, { ns: namespace });
+
+    /** Writes `triples` as the deep path would from `memory` (entities, mentions, relations). */
+    const contribute = async (namespace: string, memory: { id: string; contentHash: string }, triples: Array<[string, string, string]>) => {
+      const names = [...new Set(triples.flatMap(([s, , o]) => [s, o]))];
+      const relationsOf: GraphRelation[] = triples.map(([source, type, target]) => ({ source: source.toLowerCase(), target: target.toLowerCase(), type, confidence: 0.8 }));
+      await persistGraph(
+        services.executor,
+        {
+          namespace,
+          sourceMemoryId: memory.id,
+          entities: names.map((name) => ({ id: randomUUID(), name, canonicalName: name.toLowerCase(), mentionText: name, confidence: 0.9 })),
+          relations: relationsOf,
+          attributes: [],
+          supersessions: [],
+          retirements: [],
+        },
+        { now: new Date().toISOString(), model: 'test', sourceContentHash: memory.contentHash },
+      );
+    };
+
+    /** Source alone behind Alice→Apollo; source and another memory behind Apollo→Nomad; Apollo→Kafka by relate(). */
+    const seedRelations = async (namespace: string) => {
+      const source = (await services.remember.remember({ content: 'Alice Johnson leads Apollo, which runs on Nomad.', namespace })).memory;
+      const other = (await services.remember.remember({ content: 'Apollo is deployed on Nomad in every region.', namespace })).memory;
+      await contribute(namespace, source, [['Alice Johnson', 'leads', 'Apollo'], ['Apollo', 'runs_on', 'Nomad']]);
+      await contribute(namespace, other, [['Apollo', 'runs_on', 'Nomad'], ['Apollo', 'streams_to', 'Kafka']]);
+      await relateEntities(services.executor, { id: randomUUID(), namespace, source: 'apollo', target: 'kafka', type: 'streams_to', confidence: 1, actor: 'test' });
+      return { source, other };
+    };
+
+    it('forget takes back the mentions it contributed and deletes a relation left with none', async () => {
+      const namespace = ns('forget-relations');
+      const { source, other } = await seedRelations(namespace);
+      expect(await relations(namespace)).toEqual([
+        { key: 'alice johnson leads apollo', mentions: 1, sources: [source.id] },
+        { key: 'apollo runs_on nomad', mentions: 2, sources: [source.id, other.id] },
+        { key: 'apollo streams_to kafka', mentions: 2, sources: [other.id] },
+      ]);
+
+      await forgetMemory(services.executor, { id: source.id, namespace, actor: 'test' }, 'wrong');
+
+      // Before: all three stayed with their counts; Alice→Apollo was still walked by neighbors and graph boost.
+      expect(await relations(namespace)).toEqual([
+        { key: 'apollo runs_on nomad', mentions: 1, sources: [other.id] },
+        { key: 'apollo streams_to kafka', mentions: 2, sources: [other.id] },
+      ]);
+      await forgetMemory(services.executor, { id: other.id, namespace, actor: 'test' }, 'wrong too');
+      // relate()'s own mention is nobody's memory: it stays.
+      expect(await relations(namespace)).toEqual([{ key: 'apollo streams_to kafka', mentions: 1, sources: [] }]);
+    });
+
+    it('counts and takes back once when the transactions run twice, and updateMemory takes back too', async () => {
+      const a = ns('relations-once');
+      const b = ns('relations-twice');
+      const seededA = await seedRelations(a);
+      const seededB = await seedRelations(b);
+      await forgetMemory(services.executor, { id: seededA.source.id, namespace: a, actor: 'test' }, 'x');
+      await forgetMemory(replayed.executor, { id: seededB.source.id, namespace: b, actor: 'test' }, 'x');
+      const strip = (rows: Awaited<ReturnType<typeof relations>>) => rows.map((r) => ({ key: r.key, mentions: r.mentions, sources: r.sources?.length }));
+      expect(strip(await relations(b))).toEqual(strip(await relations(a)));
+
+      const c = ns('relations-update');
+      const seededC = await seedRelations(c);
+      await services.update.update({ id: seededC.source.id, namespace: c, content: 'Alice Johnson moved to the billing team.', actor: 'test' });
+      expect((await relations(c)).map((r) => `${r.key}:${r.mentions}`)).toEqual(['apollo runs_on nomad:1', 'apollo streams_to kafka:2']);
+    });
   });
 });

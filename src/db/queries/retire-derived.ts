@@ -4,7 +4,8 @@ import type { TxRunner } from '../executor.js';
  * What follows a memory when it is forgotten or its content replaced: everything derived from
  * it stops counting, in the caller's transaction. Attributes are kept for the audit trail
  * (superseded, with a reason); hints are deleted; mentions are removed and their entity's
- * count moves down; facts the deep path extracted from it alone are forgotten too.
+ * count moves down; the relation mentions it contributed are taken back (a relation left with
+ * none is deleted); facts the deep path extracted from it alone are forgotten too.
  * Each statement only touches what is still active, so running it twice changes nothing.
  */
 
@@ -39,6 +40,20 @@ UNWIND $ids AS id
 MATCH (h:Hint)-[:HINT_OF]->(:Memory {id: id})
 DETACH DELETE h`;
 
+// Relations record the memory behind each mention they counted (`sources`, graph-write.ts); they
+// are reached through the entities the memory mentions, so this runs before those links go.
+// Mentions counted before `sources` existed, or by relate(), are not the memory's to take back.
+const TAKE_BACK_RELATIONS = `
+UNWIND $ids AS id
+MATCH (:Memory {id: id})-[:MENTIONS]->(:Entity)-[r:RELATES_TO]-(:Entity)
+WHERE id IN coalesce(r.sources, [])
+WITH DISTINCT r, id
+WITH r, collect(id) AS gone
+WITH r, size([s IN r.sources WHERE s IN gone]) AS taken, [s IN r.sources WHERE NOT s IN gone] AS kept
+SET r.sources = kept, r.mentions = coalesce(r.mentions, 0) - taken, r.updatedAt = $now
+WITH r WHERE r.mentions <= 0
+DELETE r`;
+
 const UNLINK_MENTIONS = `
 UNWIND $ids AS id
 MATCH (:Memory {id: id})-[r:MENTIONS]->(e:Entity)
@@ -70,6 +85,7 @@ export async function retireDerived(tx: TxRunner, r: Retirement): Promise<Retire
   const ids = [r.memoryId, ...facts];
   const retired = await tx.run<{ id: string }>(RETIRE_ATTRIBUTES, { ids, keep: r.keepAttributeIds ?? [], now: r.now, reason: r.reason });
   await tx.run(DROP_HINTS, { ids });
+  await tx.run(TAKE_BACK_RELATIONS, { ids, now: r.now });
   await tx.run(UNLINK_MENTIONS, { ids, now: r.now });
   return { forgottenFacts: facts, retiredAttributes: retired.map((row) => row.id) };
 }
