@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../../src/app.js';
+import { unlinkCoMentions } from '../../src/db/queries/remember-write.js';
 import { graphqlClient } from '../support/graphql.js';
 import { replayingExecutor } from '../support/replaying-executor.js';
 import { cleanNamespace, testServices, uniqueNamespace } from '../support/services.js';
@@ -107,6 +108,22 @@ describe('named entities and co-mention edges on the write path', () => {
     } finally {
       await replayed.executor.close();
     }
+  }, 180_000);
+
+  it("takes a memory's co-mentions back (for forget), once, removing edges no memory holds", async () => {
+    const ns = fresh('co-undo');
+    const first = await remember('Alice lives in Berlin and works at Acme.', ns);
+    const second = await remember('Alice showed me her favourite bakery in Berlin.', ns);
+    const undo = (id: string) => services.executor.writeTx('test.unlinkCoMentions', (tx) => unlinkCoMentions(tx, [id], new Date().toISOString()));
+    await undo(first);
+    await undo(first); // a re-run changes nothing
+    const edges = await coMentions(ns);
+    expect(edges.map((e) => [e.a, e.b, e.mentions, e.memoryIds])).toEqual([['alice', 'berlin', 1, [second]]]);
+    expect(edges[0]!.strength).toBeCloseTo(0.5, 6);
+    const [marker] = await services.executor.read<{ pairs: string[] | null }>('test.marker', 'MATCH (m:Memory {id: $id}) RETURN m.coMentionPairs AS pairs', { id: first });
+    expect(marker!.pairs).toBeNull();
+    await undo(second);
+    expect(await coMentions(ns)).toEqual([]);
   }, 180_000);
 
   it('creates no person, place or organization from capitalised common words', async () => {

@@ -137,6 +137,25 @@ SET r.mentions = coalesce(r.mentions, 0) + 1, r.updatedAt = $now,
 SET r.strength = toFloat(r.mentions) / (r.mentions + 1),
     mem.coMentionPairs = mem.coMentionPairs + (a.id + '|' + b.id)`;
 
+// Takes back what LINK_CO_MENTIONS counted for these memories (forget, or an update before it
+// re-links): each edge loses one mention and the memory's id, and goes at zero. Removing the
+// marker makes a re-run change nothing.
+const UNLINK_CO_MENTIONS = `
+UNWIND $ids AS id
+MATCH (mem:Memory {id: id})
+WHERE mem.coMentionPairs IS NOT NULL
+WITH mem, mem.coMentionPairs AS keys
+REMOVE mem.coMentionPairs
+WITH mem, keys
+UNWIND keys AS key
+WITH mem, split(key, '|') AS pair
+MATCH (a:Entity {id: pair[0]})-[r:RELATES_TO {type: 'co_mentioned'}]->(b:Entity {id: pair[1]})
+WHERE a.namespace = mem.namespace
+SET r.mentions = coalesce(r.mentions, 1) - 1, r.updatedAt = $now,
+    r.memoryIds = [x IN coalesce(r.memoryIds, []) WHERE x <> mem.id]
+SET r.strength = CASE WHEN r.mentions > 0 THEN toFloat(r.mentions) / (r.mentions + 1) ELSE 0.0 END
+FOREACH (_ IN CASE WHEN r.mentions <= 0 THEN [1] ELSE [] END | DELETE r)`;
+
 /** A memory relates at most this many of its entities pairwise (15 pairs), in mention order, strong first. */
 export const CO_MENTION_MAX_ENTITIES = 6;
 /** Contributing memory ids kept on a co-mention edge, for audit and the Browser. */
@@ -270,6 +289,14 @@ export async function linkEntities(
   if (memories.length) {
     await tx.run(LINK_CO_MENTIONS, { memories, now, confidence: CO_MENTION_CONFIDENCE, maxMemoryIds: CO_MENTION_MAX_MEMORY_IDS });
   }
+}
+
+/**
+ * Undoes the co-mention edges these memories counted, in the caller's transaction; safe to run
+ * twice. For retiring a memory's derived data (forget, updateMemory).
+ */
+export async function unlinkCoMentions(tx: TxRunner, memoryIds: readonly string[], now: string): Promise<void> {
+  if (memoryIds.length) await tx.run(UNLINK_CO_MENTIONS, { ids: memoryIds, now });
 }
 
 /** Per memory, the canonical-name pairs of its first CO_MENTION_MAX_ENTITIES entities, each pair in sorted order. */
