@@ -1,5 +1,7 @@
 import { ForbiddenError, ValidationError } from '../../errors.js';
 import type { DocumentRecord } from '../../documents/index.js';
+import { sessionTranscripts } from '../../recall/transcripts.js';
+import { checkTranscript, saveTranscript } from '../../upkeep/transcripts.js';
 import { pageSize } from '../args.js';
 import type { DocumentResolvers, MutationResolvers, PipelineStatusResolvers, QueryResolvers, Resolvers, ResolversTypes } from '../generated/types.js';
 import { writableNamespaces } from '../guards.js';
@@ -55,12 +57,51 @@ export const PipelineStatusUpkeep: Pick<PipelineStatusResolvers, 'embeddings' | 
   retention: (_, __, ctx) => (ctx.principal.readableNamespaces === null ? ctx.services.upkeep.lastRetentionReport() : null),
 };
 
+type Fn = (...args: any[]) => any; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/**
+ * Transcripts around the existing resolvers: `remember` checks a transcript before the memory is
+ * written and stores it after; `recall(expand: true)` adds the transcripts of the result's sessions.
+ */
+function withTranscripts(resolvers: Resolvers): Pick<Resolvers, 'Query' | 'Mutation'> {
+  const remember = resolvers.Mutation!.remember as Fn;
+  const rememberBatch = resolvers.Mutation!.rememberBatch as Fn;
+  const recall = resolvers.Query!.recall as Fn;
+  return {
+    Mutation: {
+      remember: async (parent, args, ctx, info) => {
+        const transcript = checkTranscript(args.input, ctx.services.config.MAX_CONTENT_CHARS);
+        const result = await remember(parent, args, ctx, info);
+        if (transcript) {
+          const namespace = ctx.namespaceFor(args.input.namespace, 'write');
+          await saveTranscript(ctx.services.executor, { namespace, sessionId: args.input.sessionId!, transcript, actor: ctx.principal.name });
+        }
+        return result;
+      },
+      rememberBatch: async (parent, args, ctx, info) => {
+        const at = (args.inputs as Array<{ transcript?: string | null }>).findIndex((i) => i.transcript != null);
+        if (at >= 0) throw new ValidationError('transcript is taken by remember only, one session at a time', { field: `inputs.${at}.transcript` });
+        return rememberBatch(parent, args, ctx, info);
+      },
+    },
+    Query: {
+      recall: async (parent, args, ctx, info) => {
+        const result = await recall(parent, args, ctx, info);
+        if (!args.expand) return result;
+        const memories = (result.items as Array<{ memory: { namespace: string; sessionId?: string | null } }>).map((i) => i.memory);
+        return { ...result, transcripts: await sessionTranscripts(ctx.services.executor, memories) };
+      },
+    },
+  };
+}
+
 /** Adds the upkeep fields to the resolver map (registered in one place: resolvers/index.ts). */
 export function withUpkeep(resolvers: Resolvers): Resolvers {
+  const transcripts = withTranscripts(resolvers);
   return {
     ...resolvers,
-    Query: { ...resolvers.Query, ...upkeepQueries },
-    Mutation: { ...resolvers.Mutation, ...upkeepMutations },
+    Query: { ...resolvers.Query, ...upkeepQueries, ...transcripts.Query },
+    Mutation: { ...resolvers.Mutation, ...upkeepMutations, ...transcripts.Mutation },
     Document,
     PipelineStatus: { ...resolvers.PipelineStatus, ...PipelineStatusUpkeep },
   };
