@@ -26,6 +26,8 @@ export const BENCH_NEO4J = {
   password: 'mnemograph-bench',
   heapMb: 2048,
   pageCacheMb: 2048,
+  /** A loaded machine starts Neo4j slowly (over 2 minutes at load 25 on 2 cores). */
+  timeoutMs: Number(process.env.BENCH_NEO4J_START_TIMEOUT_MS ?? 600_000),
 };
 
 // ---------- output ----------
@@ -268,7 +270,11 @@ export class TimedEmbedder extends Embedder {
   texts = 0;
   totalMs = 0;
 
+  /** Awaited before each embedding (the A/B of bench:remember replays the old order through it). */
+  gate: (() => Promise<void>) | undefined;
+
   override async embed(texts: readonly string[]): Promise<Float32Array[]> {
+    await this.gate?.();
     const t0 = performance.now();
     try {
       return await super.embed(texts);
@@ -314,6 +320,7 @@ export async function benchServices(db: BenchDb): Promise<BenchServices> {
   });
   const services = createServices(config, logger, { neo4jUri: db.uri, embedder });
   const ops = instrumentExecutor(services.executor);
+  embedder.gate = () => (ops.sequential ? ops.readsSettled() : Promise.resolve());
   await prepareServices(services);
   return {
     services,
@@ -339,7 +346,21 @@ export interface OpTimer {
   /** Per operation ("memories.by-dedup-keys", "remember", "recall.vector" …) and per statement of a write ("remember › chunks"). */
   stats: Map<string, OpStats>;
   reset(): void;
+  /**
+   * The write path as it was before its concurrency, for a same-run A/B: each statement of a
+   * write transaction waits for the previous one's result (no pipelining), and — through the
+   * embedder's gate — the model waits for the read transactions already under way (the exact-dedup read).
+   */
+  sequential: boolean;
+  /** Resolves when the read transactions under way now have finished. */
+  readsSettled(): Promise<void>;
 }
+
+/** Suffixes of the OpTimer keys that split a write transaction's own cost (see instrumentExecutor). */
+export const TX_BEFORE_WORK = ' ⋯ before work';
+export const TX_AFTER_WORK = ' ⋯ after work';
+/** The work function itself: its statements, overlapping when they are pipelined. */
+export const TX_WORK = ' ⋯ work';
 
 /** Names the statements of the remember write transaction (src/db/queries/remember-write.ts). */
 const STATEMENT_LABELS: Array<[RegExp, string]> = [
@@ -383,18 +404,56 @@ export function instrumentExecutor(executor: Executor): OpTimer {
   };
   const readTx = executor.readTx.bind(executor);
   const writeTx = executor.writeTx.bind(executor);
-  executor.readTx = <T>(operation: string, work: TxWork<T>) => timed(operation, () => readTx(operation, work));
-  executor.writeTx = <T>(operation: string, work: TxWork<T>) =>
-    timed(operation, () =>
-      writeTx(operation, (tx) => {
-        const runner: TxRunner = { run: (cypher, params) => timed(`${operation} › ${statementLabel(cypher)}`, () => tx.run(cypher, params)) };
-        return work(runner);
-      }),
-    );
-  return {
+  const readsInFlight = new Set<Promise<unknown>>();
+  const timer: OpTimer = {
     stats,
     reset: () => stats.clear(),
+    sequential: false,
+    readsSettled: async () => {
+      await Promise.allSettled([...readsInFlight]);
+    },
   };
+  executor.readTx = <T>(operation: string, work: TxWork<T>) => {
+    const p = timed(operation, () => readTx(operation, work));
+    readsInFlight.add(p);
+    const forget = () => readsInFlight.delete(p);
+    p.then(forget, forget);
+    return p;
+  };
+  executor.writeTx = async <T>(operation: string, work: TxWork<T>) => {
+    // Split of the transaction's own cost: until the driver calls the work (session, connection),
+    // and from the work's end to executeWrite's return (COMMIT round trip, session close).
+    const t0 = performance.now();
+    let workStarted: number | undefined;
+    let workEnded: number | undefined;
+    const result = await timed(operation, () =>
+      writeTx(operation, async (tx) => {
+        workStarted ??= performance.now();
+        let previous: Promise<unknown> = Promise.resolve();
+        const runner = {
+          run: (cypher: string, params?: Record<string, unknown>) => {
+            const go = () => timed(`${operation} › ${statementLabel(cypher)}`, () => tx.run(cypher, params));
+            if (!timer.sequential) return go();
+            const p = previous.then(go, go);
+            previous = p.catch(() => undefined);
+            return p;
+          },
+        } as TxRunner;
+        try {
+          return await work(runner);
+        } finally {
+          workEnded = performance.now();
+        }
+      }),
+    );
+    if (workStarted !== undefined && workEnded !== undefined) {
+      record(`${operation}${TX_BEFORE_WORK}`, workStarted - t0);
+      record(`${operation}${TX_WORK}`, workEnded - workStarted);
+      record(`${operation}${TX_AFTER_WORK}`, performance.now() - workEnded);
+    }
+    return result;
+  };
+  return timer;
 }
 
 // ---------- lifecycle ----------
