@@ -111,13 +111,17 @@ export function extractEntities(text: string, options: ExtractEntitiesOptions = 
     const start = Math.max(0, base.indexOf(name));
     candidates.push({ name: tech?.name ?? name, type: tech ? 'tool' : 'unknown', mention: name, signal: 'decision-object', start, end: start + name.length });
   }
-  // On the masked text: a known technology, path or URL keeps its own type.
+  const names = findNameMentions(masked);
+  // On the masked text: a known technology, path or URL keeps its own type. A speaker label stays
+  // a speaker (who talks, not what the turn is about), whatever the recognizer calls it.
   if (options.namedEntities !== false) {
+    const speakers = names.filter((n) => n.kind === 'speaker');
     for (const n of recognizeNamedEntities(masked)) {
+      if (speakers.some((sp) => n.start < sp.end && n.end > sp.start)) continue;
       candidates.push({ name: n.name, type: n.type, mention: n.name, signal: 'named-entity', start: n.start, end: n.end });
     }
   }
-  for (const n of findNameMentions(masked)) {
+  for (const n of names) {
     candidates.push({ name: n.name, type: n.kind === 'speaker' ? 'person' : 'unknown', mention: n.name, signal: n.kind, start: n.start, end: n.end });
   }
   return dedupe(candidates, options.maxEntities ?? LINKER_MAX_ENTITIES);

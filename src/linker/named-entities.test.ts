@@ -69,6 +69,13 @@ describe('extractEntities with the recognizer', () => {
     expect(e.redis).toMatchObject({ type: 'tool', signal: 'known-tech' });
   });
 
+  it('leaves a speaker label a speaker, and types the names the turn mentions', () => {
+    const e = Object.fromEntries(extractEntities('Melanie: Nate moved to Denver last month.').map((x) => [x.canonicalName, x]));
+    expect(e.melanie).toMatchObject({ type: 'person', strength: 'strong', signal: 'speaker' });
+    expect(e.nate).toMatchObject({ type: 'person', signal: 'named-entity' });
+    expect(e.denver).toMatchObject({ type: 'place', signal: 'named-entity' });
+  });
+
   it('gives recognized names no attributes (mentions and co-mentions only)', () => {
     const { entities, attributes } = linkMemory('Carol will use Postgres for billing in Berlin.');
     expect(entities.find((e) => e.canonicalName === 'carol')).toMatchObject({ type: 'person', strength: 'strong' });
