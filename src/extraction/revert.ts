@@ -25,8 +25,24 @@ export const REVERT_ACTOR = 'revert';
 
 const LOAD_PROPOSAL = `
 MATCH (h:HistoryEvent {id: $eventId})-[:ABOUT]->(m:Memory)
-WHERE h.event = $proposalEvent AND ($anyNamespace OR h.namespace IN $namespaces)
-RETURN h.outcome AS outcome, h.details AS details, h.revertedBy AS revertedBy, m.id AS sourceMemoryId, h.namespace AS namespace`;
+WHERE h.event IN [$proposalEvent, $dedupEvent] AND ($anyNamespace OR h.namespace IN $namespaces)
+RETURN h.event AS event, h.outcome AS outcome, h.details AS details, h.revertedBy AS revertedBy, m.id AS sourceMemoryId, h.namespace AS namespace`;
+
+// A near-duplicate decision undone: the memory it superseded (the newer after a merge, the older
+// after a replace) is active again, and the pair is open again (recall collapses it).
+const RESTORE_DUPLICATE = `
+MATCH (winner:Memory {id: $winnerId}), (loser:Memory {id: $loserId})
+WHERE loser.supersededBy = winner.id
+OPTIONAL MATCH (winner)-[s:SUPERSEDES]->(loser)
+DELETE s
+SET loser.supersededAt = null, loser.validTo = null, loser.supersededBy = null, loser.updatedAt = $now
+RETURN loser.id AS id`;
+
+const REOPEN_DUPLICATE = `
+MATCH (:Memory {id: $newId})-[d:DUPLICATE_OF]->(:Memory {id: $oldId})
+SET d.reviewedAt = null, d.decision = 'reverted'`;
+
+const DEDUP_REVERTIBLE = new Set(['applied:merge', 'applied:replace', 'applied:keep_both']);
 
 const TARGET_RETIREMENTS = `
 MATCH (t:HistoryEvent {event: $retiredEvent})-[:ABOUT]->(:Memory {id: $targetId})
@@ -87,9 +103,10 @@ export async function revertProposal(executor: Executor, eventId: string, option
   const revertId = randomUUID();
   const now = new Date().toISOString();
   return executor.writeTx('extraction.revert', async (tx) => {
-    const [proposal] = await tx.run<{ outcome: string; details: string; revertedBy: string | null; sourceMemoryId: string }>(LOAD_PROPOSAL, {
+    const [proposal] = await tx.run<{ event: string; outcome: string; details: string; revertedBy: string | null; sourceMemoryId: string }>(LOAD_PROPOSAL, {
       eventId,
       proposalEvent: HISTORY_EVENT.proposal,
+      dedupEvent: HISTORY_EVENT.dedup,
       namespaces: options.namespaces ?? [],
       anyNamespace: options.namespaces === null,
     });
@@ -97,13 +114,20 @@ export async function revertProposal(executor: Executor, eventId: string, option
     // This very call committed already and is being re-run (its COMMIT reply was lost).
     if (proposal.revertedBy === revertId) return JSON.parse((await tx.run<{ details: string }>(LOAD_REVERT, { revertId }))[0]!.details) as RevertResult;
     if (proposal.revertedBy) throw new ConflictError(`proposal ${eventId} was already reverted`, { revertEventId: proposal.revertedBy });
-    if (!REVERTIBLE.has(proposal.outcome)) throw new ValidationError(`proposal ${eventId} applied nothing (outcome ${proposal.outcome}); there is nothing to revert`, { outcome: proposal.outcome });
+    const dedup = proposal.event === HISTORY_EVENT.dedup;
+    if (!(dedup ? DEDUP_REVERTIBLE : REVERTIBLE).has(proposal.outcome)) throw new ValidationError(`proposal ${eventId} applied nothing (outcome ${proposal.outcome}); there is nothing to revert`, { outcome: proposal.outcome });
 
     const details = JSON.parse(proposal.details) as ProposalDetails;
     const result: RevertResult = { eventId, revertEventId: revertId, restoredMemoryIds: [], restoredAttributeIds: [], retractedAttributeIds: [], forgottenMemoryIds: [] };
     const base = { now, sourceMemoryId: proposal.sourceMemoryId };
 
-    if (details.factMemoryId && proposal.outcome !== OUTCOME.appliedDelete) {
+    if (dedup) {
+      // The older memory keeps a merge's text: its previous content is in this event's details.
+      const d = JSON.parse(proposal.details) as { action: string; newMemoryId: string; existingMemoryId: string };
+      const [winnerId, loserId] = d.action === 'merge' ? [d.existingMemoryId, d.newMemoryId] : [d.newMemoryId, d.existingMemoryId];
+      if (d.action !== 'keep_both') result.restoredMemoryIds.push(...(await tx.run<{ id: string }>(RESTORE_DUPLICATE, { now, winnerId, loserId })).map((r) => r.id));
+      await tx.run(REOPEN_DUPLICATE, { newId: d.newMemoryId, oldId: d.existingMemoryId });
+    } else if (details.factMemoryId && proposal.outcome !== OUTCOME.appliedDelete) {
       result.forgottenMemoryIds.push(...(await tx.run<{ id: string }>(FORGET_FACT, { ...base, factId: details.factMemoryId })).map((r) => r.id));
     }
     if (details.attribute?.id) {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { revertProposal } from '../../src/extraction/index.js';
 import { collapseDuplicates } from '../../src/recall/collapse-duplicates.js';
 import { duplicateGroups } from '../../src/recall/legs/duplicate-groups.js';
 import { extraction, query, scriptStages, startDeepPath, waitForJob, type DeepPathRig } from '../support/deep-path.js';
@@ -103,5 +104,14 @@ describe('near-duplicates: the LLM decides merge / replace / keep both; without 
     expect(contents).toContain(PG[1]);
     expect(contents).not.toContain(PG[0]);
     await worker.stop();
+
+    // The replace is reverted from its event: the older memory is active again, the pair open again.
+    const [replaceEvent] = await query<{ id: string }>(services, `MATCH (h:HistoryEvent {event: 'pipeline.dedup'})-[:ABOUT]->(:Memory {id: $id}) RETURN h.id AS id`, { id: pg1.memory.id });
+    const reverted = await revertProposal(services.executor, replaceEvent!.id, { namespaces: [namespace], actor: 'test' });
+    expect(reverted.restoredMemoryIds).toEqual([pg0.id]);
+    expect((await state(pg0.id)).supersededAt).toBeNull();
+    expect(await link(pg1.memory.id, pg0.id)).toMatchObject({ decision: 'reverted', reviewedAt: null });
+    expect((await duplicateGroups(services.executor, namespace, [pg1.memory.id, pg0.id])).size).toBe(2);
+    await expect(revertProposal(services.executor, replaceEvent!.id, { namespaces: [namespace], actor: 'test' })).rejects.toMatchObject({ code: 'CONFLICT' });
   }, TIMEOUT);
 });
