@@ -160,7 +160,7 @@ async function main(): Promise<void> {
     await executor.close();
   } catch (error) {
     process.stderr.write(`[bench] failed: ${(error as Error).stack ?? String(error)}\n`);
-    if (service) process.stderr.write(`[bench] service stderr (tail):\n${service.stderr().slice(-3000)}\n`);
+    if (service) process.stderr.write(`[bench] service output (tail):\n${service.output().slice(-3000)}\n`);
     process.exitCode = 1;
   } finally {
     await cleanup().catch((error: Error) => progress(`cleanup failed: ${error.message}`));

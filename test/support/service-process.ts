@@ -98,8 +98,8 @@ export interface ServiceChild {
   url: string | null;
   workerId: string | null;
   pid: number;
-  /** Everything the process wrote to stderr (its logs, with LOG_LEVEL as given). */
-  stderr(): string;
+  /** The tail of what the process wrote to stdout (its JSON log lines, at LOG_LEVEL) and stderr. */
+  output(): string;
   eventLoopDelay(options?: { reset?: boolean }): Promise<EventLoopDelay>;
   /** SIGTERM (drain) or SIGKILL; resolves when the process has exited. */
   stop(signal?: 'SIGTERM' | 'SIGKILL'): Promise<void>;
@@ -110,14 +110,16 @@ export async function spawnService(env: Record<string, string>, options: { ready
   const child = fork(fileURLToPath(import.meta.url), [], {
     env: { ...process.env, ...env },
     execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
-  let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => {
-    stderr = (stderr + chunk.toString()).slice(-200_000);
-  });
+  let output = '';
+  const collect = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-200_000);
+  };
+  child.stdout!.on('data', collect);
+  child.stderr!.on('data', collect);
   const ready = await new Promise<Extract<ServiceMessage, { type: 'ready' }>>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`service process did not become ready in time; stderr:\n${stderr.slice(-3000)}`)), options.readyTimeoutMs ?? 180_000);
+    const timer = setTimeout(() => reject(new Error(`service process did not become ready in time; output:\n${output.slice(-3000)}`)), options.readyTimeoutMs ?? 180_000);
     child.on('message', (message: ServiceMessage) => {
       if (message.type === 'ready') {
         clearTimeout(timer);
@@ -126,7 +128,7 @@ export async function spawnService(env: Record<string, string>, options: { ready
     });
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`service process exited (${code}) before it was ready; stderr:\n${stderr.slice(-3000)}`));
+      reject(new Error(`service process exited (${code}) before it was ready; output:\n${output.slice(-3000)}`));
     });
   });
   const exited = child.exitCode !== null ? Promise.resolve() : once(child, 'exit').then(() => undefined);
@@ -135,7 +137,7 @@ export async function spawnService(env: Record<string, string>, options: { ready
     url: ready.url,
     workerId: ready.workerId,
     pid: ready.pid,
-    stderr: () => stderr,
+    output: () => output,
     eventLoopDelay: (opts = {}) =>
       new Promise((resolve) => {
         const onMessage = (message: ServiceMessage) => {
