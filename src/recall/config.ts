@@ -1,8 +1,9 @@
 import type { FusionMethod } from './types.js';
 
-// Fusion and context defaults were chosen on LoCoMo (npm run bench:locomo -- --variants; README
-// "Recall quality"): BM25 is the stronger leg on conversational memory, so vector weighs 0.25.
-export const DEFAULT_ALPHA = 0.25;
+// Fusion and context defaults were chosen on both dev datasets together (LoCoMo and LongMemEval;
+// npm run bench:locomo -- <dirs> --cv, README "Recall quality"): z-score fusion with the vector leg
+// at 0.3 (BM25 is the stronger leg on conversational memory), context gated by similarity.
+export const DEFAULT_ALPHA = 0.3;
 export const DEFAULT_RRF_K = 60;
 /** Candidates fetched per leg = limit × this (seed 002: top_k * 4). */
 export const DEFAULT_OVER_FETCH_FACTOR = 4;
@@ -83,7 +84,7 @@ export interface RecallSettings {
   /** A past period named in the question, resolved against asOf: memories from then gain `1 + boost`. */
   time: { enabled: boolean; boost: number };
   /** Neighbours in the same session of the top `anchors` results gain weight × the anchor's score. */
-  context: { enabled: boolean; weight: number; window: number; anchors: number };
+  context: { enabled: boolean; weight: number; window: number; anchors: number; similarityGate: boolean };
   rerank: { enabled: boolean; topN: number; timeoutMs: number; scoreWeight: number; similarityWeight: number };
   filters: { minImportance: number };
   budget: { tokenBudget: number | null; limit: number; maxLimit: number; priorityTypes: readonly string[] };

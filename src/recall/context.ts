@@ -6,19 +6,26 @@ import type { RankedCandidate, RecallCandidate } from './types.js';
  * Context stage (seed 003's timeline, applied inside recall): each neighbour in the same session
  * of one of the top `anchors` results gains `weight × anchor score` (the best anchor counts). A
  * neighbour no leg found joins with that score alone. Additive only: it never removes a result.
+ *
+ * With `similarityGate`, the gain is scaled by how close the neighbour is to the question
+ * relative to its anchor (cosine ratio, in [0, 1]): a reply that continues the matched turn keeps
+ * its lift, an unrelated message that merely sits next to it (one person's separate requests)
+ * gets little. Without a similarity for either, the gain is not scaled.
  */
 export function applyContextBoost(
   ranked: readonly RankedCandidate[],
   neighbours: ReadonlyArray<{ anchorId: string; memoryId: string }>,
   newcomers: ReadonlyMap<string, RecallCandidate>,
   settings: RecallSettings['context'],
+  similarity: (memoryId: string) => number | null | undefined = () => null,
 ): RankedCandidate[] {
   const anchorScore = new Map(ranked.slice(0, settings.anchors).map((r) => [r.candidate.memoryId, r.score]));
   const boost = new Map<string, number>();
   for (const { anchorId, memoryId } of neighbours) {
     const score = anchorScore.get(anchorId);
     if (score === undefined || memoryId === anchorId) continue;
-    boost.set(memoryId, Math.max(boost.get(memoryId) ?? 0, settings.weight * score));
+    const gate = settings.similarityGate ? similarityRatio(similarity(memoryId), similarity(anchorId)) : 1;
+    if (gate > 0) boost.set(memoryId, Math.max(boost.get(memoryId) ?? 0, settings.weight * score * gate));
   }
   const present = new Set(ranked.map((r) => r.candidate.memoryId));
   const boosted = ranked.map((r) => {
@@ -57,4 +64,12 @@ export function applyContextBoost(
 export function contextNewcomerIds(ranked: readonly RankedCandidate[], neighbours: ReadonlyArray<{ memoryId: string }>): string[] {
   const present = new Set(ranked.map((r) => r.candidate.memoryId));
   return [...new Set(neighbours.map((n) => n.memoryId).filter((id) => !present.has(id)))];
+}
+
+/** cos(neighbour, query) / cos(anchor, query) in [0, 1], from index-scale similarities (1 + cos) / 2. */
+export function similarityRatio(neighbour: number | null | undefined, anchor: number | null | undefined): number {
+  if (neighbour === null || neighbour === undefined || anchor === null || anchor === undefined) return 1;
+  const cosAnchor = 2 * anchor - 1;
+  if (!(cosAnchor > 0.01)) return 1;
+  return Math.min(1, Math.max(0, (2 * neighbour - 1) / cosAnchor));
 }

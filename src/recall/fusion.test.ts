@@ -6,7 +6,7 @@ import type { RecallSettingsOverrides } from './config.js';
 
 // These tests exercise the ranking arithmetic with the seed's fusion values (alpha 0.7, max
 // normalization, single-leg scores, boost 0.15), whatever the tuned defaults are.
-const SEED_FUSION = { alpha: 0.7, keywordNormalization: 'max', missingLeg: 'single' } as const;
+const SEED_FUSION = { method: 'weighted', alpha: 0.7, keywordNormalization: 'max', missingLeg: 'single' } as const;
 function seedSettings(preset: Parameters<typeof resolveRecallSettings>[0] = 'default', overrides: RecallSettingsOverrides = {}) {
   return resolveRecallSettings(preset, { ...overrides, graph: { boostWeight: 0.15, ...overrides.graph }, fusion: { ...SEED_FUSION, ...overrides.fusion } });
 }
@@ -168,5 +168,41 @@ describe('fuseScores — rrf', () => {
     );
     expect(fused.get('a')?.fused).toBeCloseTo(1);
     expect(fused.get('b')?.fused).toBeCloseTo(1);
+  });
+});
+
+describe('fuseScores — zscore', () => {
+  const settings = resolveRecallSettings('default', { fusion: { method: 'zscore', alpha: 0.3 } });
+  it('standardizes each leg over its own results and maps the sum to [0, 1]', () => {
+    const fused = fuseScores(
+      [
+        candidate('both', { vector: { raw: 0.9, rank: 1 }, keyword: { raw: 12, rank: 1 } }),
+        candidate('kw', { keyword: { raw: 9, rank: 2 } }),
+        candidate('vec', { vector: { raw: 0.8, rank: 2 } }),
+        candidate('last', { vector: { raw: 0.7, rank: 3 }, keyword: { raw: 6, rank: 3 } }),
+      ],
+      settings,
+    );
+    const byId = Object.fromEntries(fused.map((f) => [f.candidate.memoryId, f.fused]));
+    expect(byId.both).toBe(1);
+    expect(byId.last).toBe(0);
+    // Both middle hits sit at z 0 in their leg and at the lowest z in the other; the keyword leg
+    // weighs 0.7, so the keyword-only hit ranks above the vector-only one: (1 − 0.3·z) vs (1 − 0.7·z).
+    const z = Math.sqrt(1.5);
+    expect(byId.kw).toBeCloseTo((z - 0.3 * z) / (2 * z), 10);
+    expect(byId.vec).toBeCloseTo((z - 0.7 * z) / (2 * z), 10);
+  });
+
+  it('does not care about a leg’s scale: multiplying BM25 scores changes nothing', () => {
+    const make = (k: number) =>
+      fuseScores(
+        [
+          candidate('a', { vector: { raw: 0.8, rank: 2 }, keyword: { raw: 3 * k, rank: 2 } }),
+          candidate('b', { vector: { raw: 0.9, rank: 1 }, keyword: { raw: 1 * k, rank: 3 } }),
+          candidate('c', { keyword: { raw: 9 * k, rank: 1 } }),
+        ],
+        settings,
+      ).map((f) => f.fused);
+    make(1).forEach((value, i) => expect(value).toBeCloseTo(make(37)[i]!, 12));
   });
 });

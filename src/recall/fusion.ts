@@ -23,6 +23,10 @@ type FusionSettings = Pick<RecallSettings, 'legs' | 'fusion'>;
  *   or counts the other as 0 (`'zero'`) when that leg returned anything in this query.
  * - rrf: Σ 1 / (k + rank) over vector and text (text takes the better of keyword and hint rank),
  *   divided by its best possible value so that additive boosts mean the same for both methods.
+ * - zscore: each leg's raw scores standardized over that leg's own results in this query (a
+ *   leg that is sure of its top hit stands out; a flat leg does not), alpha × z(vector) +
+ *   (1 − alpha) × z(text), a leg that did not return the candidate counting as its lowest z;
+ *   then min-max over the candidates so the result is in [0, 1] like the other methods.
  */
 export function fuseScores(candidates: readonly RecallCandidate[], settings: FusionSettings): FusedCandidate[] {
   const { legs, fusion } = settings;
@@ -37,14 +41,20 @@ export function fuseScores(candidates: readonly RecallCandidate[], settings: Fus
   const textActive = textRaws.length > 0;
   const rrfMax = ((vectorActive ? 1 : 0) + (textActive ? 1 : 0)) / (fusion.rrfK + 1);
 
-  return candidates.map((candidate, i) => {
+  const zVector = standardizer(vectors.filter((s): s is LegScore => s !== undefined).map((s) => s.raw));
+  const zText = standardizer(textRaws);
+
+  const fused = candidates.map((candidate, i) => {
     const vector = explain(vectors[i], (raw) => clamp01(raw));
     const keyword = explain(keywords[i], normalizeText);
     const hint = explain(hints[i], normalizeText);
     const text = best(keyword, hint);
 
     let fused: number;
-    if (fusion.method === 'rrf') {
+    if (fusion.method === 'zscore') {
+      const zt = Math.max(keywords[i] ? zText.z(keywords[i]!.raw) : -Infinity, hints[i] ? zText.z(hints[i]!.raw) : -Infinity);
+      fused = fusion.alpha * (vectors[i] ? zVector.z(vectors[i]!.raw) : zVector.lowest) + (1 - fusion.alpha) * (Number.isFinite(zt) ? zt : zText.lowest);
+    } else if (fusion.method === 'rrf') {
       const rrf = (leg: LegExplanation | null) => (leg ? 1 / (fusion.rrfK + leg.rank) : 0);
       const textRrf = Math.max(rrf(keyword), rrf(hint));
       fused = rrfMax > 0 ? (rrf(vector) + textRrf) / rrfMax : 0;
@@ -57,6 +67,23 @@ export function fuseScores(candidates: readonly RecallCandidate[], settings: Fus
     }
     return { candidate, fused, method: fusion.method, vector, keyword, hint };
   });
+  return fusion.method === 'zscore' ? minMax(fused) : fused;
+}
+
+/** z-scores over one leg's results; an empty leg contributes 0 everywhere. */
+function standardizer(raws: readonly number[]): { z: (raw: number) => number; lowest: number } {
+  if (raws.length === 0) return { z: () => 0, lowest: 0 };
+  const mean = raws.reduce((a, b) => a + b, 0) / raws.length;
+  const sd = Math.sqrt(raws.reduce((a, b) => a + (b - mean) ** 2, 0) / raws.length) || 1;
+  const z = (raw: number) => (raw - mean) / sd;
+  return { z, lowest: z(Math.min(...raws)) };
+}
+
+function minMax(items: FusedCandidate[]): FusedCandidate[] {
+  const values = items.map((i) => i.fused);
+  const lo = Math.min(...values);
+  const hi = Math.max(...values);
+  return items.map((i) => ({ ...i, fused: hi > lo ? (i.fused - lo) / (hi - lo) : 1 }));
 }
 
 /** Maps a raw BM25 score to [0, 1] for this query's result set. */

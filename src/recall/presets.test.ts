@@ -6,7 +6,7 @@ describe('resolveRecallSettings', () => {
   it('has the documented defaults', () => {
     const s = resolveRecallSettings();
     expect(s.legs).toEqual({ vector: true, keyword: true, hints: true });
-    expect(s.fusion).toEqual({ method: 'weighted', alpha: 0.25, rrfK: 60, keywordNormalization: 'minmax', missingLeg: 'zero' });
+    expect(s.fusion).toEqual({ method: 'zscore', alpha: 0.3, rrfK: 60, keywordNormalization: 'minmax', missingLeg: 'zero' });
     expect(s.overFetchFactor).toBe(4);
     expect(s.graph).toEqual({ enabled: true, boostWeight: 0.1, timeoutMs: 500, maxEntities: 20, maxNeighbours: 50, maxMemories: 200 });
     expect(s.dampening).toEqual({
@@ -39,13 +39,13 @@ describe('resolveRecallSettings', () => {
 
   it('deep-merges overrides without touching siblings or the preset', () => {
     const s = resolveRecallSettings('fast', { fusion: { method: 'rrf' }, dampening: { hub: { penalty: 0.5 } }, budget: { tokenBudget: null } });
-    expect(s.fusion).toMatchObject({ method: 'rrf', alpha: 0.25, rrfK: 60 });
+    expect(s.fusion).toMatchObject({ method: 'rrf', alpha: 0.3, rrfK: 60 });
     expect(s.dampening.hub).toEqual({ enabled: true, percentile: 0.9, penalty: 0.5 });
     expect(s.budget.tokenBudget).toBeNull();
     expect(s.rerank.enabled).toBe(false);
     s.fusion.alpha = 0;
     (s.budget.priorityTypes as string[]).push('working');
-    expect(resolveRecallSettings('fast').fusion.alpha).toBe(0.25);
+    expect(resolveRecallSettings('fast').fusion.alpha).toBe(0.3);
     expect(resolveRecallSettings('fast').budget.priorityTypes).toEqual(['procedural', 'preference']);
   });
 

@@ -37,7 +37,7 @@ import {
 
 const DEFAULT_SETTINGS: RecallSettings = {
   legs: { vector: true, keyword: true, hints: true },
-  fusion: { method: 'weighted', alpha: DEFAULT_ALPHA, rrfK: DEFAULT_RRF_K, keywordNormalization: 'minmax', missingLeg: 'zero' },
+  fusion: { method: 'zscore', alpha: DEFAULT_ALPHA, rrfK: DEFAULT_RRF_K, keywordNormalization: 'minmax', missingLeg: 'zero' },
   overFetchFactor: DEFAULT_OVER_FETCH_FACTOR,
   graph: {
     enabled: true,
@@ -56,7 +56,7 @@ const DEFAULT_SETTINGS: RecallSettings = {
   importance: { enabled: true, weight: DEFAULT_IMPORTANCE_WEIGHT },
   validity: { enabled: true, expiredPenalty: DEFAULT_EXPIRED_PENALTY },
   time: { enabled: true, boost: DEFAULT_TIME_WINDOW_BOOST },
-  context: { enabled: true, weight: DEFAULT_CONTEXT_WEIGHT, window: DEFAULT_CONTEXT_WINDOW, anchors: DEFAULT_CONTEXT_ANCHORS },
+  context: { enabled: true, weight: DEFAULT_CONTEXT_WEIGHT, window: DEFAULT_CONTEXT_WINDOW, anchors: DEFAULT_CONTEXT_ANCHORS, similarityGate: true },
   rerank: {
     enabled: true,
     topN: DEFAULT_RERANK_TOP_N,
@@ -165,7 +165,7 @@ export function validateRecallSettings(s: RecallSettings): void {
     }
   }
   const enums: Array<[string, unknown, readonly string[]]> = [
-    ['fusion.method', s.fusion.method, ['weighted', 'rrf']],
+    ['fusion.method', s.fusion.method, ['weighted', 'rrf', 'zscore']],
     ['fusion.keywordNormalization', s.fusion.keywordNormalization, ['max', 'minmax']],
     ['fusion.missingLeg', s.fusion.missingLeg, ['single', 'zero']],
   ];
@@ -187,6 +187,7 @@ export function validateRecallSettings(s: RecallSettings): void {
     ['validity.enabled', s.validity.enabled],
     ['time.enabled', s.time.enabled],
     ['rerank.enabled', s.rerank.enabled],
+    ['context.similarityGate', s.context.similarityGate],
   ];
   for (const [path, value] of flags) {
     if (typeof value !== 'boolean') throw new ValidationError(`recall setting ${path} must be a boolean (got ${String(value)})`, { path, value });

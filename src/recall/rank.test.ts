@@ -6,7 +6,7 @@ import type { RecallSettingsOverrides } from './config.js';
 
 // These tests exercise the ranking arithmetic with the seed's fusion values (alpha 0.7, max
 // normalization, single-leg scores, boost 0.15), whatever the tuned defaults are.
-const SEED_FUSION = { alpha: 0.7, keywordNormalization: 'max', missingLeg: 'single' } as const;
+const SEED_FUSION = { method: 'weighted', alpha: 0.7, keywordNormalization: 'max', missingLeg: 'single' } as const;
 function seedSettings(preset: Parameters<typeof resolveRecallSettings>[0] = 'default', overrides: RecallSettingsOverrides = {}) {
   return resolveRecallSettings(preset, { ...overrides, graph: { boostWeight: 0.15, ...overrides.graph }, fusion: { ...SEED_FUSION, ...overrides.fusion } });
 }

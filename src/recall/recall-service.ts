@@ -237,7 +237,7 @@ export class RecallService {
         const newcomers = await loadRecallMemories(this.executor, contextNewcomerIds(ranked, neighbours), { namespace: plan.namespace, ...plan.include, vector });
         for (const [id, memory] of newcomers) memories.set(id, memory);
         const candidates = new Map([...newcomers].map(([id, m]) => [id, { ...m, graphBoost: 0 }]));
-        return applyContextBoost(ranked, neighbours, candidates, context);
+        return applyContextBoost(ranked, neighbours, candidates, context, (id) => memories.get(id)?.similarity);
       });
     } catch (error) {
       this.logger.warn({ error }, 'context stage failed; recall continues without it');

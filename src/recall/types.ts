@@ -48,7 +48,7 @@ export interface RecallCandidate extends RecallMemory {
   graphBoost: number;
 }
 
-export type FusionMethod = 'weighted' | 'rrf';
+export type FusionMethod = 'weighted' | 'rrf' | 'zscore';
 
 export interface LegExplanation {
   raw: number;
