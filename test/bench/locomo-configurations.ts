@@ -19,16 +19,16 @@ export function loadConfigurations(withVariants: boolean): Record<string, Config
   if (!withVariants) return base;
   return {
     ...base,
-    'full, previous defaults (weighted α 0.25, context ungated)': { preset: 'default', overrides: { fusion: { method: 'weighted', alpha: 0.25 }, context: { similarityGate: false } } },
-    'full, context ungated': { preset: 'default', overrides: { context: { similarityGate: false } } },
-    'full, weighted α 0.3': { preset: 'default', overrides: { fusion: { method: 'weighted' } } },
-    'full, rrf k60': { preset: 'default', overrides: { fusion: { method: 'rrf', rrfK: 60 } } },
-    'full, zscore α 0.2': { preset: 'default', overrides: { fusion: { alpha: 0.2 } } },
-    'full, zscore α 0.4': { preset: 'default', overrides: { fusion: { alpha: 0.4 } } },
-    'full, no context': { preset: 'default', overrides: { context: { enabled: false } } },
-    'full, no boost': { preset: 'default', overrides: { graph: { enabled: false } } },
-    'full, no rerank': { preset: 'default', overrides: { rerank: { enabled: false } } },
-    'full, no time window': { preset: 'default', overrides: { time: { enabled: false } } },
-    'full, recency on': { preset: 'default', overrides: { recency: { enabled: true } } },
+    'full previous defaults (weighted α 0.25 and ungated context)': { preset: 'default', overrides: { fusion: { method: 'weighted', alpha: 0.25 }, context: { similarityGate: false } } },
+    'full context ungated': { preset: 'default', overrides: { context: { similarityGate: false } } },
+    'full weighted α 0.3': { preset: 'default', overrides: { fusion: { method: 'weighted' } } },
+    'full rrf k60': { preset: 'default', overrides: { fusion: { method: 'rrf', rrfK: 60 } } },
+    'full zscore α 0.2': { preset: 'default', overrides: { fusion: { alpha: 0.2 } } },
+    'full zscore α 0.4': { preset: 'default', overrides: { fusion: { alpha: 0.4 } } },
+    'full no context': { preset: 'default', overrides: { context: { enabled: false } } },
+    'full no boost': { preset: 'default', overrides: { graph: { enabled: false } } },
+    'full no rerank': { preset: 'default', overrides: { rerank: { enabled: false } } },
+    'full no time window': { preset: 'default', overrides: { time: { enabled: false } } },
+    'full recency on': { preset: 'default', overrides: { recency: { enabled: true } } },
   };
 }
