@@ -55,7 +55,11 @@ export const DEFAULT_FAKE_SPEED: FakeSpeed = { promptTokensPerSecond: 400, evalT
 /** Roughly what a BPE tokenizer makes of English text. */
 export const fakeTokenCount = (text: string): number => Math.max(1, Math.ceil(text.length / 4));
 
-export async function startFakeOllama(options: { models?: string[]; script?: FakeScript; speed?: Partial<FakeSpeed>; realTime?: boolean } = {}): Promise<FakeOllama> {
+/**
+ * `timeScale` (with realTime) multiplies the time an answer takes, not the durations reported:
+ * a bench can replay hours of model time in minutes and still report the model's figures.
+ */
+export async function startFakeOllama(options: { models?: string[]; script?: FakeScript; speed?: Partial<FakeSpeed>; realTime?: boolean; timeScale?: number } = {}): Promise<FakeOllama> {
   const speed: FakeSpeed = { ...DEFAULT_FAKE_SPEED, ...options.speed };
   let models = options.models ?? ['qwen3:4b'];
   let script: FakeScript = options.script ?? ((r) => ({ status: 500, error: `fake-ollama: no scripted reply for ${r.path}` }));
@@ -98,7 +102,7 @@ export async function startFakeOllama(options: { models?: string[]; script?: Fak
     });
 
     const reply = queue.length > 0 ? queue.shift()! : await script(request);
-    const modelMs = options.realTime && !(typeof reply === 'object' && !('text' in reply)) ? timing(request.prompt, typeof reply === 'string' ? reply : reply.text, speed).totalMs : 0;
+    const modelMs = options.realTime && !(typeof reply === 'object' && !('text' in reply)) ? timing(request.prompt, typeof reply === 'string' ? reply : reply.text, speed).totalMs * (options.timeScale ?? 1) : 0;
     const delayMs = (typeof reply === 'object' ? (reply.delayMs ?? 0) : 0) + modelMs;
     if (delayMs > 0) await wait(delayMs, res);
     if (res.destroyed || request.aborted) return;
