@@ -111,7 +111,15 @@ function serializeMetadata(metadata: unknown, maxBytes: number): string | null {
   if (depthOf(metadata) > MAX_METADATA_DEPTH) {
     throw new LimitExceededError(`metadata is nested deeper than ${MAX_METADATA_DEPTH} levels`, { field: 'metadata', max: MAX_METADATA_DEPTH });
   }
+  // JSON.stringify writes Infinity and NaN (a literal like 1e400) as null: what is stored would not be what was sent.
+  if (!finiteNumbers(metadata)) throw new ValidationError('metadata holds a number JSON cannot represent (Infinity or NaN)', { field: 'metadata' });
   return json;
+}
+
+function finiteNumbers(value: unknown): boolean {
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (typeof value !== 'object' || value === null) return true;
+  return Object.values(value).every(finiteNumbers);
 }
 
 /** Nesting a reader of the metadata can be expected to walk; checked after the size bound. */

@@ -1,4 +1,6 @@
+import { buildSchema } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { typeDefs } from '../../src/graphql/schema.js';
 import { startTestHttpServer, type TestHttpServer } from '../support/http.js';
 import { cleanNamespace, uniqueNamespace } from '../support/services.js';
 
@@ -9,14 +11,49 @@ const LUCENE = 'title:(+a -b) AND c~2 OR "d"^3 \\ / * ? [x TO y] {z}';
 const CYPHER = "x' }) MATCH (n) DETACH DELETE n //";
 const deepJson = (levels: number): unknown => (levels === 0 ? 1 : { a: deepJson(levels - 1) });
 
+const REMEMBER = 'mutation R($i: RememberInput!) { remember(input: $i) { memory { id } } }';
+const BATCH = 'mutation B($i: [RememberInput!]!) { rememberBatch(inputs: $i) { index error { code } result { memory { id } } } }';
+
+/** What the cases may point at: a live memory and an entity (Ada; Neo4j exists too) of the test namespace. */
+interface Seed {
+  memoryId: string;
+  entityId: string;
+}
+
 interface Case {
   name: string;
   query: string;
-  variables?: (ns: string) => Record<string, unknown>;
+  variables?: (ns: string, seed: Seed) => Record<string, unknown>;
 }
 
-const REMEMBER = 'mutation R($i: RememberInput!) { remember(input: $i) { memory { id } } }';
-const BATCH = 'mutation B($i: [RememberInput!]!) { rememberBatch(inputs: $i) { index error { code } result { memory { id } } } }';
+/** A JSON value that cannot be stored as metadata: numbers JSON has no literal for arrive as strings or fail; a 300-deep array. */
+const deepArray = (levels: number): unknown => (levels === 0 ? [] : [deepArray(levels - 1)]);
+/** Every string input of every mutation, with one hostile value: each must be refused whole. */
+const BAD_STRINGS: Array<[string, string]> = [
+  ['a lone high surrogate', LONE_SURROGATE],
+  ['a lone low surrogate', 'tail \uDFFF end'],
+  ['control characters', CONTROL],
+];
+const STRING_INPUT_CASES: Case[] = BAD_STRINGS.flatMap(([label, bad]) => [
+  { name: `remember: ${label} in content`, query: REMEMBER, variables: (ns) => ({ i: { content: `Ada said ${bad} today`, namespace: ns } }) },
+  ...(['source', 'externalId', 'sessionId', 'who', 'why'] as const).map(
+    (field): Case => ({ name: `remember: ${label} in ${field}`, query: REMEMBER, variables: (ns) => ({ i: { content: `A note about ${field} handling`, namespace: ns, [field]: `x${bad}` } }) }),
+  ),
+  { name: `remember: ${label} in a tag`, query: REMEMBER, variables: (ns) => ({ i: { content: 'A note about tags', namespace: ns, tags: [`t${bad}`] } }) },
+  { name: `remember: ${label} in metadata`, query: REMEMBER, variables: (ns) => ({ i: { content: 'A note about metadata', namespace: ns, metadata: { [`k${bad}`]: `v${bad}` } } }) },
+  { name: `rememberBatch: ${label} in content`, query: BATCH, variables: (ns) => ({ i: [{ content: `Batch item ${bad}`, namespace: ns }] }) },
+  { name: `updateMemory: ${label} in content`, query: 'mutation U($id: ID!, $c: String!) { updateMemory(id: $id, content: $c) { id } }', variables: (_, s) => ({ id: s.memoryId, c: `Ada moved ${bad}` }) },
+  { name: `forget: ${label} in the reason`, query: 'mutation F($id: ID!, $r: String) { forget(id: $id, reason: $r) { id } }', variables: (_, s) => ({ id: s.memoryId, r: `gone ${bad}` }) },
+  { name: `createEntity: ${label} in the name`, query: 'mutation C($ns: String, $n: String!) { createEntity(namespace: $ns, name: $n) { created } }', variables: (ns) => ({ ns, n: `Eve ${bad}` }) },
+  { name: `createEntity: ${label} in the description`, query: 'mutation C($ns: String, $d: String) { createEntity(namespace: $ns, name: "Mallory", description: $d) { created } }', variables: (ns) => ({ ns, d: `d ${bad}` }) },
+  { name: `relate: ${label} in the type`, query: 'mutation R($ns: String, $t: String!) { relate(namespace: $ns, source: "Ada", type: $t, target: "Neo4j") { type } }', variables: (ns) => ({ ns, t: `uses${bad}` }) },
+  { name: `assertFact: ${label} in the content`, query: 'mutation A($ns: String, $c: String!) { assertFact(namespace: $ns, entity: "Ada", aspect: "role", content: $c) { outcome } }', variables: (ns) => ({ ns, c: `Ada is the lead ${bad}` }) },
+  { name: `assertFact: ${label} in the aspect`, query: 'mutation A($ns: String, $a: String!) { assertFact(namespace: $ns, entity: "Ada", aspect: $a, content: "Ada leads billing") { outcome } }', variables: (ns) => ({ ns, a: `role${bad}` }) },
+  { name: `mergeEntities: ${label} in a name`, query: 'mutation M($ns: String, $m: String!) { mergeEntities(namespace: $ns, keep: "Ada", merge: $m) { entity { id } } }', variables: (ns) => ({ ns, m: `Neo4j${bad}` }) },
+  { name: `revertProposal: ${label} in the reason`, query: 'mutation V($r: String) { revertProposal(eventId: "no-such-event", reason: $r) { eventId } }', variables: () => ({ r: `undo ${bad}` }) },
+  { name: `deleteNamespace: ${label} in confirm`, query: 'mutation D($ns: String!, $c: String!) { deleteNamespace(namespace: $ns, confirm: $c) { total } }', variables: (ns) => ({ ns, c: `${ns}${bad}` }) },
+]);
+
 
 /** Bad inputs for every query and mutation; each must get a coded answer and change nothing. */
 const CASES: Case[] = [
@@ -35,7 +72,7 @@ const CASES: Case[] = [
   { name: 'memoriesConnection: invalid cursor', query: 'query Q($ns: String) { memoriesConnection(namespace: $ns, after: "not-a-cursor") { totalCount } }' },
   { name: 'memoriesConnection: page over MAX_PAGE_SIZE', query: 'query Q($ns: String) { memoriesConnection(namespace: $ns, first: 100000) { totalCount } }' },
   { name: 'memoriesConnection: negative page', query: 'query Q($ns: String) { memoriesConnection(namespace: $ns, first: -1) { totalCount } }' },
-  { name: 'entities: invalid cursor', query: 'query Q($ns: String) { entities(namespace: $ns, after: "%%%") { totalCount } }' },
+  { name: 'entities: invalid cursor', query: 'query Q($ns: String) { entities(namespace: $ns, after: "%%%") { edges { cursor } } }' },
   { name: 'jobs: invalid cursor', query: 'query Q($ns: String) { jobs(namespace: $ns, after: "\u0000") { edges { node { id } } } }' },
   { name: 'memories: too many ids', query: 'query Q($ids: [ID!]!) { memories(ids: $ids) { id } }', variables: () => ({ ids: Array.from({ length: 1_000 }, (_, i) => `id-${i}`) }) },
   { name: 'recall: Lucene metacharacters', query: 'query Q($ns: String, $q: String!) { recall(query: $q, namespace: $ns) { items { score } } }', variables: (ns) => ({ ns, q: LUCENE }) },
@@ -48,13 +85,54 @@ const CASES: Case[] = [
   { name: 'timeline: unknown anchor', query: 'query Q($ns: String) { timeline(anchor: "no-such-memory", namespace: $ns) { anchor { id } } }' },
   { name: 'timeline: huge window', query: 'query Q($ns: String) { timeline(query: "a", namespace: $ns, before: 100000, after: 100000) { anchor { id } } }' },
   { name: 'entity: Cypher in the name', query: 'query Q($ns: String, $n: String) { entity(name: $n, namespace: $ns) { id } }', variables: (ns) => ({ ns, n: CYPHER }) },
-  { name: 'entities: regex metacharacters in search', query: 'query Q($ns: String) { entities(namespace: $ns, search: ".*(a+)+$[") { totalCount } }' },
+  { name: 'entities: regex metacharacters in search', query: 'query Q($ns: String) { entities(namespace: $ns, search: ".*(a+)+$[") { edges { cursor } } }' },
   { name: 'neighbors: depth out of range', query: 'query { neighbors(entityId: "x", depth: 50) { center { id } } }' },
   { name: 'attributeHistory: unknown entity', query: 'query { attributeHistory(entityId: "nope", aspect: "x") { id } }' },
   { name: 'forget: unknown id with a control-character reason', query: 'mutation { forget(id: "nope", reason: "a\\u0000b") { id } }' },
   { name: 'updateMemory: unknown id', query: 'mutation { updateMemory(id: "nope", content: "x") { id } }' },
   { name: 'requeueJob: unknown id', query: 'mutation { requeueJob(id: "nope") { id } }' },
   { name: 'pin: lone surrogate id', query: 'mutation Q($id: ID!) { pin(id: $id) { id } }', variables: () => ({ id: LONE_SURROGATE }) },
+  { name: 'memory: lone surrogate id', query: 'query Q($id: ID!) { memory(id: $id) { id } }', variables: () => ({ id: LONE_SURROGATE }) },
+  { name: 'memory: Cypher in the id', query: 'query Q($id: ID!) { memory(id: $id) { id } }', variables: () => ({ id: CYPHER }) },
+  { name: 'aspect: unknown id', query: 'query { aspect(id: "nope") { id } }' },
+  { name: 'aspect: control characters in the id', query: 'query Q($id: ID!) { aspect(id: $id) { id } }', variables: () => ({ id: CONTROL }) },
+  { name: 'relations: unknown entity', query: 'query { relations(entityId: "nope") { type } }' },
+  { name: 'relations: Cypher in the type filter', query: 'query Q($e: ID!, $t: String) { relations(entityId: $e, type: $t) { type } }', variables: (_, s) => ({ e: s.entityId, t: CYPHER }) },
+  { name: 'relations: unknown direction', query: 'query Q($e: ID!) { relations(entityId: $e, direction: SIDEWAYS) { type } }', variables: (_, s) => ({ e: s.entityId }) },
+  { name: 'attributeHistory: oversized aspect name', query: 'query Q($e: ID!, $a: String!) { attributeHistory(entityId: $e, aspect: $a) { id } }', variables: (_, s) => ({ e: s.entityId, a: 'a'.repeat(100_000) }) },
+  { name: 'pipelineStatus: invalid namespace', query: 'query { pipelineStatus(namespace: "bad ns*") { queue { pending } } }' },
+  { name: 'jobs: unknown status', query: 'query Q($ns: String) { jobs(namespace: $ns, status: exploded) { edges { node { id } } } }' },
+  { name: 'health: arguments it does not take', query: '{ health(verbose: true) { ok } }' },
+  { name: 'unpin: unknown id', query: 'mutation { unpin(id: "nope") { id } }' },
+  { name: 'unpin: lone surrogate id', query: 'mutation Q($id: ID!) { unpin(id: $id) { id } }', variables: () => ({ id: LONE_SURROGATE }) },
+  { name: 'revertProposal: unknown event', query: 'mutation { revertProposal(eventId: "nope") { eventId } }' },
+  { name: 'revertProposal: a memory id, not an event', query: 'mutation Q($id: ID!) { revertProposal(eventId: $id) { eventId } }', variables: (_, s) => ({ id: s.memoryId }) },
+  { name: 'createEntity: blank name', query: 'mutation Q($ns: String) { createEntity(namespace: $ns, name: "   ") { created } }' },
+  { name: 'createEntity: oversized name', query: 'mutation Q($ns: String, $n: String!) { createEntity(namespace: $ns, name: $n) { created } }', variables: (ns) => ({ ns, n: 'N'.repeat(100_000) }) },
+  { name: 'createEntity: unknown type', query: 'mutation Q($ns: String) { createEntity(namespace: $ns, name: "Eve", type: villain) { created } }' },
+  { name: 'relate: unknown entities', query: 'mutation Q($ns: String) { relate(namespace: $ns, source: "Nobody", type: "knows", target: "Noone") { type } }' },
+  { name: 'relate: confidence out of range', query: 'mutation Q($ns: String) { relate(namespace: $ns, source: "Ada", type: "uses", target: "Neo4j", confidence: 7.5) { type } }' },
+  { name: 'relate: oversized type', query: 'mutation Q($ns: String, $t: String!) { relate(namespace: $ns, source: "Ada", type: $t, target: "Neo4j") { type } }', variables: (ns) => ({ ns, t: 't'.repeat(50_000) }) },
+  { name: 'assertFact: unknown entity', query: 'mutation Q($ns: String) { assertFact(namespace: $ns, entity: "Nobody", aspect: "role", content: "Nobody leads") { outcome } }' },
+  { name: 'assertFact: a secret announced without its value', query: 'mutation Q($ns: String) { assertFact(namespace: $ns, entity: "Ada", aspect: "access", content: "my password is") { outcome } }' },
+  { name: 'assertFact: confidence NaN-like', query: 'mutation Q($ns: String) { assertFact(namespace: $ns, entity: "Ada", aspect: "role", content: "Ada leads", confidence: -3) { outcome } }' },
+  { name: 'mergeEntities: an entity into itself', query: 'mutation Q($ns: String) { mergeEntities(namespace: $ns, keep: "Ada", merge: "ada") { entity { id } } }' },
+  { name: 'mergeEntities: unknown entity', query: 'mutation Q($ns: String) { mergeEntities(namespace: $ns, keep: "Ada", merge: "Nobody") { entity { id } } }' },
+  { name: 'deleteNamespace: wrong confirmation', query: 'mutation Q($ns: String!) { deleteNamespace(namespace: $ns, confirm: "yes") { total } }' },
+  { name: 'deleteNamespace: invalid namespace', query: 'mutation { deleteNamespace(namespace: "*", confirm: "*") { total } }' },
+  { name: 'remember: non-serializable metadata (a 300-deep array)', query: REMEMBER, variables: (ns) => ({ i: { content: 'ok then', namespace: ns, metadata: { a: deepArray(300) } } }) },
+  { name: 'remember: metadata with a huge number literal', query: 'mutation Q($ns: String) { remember(input: { content: "numbers", namespace: $ns, metadata: { n: 1e400 } }) { memory { id } } }' },
+  { name: 'remember: metadata a bare string', query: REMEMBER, variables: (ns) => ({ i: { content: 'ok there', namespace: ns, metadata: 'just a string' } }) },
+  { name: 'document: unknown id', query: 'query { document(id: "nope") { id } }' },
+  { name: 'documents: invalid cursor', query: 'query Q($ns: String) { documents(namespace: $ns, after: "%%") { edges { node { id } } } }' },
+  { name: 'runRetention: invalid namespace', query: 'mutation { runRetention(namespace: "bad ns*", dryRun: true) { dryRun } }' },
+  { name: 'ingestDocument: both url and text', query: 'mutation Q($ns: String) { ingestDocument(input: { namespace: $ns, url: "https://example.com/", text: "x" }) { id } }' },
+  { name: 'ingestDocument: neither url nor text', query: 'mutation Q($ns: String) { ingestDocument(input: { namespace: $ns }) { id } }' },
+  { name: 'ingestDocument: a file: URL', query: 'mutation Q($ns: String) { ingestDocument(input: { namespace: $ns, url: "file:///etc/passwd" }) { id } }' },
+  { name: 'runMaintenance: invalid namespace', query: 'mutation { runMaintenance(namespace: "bad ns*") { __typename } }' },
+  { name: 'runMaintenance: unknown mode', query: 'mutation Q($ns: String) { runMaintenance(namespace: $ns, mode: demolish) { __typename } }' },
+  { name: 'compressSessions: not a date', query: 'mutation Q($ns: String) { compressSessions(namespace: $ns, olderThan: "last tuesday") { sessions } }' },
+  ...STRING_INPUT_CASES,
   { name: 'unknown field', query: '{ memoriez { id } }' },
   { name: 'syntax error', query: '{ recall(query: ' },
   { name: 'deep query', query: `{ memory(id: "x") { ${'entities { memories { '.repeat(10)}id${' } }'.repeat(10)} } }` },
@@ -78,24 +156,118 @@ describe('hostile inputs at the GraphQL edge: each answered with a code, the sto
   const namespace = uniqueNamespace('hostile');
   const nodes = async () => (await http.services.executor.read<{ n: number }>('test.count', NODES, { namespace }))[0]!.n;
 
+  const seed: Seed = { memoryId: '', entityId: '' };
+  /** The test namespace's nodes with every property: a mutation refused must leave all of it as it was. */
+  const snapshot = async () =>
+    JSON.stringify(
+      await http.services.executor.read('test.snapshot', 'MATCH (n) WHERE n.namespace = $namespace RETURN labels(n) AS labels, properties(n) AS props ORDER BY n.id', { namespace }),
+    );
+
   beforeAll(async () => {
     http = await startTestHttpServer({ DEFAULT_NAMESPACE: namespace, MAX_REQUEST_BYTES: String(4 * 1024 * 1024) });
     const seeded = await http.post({ query: REMEMBER, variables: { i: { content: 'Ada keeps the billing service on Neo4j', namespace } } });
     expect(seeded.body.errors).toBeUndefined();
+    seed.memoryId = seeded.body.data.remember.memory.id;
+    for (const name of ['Ada', 'Neo4j']) {
+      const made = await http.post({ query: 'mutation C($ns: String, $n: String!) { createEntity(namespace: $ns, name: $n, type: person) { entity { id } } }', variables: { ns: namespace, n: name } });
+      expect(made.body.errors).toBeUndefined();
+      seed.entityId ||= made.body.data.createEntity.entity.id;
+    }
+    const fact = await http.post({ query: 'mutation A($ns: String) { assertFact(namespace: $ns, entity: "Ada", aspect: "role", content: "Ada maintains billing") { outcome } }', variables: { ns: namespace } });
+    expect(fact.body.errors).toBeUndefined();
   });
   afterAll(async () => {
     await cleanNamespace(http.services, namespace);
     await http?.close();
   });
 
+  it('covers every root query and mutation of the schema', () => {
+    const schema = buildSchema(typeDefs);
+    const roots = [schema.getQueryType()!, schema.getMutationType()!].flatMap((type) => Object.keys(type.getFields()));
+    const covered = new Set(CASES.flatMap((c) => [...c.query.matchAll(/[{\s(](\w+)\s*[({]/g)].map((m) => m[1])));
+    expect(roots.filter((f) => !covered.has(f))).toEqual([]);
+  });
+
   it.each(CASES.map((c) => [c.name, c] as const))('%s', async (_, c) => {
     const before = await nodes();
-    const { status, body } = await http.post({ query: c.query, variables: c.variables?.(namespace) ?? { ns: namespace } });
+    const stored = await snapshot();
+    const { status, body } = await http.post({ query: c.query, variables: c.variables?.(namespace, seed) ?? { ns: namespace } });
     expect(status).toBeLessThan(500);
     const codes: string[] = (body.errors ?? []).map((e: any) => e.extensions?.code);
     for (const item of body.data?.rememberBatch ?? []) codes.push(item.error?.code ?? 'STORED');
     // Reads with odd but harmless input may succeed; what must never happen is an uncoded or internal error.
     for (const code of codes) expect(ACCEPTABLE_CODES.has(code), `${c.name}: ${JSON.stringify(body).slice(0, 300)}`).toBe(true);
     expect(await nodes()).toBe(before);
+    if (c.query.trimStart().startsWith('mutation')) expect(await snapshot(), c.name).toBe(stored);
+  });
+});
+
+/** Every root field that takes a namespace, asked for one the key does not hold (and that does not exist). */
+const FOREIGN: Array<[string, string, (foreign: string) => Record<string, unknown>]> = [
+  ['memoriesConnection', 'query Q($ns: String) { memoriesConnection(namespace: $ns) { totalCount } }', (ns) => ({ ns })],
+  ['recall', 'query Q($ns: String) { recall(query: "billing", namespace: $ns) { items { score } } }', (ns) => ({ ns })],
+  ['search', 'query Q($ns: String) { search(query: "billing", namespace: $ns) { hits { id } } }', (ns) => ({ ns })],
+  ['timeline', 'query Q($ns: String) { timeline(query: "billing", namespace: $ns) { anchor { id } } }', (ns) => ({ ns })],
+  ['entity', 'query Q($ns: String) { entity(name: "Ada", namespace: $ns) { id } }', (ns) => ({ ns })],
+  ['entities', 'query Q($ns: String) { entities(namespace: $ns) { edges { cursor } } }', (ns) => ({ ns })],
+  ['jobs', 'query Q($ns: String) { jobs(namespace: $ns) { edges { node { id } } } }', (ns) => ({ ns })],
+  ['pipelineStatus', 'query Q($ns: String) { pipelineStatus(namespace: $ns) { queue { pending } } }', (ns) => ({ ns })],
+  ['documents', 'query Q($ns: String) { documents(namespace: $ns) { edges { node { id } } } }', (ns) => ({ ns })],
+  ['remember', REMEMBER, (ns) => ({ i: { content: 'Planted in a namespace the key does not hold.', namespace: ns } })],
+  ['rememberBatch', BATCH, (ns) => ({ i: [{ content: 'Planted by batch elsewhere.', namespace: ns }] })],
+  ['createEntity', 'mutation Q($ns: String) { createEntity(namespace: $ns, name: "Eve") { created } }', (ns) => ({ ns })],
+  ['relate', 'mutation Q($ns: String) { relate(namespace: $ns, source: "Ada", type: "uses", target: "Neo4j") { type } }', (ns) => ({ ns })],
+  ['assertFact', 'mutation Q($ns: String) { assertFact(namespace: $ns, entity: "Ada", aspect: "role", content: "Ada leads") { outcome } }', (ns) => ({ ns })],
+  ['mergeEntities', 'mutation Q($ns: String) { mergeEntities(namespace: $ns, keep: "Ada", merge: "Neo4j") { entity { id } } }', (ns) => ({ ns })],
+  ['deleteNamespace', 'mutation Q($ns: String!) { deleteNamespace(namespace: $ns, confirm: $ns) { total } }', (ns) => ({ ns })],
+  ['runRetention', 'mutation Q($ns: String) { runRetention(namespace: $ns, dryRun: true) { dryRun } }', (ns) => ({ ns })],
+  ['ingestDocument', 'mutation Q($ns: String) { ingestDocument(input: { namespace: $ns, text: "A document planted elsewhere." }) { id } }', (ns) => ({ ns })],
+  ['runMaintenance', 'mutation Q($ns: String) { runMaintenance(namespace: $ns) { __typename } }', (ns) => ({ ns })],
+  ['compressSessions', 'mutation Q($ns: String) { compressSessions(namespace: $ns, olderThan: "2020-01-01T00:00:00Z") { sessions } }', (ns) => ({ ns })],
+];
+
+describe('unknown namespaces under a keyed principal: FORBIDDEN, nothing created anywhere', () => {
+  let http: TestHttpServer;
+  const own = uniqueNamespace('hostile-keyed');
+  const foreign = uniqueNamespace('hostile-nobody');
+  const KEY = 'hostile-key-0123456789abcdef';
+  const READ_ONLY = 'hostile-readonly-0123456789abcdef';
+  const count = async (namespace: string) => (await http.services.executor.read<{ n: number }>('test.count', NODES, { namespace }))[0]!.n;
+
+  beforeAll(async () => {
+    http = await startTestHttpServer({
+      DEFAULT_NAMESPACE: own,
+      API_KEYS: JSON.stringify([
+        { key: KEY, name: 'hostile-agent', namespaces: [own] },
+        { key: READ_ONLY, name: 'hostile-viewer', namespaces: [own], readOnly: true },
+      ]),
+    });
+    const seeded = await http.post({ query: REMEMBER, variables: { i: { content: 'Ada keeps the billing service on Neo4j', namespace: own } } }, { authorization: `Bearer ${KEY}` });
+    expect(seeded.body.errors).toBeUndefined();
+  });
+  afterAll(async () => {
+    await cleanNamespace(http.services, own);
+    await cleanNamespace(http.services, foreign);
+    await http?.close();
+  });
+
+  it.each(FOREIGN)('%s', async (_, query, variables) => {
+    const before = await count(own);
+    const { status, body } = await http.post({ query, variables: variables(foreign) }, { authorization: `Bearer ${KEY}` });
+    expect(status).toBeLessThan(500);
+    const codes: string[] = (body.errors ?? []).map((e: any) => e.extensions?.code);
+    for (const item of body.data?.rememberBatch ?? []) codes.push(item.error?.code ?? 'STORED');
+    expect(codes, JSON.stringify(body).slice(0, 300)).toEqual(['FORBIDDEN']);
+    expect(await count(foreign)).toBe(0);
+    expect(await count(own)).toBe(before);
+  });
+
+  it.each(FOREIGN.filter(([, query]) => query.startsWith('mutation')))('%s with a read-only key in its own namespace', async (_, query, variables) => {
+    const before = await count(own);
+    const { body } = await http.post({ query, variables: variables(own) }, { authorization: `Bearer ${READ_ONLY}` });
+    const codes: string[] = (body.errors ?? []).map((e: any) => e.extensions?.code);
+    for (const item of body.data?.rememberBatch ?? []) codes.push(item.error?.code ?? 'STORED');
+    expect(codes, JSON.stringify(body).slice(0, 300)).toEqual(['FORBIDDEN']);
+    expect(await count(own)).toBe(before);
   });
 });
