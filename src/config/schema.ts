@@ -123,11 +123,6 @@ export const configSchema = z.object({
   RATE_LIMIT_PER_MINUTE: int(0, 1_000_000).default(d.DEFAULT_RATE_LIMIT_PER_MINUTE),
   /** GraphQL requests of one API key in flight at once; 0 turns the limit off. */
   MAX_CONCURRENT_REQUESTS_PER_KEY: int(0, 10_000).default(d.DEFAULT_MAX_CONCURRENT_REQUESTS_PER_KEY),
-});
-
-export type Config = z.output<typeof configSchema>;
-export type ApiKeyConfig = z.output<typeof apiKey>;
-export const namespaceSchema = namespace;
 
   /** Upkeep: the retention sweep in the worker process (0 = off), its windows and batch size. */
   RETENTION_INTERVAL_MS: int(0, 7 * 24 * 3_600_000).default(d.DEFAULT_RETENTION_INTERVAL_MS),
@@ -146,3 +141,13 @@ export const namespaceSchema = namespace;
   URL_FETCH_TIMEOUT_MS: int(1_000, 300_000).default(d.DEFAULT_URL_FETCH_TIMEOUT_MS),
   /** Fetch from loopback, private and link-local addresses (refused by default, on every redirect too). */
   URL_FETCH_ALLOW_PRIVATE_NETWORKS: bool.default(false),
+  /** The maintenance worker's interval (0 = off: seed 004's autonomousEnabled false), mode and rate limits. */
+  MAINTENANCE_INTERVAL_MS: int(0, 24 * 3_600_000).default(d.DEFAULT_MAINTENANCE_INTERVAL_MS),
+  MAINTENANCE_MODE: z.enum(['observe', 'execute']).default('observe'),
+  MAINTENANCE_COOLDOWN_MS: int(0, 24 * 3_600_000).default(d.DEFAULT_MAINTENANCE_COOLDOWN_MS),
+  MAINTENANCE_HOURLY_BUDGET: int(1, 1_000).default(d.DEFAULT_MAINTENANCE_HOURLY_BUDGET),
+});
+
+export type Config = z.output<typeof configSchema>;
+export type ApiKeyConfig = z.output<typeof apiKey>;
+export const namespaceSchema = namespace;

@@ -12,8 +12,8 @@ import type { RememberService } from '../pipeline/remember-service.js';
 import { checkUrl, fetchUrl, FetchError, type AddressPolicy, type Resolver } from './url-fetcher.js';
 import { textWindows } from './windows.js';
 
-/** Windows stored per rememberBatch call (one embedding batch, one write transaction). */
-const WINDOWS_PER_BATCH = 16;
+/** Windows stored per rememberBatch call (one embedding batch, one write transaction); small, as each chunk runs a dedup vector query. */
+const WINDOWS_PER_BATCH = 4;
 const MAX_TITLE_CHARS = 256;
 export const DOCUMENT_ACTOR = 'document-ingest';
 

@@ -5,6 +5,7 @@ import type { RememberService, TextEmbedder } from '../pipeline/remember-service
 import { anyAddress, DocumentService, publicAddressesOnly, type AddressPolicy, type IngestInput, type Resolver } from '../documents/index.js';
 import type { DocumentRecord } from '../db/queries/documents.js';
 import { EmbeddingTracker, type EmbeddingTrackerStats } from './embedding-tracker.js';
+import { MaintenanceWorker, type MaintenanceMode, type MaintenanceReport } from './maintenance/index.js';
 import { PeriodicTask } from './periodic.js';
 import { retentionLoop, retentionSettings } from './retention-loop.js';
 import { runRetention, type RetentionReport } from './retention/index.js';
@@ -30,6 +31,7 @@ export class UpkeepService {
   /** Null when EMBEDDING_TRACKER_ENABLED is false. */
   readonly tracker: EmbeddingTracker | null;
   readonly documents: DocumentService;
+  readonly maintenance: MaintenanceWorker;
   private readonly ingestLoop: PeriodicTask;
 
   constructor(private readonly deps: UpkeepDeps) {
@@ -40,6 +42,21 @@ export class UpkeepService {
     this.tracker = config.EMBEDDING_TRACKER_ENABLED
       ? new EmbeddingTracker(deps.executor, deps.embedder, { pollMs: config.EMBEDDING_TRACKER_POLL_MS, batchSize: config.EMBEDDING_TRACKER_BATCH_SIZE, namespaces }, deps.logger.child({ component: 'embedding-tracker' }))
       : null;
+    const maintenanceLogger = deps.logger.child({ component: 'maintenance' });
+    this.maintenance = new MaintenanceWorker(
+      deps.executor,
+      { cooldownMs: config.MAINTENANCE_COOLDOWN_MS, hourlyBudget: config.MAINTENANCE_HOURLY_BUDGET, leaseTimeoutMs: config.WORKER_LEASE_TIMEOUT_MS },
+      {
+        retentionSweep: async (namespace) => (await this.runRetention(namespace, false)).total,
+        reembed: () => this.tracker?.drain(50) ?? null,
+      },
+      maintenanceLogger,
+    );
+    this.loops.push(
+      new PeriodicTask('maintenance', config.MAINTENANCE_INTERVAL_MS, async () => {
+        for (const scope of namespaces ?? [null]) await this.maintenance.tick(config.MAINTENANCE_MODE, scope);
+      }, maintenanceLogger),
+    );
     const docLogger = deps.logger.child({ component: 'documents' });
     this.documents = new DocumentService(
       deps.executor,
@@ -80,6 +97,11 @@ export class UpkeepService {
     if (!dryRun && namespace === null) this.lastRetention = report;
     this.deps.logger.info({ namespace, dryRun, total: report.total, durationMs: report.durationMs }, 'retention run');
     return report;
+  }
+
+  /** One maintenance cycle now (runMaintenance). */
+  runMaintenance(namespace: string | null, mode: MaintenanceMode): Promise<MaintenanceReport> {
+    return this.maintenance.tick(mode, namespace);
   }
 
   lastRetentionReport(): RetentionReport | null {

@@ -4,24 +4,29 @@ import { sessionTranscripts } from '../../recall/transcripts.js';
 import { checkTranscript, saveTranscript } from '../../upkeep/transcripts.js';
 import { pageSize } from '../args.js';
 import type { DocumentResolvers, MutationResolvers, PipelineStatusResolvers, QueryResolvers, Resolvers, ResolversTypes } from '../generated/types.js';
+import type { GraphQLContext } from '../context.js';
 import { writableNamespaces } from '../guards.js';
 
 /** Operator calls of the upkeep workers (src/upkeep). */
-export const upkeepMutations: Pick<MutationResolvers, 'runRetention' | 'ingestDocument'> = {
+/** The scope of an operator call: one writable namespace, or (null) all of them for a "*" key. */
+function operatorScope(ctx: GraphQLContext, namespace: string | null | undefined, allNamespaces: boolean | null | undefined): string | null {
+  if (!allNamespaces) return ctx.namespaceFor(namespace, 'write');
+  if (writableNamespaces(ctx) !== null) throw new ForbiddenError('allNamespaces needs an API key for every namespace ("*")');
+  if (namespace) throw new ValidationError('give either namespace or allNamespaces, not both', { field: 'namespace' });
+  return null;
+}
+
+export const upkeepMutations: Pick<MutationResolvers, 'runRetention' | 'ingestDocument' | 'runMaintenance'> = {
+  runMaintenance: (_, { namespace, allNamespaces, mode }, ctx) =>
+    ctx.services.upkeep.runMaintenance(operatorScope(ctx, namespace, allNamespaces), mode ?? 'observe'),
+
   ingestDocument: async (_, { input }, ctx) => {
     const namespace = ctx.namespaceFor(input.namespace, 'write');
     return asDocument(await ctx.services.upkeep.ingestDocument({ ...input, namespace }));
   },
 
-  runRetention: async (_, { namespace, allNamespaces, dryRun }, ctx) => {
-    // Every namespace at once only for a key that may write all of them (or open mode).
-    if (allNamespaces) {
-      if (writableNamespaces(ctx) !== null) throw new ForbiddenError('allNamespaces needs an API key for every namespace ("*")');
-      if (namespace) throw new ValidationError('give either namespace or allNamespaces, not both', { field: 'namespace' });
-      return ctx.services.upkeep.runRetention(null, dryRun ?? false);
-    }
-    return ctx.services.upkeep.runRetention(ctx.namespaceFor(namespace, 'write'), dryRun ?? false);
-  },
+  // Every namespace at once only for a key that may write all of them (or open mode).
+  runRetention: (_, { namespace, allNamespaces, dryRun }, ctx) => ctx.services.upkeep.runRetention(operatorScope(ctx, namespace, allNamespaces), dryRun ?? false),
 };
 
 // The Document type's computed fields (progress, chunks) are resolved below from the record.
@@ -52,7 +57,8 @@ export const Document: DocumentResolvers = {
  * Process-wide upkeep state on pipelineStatus. It counts every namespace of this replica, so
  * only a caller who may read all of them (a "*" key, or open mode) sees it; others get null.
  */
-export const PipelineStatusUpkeep: Pick<PipelineStatusResolvers, 'embeddings' | 'retention'> = {
+export const PipelineStatusUpkeep: Pick<PipelineStatusResolvers, 'embeddings' | 'retention' | 'maintenance'> = {
+  maintenance: (_, __, ctx) => (ctx.principal.readableNamespaces === null ? ctx.services.upkeep.maintenance.lastReport() : null),
   embeddings: (_, __, ctx) => (ctx.principal.readableNamespaces === null ? ctx.services.upkeep.trackerStats() : null),
   retention: (_, __, ctx) => (ctx.principal.readableNamespaces === null ? ctx.services.upkeep.lastRetentionReport() : null),
 };

@@ -1,0 +1,3 @@
+export { MaintenanceWorker, HALT_AFTER, type MaintenanceMode, type MaintenanceReport, type MaintenanceSettings, type ActionOutcome } from './maintenance.js';
+export { diagnose, healthScore, type Diagnostics } from './diagnostics.js';
+export { recommend, type Recommendation, type RepairAction } from './repairs.js';
