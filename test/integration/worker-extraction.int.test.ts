@@ -73,7 +73,7 @@ describe('deep path end to end: worker → fake Ollama → Neo4j (controlled-wri
 
     const relations = await query<{ s: string; type: string; o: string; strength: number; mentions: number; confidence: number }>(
       services,
-      `MATCH (s:Entity {namespace: $namespace})-[r:RELATES_TO]->(o:Entity) RETURN s.canonicalName AS s, r.type AS type, o.canonicalName AS o, r.strength AS strength, r.mentions AS mentions, r.confidence AS confidence ORDER BY s, type`,
+      `MATCH (s:Entity {namespace: $namespace})-[r:RELATES_TO]->(o:Entity) WHERE r.type <> 'co_mentioned' RETURN s.canonicalName AS s, r.type AS type, o.canonicalName AS o, r.strength AS strength, r.mentions AS mentions, r.confidence AS confidence ORDER BY s, type`,
       { namespace },
     );
     expect(relations).toEqual([

@@ -1,4 +1,5 @@
 import type { TxRunner } from '../executor.js';
+import { unlinkCoMentions } from './remember-write.js';
 
 /**
  * What follows a memory when it is forgotten or its content replaced: everything derived from
@@ -86,6 +87,7 @@ export async function retireDerived(tx: TxRunner, r: Retirement): Promise<Retire
   const retired = await tx.run<{ id: string }>(RETIRE_ATTRIBUTES, { ids, keep: r.keepAttributeIds ?? [], now: r.now, reason: r.reason });
   await tx.run(DROP_HINTS, { ids });
   await tx.run(TAKE_BACK_RELATIONS, { ids, now: r.now });
+  await unlinkCoMentions(tx, ids, r.now);
   await tx.run(UNLINK_MENTIONS, { ids, now: r.now });
   return { forgottenFacts: facts, retiredAttributes: retired.map((row) => row.id) };
 }
