@@ -151,8 +151,10 @@ UNWIND keys AS key
 WITH mem, split(key, '|') AS pair
 MATCH (a:Entity {id: pair[0]})-[r:RELATES_TO {type: 'co_mentioned'}]->(b:Entity {id: pair[1]})
 WHERE a.namespace = mem.namespace
-SET r.mentions = coalesce(r.mentions, 1) - 1, r.updatedAt = $now,
-    r.memoryIds = [x IN coalesce(r.memoryIds, []) WHERE x <> mem.id]
+// One update per edge: a memory and the facts extracted from it may have counted the same pair.
+WITH r, collect(DISTINCT mem.id) AS gone
+SET r.mentions = coalesce(r.mentions, size(gone)) - size(gone), r.updatedAt = $now,
+    r.memoryIds = [x IN coalesce(r.memoryIds, []) WHERE NOT x IN gone]
 SET r.strength = CASE WHEN r.mentions > 0 THEN toFloat(r.mentions) / (r.mentions + 1) ELSE 0.0 END
 FOREACH (_ IN CASE WHEN r.mentions <= 0 THEN [1] ELSE [] END | DELETE r)`;
 
