@@ -8,7 +8,9 @@ const TIMEOUT_CODES = new Set([
   'Neo.TransientError.Transaction.TransactionTimedOut',
   'Neo.TransientError.Transaction.TransactionTimedOutClientConfiguration',
 ]);
-const UNAVAILABLE_CODES = new Set(['ServiceUnavailable', 'SessionExpired', 'Neo.TransientError.General.DatabaseUnavailable']);
+// ProtocolError: the connection broke during the handshake or login (a cut at the wire), which the
+// driver does not retry; to a client it is the database being unreachable, not an internal fault.
+const UNAVAILABLE_CODES = new Set(['ServiceUnavailable', 'SessionExpired', 'ProtocolError', 'Neo.TransientError.General.DatabaseUnavailable']);
 
 /** Maps driver errors by their `code` (never by message text) onto our typed errors. */
 export function mapNeo4jError(error: unknown): unknown {
