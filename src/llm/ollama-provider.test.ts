@@ -114,3 +114,14 @@ describe('OllamaProvider against a protocol-faithful fake server', () => {
     ]);
   });
 });
+
+describe('LlmHttpError', () => {
+  it('redacts the body before cutting it, so no part of a secret past the cut survives', async () => {
+    const { LlmHttpError } = await import('./provider.js');
+    const key = 'AKIAIOSFODNN7EXAMPLE';
+    // The key straddles the 200-character cut: cut first, its first 14 characters would survive.
+    const body = `${'x'.repeat(185)} ${key} upstream failed`;
+    const error = new LlmHttpError(500, body, 'qwen3:4b');
+    expect(error.message).not.toContain(key.slice(0, 8));
+  });
+});

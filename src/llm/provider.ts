@@ -1,4 +1,8 @@
 import { MnemographError } from '../errors.js';
+import { redactStored } from '../pipeline/redact-stored.js';
+
+/** Error bodies are redacted whole (up to this many characters) before being cut for the message. */
+const MAX_ERROR_BODY_CHARS = 16_384;
 
 export interface GenerateOptions {
   /** Hard deadline for the whole call; the request is aborted when it passes. */
@@ -32,13 +36,14 @@ export class LlmTimeoutError extends LlmError {
 }
 
 /**
- * The server answered with an HTTP error; the message carries the status and the start of the body.
+ * The server answered with an HTTP error; the message carries the status and the start of the body,
+ * redacted before it is cut (a cut secret would keep its first characters).
  * Server trouble (5xx, 429) and a model not pulled yet (404) may pass; any other 4xx means the
  * request itself is wrong and will be refused again.
  */
 export class LlmHttpError extends LlmError {
   constructor(readonly status: number, body: string, model: string) {
-    super(`LLM server returned HTTP ${status} for model ${model}: ${body.slice(0, 200)}`, { details: { status, model }, retriable: status >= 500 || status === 429 || status === 404 });
+    super(`LLM server returned HTTP ${status} for model ${model}: ${redactStored(body.slice(0, MAX_ERROR_BODY_CHARS)).slice(0, 200)}`, { details: { status, model }, retriable: status >= 500 || status === 429 || status === 404 });
   }
 }
 
