@@ -4,6 +4,7 @@ import type { Logger } from '../logger.js';
 import type { RememberService, TextEmbedder } from '../pipeline/remember-service.js';
 import { anyAddress, DocumentService, publicAddressesOnly, type AddressPolicy, type IngestInput, type Resolver } from '../documents/index.js';
 import type { DocumentRecord } from '../db/queries/documents.js';
+import { AspectFeedback } from './aspect-feedback.js';
 import { EmbeddingTracker, type EmbeddingTrackerStats } from './embedding-tracker.js';
 import { MaintenanceWorker, type MaintenanceMode, type MaintenanceReport } from './maintenance/index.js';
 import { PeriodicTask } from './periodic.js';
@@ -32,6 +33,8 @@ export class UpkeepService {
   readonly tracker: EmbeddingTracker | null;
   readonly documents: DocumentService;
   readonly maintenance: MaintenanceWorker;
+  /** Aspect feedback and its per-namespace telemetry (pipelineStatus.feedback). */
+  readonly feedback: AspectFeedback;
   private readonly ingestLoop: PeriodicTask;
 
   constructor(private readonly deps: UpkeepDeps) {
@@ -42,6 +45,7 @@ export class UpkeepService {
     this.tracker = config.EMBEDDING_TRACKER_ENABLED
       ? new EmbeddingTracker(deps.executor, deps.embedder, { pollMs: config.EMBEDDING_TRACKER_POLL_MS, batchSize: config.EMBEDDING_TRACKER_BATCH_SIZE, namespaces }, deps.logger.child({ component: 'embedding-tracker' }))
       : null;
+    this.feedback = new AspectFeedback(deps.executor);
     const maintenanceLogger = deps.logger.child({ component: 'maintenance' });
     this.maintenance = new MaintenanceWorker(
       deps.executor,

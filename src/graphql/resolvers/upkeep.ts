@@ -16,7 +16,11 @@ function operatorScope(ctx: GraphQLContext, namespace: string | null | undefined
   return null;
 }
 
-export const upkeepMutations: Pick<MutationResolvers, 'runRetention' | 'ingestDocument' | 'runMaintenance'> = {
+export const upkeepMutations: Pick<MutationResolvers, 'runRetention' | 'ingestDocument' | 'runMaintenance' | 'aspectFeedback'> = {
+  aspectFeedback: async (_, { namespace, sessionId, memoryIds }, ctx) => {
+    const r = await ctx.services.upkeep.feedback.apply({ namespace: ctx.namespaceFor(namespace, 'write'), sessionId, memoryIds, actor: ctx.principal.name });
+    return { applied: r.applied, aspectsUpdated: r.aspectsUpdated, confirmations: r.ftsConfirmations, decayedAspects: r.decayedAspects, propagatedAttributes: r.propagatedAttributes };
+  },
   runMaintenance: (_, { namespace, allNamespaces, mode }, ctx) =>
     ctx.services.upkeep.runMaintenance(operatorScope(ctx, namespace, allNamespaces), mode ?? 'observe'),
 
@@ -57,7 +61,9 @@ export const Document: DocumentResolvers = {
  * Process-wide upkeep state on pipelineStatus. It counts every namespace of this replica, so
  * only a caller who may read all of them (a "*" key, or open mode) sees it; others get null.
  */
-export const PipelineStatusUpkeep: Pick<PipelineStatusResolvers, 'embeddings' | 'retention' | 'maintenance'> = {
+export const PipelineStatusUpkeep: Pick<PipelineStatusResolvers, 'embeddings' | 'retention' | 'maintenance' | 'feedback'> = {
+  // The namespace's own feedback counters (attached by the pipelineStatus wrapper below).
+  feedback: (status, _, ctx) => ctx.services.upkeep.feedback.snapshot((status as { feedbackNamespace?: string }).feedbackNamespace ?? ''),
   maintenance: (_, __, ctx) => (ctx.principal.readableNamespaces === null ? ctx.services.upkeep.maintenance.lastReport() : null),
   embeddings: (_, __, ctx) => (ctx.principal.readableNamespaces === null ? ctx.services.upkeep.trackerStats() : null),
   retention: (_, __, ctx) => (ctx.principal.readableNamespaces === null ? ctx.services.upkeep.lastRetentionReport() : null),
@@ -73,6 +79,7 @@ function withTranscripts(resolvers: Resolvers): Pick<Resolvers, 'Query' | 'Mutat
   const remember = resolvers.Mutation!.remember as Fn;
   const rememberBatch = resolvers.Mutation!.rememberBatch as Fn;
   const recall = resolvers.Query!.recall as Fn;
+  const pipelineStatus = resolvers.Query!.pipelineStatus as Fn;
   return {
     Mutation: {
       remember: async (parent, args, ctx, info) => {
@@ -91,6 +98,10 @@ function withTranscripts(resolvers: Resolvers): Pick<Resolvers, 'Query' | 'Mutat
       },
     },
     Query: {
+      pipelineStatus: async (parent, args, ctx, info) => ({
+        ...(await pipelineStatus(parent, args, ctx, info)),
+        feedbackNamespace: ctx.namespaceFor(args.namespace, 'read'),
+      }),
       recall: async (parent, args, ctx, info) => {
         const result = await recall(parent, args, ctx, info);
         if (!args.expand) return result;

@@ -1,0 +1,121 @@
+import type { Executor } from '../db/index.js';
+import { derivedId } from '../db/ids.js';
+import { ValidationError } from '../errors.js';
+
+/** Seed 004 "Aspect Feedback" settings (named defaults). */
+export const FEEDBACK = {
+  delta: 0.05,
+  minWeight: 0.1,
+  maxWeight: 3,
+  decayRate: 0.02,
+  staleDays: 14,
+  /** Decay runs every this many feedback sessions of a namespace. */
+  decayEverySessions: 10,
+  maxMemories: 200,
+} as const;
+
+/** A fixed base: the event id of a (namespace, session) is the same in every process. */
+const FEEDBACK_ID_BASE = '6f1d3c2a-0b7e-4f3c-9d5a-aspectfeedbk';
+
+export interface FeedbackTelemetry {
+  aspectsUpdated: number;
+  ftsConfirmations: number;
+  decayedAspects: number;
+  propagatedAttributes: number;
+}
+
+export interface FeedbackResult extends FeedbackTelemetry {
+  /** False when this session's feedback was applied before (nothing changed). */
+  applied: boolean;
+}
+
+// Once per session: the audit event is MERGEd on an id derived from (namespace, sessionId) and
+// the weights move only when it is created, so a repeat (or a re-run transaction) changes nothing.
+const APPLY = `
+MERGE (h:HistoryEvent {id: $eventId})
+  ON CREATE SET h.namespace = $namespace, h.event = 'aspect.feedback', h.name = 'aspect feedback', h.at = $now,
+    h.actor = $actor, h.outcome = 'pending', h._new = true
+WITH h, coalesce(h._new, false) AS fresh
+REMOVE h._new
+WITH h, fresh WHERE fresh
+CALL (h) {
+  UNWIND $memoryIds AS id
+  MATCH (:Memory {id: id, namespace: $namespace})<-[:FROM]-(attr:Attribute)<-[:HAS_ATTRIBUTE]-(asp:Aspect)
+  WHERE attr.status = 'active'
+  WITH asp, count(DISTINCT id) AS confirmations
+  SET asp.weight = CASE WHEN coalesce(asp.weight, 1.0) + $delta * confirmations > $maxWeight THEN $maxWeight
+                        WHEN coalesce(asp.weight, 1.0) + $delta * confirmations < $minWeight THEN $minWeight
+                        ELSE coalesce(asp.weight, 1.0) + $delta * confirmations END,
+      asp.feedbackAt = $now
+  RETURN count(asp) AS aspects, sum(confirmations) AS confirmations,
+         sum(COUNT { (asp)-[:HAS_ATTRIBUTE]->(:Attribute {status: 'active'}) }) AS attributes
+}
+SET h.outcome = 'applied', h.details = '{"aspects":' + toString(aspects) + ',"confirmations":' + toString(confirmations) + '}'
+RETURN aspects, confirmations, attributes`;
+
+// Aspects no feedback touched for staleDays lose decayRate, floored at minWeight.
+const DECAY = `
+MATCH (asp:Aspect {namespace: $namespace})
+WHERE coalesce(asp.feedbackAt, asp.createdAt) < $staleBefore AND coalesce(asp.weight, 1.0) > $minWeight
+WITH asp LIMIT 1000
+SET asp.weight = CASE WHEN coalesce(asp.weight, 1.0) - $decayRate < $minWeight THEN $minWeight ELSE coalesce(asp.weight, 1.0) - $decayRate END,
+    asp.feedbackAt = $now
+RETURN count(asp) AS decayed`;
+
+/** Per-namespace counters of this process (pipelineStatus.feedback). */
+export class AspectFeedback {
+  private readonly telemetry = new Map<string, FeedbackTelemetry>();
+  private readonly sessions = new Map<string, number>();
+
+  constructor(private readonly executor: Executor) {}
+
+  snapshot(namespace: string): FeedbackTelemetry {
+    return { ...(this.telemetry.get(namespace) ?? { aspectsUpdated: 0, ftsConfirmations: 0, decayedAspects: 0, propagatedAttributes: 0 }) };
+  }
+
+  /**
+   * The memories a session confirmed (the agent found and used them) raise the weight of the
+   * aspects their active attributes sit under: delta × confirmations, clamped. Every
+   * decayEverySessions sessions, stale aspects decay.
+   */
+  async apply(input: { namespace: string; sessionId: string; memoryIds: readonly string[]; actor: string }): Promise<FeedbackResult> {
+    const sessionId = input.sessionId.trim();
+    if (!sessionId || sessionId.length > 256) throw new ValidationError('sessionId must be 1–256 characters', { field: 'sessionId' });
+    if (input.memoryIds.length > FEEDBACK.maxMemories) throw new ValidationError(`at most ${FEEDBACK.maxMemories} memoryIds`, { field: 'memoryIds' });
+    const now = new Date();
+    const [row] = await this.executor.write<{ aspects: number; confirmations: number; attributes: number }>('feedback.apply', APPLY, {
+      eventId: derivedId(FEEDBACK_ID_BASE, JSON.stringify([input.namespace, sessionId])),
+      namespace: input.namespace,
+      memoryIds: [...new Set(input.memoryIds)],
+      actor: input.actor,
+      now: now.toISOString(),
+      delta: FEEDBACK.delta,
+      minWeight: FEEDBACK.minWeight,
+      maxWeight: FEEDBACK.maxWeight,
+    });
+    const result: FeedbackResult = { applied: Boolean(row), aspectsUpdated: Number(row?.aspects ?? 0), ftsConfirmations: Number(row?.confirmations ?? 0), decayedAspects: 0, propagatedAttributes: Number(row?.attributes ?? 0) };
+    if (result.applied) {
+      const sessions = (this.sessions.get(input.namespace) ?? 0) + 1;
+      this.sessions.set(input.namespace, sessions);
+      if (sessions % FEEDBACK.decayEverySessions === 0) {
+        const [d] = await this.executor.write<{ decayed: number }>('feedback.decay', DECAY, {
+          namespace: input.namespace,
+          staleBefore: new Date(now.getTime() - FEEDBACK.staleDays * 86_400_000).toISOString(),
+          now: now.toISOString(),
+          minWeight: FEEDBACK.minWeight,
+          decayRate: FEEDBACK.decayRate,
+        });
+        result.decayedAspects = Number(d?.decayed ?? 0);
+      }
+      const t = this.snapshot(input.namespace);
+      this.telemetry.set(input.namespace, {
+        aspectsUpdated: t.aspectsUpdated + result.aspectsUpdated,
+        ftsConfirmations: t.ftsConfirmations + result.ftsConfirmations,
+        decayedAspects: t.decayedAspects + result.decayedAspects,
+        propagatedAttributes: t.propagatedAttributes + result.propagatedAttributes,
+      });
+    }
+    return result;
+  }
+}
+
