@@ -9,6 +9,7 @@
  * LOAD_BENCH_NEO4J_BOLT_PORT / LOAD_BENCH_NEO4J_HTTP_PORT), or BENCH_NEO4J_URI (+ BENCH_NEO4J_PASSWORD),
  * whose run namespaces are removed afterwards.
  */
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -34,6 +35,21 @@ const LOAD_NEO4J = {
 
 const TARGETS = { recallP95Ms: 250, eventLoopP99Ms: 50 };
 
+// A process that does nothing but measure its own event-loop delay, as the service process does:
+// on a machine shared with other work, how late a timer fires with no work of its own at all.
+const IDLE_REFERENCE = `const h = require('node:perf_hooks').monitorEventLoopDelay({ resolution: 10 }); h.enable();
+const late = (ns) => Math.max(0, Math.round((ns / 1e6 - 10) * 100) / 100);
+process.on('message', () => { process.send({ p50: late(h.percentile(50)), p99: late(h.percentile(99)), max: late(h.max), mean: late(h.mean), samples: h.count }, () => process.exit(0)); });`;
+
+function startIdleReference(): () => Promise<EventLoopDelay> {
+  const child = spawn(process.execPath, ['-e', IDLE_REFERENCE], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return () =>
+    new Promise((resolve) => {
+      child.once('message', (delay) => resolve(delay as EventLoopDelay));
+      child.send('report');
+    });
+}
+
 const { values: args } = parseArgs({
   options: {
     seconds: { type: 'string' },
@@ -53,7 +69,7 @@ interface Report {
   errorsByCode: Record<string, number>;
   serverErrors: number;
   writes: { attempted: number; acknowledged: number; lost: number; duplicated: number; unacknowledgedStored: number; withoutChunks: number; storedMemories: number };
-  eventLoopDelayMs: EventLoopDelay;
+  eventLoopDelayMs: EventLoopDelay & { idleReference: EventLoopDelay };
   loadAverage: { start: number[]; duringMean1m: number; end: number[]; uptime: string };
   targets: Record<string, { target: string; value: number; pass: boolean }>;
 }
@@ -124,6 +140,7 @@ async function main(): Promise<void> {
 
     progress(`load: ${clients} clients for ${seconds} s against ${url}`);
     await service.eventLoopDelay({ reset: true });
+    const idleReference = startIdleReference();
     const loadSamples: number[] = [];
     const sampler = setInterval(() => loadSamples.push(loadAverage()[0]!), 5_000);
     const loadStart = loadAverage();
@@ -142,13 +159,14 @@ async function main(): Promise<void> {
       },
     });
     clearInterval(sampler);
-    const eld = await service.eventLoopDelay();
+    const eld = { ...(await service.eventLoopDelay()), idleReference: await idleReference() };
     const loadEnd = loadAverage();
     results.push(main);
 
     progress('verifying every acknowledged write in Neo4j…');
     const verification = await verifyAcks(executor, { acks: results.flatMap((r) => r.acks), namespaces: main.namespaces });
-    const report = buildReport(main, verification, eld, machine, { seconds, clients, loadStart, loadEnd, loadSamples });
+    const attempted = results.reduce((n, r) => n + r.writesAttempted, 0);
+    const report = buildReport(main, verification, eld, machine, { seconds, clients, loadStart, loadEnd, loadSamples, attempted });
     process.stdout.write(args.json ? `${JSON.stringify(report, null, 2)}\n` : `${render(report)}\n`);
     if (verification.lost.length > 0 || verification.duplicated.length > 0 || main.serverErrors > 0) process.exitCode = 1;
 
@@ -170,9 +188,9 @@ async function main(): Promise<void> {
 function buildReport(
   run: LoadResult,
   v: Verification,
-  eld: EventLoopDelay,
+  eld: Report['eventLoopDelayMs'],
   machine: Report['machine'],
-  o: { seconds: number; clients: number; loadStart: number[]; loadEnd: number[]; loadSamples: number[] },
+  o: { seconds: number; clients: number; loadStart: number[]; loadEnd: number[]; loadSamples: number[]; attempted: number },
 ): Report {
   const secs = run.durationMs / 1000;
   const operations: Report['operations'] = {};
@@ -192,7 +210,7 @@ function buildReport(
     errorsByCode: run.errorsByCode,
     serverErrors: run.serverErrors,
     writes: {
-      attempted: run.writesAttempted,
+      attempted: o.attempted,
       acknowledged: v.acknowledged,
       lost: v.lost.length,
       duplicated: v.duplicated.length,
@@ -227,9 +245,9 @@ function render(r: Report): string {
     ),
     '',
     `throughput: ${r.throughput.requestsPerSecond} requests/s, ${r.throughput.writesPerSecond} acknowledged writes/s`,
-    `writes: ${w.attempted} sent, ${w.acknowledged} acknowledged; lost ${w.lost}, duplicated ${w.duplicated}; ${w.unacknowledgedStored} stored without acknowledgement; ${w.withoutChunks} without chunks; ${w.storedMemories} memories in the run's namespaces`,
+    `writes (warm-up included): ${w.attempted} sent, ${w.acknowledged} acknowledged; lost ${w.lost}, duplicated ${w.duplicated}; ${w.unacknowledgedStored} stored without acknowledgement; ${w.withoutChunks} without chunks; ${w.storedMemories} memories in the run's namespaces`,
     `errors by code: ${Object.keys(r.errorsByCode).length === 0 ? 'none' : Object.entries(r.errorsByCode).map(([code, n]) => `${code} ${n}`).join(', ')}; server errors (5xx/INTERNAL besides UNAVAILABLE): ${r.serverErrors}`,
-    `event-loop delay of the service process (10 ms sampling): p50 ${r.eventLoopDelayMs.p50} ms, p99 ${r.eventLoopDelayMs.p99} ms, max ${r.eventLoopDelayMs.max} ms (${r.eventLoopDelayMs.samples} samples)`,
+    `event-loop delay of the service process (10 ms sampling): p50 ${r.eventLoopDelayMs.p50} ms, p99 ${r.eventLoopDelayMs.p99} ms, max ${r.eventLoopDelayMs.max} ms (${r.eventLoopDelayMs.samples} samples); an idle Node process beside it: p99 ${r.eventLoopDelayMs.idleReference.p99} ms, max ${r.eventLoopDelayMs.idleReference.max} ms`,
     `machine load: 1/5/15-min averages ${r.loadAverage.start.join(', ')} at start, ${r.loadAverage.end.join(', ')} at end, 1-min mean during ${r.loadAverage.duringMean1m}; ${r.loadAverage.uptime}`,
     '',
     'targets:',
