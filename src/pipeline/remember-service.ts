@@ -150,8 +150,14 @@ export class RememberService {
   /** One pass of dedup and write. Items whose duplicate changed before the write come back as `stale`. */
   private async round(items: Item[], options: RememberBatchOptions, round: number): Promise<{ outcomes: BatchOutcome[]; stale: Item[] }> {
     const outcomes: BatchOutcome[] = [];
+    const embedder = options.embedder ?? this.embedder;
+    // A single memory is embedded while the exact-dedup read runs: that read's round trips leave
+    // the latency of `remember` (a duplicate's embedding is wasted). A batch keeps the read first,
+    // so a retried batch of duplicates costs no model time.
+    const early = items.length === 1 ? this.embedTexts(items, embedder) : undefined;
+    early?.catch(() => undefined); // awaited below unless the read fails first
     const exact = await this.exactDuplicates(items);
-    const pending = await this.embedAndDedup(items.filter((p) => !exact.has(p.index)), options.embedder ?? this.embedder);
+    const pending = await this.embedAndDedup(items.filter((p) => !exact.has(p.index)), embedder, exact.size === 0 ? early : undefined);
 
     const duplicates: DuplicateOf[] = [...exact.values()];
     const toWrite: Pending[] = [];
@@ -208,12 +214,18 @@ export class RememberService {
     return result;
   }
 
-  private async embedAndDedup(items: Item[], embedder: TextEmbedder): Promise<Array<Pending | (Pending & { duplicateOf: DuplicateOf })>> {
-    if (items.length === 0) return [];
+  private async embedTexts(items: Item[], embedder: TextEmbedder): Promise<number[][]> {
     const texts = items.flatMap((i) => i.prepared.chunks.map((c) => c.text));
     const started = performance.now();
     const vectors = (await embedder.embed(texts)).map((v) => Array.from(v));
     this.logger.debug({ chunks: texts.length, ms: Math.round(performance.now() - started) }, 'embedded');
+    return vectors;
+  }
+
+  /** `embedded`: the vectors of exactly these items, when already under way. */
+  private async embedAndDedup(items: Item[], embedder: TextEmbedder, embedded?: Promise<number[][]>): Promise<Array<Pending | (Pending & { duplicateOf: DuplicateOf })>> {
+    if (items.length === 0) return [];
+    const vectors = await (embedded ?? this.embedTexts(items, embedder));
 
     let offset = 0;
     const withVectors = items.map((item) => {

@@ -225,6 +225,15 @@ export interface MemoryWriteResult {
   nearLinked: boolean;
 }
 
+/*
+ * PIPELINING: statements whose parameters do not need an earlier statement's result are issued
+ * together and awaited once. TxRunner.run hands the query to the driver synchronously, the driver
+ * queues RUN+PULL on the transaction's connection, and Neo4j executes them one after another in
+ * the order issued — so a later statement still sees what an earlier one wrote, and the
+ * transaction pays one round trip instead of one per statement. A failing statement fails the
+ * transaction, and the ones queued after it, as before.
+ */
+
 /**
  * Runs inside one transaction. Only memories this call actually created get chunks, links
  * and jobs; the rest were exact duplicates (possibly written concurrently by someone else).
@@ -235,23 +244,26 @@ export async function writeMemories(tx: TxRunner, write: MemoryWrite): Promise<M
   const created = rows.filter((r) => r.created).map((r) => write.rows.get(r.id)!);
   if (created.length === 0) return rows.map((r) => ({ ...r, nearLinked: false }));
 
-  await createChunks(tx, created.flatMap((r) => r.chunks), now);
-  const linked = await linkNearDuplicates(tx, created.flatMap((r) => r.nearDuplicates), now);
-  await linkEntities(
-    tx,
-    {
-      strong: created.flatMap((r) => r.mentions.strong),
-      weak: created.flatMap((r) => r.mentions.weak),
-      attributes: created.flatMap((r) => r.mentions.attributes),
-    },
-    now,
-  );
-  await createJobs(tx, [...created.flatMap((r) => r.jobs), ...nearDuplicateJobs(created, linked)], now);
-  await tx.run(RECORD_CREATED, { events: created.map((r) => r.created), now });
+  // Pipelined (see PIPELINING): these need each other's data, not each other's results.
+  const [, linked] = await Promise.all([
+    createChunks(tx, created.flatMap((r) => r.chunks), now),
+    linkNearDuplicates(tx, created.flatMap((r) => r.nearDuplicates), now),
+    linkEntities(
+      tx,
+      {
+        strong: created.flatMap((r) => r.mentions.strong),
+        weak: created.flatMap((r) => r.mentions.weak),
+        attributes: created.flatMap((r) => r.mentions.attributes),
+      },
+      now,
+    ),
+    createJobs(tx, created.flatMap((r) => r.jobs), now),
+    tx.run(RECORD_CREATED, { events: created.map((r) => r.created), now }),
+  ]);
+  // Dedup jobs only for the near-duplicate links that were made: after their result.
+  await createJobs(tx, nearDuplicateJobs(created, linked), now);
   return rows.map((r) => ({ ...r, nearLinked: r.created && linked.has(r.id) }));
 }
-
-// The statements below are shared with `updateMemory`, which rewrites a memory's derived data.
 
 /**
  * A `dedup` job (the deep path decides merge / replace / keep both) for each created memory whose
@@ -265,6 +277,8 @@ function nearDuplicateJobs(created: readonly MemoryRows[], linked: ReadonlySet<s
     return first && link && linked.has(link.memoryId) ? [{ id: derivedId(first.id, 'dedup'), memoryId: link.memoryId, kind: 'dedup', maxAttempts: first.maxAttempts }] : [];
   });
 }
+
+// The statements below are shared with `updateMemory`, which rewrites a memory's derived data.
 
 /** Chunks with their vectors, under memories that exist in this transaction. */
 export async function createChunks(tx: TxRunner, chunks: readonly ChunkInsert[], now: string): Promise<void> {
@@ -284,13 +298,17 @@ export async function linkEntities(
   links: { strong: readonly MentionInsert[]; weak: readonly MentionInsert[]; attributes: readonly AttributeInsert[] },
   now: string,
 ): Promise<void> {
-  if (links.strong.length) await tx.run(MERGE_STRONG_MENTIONS, { mentions: links.strong, now });
-  if (links.weak.length) await tx.run(LINK_WEAK_MENTIONS, { mentions: links.weak, now });
-  if (links.attributes.length) await tx.run(CREATE_ATTRIBUTES, { attributes: links.attributes, now });
+  // Pipelined in this order (see PIPELINING): weak links, attributes and co-mentions need the
+  // entities the strong mentions create.
+  const runs: Array<Promise<unknown>> = [];
+  if (links.strong.length) runs.push(tx.run(MERGE_STRONG_MENTIONS, { mentions: links.strong, now }));
+  if (links.weak.length) runs.push(tx.run(LINK_WEAK_MENTIONS, { mentions: links.weak, now }));
+  if (links.attributes.length) runs.push(tx.run(CREATE_ATTRIBUTES, { attributes: links.attributes, now }));
   const memories = coMentionPairs([...links.strong, ...links.weak]);
   if (memories.length) {
-    await tx.run(LINK_CO_MENTIONS, { memories, now, confidence: CO_MENTION_CONFIDENCE, maxMemoryIds: CO_MENTION_MAX_MEMORY_IDS });
+    runs.push(tx.run(LINK_CO_MENTIONS, { memories, now, confidence: CO_MENTION_CONFIDENCE, maxMemoryIds: CO_MENTION_MAX_MEMORY_IDS }));
   }
+  await Promise.all(runs);
 }
 
 /**
