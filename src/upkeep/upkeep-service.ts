@@ -5,6 +5,7 @@ import type { RememberService, TextEmbedder } from '../pipeline/remember-service
 import { anyAddress, DocumentService, publicAddressesOnly, type AddressPolicy, type IngestInput, type Resolver } from '../documents/index.js';
 import type { DocumentRecord } from '../db/queries/documents.js';
 import { AspectFeedback } from './aspect-feedback.js';
+import { pruneCheckpoints } from './checkpoints.js';
 import { EmbeddingTracker, type EmbeddingTrackerStats } from './embedding-tracker.js';
 import { MaintenanceWorker, type MaintenanceMode, type MaintenanceReport } from './maintenance/index.js';
 import { PeriodicTask } from './periodic.js';
@@ -41,7 +42,14 @@ export class UpkeepService {
     const { config } = deps;
     // A replica scoped to some namespaces (WORKER_NAMESPACES) keeps its upkeep to them too.
     const namespaces = config.WORKER_NAMESPACES.length > 0 ? config.WORKER_NAMESPACES : null;
-    this.loops.push(retentionLoop(deps.executor, config, deps.logger.child({ component: 'retention' }), (r) => (this.lastRetention = r)));
+    const retentionLogger = deps.logger.child({ component: 'retention' });
+    this.loops.push(
+      retentionLoop(deps.executor, config, retentionLogger, (r) => {
+        this.lastRetention = r;
+        // Checkpoints are pruned strictly after their own window (7 days), with the sweep.
+        pruneCheckpoints(deps.executor, null).catch((error: unknown) => retentionLogger.warn({ err: error }, 'checkpoint pruning failed'));
+      }),
+    );
     this.tracker = config.EMBEDDING_TRACKER_ENABLED
       ? new EmbeddingTracker(deps.executor, deps.embedder, { pollMs: config.EMBEDDING_TRACKER_POLL_MS, batchSize: config.EMBEDDING_TRACKER_BATCH_SIZE, namespaces }, deps.logger.child({ component: 'embedding-tracker' }))
       : null;
@@ -99,6 +107,7 @@ export class UpkeepService {
   async runRetention(namespace: string | null, dryRun: boolean): Promise<RetentionReport> {
     const report = await runRetention(this.deps.executor, retentionSettings(this.deps.config), { namespace, dryRun });
     if (!dryRun && namespace === null) this.lastRetention = report;
+    if (!dryRun) await pruneCheckpoints(this.deps.executor, namespace);
     this.deps.logger.info({ namespace, dryRun, total: report.total, durationMs: report.durationMs }, 'retention run');
     return report;
   }

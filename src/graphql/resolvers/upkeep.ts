@@ -2,6 +2,7 @@ import { ForbiddenError, ValidationError } from '../../errors.js';
 import type { DocumentRecord } from '../../documents/index.js';
 import { sessionTranscripts } from '../../recall/transcripts.js';
 import { checkTranscript, saveTranscript } from '../../upkeep/transcripts.js';
+import { latestCheckpoints, writeCheckpoint, type CheckpointRecord } from '../../upkeep/checkpoints.js';
 import { pageSize } from '../args.js';
 import type { DocumentResolvers, MutationResolvers, PipelineStatusResolvers, QueryResolvers, Resolvers, ResolversTypes } from '../generated/types.js';
 import type { GraphQLContext } from '../context.js';
@@ -16,7 +17,11 @@ function operatorScope(ctx: GraphQLContext, namespace: string | null | undefined
   return null;
 }
 
-export const upkeepMutations: Pick<MutationResolvers, 'runRetention' | 'ingestDocument' | 'runMaintenance' | 'aspectFeedback'> = {
+const asCheckpoint = (c: CheckpointRecord) => c as unknown as ResolversTypes['Checkpoint'];
+
+export const upkeepMutations: Pick<MutationResolvers, 'runRetention' | 'ingestDocument' | 'runMaintenance' | 'aspectFeedback' | 'checkpoint'> = {
+  checkpoint: async (_, { input }, ctx) =>
+    asCheckpoint(await writeCheckpoint(ctx.services.executor, { ...input, namespace: ctx.namespaceFor(input.namespace, 'write') })),
   aspectFeedback: async (_, { namespace, sessionId, memoryIds }, ctx) => {
     const r = await ctx.services.upkeep.feedback.apply({ namespace: ctx.namespaceFor(namespace, 'write'), sessionId, memoryIds, actor: ctx.principal.name });
     return { applied: r.applied, aspectsUpdated: r.aspectsUpdated, confirmations: r.ftsConfirmations, decayedAspects: r.decayedAspects, propagatedAttributes: r.propagatedAttributes };
@@ -36,7 +41,9 @@ export const upkeepMutations: Pick<MutationResolvers, 'runRetention' | 'ingestDo
 // The Document type's computed fields (progress, chunks) are resolved below from the record.
 const asDocument = (d: DocumentRecord) => d as unknown as ResolversTypes['Document'];
 
-export const upkeepQueries: Pick<QueryResolvers, 'document' | 'documents'> = {
+export const upkeepQueries: Pick<QueryResolvers, 'document' | 'documents' | 'checkpoints'> = {
+  checkpoints: async (_, { namespace, sessionId, last }, ctx) =>
+    (await latestCheckpoints(ctx.services.executor, ctx.namespaceFor(namespace, 'read'), sessionId, pageSize(last, 50, 5))).map(asCheckpoint),
   // A document outside the caller's namespaces is null, like a missing one.
   document: async (_, { id }, ctx) => {
     const document = await ctx.services.upkeep.documents.get(id);

@@ -1,0 +1,152 @@
+import { randomUUID } from 'node:crypto';
+import neo4j from 'neo4j-driver';
+import type { Executor } from '../db/index.js';
+import { LimitExceededError, ValidationError } from '../errors.js';
+import { redactStored } from '../pipeline/redact-stored.js';
+
+/** Seed 004 "Session Checkpoints" settings (named defaults). */
+export const CHECKPOINTS = {
+  triggers: ['periodic', 'pre_compaction', 'session_end', 'agent', 'explicit'] as const,
+  /** Writes for one session this close together are merged into one checkpoint (the seed's flush window). */
+  mergeWindowMs: 2_500,
+  maxQueries: 20,
+  maxRemembers: 10,
+  maxPerSession: 50,
+  retentionDays: 7,
+  maxDigestChars: 10_000,
+  maxItemChars: 500,
+} as const;
+
+export type CheckpointTrigger = (typeof CHECKPOINTS.triggers)[number];
+
+export interface CheckpointInput {
+  namespace: string;
+  sessionId: string;
+  trigger: CheckpointTrigger;
+  digest: string;
+  promptCount?: number | null;
+  memoryQueries?: readonly string[] | null;
+  recentRemembers?: readonly string[] | null;
+  harness?: string | null;
+  project?: string | null;
+}
+
+export interface CheckpointRecord {
+  id: string;
+  namespace: string;
+  sessionId: string;
+  trigger: string;
+  digest: string;
+  promptCount: number;
+  memoryQueries: string[];
+  recentRemembers: string[];
+  harness: string | null;
+  project: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+const RETURN = `c { .id, .namespace, .sessionId, .trigger, .digest, promptCount: coalesce(c.promptCount, 0),
+  memoryQueries: coalesce(c.memoryQueries, []), recentRemembers: coalesce(c.recentRemembers, []), .harness, .project, .createdAt, .updatedAt }`;
+
+// One session's writes queue on its lock, so merge-or-create and the cap see each other.
+const LOCK = `MERGE (l:Lock {id: $lockId}) ON CREATE SET l.name = 'checkpoint lane' SET l._lock = true REMOVE l._lock RETURN l.id AS id`;
+
+// A re-run of this write (lost COMMIT reply) finds its own id recorded and changes nothing.
+const ALREADY = `MATCH (c:Checkpoint {namespace: $namespace, sessionId: $sessionId}) WHERE $writeId IN c.writeIds RETURN ${RETURN} AS checkpoint LIMIT 1`;
+
+const MERGE_RECENT = `
+MATCH (c:Checkpoint {namespace: $namespace, sessionId: $sessionId})
+WHERE c.updatedAt >= $mergeAfter
+WITH c ORDER BY c.updatedAt DESC LIMIT 1
+WITH c, [q IN coalesce(c.memoryQueries, []) + $c.memoryQueries WHERE q IS NOT NULL] AS qs,
+     [r IN coalesce(c.recentRemembers, []) + $c.recentRemembers WHERE r IS NOT NULL] AS rs
+SET c.trigger = $c.trigger, c.digest = $c.digest, c.promptCount = coalesce(c.promptCount, 0) + $c.promptCount,
+    c.memoryQueries = reduce(acc = [], q IN qs | CASE WHEN q IN acc OR size(acc) >= $maxQueries THEN acc ELSE acc + q END),
+    c.recentRemembers = reduce(acc = [], r IN rs | CASE WHEN r IN acc OR size(acc) >= $maxRemembers THEN acc ELSE acc + r END),
+    c.writeIds = coalesce(c.writeIds, []) + $writeId, c.updatedAt = $now
+RETURN ${RETURN} AS checkpoint`;
+
+const CREATE = `
+CREATE (c:Checkpoint)
+SET c = $c, c.id = $id, c.namespace = $namespace, c.sessionId = $sessionId, c.writeIds = [$writeId],
+    c.name = $c.trigger + ' checkpoint', c.createdAt = $now, c.updatedAt = $now
+RETURN ${RETURN} AS checkpoint`;
+
+const CAP = `
+MATCH (c:Checkpoint {namespace: $namespace, sessionId: $sessionId})
+WITH c ORDER BY c.createdAt DESC, c.id DESC
+SKIP $max
+DETACH DELETE c`;
+
+const LATEST = `
+MATCH (c:Checkpoint {namespace: $namespace, sessionId: $sessionId})
+WITH c ORDER BY c.createdAt DESC, c.id DESC LIMIT $limit
+RETURN ${RETURN} AS checkpoint`;
+
+const PRUNE = `
+MATCH (c:Checkpoint) WHERE c.createdAt < $cutoff AND ($namespace IS NULL OR c.namespace = $namespace)
+WITH c LIMIT $limit
+DETACH DELETE c
+RETURN count(*) AS deleted`;
+
+function clean(items: readonly string[] | null | undefined, cap: number, field: string): string[] {
+  const list = (items ?? []).map((s) => s.trim()).filter(Boolean);
+  if (list.length > 100) throw new LimitExceededError(`${field} holds at most 100 items`, { field });
+  return [...new Set(list.map((s) => redactStored(s.slice(0, CHECKPOINTS.maxItemChars))))].slice(0, cap);
+}
+
+/** Stores a checkpoint (merged into the session's last one when written within the merge window), then enforces the per-session cap. */
+export async function writeCheckpoint(executor: Executor, input: CheckpointInput, now = new Date()): Promise<CheckpointRecord> {
+  const sessionId = input.sessionId.trim();
+  if (!sessionId || sessionId.length > 256) throw new ValidationError('sessionId must be 1–256 characters', { field: 'sessionId' });
+  if (!CHECKPOINTS.triggers.includes(input.trigger)) throw new ValidationError(`trigger must be one of ${CHECKPOINTS.triggers.join(', ')}`, { field: 'trigger' });
+  if (input.digest.length > CHECKPOINTS.maxDigestChars) throw new LimitExceededError(`digest is longer than ${CHECKPOINTS.maxDigestChars} characters`, { field: 'digest' });
+  const promptCount = input.promptCount ?? 0;
+  if (!Number.isInteger(promptCount) || promptCount < 0) throw new ValidationError('promptCount must be a non-negative integer', { field: 'promptCount' });
+  const c = {
+    trigger: input.trigger,
+    digest: redactStored(input.digest),
+    promptCount: neo4j.int(promptCount),
+    memoryQueries: clean(input.memoryQueries, CHECKPOINTS.maxQueries, 'memoryQueries'),
+    recentRemembers: clean(input.recentRemembers, CHECKPOINTS.maxRemembers, 'recentRemembers'),
+    harness: input.harness ? redactStored(input.harness.slice(0, 64)) : null,
+    project: input.project ? redactStored(input.project.slice(0, 256)) : null,
+  };
+  const params = {
+    namespace: input.namespace,
+    sessionId: redactStored(sessionId),
+    writeId: randomUUID(),
+    id: randomUUID(),
+    c,
+    now: now.toISOString(),
+    mergeAfter: new Date(now.getTime() - CHECKPOINTS.mergeWindowMs).toISOString(),
+    maxQueries: CHECKPOINTS.maxQueries,
+    maxRemembers: CHECKPOINTS.maxRemembers,
+    max: neo4j.int(CHECKPOINTS.maxPerSession),
+  };
+  return executor.writeTx('checkpoints.write', async (tx) => {
+    await tx.run(LOCK, { lockId: `checkpoint:${JSON.stringify([params.namespace, params.sessionId])}` });
+    const [done] = await tx.run<{ checkpoint: CheckpointRecord }>(ALREADY, params);
+    if (done) return done.checkpoint;
+    const [merged] = await tx.run<{ checkpoint: CheckpointRecord }>(MERGE_RECENT, params);
+    const written = merged ?? (await tx.run<{ checkpoint: CheckpointRecord }>(CREATE, params))[0]!;
+    await tx.run(CAP, params);
+    return written.checkpoint;
+  });
+}
+
+export async function latestCheckpoints(executor: Executor, namespace: string, sessionId: string, limit: number): Promise<CheckpointRecord[]> {
+  const rows = await executor.read<{ checkpoint: CheckpointRecord }>('checkpoints.latest', LATEST, { namespace, sessionId: redactStored(sessionId.trim()), limit: neo4j.int(limit) });
+  return rows.map((r) => r.checkpoint);
+}
+
+/** Hard-deletes checkpoints older than the retention window (seed: strict pruning), a batch at a time. */
+export async function pruneCheckpoints(executor: Executor, namespace: string | null, now = new Date(), limit = 500): Promise<number> {
+  const [row] = await executor.write<{ deleted: number }>('checkpoints.prune', PRUNE, {
+    namespace,
+    cutoff: new Date(now.getTime() - CHECKPOINTS.retentionDays * 86_400_000).toISOString(),
+    limit: neo4j.int(limit),
+  });
+  return Number(row?.deleted ?? 0);
+}
