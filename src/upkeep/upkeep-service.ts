@@ -121,7 +121,9 @@ export class UpkeepService {
     return this.lastRetention;
   }
 
+  /** Starts the loops, in worker replicas only (WORKER_ENABLED); API-only replicas leave upkeep to them. */
   start(): void {
+    if (!this.deps.config.WORKER_ENABLED) return;
     for (const loop of this.loops) loop.start();
     this.tracker?.start();
     this.ingestLoop.start(0);
