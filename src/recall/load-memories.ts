@@ -4,14 +4,15 @@ import type { RecallMemory } from './types.js';
 
 // Everything ranking, filtering and budgeting need, for the candidate ids only; embeddings stay
 // in the database. Constraints: decision memories or memories behind an active constraint.
-// Superseded: the deep path's full mode replaced the memory (supersededAt). Nothing in this
-// service compresses memories, so there is no compressed state to filter on.
+// Superseded: the deep path's full mode replaced the memory (supersededAt). Compressed: a session
+// summary stands for it (compressedAt).
 const LOAD_RECALL_MEMORIES = `
 UNWIND $ids AS id
 MATCH (m:Memory {id: id})
 WHERE m.namespace = $namespace
   AND ($includeDeleted OR m.deletedAt IS NULL)
   AND ($includeSuperseded OR m.supersededAt IS NULL)
+  AND ($includeCompressed OR m.compressedAt IS NULL)
 RETURN ${MEMORY_RETURN('m')} AS record,
        m.type = 'decision' OR EXISTS { (m)<-[:FROM]-(:Attribute {kind: 'constraint', status: 'active'}) } AS isConstraint,
        [(m)-[:MENTIONS]->(e:Entity) | {entityId: e.id, mentions: e.mentions}] AS entityMentions,
@@ -21,6 +22,8 @@ export interface LoadOptions {
   namespace: string;
   includeDeleted: boolean;
   includeSuperseded: boolean;
+  /** Memories summarized by compression (compressedAt) come back only when asked for. */
+  includeCompressed: boolean;
   /** The query vector: each memory's best-chunk similarity comes back with it (the reranker's input). */
   vector?: readonly number[] | null;
 }

@@ -12,7 +12,7 @@ export interface RecallFilters extends MemoryFilters {
   sessionId?: string | null;
   includeSuperseded?: boolean | null;
   includeDeleted?: boolean | null;
-  /** Accepted for compatibility; this service never compresses memories. */
+  /** Memories summarized by compressSessions (compressedAt) are left out unless this is true. */
   includeCompressed?: boolean | null;
 }
 
@@ -27,7 +27,7 @@ export interface RecallPlan {
   asOf: { time: Date; explicit: boolean };
   filters: RecallFilters;
   memoryFilters: MemoryFilters;
-  include: { includeDeleted: boolean; includeSuperseded: boolean };
+  include: { includeDeleted: boolean; includeSuperseded: boolean; includeCompressed: boolean };
   /** Candidates each leg fetches. */
   fetch: number;
   /** The past period the question names ("last Saturday"), resolved against asOf. */
@@ -60,7 +60,7 @@ export function planRecall(
     asOf,
     filters,
     memoryFilters: { ...filters, minImportance: filters.minImportance ?? settings.filters.minImportance },
-    include: { includeDeleted: !!filters.includeDeleted, includeSuperseded: !!filters.includeSuperseded },
+    include: { includeDeleted: !!filters.includeDeleted, includeSuperseded: !!filters.includeSuperseded, includeCompressed: !!filters.includeCompressed },
     fetch: limit * settings.overFetchFactor,
     timeWindow: settings.time.enabled ? queryTimeWindow(query, asOf.time) : null,
   };

@@ -7,9 +7,11 @@ import type { AccessTracker } from './access-tracker.js';
 import { applyTokenBudget } from './budget.js';
 import { assembleCandidates, candidateIds, type LegHit } from './candidates.js';
 import type { RecallSettings, RecallSettingsOverrides } from './config.js';
+import { collapseDuplicates } from './collapse-duplicates.js';
 import { applyContextBoost, contextNewcomerIds } from './context.js';
 import { applyFilters } from './filters.js';
 import { sessionNeighbours } from './legs/context-leg.js';
+import { duplicateGroups } from './legs/duplicate-groups.js';
 import { graphBoost, type GraphBoostResult } from './legs/graph-boost.js';
 import { HubThresholds } from './legs/hub-threshold.js';
 import { hintLeg, keywordLeg } from './legs/keyword-leg.js';
@@ -83,11 +85,11 @@ interface Retrieved {
  * in the legs (Cypher) and the pure ranking modules.
  *
  *   plan → embed → retrieve (legs, boost, hub threshold; concurrent) → hydrate → rank →
- *   context → filter → rerank → budget → prompt
+ *   context → filter → rerank → collapse near-duplicates → budget → prompt
  *
  * Failure rules: a leg that fails counts as empty unless every leg failed; an embedding failure
- * leaves the keyword legs; boost, context and rerank only add, so their failure or timeout keeps
- * what came in (invariant 3); hydration failing fails the recall (nothing to rank).
+ * leaves the keyword legs; boost, context, rerank and the near-duplicate collapse keep what came in
+ * when they fail or time out (invariant 3); hydration failing fails the recall (nothing to rank).
  */
 export class RecallService {
   private readonly baseOverrides: RecallSettingsOverrides;
@@ -137,6 +139,7 @@ export class RecallService {
       plan.memoryFilters,
     );
     const reranked = vector ? await this.rerank(plan, ranked, memories, timer) : { items: ranked, applied: false };
+    reranked.items = await this.collapse(plan, reranked.items, timer);
     const boostTimedOut = retrieved.boost?.timedOut ?? false;
     if (request.rankOnly) {
       return { items: [], ranked: reranked.items, totalTokens: 0, budgetUsed: 0, prompt: '', boostTimedOut, rerankApplied: reranked.applied, timings: timer.timings, tookMs: timer.elapsed() };
@@ -241,6 +244,23 @@ export class RecallService {
       });
     } catch (error) {
       this.logger.warn({ error }, 'context stage failed; recall continues without it');
+      return ranked;
+    }
+  }
+
+  /**
+   * Open near-duplicate groups (linked DUPLICATE_OF by the write path, not yet decided by the deep
+   * path) show only their best-ranked member; constraints and pinned memories are never hidden.
+   * A failure keeps every result.
+   */
+  private async collapse(plan: RecallPlan, ranked: RankedCandidate[], timer: StageTimer): Promise<RankedCandidate[]> {
+    const ids = ranked.filter((r) => !r.candidate.isConstraint && !r.candidate.pinned).map((r) => r.candidate.memoryId);
+    if (ids.length < 2) return ranked;
+    try {
+      const groups = await timer.run('duplicates', () => duplicateGroups(this.executor, plan.namespace, ids));
+      return groups.size === 0 ? ranked : collapseDuplicates(ranked, groups, (r) => r.candidate.memoryId).items;
+    } catch (error) {
+      this.logger.warn({ error }, 'near-duplicate groups unavailable; recall continues without collapsing them');
       return ranked;
     }
   }
