@@ -114,11 +114,15 @@ async function main(): Promise<void> {
   } finally {
     server.close();
     await closeServices(services);
+    await services.embedder.dispose();
     await stopNeo4j(NEO4J);
   }
 }
 
-main().catch((error: Error) => {
-  process.stderr.write(`[bench:ingest] failed: ${error.stack ?? String(error)}\n`);
-  process.exitCode = 1;
-});
+main()
+  .catch((error: Error) => {
+    process.stderr.write(`[bench:ingest] failed: ${error.stack ?? String(error)}\n`);
+    process.exitCode = 1;
+  })
+  // The model's worker thread would keep the process alive.
+  .finally(() => process.exit());
