@@ -69,6 +69,15 @@ export const FIELD_COSTS: Readonly<Record<string, number>> = {
   'Mutation.pin': 10,
   'Mutation.unpin': 10,
   'Mutation.requeueJob': 10,
+  // Operators' and ingestion entry points: each starts or runs bounded batches of work.
+  'Mutation.ingestDocument': 100,
+  'Mutation.runRetention': 50,
+  'Mutation.runMaintenance': 50,
+  'Mutation.compressSessions': 50,
+  'Mutation.deleteNamespace': 50,
+  'Mutation.revertProposal': 20,
+  'Mutation.mergeEntities': 20,
+  'Mutation.assertFact': 20,
 };
 
 /** What each item of a list argument costs on top of its selection (embedding is batched). */
