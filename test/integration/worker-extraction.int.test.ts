@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueNamespace } from '../support/services.js';
+import { answerBySchema } from '../support/schema-answer.js';
 import { candidateIdsOf, extraction, memoryTextOf, query, scriptStages, startDeepPath, stageOf, waitForJob, type DeepPathRig } from '../support/deep-path.js';
 
 const SEED = 'Maya has been comparing databases for the billing service this quarter.';
@@ -42,6 +43,8 @@ describe('deep path end to end: worker → fake Ollama → Neo4j (controlled-wri
       },
       decide: (r) => JSON.stringify({ action: 'ADD', targetId: null, confidence: 0.9, reason: `new detail (${candidateIdsOf(r.prompt).length} candidates)` }),
       hints: () => '```json\n{"questions":["Which database does the billing service prefer?","Where does the billing service run?","Who works on billing?","What does Maya prefer?","Is PostgreSQL used?","A sixth question beyond the cap?"]}\n```',
+      // The per-entity classification that follows extraction: answered by the schema it sends.
+      classify: (r) => JSON.stringify(answerBySchema(r.format)),
     });
 
     const seed = await services.remember.remember({ content: SEED });
