@@ -1,4 +1,4 @@
-import { counts, IN_SCOPE, type PurgeStep } from './types.js';
+import { countingStep, IN_SCOPE, type PurgeStep } from './types.js';
 
 // Step 2, embeddings: the chunks (text and vector) of expired tombstones.
 const MATCH_EXPIRED_CHUNKS = `
@@ -14,15 +14,4 @@ const PREVIEW = `${MATCH_EXPIRED_CHUNKS}
 WITH c LIMIT $limit
 RETURN count(*) AS deleted`;
 
-export const purgeChunks: PurgeStep = {
-  name: 'embeddings',
-  window: 'tombstone',
-  async purge(tx, scope) {
-    const [row] = await tx.run<{ deleted: number }>(DELETE, { ...scope });
-    return counts(Number(row?.deleted ?? 0));
-  },
-  async preview(tx, scope) {
-    const [row] = await tx.run<{ deleted: number }>(PREVIEW, { ...scope });
-    return counts(Number(row?.deleted ?? 0));
-  },
-};
+export const purgeChunks: PurgeStep = countingStep('embeddings', 'tombstone', DELETE, PREVIEW);

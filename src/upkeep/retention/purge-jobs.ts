@@ -1,4 +1,4 @@
-import { counts, IN_SCOPE, type PurgeStep } from './types.js';
+import { countingStep, IN_SCOPE, type PurgeStep } from './types.js';
 
 // Steps 5 and 6: finished jobs, by the time they finished (completedAt, or failedAt for dead ones).
 const select = (status: 'completed' | 'dead', stamp: 'completedAt' | 'failedAt') => `
@@ -8,18 +8,7 @@ WITH j LIMIT $limit`;
 
 function jobStep(name: string, window: 'completedJob' | 'deadJob', status: 'completed' | 'dead', stamp: 'completedAt' | 'failedAt'): PurgeStep {
   const SELECT = select(status, stamp);
-  return {
-    name,
-    window,
-    async purge(tx, scope) {
-      const [row] = await tx.run<{ deleted: number }>(`${SELECT} DETACH DELETE j RETURN count(*) AS deleted`, { ...scope });
-      return counts(Number(row?.deleted ?? 0));
-    },
-    async preview(tx, scope) {
-      const [row] = await tx.run<{ deleted: number }>(`${SELECT} RETURN count(*) AS deleted`, { ...scope });
-      return counts(Number(row?.deleted ?? 0));
-    },
-  };
+  return countingStep(name, window, `${SELECT} DETACH DELETE j RETURN count(*) AS deleted`, `${SELECT} RETURN count(*) AS deleted`);
 }
 
 export const purgeCompletedJobs = jobStep('completedJobs', 'completedJob', 'completed', 'completedAt');

@@ -1,4 +1,4 @@
-import { counts, IN_SCOPE, type PurgeStep } from './types.js';
+import { countingStep, IN_SCOPE, type PurgeStep } from './types.js';
 
 // Step 3, tombstones: only memories the first two steps have emptied, so a batch cut short
 // upstream never leaves chunks or mentions behind. Their hints (search text) and finished or
@@ -25,15 +25,4 @@ WHERE m.deletedAt < $cutoff AND ${IN_SCOPE('m')}
 WITH m LIMIT $limit
 RETURN count(*) AS deleted`;
 
-export const purgeTombstones: PurgeStep = {
-  name: 'tombstones',
-  window: 'tombstone',
-  async purge(tx, scope) {
-    const [row] = await tx.run<{ deleted: number }>(DELETE, { ...scope });
-    return counts(Number(row?.deleted ?? 0));
-  },
-  async preview(tx, scope) {
-    const [row] = await tx.run<{ deleted: number }>(PREVIEW, { ...scope });
-    return counts(Number(row?.deleted ?? 0));
-  },
-};
+export const purgeTombstones: PurgeStep = countingStep('tombstones', 'tombstone', DELETE, PREVIEW);

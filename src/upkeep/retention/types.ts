@@ -30,3 +30,12 @@ export const counts = (deleted: number, orphanedEntities = 0, orphanedRelations 
 
 /** Scope filter shared by every step: `$namespace` null means every namespace (operators only). */
 export const IN_SCOPE = (v: string) => `($namespace IS NULL OR ${v}.namespace = $namespace)`;
+
+/** A step whose whole work is one delete query and one count query, each returning `deleted`. */
+export function countingStep(name: string, window: RetentionWindow, deleteCypher: string, previewCypher: string): PurgeStep {
+  const run = async (tx: TxRunner, cypher: string, scope: PurgeScope) => {
+    const [row] = await tx.run<{ deleted: number }>(cypher, { ...scope });
+    return counts(Number(row?.deleted ?? 0));
+  };
+  return { name, window, purge: (tx, scope) => run(tx, deleteCypher, scope), preview: (tx, scope) => run(tx, previewCypher, scope) };
+}
