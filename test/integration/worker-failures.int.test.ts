@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { requeueJob } from '../../src/worker/index.js';
 import { uniqueNamespace } from '../support/services.js';
 import { extraction, query, scriptStages, startDeepPath, waitForJob, type DeepPathRig } from '../support/deep-path.js';
+import { answerBySchema } from '../support/schema-answer.js';
 
 /** The raw memory survives every deep-path failure, with its chunks. */
 async function expectRawMemoryIntact(rig: DeepPathRig, id: string, content: string): Promise<void> {
@@ -53,6 +54,8 @@ describe('deep path when the LLM fails', () => {
     scriptStages(fake, {
       extract: () => extraction([['The payments on-call rotation changes every Monday at 9am.', 'procedural', 0.9]], [['payments team', 'has', 'on-call rotation']]),
       decide: () => JSON.stringify({ action: 'ADD', confidence: 0.9, reason: 'new' }),
+      // The per-entity classification that follows extraction: answered by the schema it sends.
+      classify: (r) => JSON.stringify(answerBySchema(r.format)),
     });
     await requeueJob(services.executor, job.id, [namespace]);
     const done = await waitForJob(services, memory.memory.id, ['completed'], { timeoutMs: 30_000 });
