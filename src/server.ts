@@ -22,7 +22,7 @@ import { typeDefs } from './graphql/schema.js';
 import { checkHealth } from './health.js';
 import { mcpErrorHandler, mcpRouter } from './mcp/index.js';
 import { httpErrorHandler } from './http-errors.js';
-import { admission, headerValue, hostCheck, principalOf, tokenLimit } from './http/index.js';
+import { admission, explorerRouter, headerValue, hostCheck, principalOf, tokenLimit } from './http/index.js';
 import { bindTrace, operationTracePlugin, recordOperations, requestIdMiddleware, requestIdOf, traceOf } from './observability/index.js';
 
 export interface RunningServer {
@@ -100,6 +100,7 @@ export async function startServer(services: Services, options: { host: string; p
   app.use(requestIdMiddleware());
   if (services.access.open) app.use(hostCheck(services.config.ALLOWED_HOSTS));
   app.use(graphiqlRouter({ headersTemplate: !services.access.open }));
+  app.use(explorerRouter());
   app.get('/health/live', (_req, res) => {
     res.json({ ok: true });
   });

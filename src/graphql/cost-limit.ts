@@ -58,6 +58,8 @@ export const FIELD_COSTS: Readonly<Record<string, number>> = {
   'Query.neighbors': 50,
   'Query.attributeHistory': 20,
   'Query.pipelineStatus': 20,
+  'Query.queueByKind': 10,
+  'Query.viewer': 5,
   'Query.health': 10,
   'Query.relations': 10,
   'Query.memoriesConnection': 5,

@@ -7,5 +7,6 @@ import { Query } from './query.js';
 import { scalarResolvers } from './scalars.js';
 import { withUpkeep } from './upkeep.js';
 import { withCompression } from './compress.js';
+import { withExplorer } from './explorer.js';
 
-export const resolvers: Resolvers = withCompression(withUpkeep({ ...scalarResolvers, Query, Mutation, Memory, HistoryEvent, Entity, Aspect, Attribute, Relation, Job }));
+export const resolvers: Resolvers = withExplorer(withCompression(withUpkeep({ ...scalarResolvers, Query, Mutation, Memory, HistoryEvent, Entity, Aspect, Attribute, Relation, Job })));
