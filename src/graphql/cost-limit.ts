@@ -22,6 +22,7 @@ export const ASSUMED_LIST_SIZES: Readonly<Record<string, number>> = {
   'Memory.entities': 20,
   'Memory.attributes': 20,
   'Memory.history': 20,
+  'Memory.jobs': 20,
   'Entity.aspects': 6,
   'Entity.relations': 10,
   'Aspect.attributes': 5,

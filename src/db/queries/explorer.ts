@@ -1,4 +1,5 @@
 import type { Executor } from '../executor.js';
+import { JOB_RETURN, type JobRecord } from '../records.js';
 
 /** At most this many namespaces are listed for a "*" key. */
 export const MAX_LISTED_NAMESPACES = 100;
@@ -44,4 +45,18 @@ export async function queueDepthByKind(executor: Executor, namespace: string): P
     byKind.set(row.kind, depth);
   }
   return [...byKind.values()].sort((a, b) => a.kind.localeCompare(b.kind));
+}
+
+/** At most this many jobs are listed for one memory. */
+export const MAX_MEMORY_JOBS = 20;
+
+const MEMORY_JOBS = `
+MATCH (m:Memory {id: $memoryId})<-[:FOR]-(j:Job)
+WITH m, j ORDER BY j.createdAt, j.id LIMIT toInteger($limit)
+RETURN ${JOB_RETURN('j', 'm')} AS job`;
+
+/** The deep-path jobs queued for one memory, oldest first. */
+export async function jobsOfMemory(executor: Executor, memoryId: string): Promise<JobRecord[]> {
+  const rows = await executor.read<{ job: JobRecord }>('explorer.memoryJobs', MEMORY_JOBS, { memoryId, limit: MAX_MEMORY_JOBS });
+  return rows.map((row) => row.job);
 }
