@@ -4,17 +4,17 @@ import type { Executor } from '../executor.js';
  * Namespace-exact nearest memories, the one place every vector candidate comes from (recall's
  * vector leg, semantic dedup and novelty, the deep path's decision candidates).
  *
- * Neo4j 5.26's vector index cannot filter by property, and one index holds every namespace, so
- * "top k of the index, then keep the namespace" lets other tenants crowd a namespace out. Here:
- * 1. the index is asked for `k × OVERFETCH` chunks and the namespace's are kept. When that yields
- *    `k` memories they are the namespace's exact top k (every closer chunk of the namespace
- *    would have been among the index's answer) — the usual case for a large namespace;
- * 2. otherwise the namespace is a small part of the index: its chunks are scanned exactly
- *    (range index on Chunk.namespace, `vector.similarity.cosine`) while chunks × query vectors
- *    stays within `EXACT_SCAN_BUDGET`;
- * 3. a namespace too large to scan but crowded out of step 1 widens the index search up to
- *    `MAX_INDEX_K` (approximate at that point; README "Tenant isolation" has the figures).
- * Scores are on the index's scale, (1 + cos) / 2, in both paths.
+ * Neo4j 5.26's vector index cannot filter by property and one index holds every namespace, so
+ * the cost of "the namespace's top k" must follow the namespace, not the store. The plan is
+ * chosen up front from the namespace's share of the index (counts cached per namespace):
+ * - a namespace whose chunks × query vectors fit `EXACT_SCAN_BUDGET` is scanned exactly (range
+ *   index on Chunk.namespace, `vector.similarity.cosine`): one round trip, cost ∝ the namespace;
+ * - a larger one asks the index for `k ≈ wanted × OVERFETCH / share` chunks and keeps the
+ *   namespace's. When that yields `wanted` memories they are the namespace's top k (every closer
+ *   chunk of the namespace was among the index's answer); when other tenants' near-copies crowd it
+ *   out, `k` widens up to `MAX_INDEX_K` (approximate at that point).
+ * Scores are on the index's scale, (1 + cos) / 2, in both paths. The cached counts only pick the
+ * plan; a stale count costs time, never a wrong answer.
  */
 
 const OVERFETCH = 2;
@@ -22,10 +22,16 @@ const MIN_INDEX_K = 50;
 export const MAX_INDEX_K = 4_000;
 const WIDEN_FACTOR = 4;
 /**
- * Chunk × query-vector comparisons one exact scan may make: `vector.similarity.cosine` over 5,000
- * chunks took 0.6–0.9 s on the 2-core machine at load average 30 (README "Tenant isolation").
+ * Chunk × query-vector comparisons an exact scan may make before the index is preferred.
+ * Measured with `npm run bench:shared-store` (README "Speed"): scanning 20,000 chunks costs about
+ * what an index search for k = 1,000 costs.
  */
-export const EXACT_SCAN_BUDGET = 5_000;
+export const EXACT_SCAN_BUDGET = 20_000;
+/** Scanned chunks that cost as much as one index candidate (same bench). */
+const SCAN_CHUNKS_PER_INDEX_CANDIDATE = 12;
+/** How long a namespace's chunk count is trusted for planning. */
+const STATS_TTL_MS = 30 * 1000;
+const STATS_CACHE_MAX = 10_000;
 
 const INDEX_SEARCH = `
 UNWIND range(0, size($vectors) - 1) AS i
@@ -40,7 +46,11 @@ RETURN i, hits`;
 
 const NAMESPACE_CHUNKS = `
 MATCH (c:Chunk {namespace: $namespace})
-WITH c LIMIT toInteger($cap)
+RETURN count(c) AS chunks`;
+
+/** Answered from the count store: no scan. */
+const ALL_CHUNKS = `
+MATCH (c:Chunk)
 RETURN count(c) AS chunks`;
 
 const EXACT_SCAN = `
@@ -78,6 +88,25 @@ export interface VectorSearchResult {
   path: VectorSearchPath;
 }
 
+export interface IndexStats {
+  /** Chunks of the namespace. */
+  namespaceChunks: number;
+  /** Chunks of every namespace (the shared index's size). */
+  totalChunks: number;
+}
+
+export type VectorSearchPlan = { path: 'exact' } | { path: 'index'; k: number };
+
+/** Exact scan or index search, whichever costs less for this namespace's share of the index. */
+export function planVectorSearch(stats: IndexStats, vectorCount: number, wanted: number): VectorSearchPlan {
+  const scanCost = stats.namespaceChunks * vectorCount;
+  if (scanCost <= EXACT_SCAN_BUDGET) return { path: 'exact' };
+  const share = stats.namespaceChunks / Math.max(stats.totalChunks, stats.namespaceChunks);
+  const k = Math.min(MAX_INDEX_K, Math.max(MIN_INDEX_K, Math.ceil((wanted * OVERFETCH) / share)));
+  const indexCost = k * vectorCount * SCAN_CHUNKS_PER_INDEX_CANDIDATE;
+  return indexCost < scanCost ? { path: 'index', k } : { path: 'exact' };
+}
+
 export async function nearestInNamespace(executor: Executor, vectors: readonly (readonly number[])[], options: VectorSearchOptions): Promise<VectorSearchResult> {
   if (vectors.length === 0 || options.limit < 1) return { hits: vectors.map(() => []), path: 'index' };
   const params = {
@@ -85,26 +114,24 @@ export async function nearestInNamespace(executor: Executor, vectors: readonly (
     limit: options.limit,
     includeDeleted: options.includeDeleted ?? false,
     exclude: [...(options.exclude ?? [])],
+    vectors: vectors.map((v) => [...v]),
   };
   const wanted = options.limit + params.exclude.length;
-  let k = Math.min(MAX_INDEX_K, Math.max(MIN_INDEX_K, wanted * OVERFETCH));
-  let hits = await indexSearch(executor, vectors, { ...params, k });
-  if (complete(hits, options.limit)) return { hits, path: 'index' };
+  const plan = planVectorSearch(await indexStats(executor, options.namespace), vectors.length, wanted);
+  if (plan.path === 'exact') return { hits: collectHits(vectors.length, await executor.read('vectors.exact', EXACT_SCAN, params)), path: 'exact' };
 
-  const cap = Math.floor(EXACT_SCAN_BUDGET / vectors.length);
-  const [{ chunks } = { chunks: 0 }] = await executor.read<{ chunks: number }>('vectors.namespaceChunks', NAMESPACE_CHUNKS, { namespace: options.namespace, cap: cap + 1 });
-  if (chunks <= cap) {
-    return { hits: collectHits(vectors.length, await executor.read('vectors.exact', EXACT_SCAN, { ...params, vectors: vectors.map((v) => [...v]) })), path: 'exact' };
-  }
+  let k = plan.k;
+  let hits = await indexSearch(executor, vectors.length, { ...params, k });
+  if (complete(hits, options.limit)) return { hits, path: 'index' };
   while (!complete(hits, options.limit) && k < MAX_INDEX_K) {
     k = Math.min(MAX_INDEX_K, k * WIDEN_FACTOR);
-    hits = await indexSearch(executor, vectors, { ...params, k });
+    hits = await indexSearch(executor, vectors.length, { ...params, k });
   }
   return { hits, path: 'widened' };
 }
 
-async function indexSearch(executor: Executor, vectors: readonly (readonly number[])[], params: Record<string, unknown>): Promise<VectorHit[][]> {
-  return collectHits(vectors.length, await executor.read('vectors.index', INDEX_SEARCH, { ...params, vectors: vectors.map((v) => [...v]) }));
+async function indexSearch(executor: Executor, count: number, params: Record<string, unknown>): Promise<VectorHit[][]> {
+  return collectHits(count, await executor.read('vectors.index', INDEX_SEARCH, params));
 }
 
 function collectHits(count: number, rows: ReadonlyArray<Record<string, unknown>>): VectorHit[][] {
@@ -115,4 +142,34 @@ function collectHits(count: number, rows: ReadonlyArray<Record<string, unknown>>
 
 function complete(hits: VectorHit[][], limit: number): boolean {
   return hits.every((h) => h.length >= limit);
+}
+
+// ---------- planning statistics, cached per executor (one per database) ----------
+
+interface CachedStats extends IndexStats {
+  at: number;
+}
+
+const statsCaches = new WeakMap<Executor, Map<string, CachedStats>>();
+
+async function indexStats(executor: Executor, namespace: string): Promise<IndexStats> {
+  let cache = statsCaches.get(executor);
+  if (!cache) statsCaches.set(executor, (cache = new Map()));
+  const now = Date.now();
+  const hit = cache.get(namespace);
+  if (hit && now - hit.at < STATS_TTL_MS) return hit;
+  const [[ns], [all]] = await Promise.all([
+    executor.read<{ chunks: number }>('vectors.namespaceChunks', NAMESPACE_CHUNKS, { namespace }),
+    executor.read<{ chunks: number }>('vectors.allChunks', ALL_CHUNKS),
+  ]);
+  const stats: CachedStats = { namespaceChunks: Number(ns?.chunks ?? 0), totalChunks: Number(all?.chunks ?? 0), at: now };
+  if (cache.size >= STATS_CACHE_MAX) cache.delete(cache.keys().next().value!);
+  cache.delete(namespace);
+  cache.set(namespace, stats);
+  return stats;
+}
+
+/** Forgets the cached counts (tests that grow a namespace past a plan boundary). */
+export function forgetVectorSearchStats(executor: Executor): void {
+  statsCaches.delete(executor);
 }
