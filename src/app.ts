@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { AccessPolicy } from './auth.js';
 import type { Config } from './config/index.js';
 import { MnemographError } from './errors.js';
-import { createDriver, Executor, migrate, schemaVersion } from './db/index.js';
+import { createDriver, Executor, migrate, schemaVersion, warmUpIndexes } from './db/index.js';
 import { createEmbedder, type Embedder } from './embedding/index.js';
 import { KnowledgeService } from './knowledge/index.js';
 import type { Logger } from './logger.js';
@@ -178,3 +178,6 @@ export async function closeServices(services: Services): Promise<void> {
 }
 
 export { schemaVersion };
+  // Ready means the first recall after a restart answers like the next: every index it reads opened once.
+  const warm = await warmUpIndexes(services.executor, services.embedder.dimensions);
+  services.logger.info({ warmUp: warm }, 'indexes warmed up');
