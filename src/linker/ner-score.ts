@@ -2,7 +2,8 @@
  * Precision and recall of a recognizer on the labelled sample (ner-sample.ts), per type and
  * over all types. A prediction counts when its normalized text and its type equal a gold
  * entity's of the same example; `untyped` ignores the type (for recognizers that find names
- * but cannot type them).
+ * but cannot type them); `names` is `untyped` without dates: what may become a graph entity (a
+ * guess that is a gold date counts neither way there).
  */
 import type { NerExample } from './ner-sample.js';
 
@@ -43,10 +44,12 @@ export function scoreNer(sample: readonly NerExample[], predict: (text: string) 
   for (const example of sample) {
     const gold = new Set(example.entities.map((e) => `${e.type}\u0000${normalizeNerText(e.text)}`));
     const goldUntyped = new Set(example.entities.map((e) => normalizeNerText(e.text)));
+    const goldDates = new Set(example.entities.filter((e) => e.type === 'date').map((e) => normalizeNerText(e.text)));
     for (const e of example.entities) {
       bump(e.type, 'gold');
       bump('all', 'gold');
       bump('untyped', 'gold');
+      if (e.type !== 'date') bump('names', 'gold');
     }
     const seen = new Set<string>();
     for (const p of predict(example.text)) {
@@ -64,6 +67,10 @@ export function scoreNer(sample: readonly NerExample[], predict: (text: string) 
         seen.add(`\u0001${text}`);
         bump('untyped', 'predicted');
         if (goldUntyped.has(text)) bump('untyped', 'tp');
+        if (p.type !== 'date' && !goldDates.has(text)) {
+          bump('names', 'predicted');
+          if (goldUntyped.has(text)) bump('names', 'tp');
+        }
       }
     }
   }
