@@ -14,6 +14,7 @@ import { isDecisionContent, linkMemory } from '../linker/index.js';
 import { recognizeNamedEntities } from '../linker/named-entities.js';
 import { queryTokens, toLuceneQuery } from '../recall/lucene.js';
 import { tokenize } from '../extraction/contradiction.js';
+import { wellFormedText } from '../text/index.js';
 import { chunkText } from './chunk.js';
 import { classifyMemoryType, salienceScore } from './importance.js';
 import { normalizeContent } from './normalize.js';
@@ -27,7 +28,8 @@ const BUDGET_MS = 1_000;
 
 const fill = (unit: string, n = N) => unit.repeat(Math.ceil(n / unit.length)).slice(0, n);
 const PUNCTUATION = [...'!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~'];
-const OTHERS = ['a', 'A', '1', ' ', '\n', '\t', 'é', '中', '\u00a0'];
+// The last ones are what src/text/well-formed.ts cleans: controls, CR, bidi, zero-width, surrogate halves.
+const OTHERS = ['a', 'A', '1', ' ', '\n', '\t', 'é', '中', '\u00a0', '\u0000', '\r', '\u000b', '\u0085', '\u202e', '\u200b', '\ud800', '\udc00'];
 const WORDS = ['password', 'api_key', 'token', 'secret', 'Bearer', 'https://a', 'eyJ', 'ghp_', 'AKIA', 'sk-', '-----BEGIN', 'postgres://', 'decided', 'chose', 'over', 'until', 'I', 'we', 'npm i', 'const', 'Error', 'TODO', '```', 'New', 'Redis', '<think>'];
 
 function adversarialInputs(): Array<[string, string]> {
@@ -73,6 +75,9 @@ function adversarialInputs(): Array<[string, string]> {
     ['sentence ends', fill('a. ')],
     ['markdown headers', fill('# \n')],
     ['unclosed private key', `-----BEGIN PRIVATE KEY-----${fill('a\n', N - 27)}`],
+    ['CR LF pairs and lone CRs', fill('\r\n\r')],
+    ['surrogate pairs cut in between', fill('\ud83d\ude00\ud83d')],
+    ['low halves before high halves', fill('\udc00\ud800')],
   );
   return out;
 }
@@ -91,6 +96,7 @@ const EXTRA_PATTERNS = [
 ];
 
 const STAGES: Record<string, (text: string) => unknown> = {
+  wellFormed: wellFormedText,
   normalize: normalizeContent,
   redact: (t) => {
     try {

@@ -1,1 +1,2 @@
 export { trimEndChars, trimStartChars } from './trim.js';
+export { cleanJsonStrings, cleanOptionalText, cleanText, CleanupTally, isCleanText, wellFormedText, type CleanupKind, type TextCleanup } from './well-formed.js';
