@@ -12,7 +12,7 @@
  *   - recalls/s with `--clients` concurrent clients over both classes.
  *
  *   npm run bench:shared-store -- <locomo dir> <longmemeval dir>             # build + measure
- *   npm run bench:shared-store -- <dirs> --reuse                              # measure a store already built
+ *   npm run bench:shared-store -- <dirs> --reuse [--probes]                   # measure (or finish building) a kept store
  *   npm run bench:shared-store -- <dirs> --reuse --first-recalls              # first 20 recalls of a fresh process
  *   npm run -s bench:shared-store -- <dirs> --json                            # one JSON object on stdout
  *   flags: --small 50 --small-size 1000 --large 5 --large-size 10000 --queries 60 --clients 8
@@ -56,6 +56,7 @@ const { values: args, positionals } = parseArgs({
     batch: { type: 'string' },
     reuse: { type: 'boolean', default: false },
     'first-recalls': { type: 'boolean', default: false },
+    probes: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
   },
   allowPositionals: true,
@@ -74,6 +75,8 @@ const opts = {
   batch: positiveInt('batch', args.batch, 100),
   reuse: args.reuse ?? false,
   firstRecalls: args['first-recalls'] ?? false,
+  /** With --reuse: also run the write probes against the store as it is. */
+  probes: args.probes ?? false,
   json: args.json ?? false,
 };
 if (opts.json) routeConsoleToStderr();
@@ -160,14 +163,15 @@ interface IngestWindow {
   loadAverage: number[];
 }
 
-async function ingest(bench: BenchServices, tenants: Tenant[]): Promise<IngestWindow[]> {
+/** Writes every tenant's turns round-robin, from `from[i]` on (a resumed build re-sends a few, which dedup answers). */
+async function ingest(bench: BenchServices, tenants: Tenant[], from: number[]): Promise<IngestWindow[]> {
   bench.embedder.memo = new Map();
-  const cursors = tenants.map(() => 0);
+  const cursors = [...from];
   const total = tenants.reduce((n, t) => n + t.turns.length, 0);
   const windows: IngestWindow[] = [];
   const windowSize = Math.max(opts.batch, Math.round(total / 20));
   const tick = progressTicker(10_000);
-  let stored = 0;
+  let stored = cursors.reduce((a, b) => a + b, 0);
   let windowStart = performance.now();
   let windowStored = 0;
   let embedAtStart = bench.embedder.totalMs;
@@ -217,7 +221,7 @@ interface WriteProbe {
 }
 
 async function writeProbe(bench: BenchServices, storeSize: number, seed: number): Promise<WriteProbe> {
-  const namespace = `ss-probe-${seed}`;
+  const namespace = `ss-probe-${seed}-${Date.now().toString(36)}`;
   const corpus = new MemoryCorpus({ seed, namespace });
   const batchInputs = corpus.take(opts.probe).map((m) => m.input);
   const t0 = performance.now();
@@ -363,12 +367,17 @@ await runBench(async (db) => {
     const probes: WriteProbe[] = [];
     let windows: IngestWindow[] = [];
     const expected = tenants.reduce((n, t) => n + t.turns.length, 0);
-    const present = opts.reuse ? (await Promise.all(tenants.map((t) => storedCount(bench, t.namespace)))).reduce((a, b) => a + b, 0) : 0;
-    if (present === 0) {
-      probes.push(await writeProbe(bench, 0, 1));
-      windows = await ingest(bench, tenants);
+    const counts = opts.reuse ? await Promise.all(tenants.map((t) => storedCount(bench, t.namespace))) : tenants.map(() => 0);
+    const present = counts.reduce((a, b) => a + b, 0);
+    if (present < expected * 0.98) {
+      if (present === 0) probes.push(await writeProbe(bench, 0, 1));
+      else progress(`resuming the build: ${int(present)} of ${int(expected)} memories stored`);
+      windows = await ingest(bench, tenants, counts.map((n, i) => Math.min(n, tenants[i]!.turns.length)));
       probes.push(await writeProbe(bench, expected, 2));
-    } else progress(`reusing the store: ${int(present)} memories in ${tenants.length} namespaces`);
+    } else {
+      progress(`reusing the store: ${int(present)} memories in ${tenants.length} namespaces`);
+      if (opts.probes) probes.push(await writeProbe(bench, present, 3));
+    }
 
     const runs = [await sequential(bench, 'small namespace', small, externalKeys), await sequential(bench, 'large namespace', large, externalKeys)];
     const conc = await concurrent(bench, tenants);
@@ -378,11 +387,13 @@ await runBench(async (db) => {
       return;
     }
     console.log(`\n${machineLines(machine)}\nbefore: ${before}`);
+    if (probes.length > 0) {
+      console.log('\nwrite probes (fresh texts, the model in the loop):');
+      console.log(table(['store size', 'batch memories/s', 'model alone texts/s', 'ratio', 'single p50 ms', 'single p95 ms'], probes.map((p) => [int(p.storeSize), p.batchMemoriesPerSecond, p.modelAloneTextsPerSecond, p.ratioToModel.toFixed(2), p.single.p50, p.single.p95])));
+    }
     if (windows.length > 0) {
       console.log('\ningest, round-robin over every namespace (each distinct text embedded once):');
       console.log(table(['store size', 'memories/s', 'model share', 'dedup search ms/batch', 'load'], windows.map((w) => [int(w.storeSize), w.memoriesPerSecond, `${(w.modelShare * 100).toFixed(0)}%`, w.dedupSearchMsPerBatch, w.loadAverage[0]!.toFixed(2)])));
-      console.log('\nwrite probes (fresh texts, the model in the loop):');
-      console.log(table(['store size', 'batch memories/s', 'model alone texts/s', 'ratio', 'single p50 ms', 'single p95 ms'], probes.map((p) => [int(p.storeSize), p.batchMemoriesPerSecond, p.modelAloneTextsPerSecond, p.ratioToModel.toFixed(2), p.single.p50, p.single.p95])));
     }
     console.log('\nrecall, sequential (limit 10):');
     console.log(table(['namespace', 'memories', 'queries', 'p50 ms', 'p95 ms', 'recall@10', 'plans exact/index', 'load'], runs.map((r) => [r.label, int(r.memoriesPerNamespace), r.queries, r.latencyMs.p50, r.latencyMs.p95, r.recallAt10.toFixed(3), `${r.vectorPlans['vectors.exact']}/${r.vectorPlans['vectors.index']}`, r.loadAverage[0]!.toFixed(2)])));

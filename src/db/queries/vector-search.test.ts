@@ -13,9 +13,15 @@ describe('planVectorSearch: cost follows the namespace, not the store', () => {
     expect(tenth).toEqual({ path: 'index', k: 1_000 });
   });
 
-  it('prefers the scan when the index would have to fetch more than the scan reads', () => {
-    // 30,000 chunks are 0.3 % of the store: k would hit the cap, and 4,000 candidates cost more than the scan.
-    expect(planVectorSearch({ namespaceChunks: 30_000, totalChunks: 10_000_000 }, 1, 50)).toEqual({ path: 'exact' });
+  it('prefers the scan when many query vectors would each pay for a wide index search', () => {
+    // 6,000 chunks are 0.06 % of the store: k hits the cap, and 100 searches of 4,000 cost more than one scan.
+    expect(planVectorSearch({ namespaceChunks: 6_000, totalChunks: 10_000_000 }, 100, 5)).toEqual({ path: 'exact' });
+    // One query vector: one index search is cheaper than reading 6,000 vectors.
+    expect(planVectorSearch({ namespaceChunks: 6_000, totalChunks: 10_000_000 }, 1, 5)).toEqual({ path: 'index', k: MAX_INDEX_K });
+  });
+
+  it('takes the index for a batch in a large namespace (a scan of it per batch would take seconds)', () => {
+    expect(planVectorSearch({ namespaceChunks: 10_000, totalChunks: 150_000 }, 100, 5)).toEqual({ path: 'index', k: 150 });
   });
 
   it('weighs the number of query vectors (semantic dedup of a whole batch)', () => {

@@ -7,12 +7,12 @@ import type { Executor } from '../executor.js';
  * Neo4j 5.26's vector index cannot filter by property and one index holds every namespace, so
  * the cost of "the namespace's top k" must follow the namespace, not the store. The plan is
  * chosen up front from the namespace's share of the index (counts cached per namespace):
- * - a namespace whose chunks × query vectors fit `EXACT_SCAN_BUDGET` is scanned exactly (range
- *   index on Chunk.namespace, `vector.similarity.cosine`): one round trip, cost ∝ the namespace;
- * - a larger one asks the index for `k ≈ wanted × OVERFETCH / share` chunks and keeps the
- *   namespace's. When that yields `wanted` memories they are the namespace's top k (every closer
- *   chunk of the namespace was among the index's answer); when other tenants' near-copies crowd it
- *   out, `k` widens up to `MAX_INDEX_K` (approximate at that point).
+ * - an exact scan of the namespace (range index on Chunk.namespace, `vector.similarity.cosine`):
+ *   one round trip, cost ∝ the namespace's chunks × query vectors;
+ * - or the index, asked for `k ≈ wanted × OVERFETCH / share` chunks, keeping the namespace's;
+ * whichever costs less. When the index yields `wanted` memories they are the namespace's top k
+ * (every closer chunk of the namespace was among its answer); when other tenants' near-copies
+ * crowd it out, `k` widens up to `MAX_INDEX_K` (approximate at that point).
  * Scores are on the index's scale, (1 + cos) / 2, in both paths. The cached counts only pick the
  * plan; a stale count costs time, never a wrong answer.
  */
@@ -22,13 +22,14 @@ const MIN_INDEX_K = 50;
 export const MAX_INDEX_K = 4_000;
 const WIDEN_FACTOR = 4;
 /**
- * Chunk × query-vector comparisons an exact scan may make before the index is preferred.
- * Measured with `npm run bench:shared-store` (README "Speed"): scanning 20,000 chunks costs about
- * what an index search for k = 1,000 costs.
+ * Relative costs, measured on a shared store (`npm run bench:shared-store`, README "Speed"): an
+ * exact scan pays for reading each chunk's vector and then for each comparison; an index search
+ * pays a fixed cost per query vector and then for each candidate it returns.
  */
-export const EXACT_SCAN_BUDGET = 20_000;
-/** Scanned chunks that cost as much as one index candidate (same bench). */
-const SCAN_CHUNKS_PER_INDEX_CANDIDATE = 12;
+const SCAN_COST = { perChunk: 6, perComparison: 1 };
+const INDEX_COST = { perVector: 1_400, perCandidate: 2 };
+/** Below this (chunks × query vectors) the scan is taken without weighing: a few milliseconds. */
+export const EXACT_SCAN_BUDGET = 5_000;
 /** How long a namespace's chunk count is trusted for planning. */
 const STATS_TTL_MS = 30 * 1000;
 const STATS_CACHE_MAX = 10_000;
@@ -99,11 +100,11 @@ export type VectorSearchPlan = { path: 'exact' } | { path: 'index'; k: number };
 
 /** Exact scan or index search, whichever costs less for this namespace's share of the index. */
 export function planVectorSearch(stats: IndexStats, vectorCount: number, wanted: number): VectorSearchPlan {
-  const scanCost = stats.namespaceChunks * vectorCount;
-  if (scanCost <= EXACT_SCAN_BUDGET) return { path: 'exact' };
+  if (stats.namespaceChunks * vectorCount <= EXACT_SCAN_BUDGET) return { path: 'exact' };
   const share = stats.namespaceChunks / Math.max(stats.totalChunks, stats.namespaceChunks);
   const k = Math.min(MAX_INDEX_K, Math.max(MIN_INDEX_K, Math.ceil((wanted * OVERFETCH) / share)));
-  const indexCost = k * vectorCount * SCAN_CHUNKS_PER_INDEX_CANDIDATE;
+  const scanCost = stats.namespaceChunks * (SCAN_COST.perChunk + SCAN_COST.perComparison * vectorCount);
+  const indexCost = vectorCount * (INDEX_COST.perVector + INDEX_COST.perCandidate * k);
   return indexCost < scanCost ? { path: 'index', k } : { path: 'exact' };
 }
 
