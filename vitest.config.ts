@@ -5,8 +5,9 @@ import { defineConfig } from 'vitest/config';
 // sources, making two graphql copies whose classes fail each other's instanceof checks.
 const resolve = { alias: [{ find: /^graphql$/, replacement: createRequire(import.meta.url).resolve('graphql') }] };
 
-// Two tiers: fast unit tests beside the code, and integration tests against a real Neo4j that
-// test/support/global-setup.ts starts on its own ports and data folder.
+// Three tiers: fast unit tests beside the code, integration tests against a real Neo4j that
+// test/support/global-setup.ts starts on its own ports and data folder, and system tests
+// (test/system) that run whole processes against Neo4j servers of their own.
 export default defineConfig({
   test: {
     // Integration tests isolate themselves by namespace, so files may share the one database;
@@ -32,6 +33,17 @@ export default defineConfig({
           environment: 'node',
           globalSetup: ['test/support/global-setup.ts'],
           testTimeout: 60_000,
+          hookTimeout: 180_000,
+        },
+      },
+      {
+        resolve,
+        // Long runs of whole processes (npm start, real Neo4j starts) on their own homes and ports.
+        test: {
+          name: 'system',
+          include: ['test/system/**/*.sys.test.ts'],
+          environment: 'node',
+          testTimeout: 600_000,
           hookTimeout: 180_000,
         },
       },

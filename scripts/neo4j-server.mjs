@@ -284,8 +284,21 @@ function launch(o, extraJvmArgs) {
   const child = spawn(javaBin(), args, { cwd: o.home, detached: true, stdio: ['ignore', out, out] });
   fs.closeSync(out);
   child.unref();
-  fs.writeFileSync(o.pidFile, `${child.pid}\n`);
+  writeAtomically(o.pidFile, `${child.pid}\n`); // a reader never sees it half-written
   return child.pid;
+}
+
+// Every live Neo4j server of this home, found by its command line (--home-dir), whether or not
+// the pid file names it: a server whose pid file was lost is still this home's to stop.
+function serversOfHome(o) {
+  let pids;
+  try {
+    pids = fs.readdirSync('/proc').filter((n) => /^\d+$/.test(n)).map(Number);
+  } catch {
+    const ps = spawnSync('ps', ['-axww', '-o', 'pid='], { encoding: 'utf8' }).stdout ?? '';
+    pids = ps.split('\n').map((l) => Number(l.trim())).filter((n) => n > 0);
+  }
+  return pids.filter((pid) => pid !== process.pid && isOurServer(o, pid));
 }
 
 // Returns true when the process exited on SIGTERM, i.e. shut down cleanly.
@@ -321,10 +334,14 @@ function publishCds(o, clean) {
   for (const name of written) {
     const from = path.join(runDir, name);
     const to = path.join(o.libDir, name);
-    if (clean && fs.existsSync(o.libDir) && !fs.existsSync(to)) {
-      const tmp = `${to}.tmp-${process.pid}`;
-      fs.copyFileSync(from, tmp);
-      fs.renameSync(tmp, to);
+    try {
+      if (clean && fs.existsSync(o.libDir) && !fs.existsSync(to)) {
+        const tmp = `${to}.tmp-${process.pid}`;
+        fs.copyFileSync(from, tmp);
+        fs.renameSync(tmp, to);
+      }
+    } catch (e) {
+      if (e.code !== 'ENOENT') throw e; // another stop of this home moved it first
     }
     fs.rmSync(from, { force: true });
   }
@@ -418,7 +435,7 @@ export async function startNeo4j(opts) {
   // Neo4j 5 rejects passwords shorter than 8 characters; say so before spending a JVM start.
   if (o.password.length < 8) throw new Error('NEO4J_PASSWORD must be at least 8 characters (Neo4j 5 rule)');
   fs.mkdirSync(path.join(o.home, 'run'), { recursive: true });
-  return withStartLock(o, () => startLocked(o));
+  return withHomeLock(o, () => startLocked(o));
 }
 
 async function startLocked(o) {
@@ -432,7 +449,14 @@ async function startLocked(o) {
     progress(o, `Neo4j already running on ${o.boltUrl} (pid ${existing})`);
     return result(existing, true);
   }
-  if (existing) fs.rmSync(o.pidFile, { force: true }); // stale
+  // A server of this home without its pid file (its starter was killed between launch and
+  // writing it, or an older stop lost it) holds the ports and the store: stop it, then start
+  // afresh, so this start owns the server it hands out.
+  for (const orphan of serversOfHome(o)) {
+    progress(o, `stopping a Neo4j of ${o.home} left running without its pid file (pid ${orphan})…`);
+    publishCds(o, await terminate(orphan, 60_000));
+  }
+  if (existing) fs.rmSync(o.pidFile, { force: true }); // stale: its process is gone
 
   await assertPortsFree(o);
   const jdk = checkJava();
@@ -456,25 +480,20 @@ async function startLocked(o) {
   return result(pid, false);
 }
 
-// Two concurrent starts of one home (two terminals, parallel test workers) must not both
-// launch a JVM: the loser would overwrite the pid file and orphan the winner.
-async function withStartLock(o, fn) {
+// One start or stop of a home at a time (two terminals, parallel test workers, `npm start`
+// stopping while `npm run neo4j:stop` runs): otherwise a stop that found no pid file could
+// delete the one a start writes a moment later, and two starts could each launch a JVM.
+async function withHomeLock(o, fn) {
   const lock = path.join(o.home, 'run', 'start.lock');
   const deadline = Date.now() + o.timeoutMs;
-  for (;;) {
-    try {
-      fs.writeFileSync(lock, `${process.pid}\n`, { flag: 'wx' });
-      break;
-    } catch (e) {
-      if (e.code !== 'EEXIST') throw e;
-    }
-    const holder = Number(readOr(lock, ''));
-    if (!holder || !isAlive(holder)) {
-      fs.rmSync(lock, { force: true }); // left behind by a crashed start
+  while (!tryLock(lock)) {
+    const holder = Number(readOr(lock, '').trim());
+    if (holder && !isAlive(holder)) {
+      breakStaleLock(lock, holder); // left behind by a killed start or stop
     } else if (Date.now() > deadline) {
-      throw new Error(`another start of ${o.home} (pid ${holder}) did not finish; remove ${lock} if that is wrong`);
+      throw new Error(`another start or stop of ${o.home} (pid ${holder}) did not finish; remove ${lock} if that is wrong`);
     } else {
-      await sleep(250);
+      await sleep(100);
     }
   }
   try {
@@ -484,17 +503,66 @@ async function withStartLock(o, fn) {
   }
 }
 
+// link() is atomic and fails when the name exists, and the file it links already holds our
+// pid: no reader ever sees an empty lock it would take for a crashed holder's.
+function tryLock(lock) {
+  const tmp = `${lock}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  fs.writeFileSync(tmp, `${process.pid}\n`);
+  try {
+    fs.linkSync(tmp, lock);
+    return true;
+  } catch (e) {
+    if (e.code !== 'EEXIST') throw e;
+    return false;
+  } finally {
+    fs.rmSync(tmp, { force: true });
+  }
+}
+
+// Rename first, so of two processes breaking the same stale lock only one succeeds; if the
+// renamed file turns out to be a live holder's (it re-took the lock in between), put it back.
+function breakStaleLock(lock, holder) {
+  const aside = `${lock}.stale-${process.pid}-${randomBytes(4).toString('hex')}`;
+  try {
+    fs.renameSync(lock, aside);
+  } catch (e) {
+    if (e.code === 'ENOENT') return;
+    throw e;
+  }
+  const taken = Number(readOr(aside, '').trim());
+  if (taken !== holder && taken && isAlive(taken)) {
+    try { fs.linkSync(aside, lock); } catch { /* a new holder already; it is theirs */ }
+  }
+  fs.rmSync(aside, { force: true });
+}
+
+/**
+ * Stops every Neo4j server of the home: the one its pid file names and any left running without
+ * it. The pid file is removed only once its process is gone. A server still starting is stopped
+ * at once (its starter gives up); one about to be launched is waited for through the home lock.
+ */
 export async function stopNeo4j(opts) {
   const o = resolveOptions(opts);
-  const pid = readPid(o);
-  if (isOurServer(o, pid)) {
-    progress(o, `stopping Neo4j (pid ${pid})…`);
-    publishCds(o, await terminate(pid, 60_000));
-    progress(o, 'Neo4j stopped');
-  } else {
-    progress(o, 'Neo4j is not running');
+  const first = readPid(o);
+  const stoppedFirst = isOurServer(o, first);
+  if (stoppedFirst) {
+    progress(o, `stopping Neo4j (pid ${first})…`);
+    publishCds(o, await terminate(first, 60_000));
   }
-  fs.rmSync(o.pidFile, { force: true });
+  const stopAll = async () => {
+    const pid = readPid(o);
+    const servers = new Set(serversOfHome(o));
+    if (isOurServer(o, pid)) servers.add(pid);
+    for (const server of servers) {
+      progress(o, `stopping Neo4j (pid ${server})…`);
+      publishCds(o, await terminate(server, 60_000));
+    }
+    if (pid !== null && !isOurServer(o, pid)) fs.rmSync(o.pidFile, { force: true });
+    return servers.size > 0;
+  };
+  // Without a run folder no start of this home ever got as far as taking the lock.
+  const stoppedMore = fs.existsSync(path.join(o.home, 'run')) ? await withHomeLock(o, stopAll) : await stopAll();
+  progress(o, stoppedFirst || stoppedMore ? 'Neo4j stopped' : 'Neo4j is not running');
 }
 
 export async function neo4jStatus(opts) {
@@ -512,6 +580,12 @@ export async function neo4jStatus(opts) {
 }
 
 // ---------- small helpers ----------
+
+function writeAtomically(file, text) {
+  const tmp = `${file}.tmp-${process.pid}`;
+  fs.writeFileSync(tmp, text);
+  fs.renameSync(tmp, file);
+}
 
 function readOr(file, fallback) {
   try {

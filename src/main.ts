@@ -35,8 +35,8 @@ class Lifecycle {
   }
 
   install(): void {
-    process.on('SIGINT', () => this.stop('SIGINT'));
-    process.on('SIGTERM', () => this.stop('SIGTERM'));
+    // SIGHUP too: a closed terminal or a supervisor's reload must not orphan the local Neo4j.
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => this.stop(signal));
   }
 
   private stop(signal: string): void {
