@@ -2,6 +2,8 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json .npmrc codegen.ts schema.graphql tsconfig.json ./
+# npm ci's postinstall also builds the memory explorer (explorer/ → explorer/dist).
+COPY explorer ./explorer
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build

@@ -38,7 +38,7 @@ const SECURITY_HEADERS = {
 };
 
 /** Hashed file names Vite writes: nothing else under assets/ is served. */
-const ASSET_NAME = /^[\w-]{1,100}\.(js|css)$/;
+const ASSET_NAME = /^\w[\w.-]{0,99}\.(js|css)$/;
 const TYPES = { js: 'application/javascript; charset=utf-8', css: 'text/css; charset=utf-8' } as const;
 
 function sendAsset(res: Response, file: string, gzipAccepted: boolean, type: string): void {

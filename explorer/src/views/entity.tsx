@@ -1,0 +1,103 @@
+import { Chip, ErrorBox, Loading, Section, StoredText, Time } from '../components';
+import { useQuery } from '../hooks';
+import { ENTITY, type AttributeView, type EntityDetail, type EntityRef } from '../queries';
+import { href } from '../route';
+import type { ViewProps } from '../view-props';
+import { EntityGraph } from './graph';
+
+function coMentionsOf(entity: EntityDetail): Array<[EntityRef, number]> {
+  const counts = new Map<string, [EntityRef, number]>();
+  for (const memory of entity.memories) {
+    for (const other of memory.entities) {
+      if (other.id === entity.id) continue;
+      const seen = counts.get(other.id);
+      counts.set(other.id, [other, (seen?.[1] ?? 0) + 1]);
+    }
+  }
+  return [...counts.values()].sort((a, b) => b[1] - a[1]).slice(0, 30);
+}
+
+function AttributeItem({ a }: { a: AttributeView }) {
+  return (
+    <li class={a.status === 'superseded' ? 'superseded' : ''}>
+      <Chip kind={a.status}>{a.status}</Chip> {a.content}{' '}
+      <span class="muted">
+        {a.kind} · confidence {a.confidence.toFixed(2)} · since <Time at={a.validFrom} />
+      </span>
+      {a.status === 'superseded' ? (
+        <div class="muted">
+          superseded <Time at={a.validTo} />
+          {a.supersededBy ? <> by “{a.supersededBy.content}”</> : null}
+        </div>
+      ) : null}
+      {a.source ? (
+        <div class="muted">
+          why: <a href={href('memory', a.source.id)}>the memory it came from</a>
+        </div>
+      ) : null}
+    </li>
+  );
+}
+
+export function EntityView({ apiKey, id }: ViewProps) {
+  const result = useQuery<{ entity: EntityDetail | null }>(apiKey, id ? ENTITY : null, { id }, [id]);
+  const e = result.data?.entity ?? null;
+  if (!id) return <p>No entity chosen.</p>;
+  return (
+    <div>
+      <ErrorBox error={result.error} />
+      <Loading when={result.loading} />
+      {result.data && !e ? <p data-testid="not-found">No entity {id} in a namespace this key can read.</p> : null}
+      {e ? (
+        <>
+          <h1>
+            {e.name} <Chip kind="type">{e.type}</Chip>
+          </h1>
+          <p class="muted">
+            {e.mentions} mentions · since <Time at={e.createdAt} />
+            {e.aliases.length ? ` · also known as ${e.aliases.join(', ')}` : ''}
+            {e.description ? ` · ${e.description}` : ''}
+          </p>
+          <div class="columns">
+            <div class="main-col">
+              <Section title="Graph">
+                <EntityGraph key={e.id} apiKey={apiKey} center={e} coMentions={coMentionsOf(e)} />
+              </Section>
+              <Section title="Memories that mention it" count={e.memories.length}>
+                <ul class="plain" data-testid="entity-memories">
+                  {e.memories.map((m) => (
+                    <li>
+                      <Time at={m.createdAt} /> <Chip kind="type">{m.type}</Chip>{' '}
+                      <a href={href('memory', m.id)}>
+                        <StoredText text={m.content.length > 180 ? `${m.content.slice(0, 180)}…` : m.content} />
+                      </a>
+                    </li>
+                  ))}
+                </ul>
+              </Section>
+            </div>
+            <aside class="side-col">
+              <Section title="Aspects" count={e.aspects.length}>
+                {e.aspects.length === 0 ? <p class="muted">No aspect yet: the deep path classifies attributes into aspects.</p> : null}
+                {e.aspects.map((aspect) => (
+                  <div class="aspect" data-testid="aspect">
+                    <h3>
+                      {aspect.name} <span class="muted">weight {aspect.weight.toFixed(2)}</span>
+                    </h3>
+                    <ul class="plain">
+                      {[...aspect.attributes]
+                        .sort((a, b) => (a.status === b.status ? b.validFrom.localeCompare(a.validFrom) : a.status === 'active' ? -1 : 1))
+                        .map((a) => (
+                          <AttributeItem a={a} />
+                        ))}
+                    </ul>
+                  </div>
+                ))}
+              </Section>
+            </aside>
+          </div>
+        </>
+      ) : null}
+    </div>
+  );
+}
