@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Executor, TxRunner } from '../db/executor.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
+import { derivedId } from '../db/ids.js';
+import { forgetInTx, forgetReason } from '../db/queries/memory-mutations.js';
+import { redactStoredOrNull } from '../pipeline/redact-stored.js';
 import { OUTCOME } from './gates.js';
 import { HISTORY_EVENT } from './history.js';
 
@@ -48,11 +51,16 @@ const TARGET_RETIREMENTS = `
 MATCH (t:HistoryEvent {event: $retiredEvent})-[:ABOUT]->(:Memory {id: $targetId})
 RETURN t.details AS details`;
 
-const FORGET_FACT = `
+// The fact memory is forgotten as `forget` does it (memory-mutations.ts): its dedupKey freed, so
+// the same text remembered later is a new memory, and what was derived from it retired.
+const FACT_TO_FORGET = `
 MATCH (fact:Memory {id: $factId})
 WHERE fact.deletedAt IS NULL AND fact.id <> $sourceMemoryId
-SET fact.deletedAt = $now, fact.updatedAt = $now, fact.deletedReason = 'proposal reverted'
-RETURN fact.id AS id`;
+RETURN fact.namespace AS namespace`;
+
+const FACT_FORGET_REASON = 'proposal reverted';
+/** Like forget's reason: stored, audited and shown back, so bounded. */
+export const MAX_REVERT_REASON_CHARS = 1_000;
 
 const RETRACT_ATTRIBUTE = `
 MATCH (attr:Attribute {id: $attributeId})
@@ -100,6 +108,11 @@ interface ProposalDetails {
 
 /** `namespaces` are the caller's writable namespaces (null = any); others look like missing events. */
 export async function revertProposal(executor: Executor, eventId: string, options: { namespaces: readonly string[] | null; actor: string; reason?: string | null }): Promise<RevertResult> {
+  if (options.reason && options.reason.length > MAX_REVERT_REASON_CHARS) {
+    throw new ValidationError(`reason is longer than ${MAX_REVERT_REASON_CHARS} characters`, { field: 'reason' });
+  }
+  // Stored on the audit event: well-formed, trimmed and with its secrets masked, like every reason.
+  const reason = redactStoredOrNull(forgetReason(options.reason));
   const revertId = randomUUID();
   const now = new Date().toISOString();
   return executor.writeTx('extraction.revert', async (tx) => {
@@ -128,7 +141,10 @@ export async function revertProposal(executor: Executor, eventId: string, option
       if (d.action !== 'keep_both') result.restoredMemoryIds.push(...(await tx.run<{ id: string }>(RESTORE_DUPLICATE, { now, winnerId, loserId })).map((r) => r.id));
       await tx.run(REOPEN_DUPLICATE, { newId: d.newMemoryId, oldId: d.existingMemoryId });
     } else if (details.factMemoryId && proposal.outcome !== OUTCOME.appliedDelete) {
-      result.forgottenMemoryIds.push(...(await tx.run<{ id: string }>(FORGET_FACT, { ...base, factId: details.factMemoryId })).map((r) => r.id));
+      const factId = details.factMemoryId;
+      const [fact] = await tx.run<{ namespace: string }>(FACT_TO_FORGET, { ...base, factId });
+      const ref = { id: factId, namespace: fact?.namespace ?? '', actor: options.actor };
+      if (fact && (await forgetInTx(tx, ref, FACT_FORGET_REASON, now, derivedId(revertId, factId)))) result.forgottenMemoryIds.push(factId);
     }
     if (details.attribute?.id) {
       const [row] = await tx.run<{ retracted: string; restored: string[] }>(RETRACT_ATTRIBUTE, { now, attributeId: details.attribute.id });
@@ -145,7 +161,7 @@ export async function revertProposal(executor: Executor, eventId: string, option
       revertId,
       revertEvent: REVERTED_EVENT,
       actor: options.actor,
-      reason: options.reason ?? null,
+      reason,
       details: JSON.stringify({ ...result, outcome: proposal.outcome, action: details.action ?? null }),
     });
     return result;

@@ -6,6 +6,7 @@ import { uniqueNamespace } from '../support/services.js';
 const BERLIN = 'Alice lives in Berlin.';
 const LISBON = 'Alice moved to Lisbon last month, she loves the light there.';
 const LISBON_FACT = 'Alice lives in Lisbon.';
+const GITHUB_TOKEN = `ghp_${'Zq8'.repeat(12)}`;
 
 /** The id of the decision prompt's candidate whose preview mentions `word`. */
 function candidateMentioning(prompt: string, word: string): string | null {
@@ -82,8 +83,15 @@ describe('full mode: UPDATE supersedes the memory, and an applied proposal can b
 
     // Revert the UPDATE from its audit event.
     const [proposal] = await query<{ id: string }>(services, `MATCH (h:HistoryEvent {event: 'pipeline.proposal', outcome: 'applied:update'})-[:ABOUT]->(:Memory {id: $id}) RETURN h.id AS id`, { id: lisbon.id });
-    const revert = `mutation ($id: ID!) { revertProposal(eventId: $id, reason: "wrong person") { eventId revertEventId restoredMemoryIds restoredAttributeIds retractedAttributeIds forgottenMemoryIds } }`;
-    const { revertProposal } = await client.data<{ revertProposal: { restoredMemoryIds: string[]; forgottenMemoryIds: string[]; retractedAttributeIds: string[] } }>(revert, { id: proposal!.id });
+    const revert = `mutation ($id: ID!, $reason: String) { revertProposal(eventId: $id, reason: $reason) { eventId revertEventId restoredMemoryIds restoredAttributeIds retractedAttributeIds forgottenMemoryIds } }`;
+    // The reason is stored on the audit event: bounded, and never with a secret in it.
+    const tooLong = await client.exec(revert, { id: proposal!.id, reason: 'x'.repeat(1_001) });
+    expect(tooLong.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    const reason = `wrong person, said the reviewer using token ${GITHUB_TOKEN}`;
+    const { revertProposal } = await client.data<{ revertProposal: { revertEventId: string; restoredMemoryIds: string[]; forgottenMemoryIds: string[]; retractedAttributeIds: string[] } }>(revert, { id: proposal!.id, reason });
+    const [stored] = await query<{ reason: string }>(services, `MATCH (r:HistoryEvent {id: $id}) RETURN r.reason AS reason`, { id: revertProposal.revertEventId });
+    expect(stored!.reason).toMatch(/^wrong person, said the reviewer using token /);
+    expect(stored!.reason).not.toContain(GITHUB_TOKEN);
     expect(revertProposal.restoredMemoryIds).toEqual([berlin.id]);
     expect(revertProposal.forgottenMemoryIds).toEqual([fact!.id]);
     expect(revertProposal.retractedAttributeIds).toHaveLength(1);
@@ -93,6 +101,13 @@ describe('full mode: UPDATE supersedes the memory, and an applied proposal can b
     expect(after).not.toContain(LISBON_FACT);
     expect(after).toContain(LISBON); // the raw memory is never touched
     expect(await attributes()).toEqual({ [BERLIN]: 'active', [LISBON_FACT]: 'superseded' });
+
+    // The reverted fact is forgotten as forget does it: the same text remembered again is new.
+    const [forgotten] = await query<{ dedupKey: string | null }>(services, `MATCH (f:Memory {id: $id}) RETURN f.dedupKey AS dedupKey`, { id: fact!.id });
+    expect(forgotten!.dedupKey).toBeNull();
+    const again1 = await services.remember.remember({ content: LISBON_FACT, namespace });
+    expect(again1.dedup.action).toBe('STORED_NEW');
+    expect(again1.memory.id).not.toBe(fact!.id);
 
     const again = await client.exec(revert, { id: proposal!.id });
     expect(again.errors?.[0]?.extensions?.code).toBe('CONFLICT');

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { derivedId } from '../ids.js';
-import type { Executor } from '../executor.js';
+import type { Executor, TxRunner } from '../executor.js';
+import { cleanText } from '../../text/index.js';
 import { MEMORY_RETURN, type MemoryRecord } from '../records.js';
 import { MEMORY_EVENT, recordMemoryEvent } from './history.js';
 import { retireDerived } from './retire-derived.js';
@@ -39,6 +40,11 @@ export interface MemoryRef {
   actor: string;
 }
 
+/** A forget reason as stored: well-formed (src/text), trimmed, null when blank. */
+export function forgetReason(reason: string | null | undefined): string | null {
+  return reason == null ? null : cleanText(reason).trim() || null;
+}
+
 /**
  * Soft delete, with everything derived from the memory retired in the same transaction
  * (see retire-derived.ts); null when no such memory is in that namespace.
@@ -47,19 +53,29 @@ export async function forgetMemory(executor: Executor, ref: MemoryRef, reason: s
   const now = new Date().toISOString();
   const eventId = randomUUID();
   return executor.writeTx('memory.forget', async (tx) => {
-    const [row] = await tx.run<{ changed: boolean }>(FORGET, { id: ref.id, namespace: ref.namespace, now });
-    if (!row) return null;
-    if (row.changed) {
-      const retired = await retireDerived(tx, { memoryId: ref.id, reason: FORGOTTEN_SOURCE_REASON, actor: ref.actor, now, eventId: (factId) => derivedId(eventId, factId) });
-      await recordMemoryEvent(
-        tx,
-        { id: eventId, memoryId: ref.id, event: MEMORY_EVENT.forgotten, actor: ref.actor, reason, details: { forgottenFacts: retired.forgottenFacts.length, retiredAttributes: retired.retiredAttributes.length } },
-        now,
-      );
-    }
+    if ((await forgetInTx(tx, ref, reason, now, eventId)) === null) return null;
     const [back] = await tx.run<{ memory: MemoryRecord }>(READ_BACK, { id: ref.id });
     return back?.memory ?? null;
   });
+}
+
+/**
+ * The forget statement, its retirements and its audit event inside the caller's transaction
+ * (a reverted proposal forgets its fact memory the same way). `eventId` is made before the
+ * transaction. Null when no such memory is in that namespace, else whether it was live.
+ */
+export async function forgetInTx(tx: TxRunner, ref: MemoryRef, reason: string | null, now: string, eventId: string): Promise<boolean | null> {
+  const [row] = await tx.run<{ changed: boolean }>(FORGET, { id: ref.id, namespace: ref.namespace, now });
+  if (!row) return null;
+  if (row.changed) {
+    const retired = await retireDerived(tx, { memoryId: ref.id, reason: FORGOTTEN_SOURCE_REASON, actor: ref.actor, now, eventId: (factId) => derivedId(eventId, factId) });
+    await recordMemoryEvent(
+      tx,
+      { id: eventId, memoryId: ref.id, event: MEMORY_EVENT.forgotten, actor: ref.actor, reason, details: { forgottenFacts: retired.forgottenFacts.length, retiredAttributes: retired.retiredAttributes.length } },
+      now,
+    );
+  }
+  return row.changed;
 }
 
 export async function setPinned(executor: Executor, ref: MemoryRef, pinned: boolean): Promise<MemoryRecord | null> {
