@@ -46,6 +46,10 @@ export function createLoaders(executor: Executor, principal: Principal) {
     attributesByAspect: new DataLoader<string, AttributeRecord[]>(async (ids) => groupByKey(ids, await graph.attributesByAspectIds(executor, ids))),
     attributeById: new DataLoader<string, AttributeRecord | null>(async (ids) => one(ids, await graph.attributesByIds(executor, ids)).map(visible)),
     relationsByEntity: new DataLoader<string, RelationRecord[]>(async (ids) => groupByKey(ids, await graph.relationsByEntityIds(executor, ids))),
+    relationCountByEntity: new DataLoader<string, number>(async (ids) => {
+      const counts = new Map((await graph.relationCountsByEntityIds(executor, ids)).map(({ key, row }) => [key, Number(row)]));
+      return ids.map((id) => counts.get(id) ?? 0);
+    }),
     memoriesByEntity: new DataLoader<string, MemoryRecord[]>(async (ids) => groupByKey(ids, await graph.memoriesByEntityIds(executor, ids, MEMORIES_PER_ENTITY))),
   };
 }

@@ -29,7 +29,8 @@ function clipper(maxTokens: number, ctx: ToolContext): Clip {
 /**
  * get_entity's answer within `maxTokens`: every field clipped to its share (an entity gains an
  * alias per merge, a description can be long), then facts up to three quarters of the budget and
- * relations in what is left; each list says how many it left out (`<list>_omitted`).
+ * relations in what is left; each list says how many it left out (`<list>_omitted`), and
+ * `relations_total` how many relations the entity has in all (the list holds the most mentioned).
  */
 function describeWithin(d: EntityDescription, maxTokens: number, ctx: ToolContext): string {
   const clip = clipper(maxTokens, ctx);
@@ -53,7 +54,7 @@ function describeWithin(d: EntityDescription, maxTokens: number, ctx: ToolContex
   );
   const relations = d.relations.map((r) => ({ type: r.type, direction: r.direction, other: clip(r.other, ALIAS_SHARE), mentions: r.mentions }));
   // Room left for the lists: the head and the lists' own keys and counts are already spent.
-  const frame = ctx.count(JSON.stringify({ ...head, facts: [], facts_omitted: facts.length, relations: [], relations_omitted: relations.length }));
+  const frame = ctx.count(JSON.stringify({ ...head, facts: [], facts_omitted: facts.length, relations: [], relations_omitted: d.relationCount, relations_total: d.relationCount }));
   const keptFacts = fitItems(facts, Math.max(0, Math.floor(maxTokens * FACTS_SHARE) - frame), ctx.count);
   const keptRelations = fitItems(relations, Math.max(0, maxTokens - frame - ctx.count(JSON.stringify(keptFacts.kept))), ctx.count);
   return JSON.stringify({
@@ -61,7 +62,9 @@ function describeWithin(d: EntityDescription, maxTokens: number, ctx: ToolContex
     facts: keptFacts.kept,
     ...(keptFacts.omitted > 0 ? { facts_omitted: keptFacts.omitted } : {}),
     relations: keptRelations.kept,
-    ...(keptRelations.omitted > 0 ? { relations_omitted: keptRelations.omitted } : {}),
+    // Left out by the budget or beyond the listed ones (the most mentioned are listed).
+    ...(d.relationCount > keptRelations.kept.length ? { relations_omitted: d.relationCount - keptRelations.kept.length } : {}),
+    relations_total: d.relationCount,
   });
 }
 

@@ -52,7 +52,8 @@ describe('MCP answers stay within max_tokens, however large the entity (SDK clie
   let client: Client;
   let activeFacts = 0;
   let aspectCount = 0;
-  let relationCount = 0;
+  let listedRelations = 0;
+  let relationTotal = 0;
   const ns = uniqueNamespace('mcp-bounds');
   /** The bound as a model tokenizer sees it, and as an LLM would (about 4 characters a token). */
   const expectWithin = (outcome: ToolOutcome, budget: number) => {
@@ -86,8 +87,10 @@ describe('MCP answers stay within max_tokens, however large the entity (SDK clie
     activeFacts = held.aspects.reduce((n, a) => n + a.attributes.length, 0);
     aspectCount = held.aspects.length;
     expect(activeFacts).toBeGreaterThanOrEqual(FACTS - 4);
-    relationCount = held.relations.length;
-    expect(relationCount).toBeGreaterThanOrEqual(5);
+    listedRelations = held.relations.length;
+    relationTotal = held.relationCount;
+    expect(listedRelations).toBeGreaterThanOrEqual(5);
+    expect(relationTotal).toBeGreaterThanOrEqual(RELATED); // more than get_entity lists
     // Two hundred more merges' worth of aliases (at most 200 characters each, like entity names).
     await services.executor.write('test.inflate-aliases', `MATCH (e:Entity {namespace: $namespace, canonicalName: 'huge entity'}) SET e.aliases = e.aliases + $aliases`, {
       namespace: ns,
@@ -116,14 +119,16 @@ describe('MCP answers stay within max_tokens, however large the entity (SDK clie
       expect(e.aliases.length + e.aliases_omitted).toBe(MERGES + INFLATED_ALIASES);
       expect(e.facts.length + (e.facts_omitted ?? 0)).toBe(activeFacts);
       expect(e.facts_omitted).toBeGreaterThan(0);
-      expect(e.relations.length + (e.relations_omitted ?? 0)).toBe(relationCount);
+      expect(e.relations.length + (e.relations_omitted ?? 0)).toBe(relationTotal);
+      expect(e.relations_total).toBe(relationTotal);
       expect(e.aspects.length + (e.aspects_omitted ?? 0)).toBe(aspectCount);
     }
     // A generous budget shows everything but the oversized fields in full.
     const wide = await callTool(client, 'get_entity', { name: HUGE, max_tokens: 20_000 }, SLOW_CALL);
     expectWithin(wide, 20_000);
     expect(wide.json.facts).toHaveLength(activeFacts);
-    expect(wide.json.relations).toHaveLength(relationCount);
+    expect(wide.json.relations).toHaveLength(listedRelations);
+    expect(wide.json.relations_omitted).toBe(relationTotal - listedRelations);
   });
 
   it('search_entities: long names are clipped and the list is cut to the budget', async () => {

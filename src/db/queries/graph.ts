@@ -115,6 +115,13 @@ RETURN id AS key, {
   id: r.id, sourceId: startNode(r).id, targetId: endNode(r).id, type: r.type,
   strength: coalesce(r.strength, 1.0), confidence: coalesce(r.confidence, 1.0), mentions: coalesce(r.mentions, 1) } AS row`;
 
+// How many relations an entity has in all, beside the capped list: a degree count, which Neo4j
+// answers from the node's own counters without reading the relationships.
+const RELATION_COUNTS = `
+UNWIND $ids AS id
+MATCH (e:Entity {id: id})
+RETURN id AS key, COUNT { (e)-[:RELATES_TO]-() } AS row`;
+
 const MEMORIES_BY_ENTITY = `
 UNWIND $ids AS id
 CALL (id) {
@@ -149,6 +156,7 @@ export const attributesByAspectIds = (x: Executor, ids: readonly string[]) =>
 export const attributesByIds = (x: Executor, ids: readonly string[]) => keyed<AttributeRecord>(x, 'graph.attributes-by-ids', ATTRIBUTES_BY_IDS, ids);
 export const relationsByEntityIds = (x: Executor, ids: readonly string[], limit = MAX_RELATIONS_PER_ENTITY) =>
   keyed<RelationRecord>(x, 'graph.relations-by-entity', RELATIONS_BY_ENTITY, ids, { limit });
+export const relationCountsByEntityIds = (x: Executor, ids: readonly string[]) => keyed<number>(x, 'graph.relation-counts', RELATION_COUNTS, ids);
 export const memoriesByEntityIds = (x: Executor, ids: readonly string[], limit: number) =>
   keyed<MemoryRecord>(x, 'graph.memories-by-entity', MEMORIES_BY_ENTITY, ids, { limit });
 

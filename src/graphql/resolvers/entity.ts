@@ -19,6 +19,7 @@ export const Entity: EntityResolvers = {
   type: (e) => e.type as never,
   aspects: (e, _, ctx) => ctx.loaders.aspectsByEntity.load(e.id),
   relations: async (e, { direction, type }, ctx) => relationViews(e.id, await ctx.loaders.relationsByEntity.load(e.id), direction ?? 'BOTH', type),
+  relationCount: (e, _, ctx) => ctx.loaders.relationCountByEntity.load(e.id),
   memories: async (e, { first }, ctx) => (await ctx.loaders.memoriesByEntity.load(e.id)).slice(0, Math.max(0, first ?? 10)),
 };
 
