@@ -142,6 +142,45 @@ describe('structured writes (createEntity, relate, assertFact, mergeEntities, de
     expect(twice.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
   });
 
+  it('after a merge, forgetting the memories behind the merged relations and co-mention edges takes their mentions back', async () => {
+    await gql.data(CREATE, { ns, name: 'Kim', type: 'person' }, rw);
+    await gql.data(CREATE, { ns, name: 'Kimberly', type: 'person' }, rw);
+    await gql.data(CREATE, { ns, name: 'Initech', type: 'organization' }, rw);
+    // Each fact memory names its entity and Oslo: the write-time linker counts one co-mention edge each.
+    const kim = (await gql.data(ASSERT, { ns, e: 'Kim', a: 'location', c: 'lives in Oslo' }, rw)).assertFact.memory.id as string;
+    const kimberly = (await gql.data(ASSERT, { ns, e: 'Kimberly', a: 'location', c: 'lives in Oslo' }, rw)).assertFact.memory.id as string;
+    // An extracted relation from each memory, as the deep path writes it (graph-write.ts): one source per mention.
+    await services.executor.write('t', `
+      UNWIND [[$kim, 'kim'], [$kimberly, 'kimberly']] AS x
+      MATCH (s:Entity {namespace: $ns, canonicalName: x[1]}), (o:Entity {namespace: $ns, canonicalName: 'initech'})
+      CREATE (s)-[:RELATES_TO {type: 'works at', strength: 1.0, confidence: 0.9, mentions: 1, sources: [x[0]], createdAt: 'now'}]->(o)`, { ns, kim, kimberly });
+    const edges = () => services.executor.read<{ type: string; mentions: number }>('t', `
+      MATCH (:Entity {namespace: $ns, canonicalName: 'kim'})-[r:RELATES_TO]->(o:Entity) WHERE o.canonicalName IN ['oslo', 'initech']
+      RETURN r.type AS type, r.mentions AS mentions ORDER BY type`, { ns });
+
+    await gql.data(MERGE, { ns, keep: 'Kim', merge: 'Kimberly' }, rw);
+    expect(await edges()).toEqual([{ type: 'co_mentioned', mentions: 2 }, { type: 'works at', mentions: 2 }]);
+
+    const FORGET = `mutation ($id: ID!) { forget(id: $id) { id } }`;
+    await gql.data(FORGET, { id: kimberly }, rw);
+    expect(await edges()).toEqual([{ type: 'co_mentioned', mentions: 1 }, { type: 'works at', mentions: 1 }]);
+    await gql.data(FORGET, { id: kim }, rw);
+    expect(await edges()).toEqual([]);
+  });
+
+  it('Entity.relations lists the most mentioned ten; relationCount says how many there are in all', async () => {
+    await gql.data(CREATE, { ns, name: 'Hub', type: 'person' }, rw);
+    for (let i = 0; i < 12; i++) {
+      await gql.data(CREATE, { ns, name: `Hub Contact ${i}`, type: 'person' }, rw);
+      await gql.data(RELATE, { ns, s: 'Hub', t: 'knows', o: `Hub Contact ${i}` }, rw);
+    }
+    const listed = (await gql.data(`query ($ns: String) { entity(name: "Hub", namespace: $ns) { relations { type } relationCount } }`, { ns }, rw)).entity;
+    expect(listed.relations).toHaveLength(10);
+    expect(listed.relationCount).toBe(12);
+    const contact = (await gql.data(`query ($ns: String) { entity(name: "Hub Contact 3", namespace: $ns) { relations { type } relationCount } }`, { ns }, rw)).entity;
+    expect(contact).toEqual({ relations: [{ type: 'knows' }], relationCount: 1 });
+  });
+
   it('refuses read-only keys and namespaces the key lacks, for every structured write', async () => {
     const ro = bearer(KEY_RO);
     const calls: Array<[string, Record<string, unknown>]> = [

@@ -1,5 +1,6 @@
 import type { Executor, TxRunner } from '../executor.js';
 import { ENTITY_RETURN, type EntityRecord } from '../records.js';
+import { CO_MENTION_MAX_MEMORY_IDS } from './remember-write.js';
 
 /**
  * Structured writes of the knowledge graph (createEntity, relate, mergeEntities) and their
@@ -155,6 +156,26 @@ const COUNT_ATTRIBUTES = `
 MATCH (:Entity {id: $mergeId, namespace: $namespace})-[:HAS_ASPECT]->(:Aspect)-[:HAS_ATTRIBUTE]->(attr:Attribute)
 RETURN count(attr) AS attributes`;
 
+// Where the kept entity already has the same relation, the moved one's counts add up, and so do
+// the lists of memories behind them (`sources` of extracted relations, `memoryIds` of co-mention
+// edges): forgetting one of those memories later takes back what it contributed.
+const ADD_COUNTS = `n.mentions = coalesce(n.mentions, 0) + coalesce(r.mentions, 1),
+                 n.confidence = CASE WHEN coalesce(r.confidence, 0.0) > coalesce(n.confidence, 0.0) THEN r.confidence ELSE n.confidence END,
+                 n.sources = CASE WHEN r.sources IS NULL THEN n.sources ELSE coalesce(n.sources, []) + r.sources END,
+                 n.memoryIds = CASE WHEN r.memoryIds IS NULL THEN n.memoryIds
+                   ELSE (coalesce(n.memoryIds, []) + [x IN r.memoryIds WHERE NOT x IN coalesce(n.memoryIds, [])])[..$maxMemoryIds] END`;
+
+// A memory keeps the co-mention edges it counted as entity-id pairs (remember-write.ts); the
+// merged entity's id in them becomes the kept one's, so forget still finds the moved edge. A pair
+// of the two merged entities named the edge between them, which the merge drops.
+const REPOINT_CO_MENTION_PAIRS = `
+MATCH (keep:Entity {id: $keepId, namespace: $namespace}), (gone:Entity {id: $mergeId, namespace: $namespace})
+MATCH (m:Memory)-[:MENTIONS]->(gone)
+WHERE any(key IN coalesce(m.coMentionPairs, []) WHERE key STARTS WITH gone.id + '|' OR key ENDS WITH '|' + gone.id)
+WITH m, keep.id AS keepId, gone.id AS goneId, [key IN m.coMentionPairs | split(key, '|')] AS pairs
+WITH m, [p IN pairs | [CASE p[0] WHEN goneId THEN keepId ELSE p[0] END, CASE p[1] WHEN goneId THEN keepId ELSE p[1] END]] AS moved
+SET m.coMentionPairs = [p IN moved WHERE p[0] <> p[1] | p[0] + '|' + p[1]]`;
+
 // Relations are re-pointed to the kept entity; one that would join it to itself is dropped.
 const MOVE_RELATIONS = `
 MATCH (keep:Entity {id: $keepId, namespace: $namespace}), (gone:Entity {id: $mergeId, namespace: $namespace})
@@ -163,8 +184,7 @@ CALL (keep, gone) {
   WHERE o <> keep AND o <> gone
   MERGE (keep)-[n:RELATES_TO {type: r.type}]->(o)
     ON CREATE SET n = properties(r)
-    ON MATCH SET n.mentions = coalesce(n.mentions, 0) + coalesce(r.mentions, 1),
-                 n.confidence = CASE WHEN coalesce(r.confidence, 0.0) > coalesce(n.confidence, 0.0) THEN r.confidence ELSE n.confidence END
+    ON MATCH SET ${ADD_COUNTS}
   RETURN count(r) AS outgoing
 }
 CALL (keep, gone) {
@@ -172,8 +192,7 @@ CALL (keep, gone) {
   WHERE o <> keep AND o <> gone
   MERGE (o)-[n:RELATES_TO {type: r.type}]->(keep)
     ON CREATE SET n = properties(r)
-    ON MATCH SET n.mentions = coalesce(n.mentions, 0) + coalesce(r.mentions, 1),
-                 n.confidence = CASE WHEN coalesce(r.confidence, 0.0) > coalesce(n.confidence, 0.0) THEN r.confidence ELSE n.confidence END
+    ON MATCH SET ${ADD_COUNTS}
   RETURN count(r) AS incoming
 }
 RETURN outgoing + incoming AS relations`;
@@ -204,10 +223,11 @@ export async function mergeEntityInto(executor: Executor, w: MergeWrite): Promis
     if (replay) return replay;
     const params = { namespace: w.namespace, keepId: w.keepId, mergeId: w.mergeId };
     const [attrs] = await tx.run<{ attributes: number }>(COUNT_ATTRIBUTES, params);
+    await tx.run(REPOINT_CO_MENTION_PAIRS, params); // while the memories still mention the merged entity
     const [mentions] = await tx.run<{ moved: number }>(MOVE_MENTIONS, params);
     const [folded] = await tx.run<{ aspects: number }>(FOLD_ASPECTS, params);
     const [adopted] = await tx.run<{ aspects: number }>(ADOPT_ASPECTS, params);
-    const [relations] = await tx.run<{ relations: number }>(MOVE_RELATIONS, params);
+    const [relations] = await tx.run<{ relations: number }>(MOVE_RELATIONS, { ...params, maxMemoryIds: CO_MENTION_MAX_MEMORY_IDS });
     const counts: MergeCounts = { mentions: mentions?.moved ?? 0, aspects: (folded?.aspects ?? 0) + (adopted?.aspects ?? 0), attributes: attrs?.attributes ?? 0, relations: relations?.relations ?? 0 };
     const [row] = await tx.run<{ entity: EntityRecord }>(RETIRE_MERGED, {
       ...params,
