@@ -113,13 +113,16 @@ export async function startServer(services: Services, options: { host: string; p
     const body = await services.metrics.registry.metrics();
     res.type(services.metrics.registry.contentType).send(body);
   });
+  // One admission for both transports: a key's rate and concurrency are the same whether it
+  // calls /graphql or /mcp (separate limiters gave it each limit twice over).
+  const admit = admission(services.access, {
+    ratePerMinute: services.config.RATE_LIMIT_PER_MINUTE,
+    maxConcurrent: services.config.MAX_CONCURRENT_REQUESTS_PER_KEY,
+  });
   app.use(
     '/graphql',
     recordOperations(services.logger, services.metrics),
-    admission(services.access, {
-      ratePerMinute: services.config.RATE_LIMIT_PER_MINUTE,
-      maxConcurrent: services.config.MAX_CONCURRENT_REQUESTS_PER_KEY,
-    }),
+    admit,
     express.json({ limit: services.config.MAX_REQUEST_BYTES }),
     tokenLimit(services.config.MAX_QUERY_TOKENS),
     bookmarkScopeMiddleware(),
@@ -143,14 +146,11 @@ export async function startServer(services: Services, options: { host: string; p
       },
     }),
   );
-  // /mcp: the same key, rate and concurrency admission as /graphql (limits of its own), the body
+  // /mcp: the same admission as /graphql (one rate and concurrency budget per key), the body
   // limit in the router, refusals as JSON-RPC errors; one log line per tool call (src/mcp).
   app.use(
     '/mcp',
-    admission(services.access, {
-      ratePerMinute: services.config.RATE_LIMIT_PER_MINUTE,
-      maxConcurrent: services.config.MAX_CONCURRENT_REQUESTS_PER_KEY,
-    }),
+    admit,
     mcpRouter(services),
     mcpErrorHandler(services.logger, services.metrics),
   );

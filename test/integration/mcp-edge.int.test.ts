@@ -7,6 +7,7 @@ import { cleanNamespace, uniqueNamespace } from '../support/services.js';
 
 const KEY = 'mcp-edge-rw-0123456789abcdef';
 const OTHER = 'mcp-edge-other-0123456789abcdef';
+const SHARED = 'mcp-edge-shared-0123456789abcdef';
 const META = 'mnemograph/bookmark';
 const RATE = 4;
 
@@ -29,6 +30,7 @@ describe('/mcp at the HTTP edge: admission, limits, logs, metrics and bookmarks'
   const keys = JSON.stringify([
     { key: KEY, name: 'edge-agent', namespaces: [ns] },
     { key: OTHER, name: 'edge-other', namespaces: [ns] },
+    { key: SHARED, name: 'edge-shared', namespaces: [ns] },
   ]);
 
   const connect = async (server: TestHttpServer, key: string, extra: Record<string, string> = {}, seen?: Headers[]) => {
@@ -81,6 +83,20 @@ describe('/mcp at the HTTP edge: admission, limits, logs, metrics and bookmarks'
     const other = await connect(limited, OTHER);
     expect((await callTool(other, 'search', { query: 'anything' })).isError).toBe(false);
     await other.close();
+  });
+
+  it('one rate per key across /graphql and /mcp: requests spent on one count on the other', async () => {
+    for (let i = 0; i < RATE; i++) {
+      const response = await fetch(`${limited.origin}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${SHARED}` },
+        body: JSON.stringify({ query: '{ __typename }' }),
+      });
+      expect(response.status).toBe(200);
+    }
+    const mcp = await rawPost(limited, JSON.stringify(toolCall(1, 'search', { query: 'x' })), { authorization: `Bearer ${SHARED}` });
+    expect(mcp.status).toBe(429);
+    expect(mcp.body).toMatchObject({ error: { data: { code: 'RATE_LIMITED' } } });
   });
 
   it('logs one line per tool call (tool, outcome, code, duration, request id; no arguments or content) and times it', async () => {
