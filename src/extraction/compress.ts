@@ -106,10 +106,12 @@ RETURN m.id AS id, m.content AS content, m.contentHash AS contentHash, m.occurre
 ORDER BY m.timelineKey LIMIT toInteger($limit)`;
 
 // Every source must be the version summarized, still live and uncompressed: otherwise nothing.
+// A source already compressed into this very summary is this transaction's own work, re-run
+// after a lost COMMIT reply.
 const CHECK_SOURCES = `
 UNWIND $sources AS src
 OPTIONAL MATCH (m:Memory {id: src.id})
-WHERE m.contentHash = src.contentHash AND m.deletedAt IS NULL AND m.compressedAt IS NULL
+WHERE m.contentHash = src.contentHash AND m.deletedAt IS NULL AND (m.compressedAt IS NULL OR m.compressedInto = $summaryId)
 RETURN count(m) AS unchanged`;
 
 const LINK_SOURCES = `
@@ -173,7 +175,7 @@ export async function compressSessionJob(deps: CompressDeps, jobId: string): Pro
   const now = new Date().toISOString();
   try {
     await executor.writeTx('compress.apply', async (tx) => {
-      const [check] = await tx.run<{ unchanged: number }>(CHECK_SOURCES, { sources: sources.map((s) => ({ id: s.id, contentHash: s.contentHash })) });
+      const [check] = await tx.run<{ unchanged: number }>(CHECK_SOURCES, { summaryId, sources: sources.map((s) => ({ id: s.id, contentHash: s.contentHash })) });
       if (Number(check?.unchanged ?? 0) !== sources.length) throw new ConflictError('a memory of the session changed while it was summarized');
       await tx.run(LINK_SOURCES, { summaryId, sourceIds, now });
       await recordHistory(tx, [{ id: eventId, memoryId: summaryId, event: HISTORY_EVENT.compress, outcome: 'compressed', reason: null, confidence: null, details: { sessionId: job.sessionId, sourceIds, summary } }], { now, model: provider.model });

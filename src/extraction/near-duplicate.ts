@@ -66,10 +66,11 @@ RETURN m.id AS newId, m.namespace AS namespace, m.content AS newContent, m.conte
        old.id AS oldId, old.content AS oldContent, old.contentHash AS oldHash, d.similarity AS similarity
 ORDER BY d.similarity DESC, old.id LIMIT 1`;
 
-// Applied only while both memories are the versions decided on and the link is still open.
+// Applied only while both memories are the versions decided on and the link is still open, or
+// resolved by this very decision (eventId): the transaction re-run after a lost COMMIT reply.
 const RESOLVE = `
 MATCH (m:Memory {id: $newId})-[d:DUPLICATE_OF]->(old:Memory {id: $oldId})
-WHERE d.reviewedAt IS NULL AND m.contentHash = $newHash AND old.contentHash = $oldHash
+WHERE (d.reviewedAt IS NULL OR d.eventId = $eventId) AND m.contentHash = $newHash AND old.contentHash = $oldHash
   AND m.deletedAt IS NULL AND old.deletedAt IS NULL
 SET d.reviewedAt = $now, d.decision = $action, d.eventId = $eventId
 RETURN m.id AS id`;
@@ -85,7 +86,7 @@ RETURN loser.id AS id`;
 // After a merge the older memory carries the merged text: only its content is checked.
 const MERGED_STILL = `
 MATCH (m:Memory {id: $newId})-[d:DUPLICATE_OF]->(old:Memory {id: $oldId})
-WHERE d.reviewedAt IS NULL AND m.contentHash = $newHash AND m.deletedAt IS NULL AND old.deletedAt IS NULL
+WHERE (d.reviewedAt IS NULL OR d.eventId = $eventId) AND m.contentHash = $newHash AND m.deletedAt IS NULL AND old.deletedAt IS NULL
 SET d.reviewedAt = $now, d.decision = 'merge', d.eventId = $eventId
 RETURN m.id AS id`;
 

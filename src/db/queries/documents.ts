@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import neo4j from 'neo4j-driver';
 import type { Executor } from '../executor.js';
 import { MEMORY_RETURN, type MemoryRecord } from '../records.js';
@@ -57,7 +58,14 @@ SET d._lock = true
 REMOVE d._lock
 WITH d WHERE d.status = 'PENDING' OR (d.status <> 'DONE' AND d.status <> 'FAILED' AND d.leasedAt < $staleBefore)
 WITH d ORDER BY d.createdAt, d.id LIMIT 1
-SET d.status = 'EXTRACTING', d.leaseOwner = $owner, d.leasedAt = $now, d.attempts = coalesce(d.attempts, 0) + 1, d.updatedAt = $now
+SET d.status = 'EXTRACTING', d.leaseOwner = $owner, d.leaseId = $leaseId, d.leasedAt = $now, d.attempts = coalesce(d.attempts, 0) + 1, d.updatedAt = $now
+RETURN ${DOCUMENT_RETURN('d')} AS document, d.rawContent AS rawContent`;
+
+// The same lease call run again after its COMMIT reply was lost finds what it leased (the
+// document is no longer PENDING, so LEASE would pass it over and count another attempt).
+const LEASED_BY_CALL = `
+MATCH (d:Document {status: 'EXTRACTING'})
+WHERE d.leaseId = $leaseId
 RETURN ${DOCUMENT_RETURN('d')} AS document, d.rawContent AS rawContent`;
 
 const SET_STATE = `
@@ -81,10 +89,11 @@ MATCH (:Document {id: $id})-[r:HAS_PART]->()
 RETURN collect(DISTINCT r.index) AS indexes`;
 
 // The lease ends with the outcome; the raw text is dropped once its chunks hold it.
+// A re-run after a lost COMMIT reply finds the lease ended by this very holder (finishedBy).
 const FINISH = `
 MATCH (d:Document {id: $id})
-WHERE d.leaseOwner = $owner
-SET d += $props, d.leaseOwner = null, d.leasedAt = null, d.updatedAt = $now
+WHERE d.leaseOwner = $owner OR (d.leaseOwner IS NULL AND d.finishedBy = $owner AND d.status = $props.status)
+SET d += $props, d.finishedBy = $owner, d.leaseOwner = null, d.leasedAt = null, d.updatedAt = $now
 REMOVE d.rawContent
 RETURN d.id AS id`;
 
@@ -118,11 +127,18 @@ export async function createDocument(executor: Executor, props: Record<string, u
 
 export async function leaseDocument(executor: Executor, owner: string, options: { namespaces: readonly string[] | null; staleMs: number }): Promise<LeasedDocument | null> {
   const at = Date.now();
-  const [row] = await executor.write<{ document: DocumentRecord; rawContent: string | null }>('documents.lease', LEASE, {
+  const leaseId = randomUUID();
+  const params = {
     owner,
+    leaseId,
     namespaces: options.namespaces ? [...options.namespaces] : null,
     now: new Date(at).toISOString(),
     staleBefore: new Date(at - options.staleMs).toISOString(),
+  };
+  const row = await executor.writeTx('documents.lease', async (tx) => {
+    type Row = { document: DocumentRecord; rawContent: string | null };
+    const [again] = await tx.run<Row>(LEASED_BY_CALL, params);
+    return again ?? (await tx.run<Row>(LEASE, params))[0];
   });
   return row ? { ...row.document, rawContent: row.rawContent } : null;
 }
