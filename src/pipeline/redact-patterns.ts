@@ -9,6 +9,7 @@
 import { trimEndChars } from '../text/index.js';
 import { TOKEN_PATTERNS } from './redact-tokens.js';
 import { PROSE_WORDS } from './secret-assignments.js';
+import { isCodeExpression, isPlaceholder } from './secret-values.js';
 
 /** "use --password on the command line": a prose word after a flag is not its value. */
 const notProse = (value: string) => !PROSE_WORDS.has(trimEndChars(value, '.,;:!?)').toLowerCase());
@@ -23,6 +24,37 @@ export interface SpanPattern {
   accept?: (secret: string) => boolean;
 }
 
+/** A header value is a credential unless it is a placeholder, code or a word of prose. */
+const credentialValue = (value: string) => value.length >= 6 && !SCHEME_WORD.test(value) && !isPlaceholder(value) && !isCodeExpression(value) && !PROSE_WORDS.has(value.toLowerCase());
+const SCHEME_WORD = /^(?:Basic|Bearer|Token|Digest|Negotiate|NTLM|ApiKey|Api-Key|OAuth|JWT|SSWS)$/i;
+const SCHEME = String.raw`(?:Basic|Bearer|Token|Digest|Negotiate|NTLM|ApiKey|Api-Key|OAuth|JWT|SSWS|AWS4-HMAC-SHA256)[ \t]+`;
+
+/**
+ * HTTP headers that carry credentials, as pasted from a request: the value after Authorization
+ * (whatever the scheme), Cookie and Set-Cookie (every pair), and X-…-Key/Token/Secret headers.
+ */
+const HEADER_PATTERNS: readonly SpanPattern[] = [
+  {
+    kind: 'AUTHORIZATION',
+    regex: new RegExp(String.raw`(?<![\w-])((?:Proxy-)?Authorization[ \t]*:[ \t]*(?:${SCHEME})?)([^\s"'\x60<>{}$][^\s"'\x60]{0,1023})`, 'gi'),
+    keepPrefix: true,
+    accept: credentialValue,
+  },
+  {
+    kind: 'COOKIE',
+    regex: /(?<![\w-])((?:Set-)?Cookie[ \t]*:[ \t]*)([^\s"'`;<>{}$][^\r\n"'`]{0,4095})/gi,
+    keepPrefix: true,
+    accept: (value) => value.includes('=') && !isPlaceholder(value),
+  },
+  {
+    kind: 'API_KEY',
+    // A header name has a hyphen (`X-Api-Key`, `Api-Key`); `apiKey:` in code is an object key.
+    regex: /(?<![\w-])((?:X-[A-Za-z-]{0,40}(?:Key|Token|Secret|Signature|Auth)|(?:[A-Za-z]{1,20}-)?(?:Api-Key|Auth-Token|Access-Token|Api-Token))[ \t]*:[ \t]*)([^\s"'`<>{}$][^\s"'`]{0,1023})/gi,
+    keepPrefix: true,
+    accept: credentialValue,
+  },
+];
+
 /** Runs before key=value scanning: blocks and URIs that would otherwise be cut in pieces. */
 export const PRE_ASSIGNMENT_PATTERNS: readonly SpanPattern[] = [
   {
@@ -33,11 +65,16 @@ export const PRE_ASSIGNMENT_PATTERNS: readonly SpanPattern[] = [
   {
     kind: 'DATABASE_URI',
     regex: /\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver)(?:\+\w+)?:\/\/[^\s'"<>`]*[^\s'"<>`.,;:!?)\]}]/gi,
+    // Only a URI that carries a credential (user:password@ or a password parameter) hides a secret;
+    // `redis://localhost:6379/0` and `jdbc:postgresql://db:5432/app` are addresses.
+    accept: (uri) => /@|[?&;](?:password|pwd|pass|secret|token|key|sig)=/i.test(uri),
   },
   { kind: 'JWT', regex: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
   ...TOKEN_PATTERNS,
   { kind: 'BEARER_TOKEN', regex: /\b(Bearer[ \t]+)([A-Za-z0-9._~+/-]{20,}=*)/gi, keepPrefix: true },
-  { kind: 'BASIC_AUTH', regex: /\b((?:Proxy-)?Authorization:[ \t]*Basic[ \t]+)([A-Za-z0-9+/]{8,}={0,2})/gi, keepPrefix: true },
+  // The whole token up to a delimiter: a value that is not base64 is masked whole too.
+  { kind: 'BASIC_AUTH', regex: /\b((?:Proxy-)?Authorization:[ \t]*Basic[ \t]+)([^\s"'`<>{}$][^\s"'`]{7,1023})/gi, keepPrefix: true, accept: (v) => !isPlaceholder(v) },
+  ...HEADER_PATTERNS,
   // Any other URL with user:password@ (database URIs are masked whole above): only the password goes.
   { kind: 'URL_PASSWORD', regex: /(\b[A-Za-z][A-Za-z0-9+.-]{1,20}:\/\/[^\s/?#@:'"<>]{1,256}:)([^\s/?#@'"<>]{1,256})(?=@)/g, keepPrefix: true },
   // curl -u user:password, and command-line flags that carry a secret (--password x, --token=x).

@@ -6,6 +6,7 @@
  * has nothing to leak. The process-wide settings are those of `remember` (configured at start-up).
  */
 import { compileExtraPatterns, redactSecrets, type Redaction, type RedactionOptions } from './redact.js';
+import { classifyStructuredKey } from './secret-keys.js';
 
 let settings: RedactionOptions = {};
 
@@ -39,15 +40,39 @@ export function redactStoredOrNull(text: string | null | undefined, options: Red
   return text == null ? null : redactStored(text, options, tally);
 }
 
-/** A JSON value with every object key and string leaf redacted; numbers, booleans and null unchanged. */
+/**
+ * A JSON value with every object key and string leaf redacted; numbers, booleans and null unchanged.
+ * A value under a key that names a secret (`db_password`, `apiKey`, `token`, `auth`, `credentials`…,
+ * at any depth) is masked whole, whatever it looks like: each leaf alone would not say it is one.
+ */
 export function redactJsonValue(value: unknown, options: RedactionOptions = settings, tally?: RedactionTally): unknown {
   if (typeof value === 'string') return redactStored(value, options, tally);
   if (Array.isArray(value)) return value.map((v) => redactJsonValue(v, options, tally));
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[redactStored(k, options, tally)] = redactJsonValue(v, options, tally);
+    const enabled = options.enabled ?? true;
+    for (const [k, v] of Object.entries(value)) {
+      const named = enabled ? classifyStructuredKey(k) : null;
+      out[redactStored(k, options, tally)] = named ? maskWhole(v, named.kind, tally) : redactJsonValue(v, options, tally);
+    }
     return out;
   }
+  return value;
+}
+
+/** Every string leaf (and a PIN's or password's number) of `value` replaced by `[KIND]`. */
+function maskWhole(value: unknown, kind: string, tally?: RedactionTally): unknown {
+  if (typeof value === 'string') {
+    if (value === '' || /^\[[A-Z][A-Z0-9_]*\]$/.test(value)) return value;
+    tally?.add([{ kind, count: 1 }]);
+    return `[${kind}]`;
+  }
+  if (typeof value === 'number' && (kind === 'PIN' || kind === 'PASSWORD')) {
+    tally?.add([{ kind, count: 1 }]);
+    return `[${kind}]`;
+  }
+  if (Array.isArray(value)) return value.map((v) => maskWhole(v, kind, tally));
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskWhole(v, kind, tally)]));
   return value;
 }
 

@@ -1,36 +1,45 @@
 /**
  * Key=value secrets and seed 001's reject rule, which must be decided together: a secret
  * keyword (password, API key, token, …) followed by a marker either has a value we can mask,
- * or the value is elsewhere and we cannot promise to have masked it, so the write is refused.
+ * or the value is announced elsewhere and we cannot promise to have masked it, so the write is refused.
  *
- * Markers: strict assignment `=`, `:=`, `=>`; a colon `:`; a copula `is`/`was` (only for
- * passwords, API/access/private keys and two-word tokens such as "access token").
- * Rule, after the marker on the same line:
- *   - nothing, or a deferral ("below", "attached", "as follows", "in the next message")
- *     → PiiRejectedError ("password:" at the end, "my password is", "the API key is below");
- *   - a quoted value → the inside of the quotes is masked (`password='[PASSWORD]'`);
- *   - a reference (`$X`, `${X}`, `${{ secrets.X }}`, `<your key>`) or an earlier `[KIND]` → left alone;
- *   - otherwise the next token: always a value after a strict assignment; after `:` or a copula
- *     only when it looks like a secret (digits, symbols, inner capitals) or ends the clause,
- *     and is not a prose word ("is required", "is too short", "is hashed with bcrypt").
- * A keyword without a marker is prose and never rejected ("reset your password via settings").
- * Without any marker ("the staging password Sq7!trellis"), a strong key takes the next token only
- * when it mixes letters with digits or symbols. Passphrase, seed-phrase and mnemonic keys take the
- * rest of the clause ("passphrase: correct horse battery staple").
- * Known limit: after a copula a plain password key takes one token, so "my password is correct
- * horse battery staple" is read as prose.
+ * Markers: strict assignment `=`, `:=`, `=>`; a colon `:`; a copula `is`/`was` (strong keys only).
+ * What follows the marker on the same line is read in its context (secret-values.ts):
+ *   - a quoted value → the whole inside of the quotes is masked, spaces and all, unless a placeholder;
+ *   - literal context — a whole `KEY=value` or `key: value` line, a URL/connection-string parameter
+ *     (`?token=…`, `;Password=…`), a JSON pair (`"auth": "…"`) — any value but a placeholder, a type
+ *     or a prose word is the secret;
+ *   - code (`password = request.form['password']`, `{'token': token}`, `password: string;`) → left alone:
+ *     calls, member access, subscripts, identifiers, types and placeholders are not secrets;
+ *   - prose (`my password is hunter2`, `the wifi password: Xk29sLq0Tz!`) → a value with digits or
+ *     symbols, or a lone word that ends the clause ("The password is swordfish.").
+ * Refusal (PiiRejectedError), only for a strong key and only when a value is announced but absent:
+ *   - a deferral after the marker ("the API key is below", "password: see attached", "in the next message");
+ *   - a copula that ends its line ("my password is" ⏎ …);
+ *   - a line that is only the key and a colon ("Password:") as the last line of the text.
+ *   A key alone on a line followed by a one-token line ("Password:" ⏎ "hunter2") masks that token.
+ * Without a marker ("the staging password Sq7!trellis"), a strong key takes the next token only
+ * when it mixes letters with digits. Passphrase keys take the rest of the clause.
+ * Secrets named further off in a sentence ("the root password for the box is …") are in secret-sentences.ts.
  */
-import { trimEndChars } from '../text/index.js';
 import { PiiRejectedError } from '../errors.js';
+import { classifyKey, classifyStructuredKey, type KeyInfo } from './secret-keys.js';
+import { sentenceSecrets, type SecretSpan } from './secret-sentences.js';
+import { endsClause, isCodeExpression, isPlaceholder, isSecretValue, PROSE_WORDS, trimValue, type ValueContext } from './secret-values.js';
+
+export { PROSE_WORDS } from './secret-values.js';
+
+export { classifyKey } from './secret-keys.js';
 
 export interface AssignmentResult {
   text: string;
   counts: Map<string, number>;
 }
 
-/** How far past a marker (characters, same line) a value is looked for. */
+/** How far past a marker (characters, same line) a value is looked for; how far back a line start. */
 const MAX_VALUE_WINDOW = 512;
-const QUICK_CHECK = /pass(?:word|wd|phrase|code)|secret|token|api[ _-]?key|apikey|private[ _-]?key|access[ _-]?key|\bpin\b|\bpwd\b|mnemonic|seed phrase|recovery phrase/i;
+const MAX_LINE_PREFIX = 64;
+const QUICK_CHECK = /pass|secret|token|key|pin|pwd|mnemonic|phrase|credential|auth|cookie|sig/i;
 
 const MULTI_WORD_KEY = String.raw`(?:personal access|api|access|auth|bearer|refresh|session|secret|private|client|github|gitlab|slack|npm|openai|stripe) (?:key|token|secret)|(?:seed|recovery|secret) phrase|pin code`;
 const IDENTIFIER_KEY = String.raw`[A-Za-z_][A-Za-z0-9_.-]*`;
@@ -39,13 +48,12 @@ const KEY_AND_MARKER = new RegExp(
   String.raw`(?<![A-Za-z0-9_.-])(${MULTI_WORD_KEY}|${IDENTIFIER_KEY})["'\x60]?(?:[ \t]*(${STRICT}|:(?!:))|[ \t]+(is|was)\b(?:[ \t]+(?:set[ \t]+to|now|still))?[ \t]*:?|([ \t]+))[ \t]*`,
   'gi',
 );
+/** What may precede a key on its line for the line to be a `KEY=value` or YAML `key: value` line. */
+const LINE_PREFIX = /^[ \t]*(?:export[ \t]+|set[ \t]+|-[ \t]+)?["']?$/;
 
 const DEFERRAL = /^(?:(?:see|check|find|is|in|at)\s+)?(?:the\s+)?(?:below|above|attached|following|as follows|next (?:message|line)|(?:in|on) (?:the|my|a) (?:next|following|separate)|to follow|tbd|to be provided)\b/i;
-const REFERENCE = /^(?:\$\{?[A-Za-z_][\w.]*\}?|%[A-Za-z_]\w*%|<[^>]*>|\{\{[^}]*\}\}|\[[A-Z][A-Z0-9_]*\]|process\.env\.\w+|[*•]{3,})$/;
-const BENIGN_LAST = new Set(['file', 'path', 'dir', 'url', 'uri', 'length', 'len', 'min', 'max', 'policy', 'policies', 'reset', 'expiry', 'expires', 'expiration', 'ttl', 'rounds', 'type', 'name', 'id', 'ids', 'count', 'limit', 'field', 'label', 'hint', 'prompt', 'regex', 'pattern', 'strength', 'required', 'enabled', 'disabled', 'header', 'param', 'placeholder', 'endpoint', 'env', 'var', 'rotation', 'age', 'timeout', 'lifetime', 'validation', 'prefix', 'format', 'mode', 'manager', 'usage', 'size', 'budget', 'budgets', 'estimate']);
-const BENIGN_FIRST = new Set(['max', 'min', 'num', 'total', 'no', 'show', 'hide', 'has', 'is', 'use', 'reset', 'forgot']);
-/** Words that follow a secret keyword in prose, never as its value. */
-export const PROSE_WORDS: ReadonlySet<string> = new Set(['a', 'an', 'the', 'not', 'no', 'yes', 'true', 'false', 'null', 'nil', 'none', 'too', 'very', 'so', 'still', 'now', 'just', 'only', 'also', 'never', 'always', 'case', 'required', 'optional', 'mandatory', 'wrong', 'incorrect', 'correct', 'invalid', 'valid', 'missing', 'empty', 'blank', 'weak', 'strong', 'secure', 'insecure', 'safe', 'unsafe', 'long', 'short', 'different', 'same', 'good', 'bad', 'fine', 'ok', 'okay', 'great', 'simple', 'complex', 'easy', 'hard', 'secret', 'private', 'public', 'sensitive', 'important', 'new', 'old', 'unknown', 'known', 'visible', 'hidden', 'in', 'on', 'at', 'for', 'from', 'of', 'to', 'by', 'with', 'via', 'into', 'over', 'under', 'there', 'here', 'must', 'should', 'will', 'would', 'can', 'could', 'cannot', 'may', 'might', 'and', 'or', 'but', 'that', 'which', 'what', 'how', 'where', 'when', 'why', 'my', 'your', 'his', 'her', 'our', 'their', 'its', 'it', 'this', 'these', 'those', 'one', 'something', 'stored', 'set']);
+/** First words of prose after "passphrase is", never of a passphrase. */
+const PHRASE_STOP = new Set(['required', 'optional', 'mandatory', 'missing', 'empty', 'not', 'too', 'very', 'in', 'on', 'at', 'the', 'a', 'an', 'case', 'set', 'used', 'needed', 'only', 'also', 'still', 'never', 'always', 'what', 'how', 'why', 'where', 'when', 'for', 'to', 'of', 'with', 'and', 'or', 'but', 'that', 'this', 'it', 'is', 'was', 'be', 'must', 'should', 'will', 'can', 'may', 'different', 'same', 'long', 'short', 'weak', 'strong', 'wrong', 'invalid', 'valid']);
 const LABEL: Record<string, string> = {
   PASSWORD: 'a password',
   PIN: 'a PIN',
@@ -57,34 +65,7 @@ const LABEL: Record<string, string> = {
   TOKEN: 'a token',
 };
 
-interface KeyInfo {
-  kind: string;
-  /** A credential word on its own (password, API key, access token): takes a copula and can be rejected. */
-  strong: boolean;
-  /** A passphrase or seed phrase: the value runs to the end of the clause, words and all. */
-  phrase?: boolean;
-}
-
-/** The secret kind a key names, or null when it names none (`password_min_length`, `max_tokens`). */
-export function classifyKey(key: string): KeyInfo | null {
-  const segments = key
-    .split(/[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])/)
-    .map((s) => s.toLowerCase())
-    .filter(Boolean);
-  const last = segments[segments.length - 1];
-  if (!last || BENIGN_LAST.has(last) || (segments.length > 1 && BENIGN_FIRST.has(segments[0]!))) return null;
-  const has = (re: RegExp) => segments.some((s) => re.test(s));
-  const pair = (a: string, b: string) => segments.some((s, i) => s === a && segments[i + 1] === b);
-  if (has(/^[a-z]{0,6}pass(?:word|wd|phrase|code)$/) || has(/^pwd$/)) return { kind: 'PASSWORD', strong: true, phrase: segments.some((x) => x.endsWith('phrase')) };
-  if (has(/^mnemonic$/) || pair('seed', 'phrase') || pair('recovery', 'phrase') || pair('secret', 'phrase')) return { kind: 'PASSWORD', strong: true, phrase: true };
-  if (segments.length <= 2 && has(/^pin$/)) return { kind: 'PIN', strong: true };
-  if (has(/^[a-z]*secret$/)) return { kind: segments.includes('aws') ? 'AWS_SECRET_KEY' : 'SECRET', strong: segments.length > 1 };
-  if (has(/^apikey$/) || pair('api', 'key')) return { kind: 'API_KEY', strong: true };
-  if (has(/^privatekey$/) || pair('private', 'key')) return { kind: 'PRIVATE_KEY', strong: true };
-  if (has(/^accesskey$/) || pair('access', 'key')) return { kind: 'ACCESS_KEY', strong: true };
-  if (has(/^[a-z]*token$/)) return { kind: 'TOKEN', strong: segments.length > 1 };
-  return null;
-}
+type Found = { start: number; end: number } | null | 'reject';
 
 /**
  * Masks the values of secret assignments; throws PiiRejectedError per the rule above unless
@@ -93,49 +74,99 @@ export function classifyKey(key: string): KeyInfo | null {
 export function redactAssignments(text: string, rejectUnmaskable = true): AssignmentResult {
   const counts = new Map<string, number>();
   if (!QUICK_CHECK.test(text)) return { text, counts };
-  const spans: Array<{ start: number; end: number; kind: string }> = [];
+  const spans: SecretSpan[] = [];
   const re = new RegExp(KEY_AND_MARKER.source, KEY_AND_MARKER.flags);
   let m: RegExpExecArray | null;
   while ((m = re.exec(text)) !== null) {
-    const key = classifyKey(m[1]!);
+    const keyText = m[1]!;
+    const before = text[m.index - 1] ?? '';
+    const param = before === '?' || before === '&' || before === ';';
+    const valueStart = m.index + m[0].length;
+    const window = text.slice(valueStart, valueStart + MAX_VALUE_WINDOW);
+    const newline = window.indexOf('\n');
+    const rest = newline < 0 ? window : window.slice(0, newline);
+    const marker = m[2];
+    const json = marker === ':' && (before === '"' || before === "'") && /^["']/.test(rest);
+    const key = param || json ? classifyStructuredKey(keyText, param) : classifyKey(keyText);
     const copula = m[3] !== undefined;
     const bare = m[4] !== undefined;
     if (!key || ((copula || bare) && !key.strong)) {
-      re.lastIndex = m.index + m[1]!.length;
+      re.lastIndex = m.index + keyText.length;
       continue;
     }
-    const valueStart = m.index + m[0].length;
-    const lineEnd = text.indexOf('\n', valueStart);
-    const rest = text.slice(valueStart, Math.min(lineEnd < 0 ? text.length : lineEnd, valueStart + MAX_VALUE_WINDOW));
-    const strict = m[2] !== undefined && m[2] !== ':';
-    const span = bare ? bareValueSpan(rest) : key.phrase ? (phraseSpan(rest) ?? valueSpan(rest, strict)) : valueSpan(rest, strict);
-    if (span === 'reject') {
+    let found: Found | 'empty';
+    if (bare) found = bareValueSpan(rest);
+    else {
+      const lineStart = startOfLine(text, m.index);
+      const atLineStart = lineStart >= 0 && LINE_PREFIX.test(text.slice(lineStart, m.index));
+      const context: ValueContext = param || json || (atLineStart && isWholeLine(m[0], marker, rest)) ? 'literal' : marker && marker !== ':' ? 'code' : 'prose';
+      found = key.phrase ? (phraseSpan(rest) ?? valueSpan(rest, context, param)) : valueSpan(rest, context, param);
+      if (found === 'empty') {
+        const next = copula ? 'reject' : marker === ':' && atLineStart && lineStart >= 0 ? nextLineValue(text, valueStart + rest.length) : null;
+        found = next && next !== 'reject' ? { start: next.start - valueStart, end: next.end - valueStart } : next;
+      }
+    }
+    if (found === 'reject') {
       if (!key.strong || !rejectUnmaskable) continue;
       throw new PiiRejectedError(`content mentions ${LABEL[key.kind] ?? 'a secret'} but no redactable value follows it; include the value inline so it can be redacted, or leave the mention out`, {
         kind: key.kind,
         offset: m.index,
       });
     }
-    if (span) {
-      spans.push({ start: valueStart + span.start, end: valueStart + span.end, kind: key.kind });
-      counts.set(key.kind, (counts.get(key.kind) ?? 0) + 1);
-      re.lastIndex = valueStart + span.end;
+    if (found) {
+      spans.push({ start: valueStart + found.start, end: valueStart + found.end, kind: key.kind });
+      re.lastIndex = valueStart + found.end;
     }
   }
+  const all = mergeSpans(spans, sentenceSecrets(text));
+  for (const s of all) counts.set(s.kind, (counts.get(s.kind) ?? 0) + 1);
   let out = text;
-  for (const s of spans.reverse()) out = `${out.slice(0, s.start)}[${s.kind}]${out.slice(s.end)}`;
+  for (const s of all.reverse()) out = `${out.slice(0, s.start)}[${s.kind}]${out.slice(s.end)}`;
   return { text: out, counts };
+}
+
+/** Where the line holding `index` starts, or -1 when that is further back than MAX_LINE_PREFIX. */
+function startOfLine(text: string, index: number): number {
+  for (let i = index - 1; i >= Math.max(0, index - MAX_LINE_PREFIX); i--) if (text[i] === '\n') return i + 1;
+  return index <= MAX_LINE_PREFIX ? 0 : -1;
+}
+
+/** `KEY=value` (no space before `=`) or `key: value`, the value one token ending the line (a `#` comment may follow). */
+function isWholeLine(matched: string, marker: string | undefined, rest: string): boolean {
+  if (marker !== ':' && !(marker === '=' && /[^ \t]=[ \t]*$/.test(matched))) return false;
+  if (/^["'`]/.test(rest)) return true;
+  return /^\S+(?:[ \t]+#.*)?[ \t]*$/.test(rest);
+}
+
+/** Spans in text order, the later of two overlapping ones dropped. */
+function mergeSpans(a: readonly SecretSpan[], b: readonly SecretSpan[]): SecretSpan[] {
+  const sorted = [...a, ...b].sort((x, y) => x.start - y.start);
+  const out: SecretSpan[] = [];
+  for (const s of sorted) if (out.length === 0 || s.start >= out[out.length - 1]!.end) out.push(s);
+  return out;
+}
+
+/** "Password:" alone on its line: the next line's single token is the value; none at all is a refusal. */
+function nextLineValue(text: string, lineEnd: number): { start: number; end: number } | null | 'reject' {
+  const window = text.slice(lineEnd, lineEnd + MAX_VALUE_WINDOW);
+  const m = /^\s*\n([ \t]*)(\S+)[ \t]*(?:\n|$)/.exec(window);
+  if (!m) return window.trim() === '' ? 'reject' : null;
+  const value = trimValue(m[2]!);
+  if (isCodeExpression(m[2]!) || !isSecretValue(value, 'literal', PROSE_WORDS)) return null;
+  const start = lineEnd + m[0].indexOf(m[2]!, m[0].indexOf('\n') + 1);
+  return { start, end: start + value.length };
 }
 
 /**
  * No marker at all ("the staging password Sq7!trellis"): only a token that cannot be a prose word
- * (letters mixed with digits or symbols, at least 6 characters) is taken; never a rejection.
+ * or a version (letters mixed with digits, at least 6 characters) is taken; never a rejection.
  */
 function bareValueSpan(rest: string): { start: number; end: number } | null {
-  const token = trimEndChars(/^[^\s'"`&]+/.exec(rest)?.[0] ?? '', '.,;:!?)]}>');
-  if (token.length < 6 || REFERENCE.test(token) || PROSE_WORDS.has(token.toLowerCase())) return null;
-  const mixed = /[A-Za-z]/.test(token) && /[\d!@#$%^&*+=~]/.test(token);
-  return mixed ? { start: 0, end: token.length } : null;
+  const raw = /^[^\s'"`]{1,256}/.exec(rest)?.[0] ?? '';
+  const token = trimValue(raw);
+  if (raw.includes('://') || token.length < 6 || isPlaceholder(token) || isCodeExpression(raw) || PROSE_WORDS.has(token.toLowerCase())) return null;
+  if (/^v?\d+(?:\.\d+)+/.test(token) || /^\d+[a-z]{1,3}$/i.test(token)) return null;
+  return /[A-Za-z]/.test(token) && /\d/.test(token) ? { start: 0, end: token.length } : null;
 }
 
 /** A passphrase's words up to the end of the clause (a quoted one is left to valueSpan). */
@@ -143,31 +174,42 @@ function phraseSpan(rest: string): { start: number; end: number } | null {
   if (/^["'`]/.test(rest) || DEFERRAL.test(rest.trim())) return null;
   const end = rest.search(/[.;,!?](?:\s|$)|$/);
   const value = rest.slice(0, end).trimEnd();
-  if (value === '' || REFERENCE.test(value)) return null;
+  if (value === '' || isPlaceholder(value) || isCodeExpression(value)) return null;
+  // "the passphrase is required for login": a phrase starts with a word that can be one.
+  const first = /^\S+/.exec(value)![0].toLowerCase();
+  if (PHRASE_STOP.has(first) || /^[a-z]+(?:ed|ing|ly)$/.test(first)) return null;
   return { start: 0, end: value.length };
 }
 
-/** Where the value sits in the rest of the line, null when there is none to mask, or 'reject'. */
-function valueSpan(rest: string, strict: boolean): { start: number; end: number } | null | 'reject' {
+/** Where the value sits in the rest of the line; 'empty' when nothing follows the marker, 'reject' on a deferral. */
+function valueSpan(rest: string, context: ValueContext, param: boolean): Found | 'empty' {
   const trimmed = rest.trim();
   if (DEFERRAL.test(trimmed)) return 'reject';
-  // `KEY=` with nothing after it is an empty value (a .env template), not a value kept elsewhere.
-  if (trimmed === '') return strict ? null : 'reject';
+  if (trimmed === '') return 'empty';
   const quote = rest[0];
   if (quote === "'" || quote === '"' || quote === '`') {
+    // An unclosed quote is the closing one of a code span or string (`if not password:`), no value.
     const close = rest.indexOf(quote, 1);
-    if (close > 1) return REFERENCE.test(rest.slice(1, close)) ? null : { start: 1, end: close };
-    if (close === 1) return null;
+    if (close < 0) return null;
+    const inner = rest.slice(1, close);
+    if (inner.trim() === '' || isPlaceholder(inner)) return null;
+    // A backtick span is code unless it is one bare token (`password: \`hunter2\``).
+    if (quote === '`' && (/\s|\$\{/.test(inner) || isCodeExpression(inner))) return null;
+    return { start: 1, end: close };
   }
-  if (/^(?:<[^>]*>|\$?\{\{[^}]*\}\}|\$\{[^}]*\})/.test(rest)) return null;
-  const offset = quote === "'" || quote === '"' || quote === '`' ? 1 : 0;
-  const raw = /^[^\s'"`&]+/.exec(rest.slice(offset))?.[0] ?? '';
-  const token = trimEndChars(raw, '.,;:!?)]}>');
-  if (token === '' || REFERENCE.test(token) || REFERENCE.test(trimEndChars(raw, '.,;:!?)'))) return null;
-  const span = { start: offset, end: offset + token.length };
-  if (strict) return span;
-  if (PROSE_WORDS.has(token.toLowerCase()) || /^[A-Za-z]+(?:ed|ing|ly)$/.test(token) || /^[a-z]+(?:-[a-z]+)+$/.test(token)) return null;
-  if (/\d|[^A-Za-z]|[a-z][A-Z]/.test(token)) return span;
-  const after = rest.slice(span.end);
-  return /^[.,;:!?)\]]*\s*$|^[.,;!?]/.test(after) ? span : null;
+  const raw = /^\S{1,256}/.exec(rest)?.[0] ?? '';
+  if (isCodeExpression(raw)) return null;
+  let value = raw;
+  const cut = value.search(param ? /[&;#"'`]/ : /["'`]|;[A-Za-z ]{1,40}=/);
+  if (cut >= 0) value = value.slice(0, cut);
+  value = trimValue(value);
+  if (!isSecretValue(value, context, PROSE_WORDS)) return null;
+  if (context === 'prose' && /^[A-Za-z]+$/.test(value)) {
+    // A lone word is a value only when it ends the clause ("The password is swordfish.").
+    const after = rest.slice(value.length);
+    if (value.length < 4 || !endsClause(after)) return null;
+  }
+  return { start: 0, end: value.length };
 }
+
+export type { KeyInfo };
