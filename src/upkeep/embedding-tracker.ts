@@ -1,11 +1,9 @@
 import type { Executor } from '../db/index.js';
-import { adoptLegacyChunks, countStaleChunks, findStaleChunks, writeChunkVectors, type TrackerScope } from '../db/queries/embedding-tracker.js';
+import { countStaleChunks, findStaleChunks, writeChunkVectors, type TrackerScope } from '../db/queries/embedding-tracker.js';
 import type { Logger } from '../logger.js';
 import type { TextEmbedder } from '../pipeline/remember-service.js';
 import { PeriodicTask } from './periodic.js';
 
-/** Legacy chunks adopted per cycle (a property write each, no embedding). */
-const ADOPT_BATCH = 1_000;
 /** Idle cycles back off up to this pause: a converged store changes only on a model switch. */
 const MAX_IDLE_MS = 60 * 1000;
 
@@ -57,7 +55,6 @@ export class EmbeddingTracker {
   /** One cycle; returns how many chunks it re-embedded (0: nothing was stale, or the embedder failed). */
   async cycle(): Promise<number> {
     this.stats.lastCycleAt = new Date().toISOString();
-    await adoptLegacyChunks(this.executor, this.scope, ADOPT_BATCH);
     const stale = await findStaleChunks(this.executor, this.scope, this.settings.batchSize);
     if (stale.length === 0) {
       this.stats.queueDepth = 0;

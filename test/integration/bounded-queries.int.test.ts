@@ -13,6 +13,7 @@ import {
   MAX_RELATIONS_QUERY,
 } from '../../src/db/queries/graph.js';
 import { MAX_NEIGHBORHOOD_RELATIONS, neighborhood } from '../../src/db/queries/neighbors.js';
+import { countStaleChunks, findStaleChunks, STALE_COUNT_CAP } from '../../src/db/queries/embedding-tracker.js';
 import { ASSUMED_LIST_SIZES } from '../../src/graphql/cost-limit.js';
 import { jobsPage, lastErrors, llmUsage } from '../../src/worker/index.js';
 import { createEntity } from '../support/graph-fixtures.js';
@@ -293,6 +294,39 @@ describe('graph reads are bounded whatever the graph holds', () => {
           expect(plan.some((op) => /^NodeIndex.*:Job\(/.test(op)), `${name} seeks a Job index:\n${plan.join('\n')}`).toBe(true);
         }
       }
+    },
+    SLOW,
+  );
+
+  it(
+    "the embedding tracker's stale-chunk reads seek chunk_embedding_model: no Chunk or Memory scan, few hits on a converged store",
+    async () => {
+      const ns = fresh('bounded-tracker');
+      for (const content of ['The build cache lives on the second disk.', 'Payroll runs on the last Friday of the month.', 'The staging cluster has three nodes in Falkenstein.']) {
+        await services.remember.remember({ content, namespace: ns });
+      }
+      const model = services.embedder.modelId;
+      const reads: Array<[string, () => Promise<unknown>]> = [
+        ['stale chunks', () => findStaleChunks(services.executor, { model, namespaces: [ns] }, 10)],
+        ['stale chunks of every namespace', () => findStaleChunks(services.executor, { model, namespaces: null }, 10)],
+        ['stale count', () => countStaleChunks(services.executor, { model, namespaces: null })],
+      ];
+      const params = { model, namespaces: null, limit: neo4j.int(10), cap: neo4j.int(STALE_COUNT_CAP) };
+      for (const [name, work] of reads) {
+        const plans = await plansOf(work, params);
+        expect(plans.length, name).toBe(1);
+        for (const plan of plans) {
+          expect(plan.filter((op) => /AllNodesScan|NodeByLabelScan|RelationshipTypeScan/.test(op)), `${name}:\n${plan.join('\n')}`).toEqual([]);
+          expect(plan.filter((op) => /^NodeIndexSeekByRange\S* .*:Chunk\(embeddingModel\)/.test(op)), `${name} seeks the model index:\n${plan.join('\n')}`).toHaveLength(2);
+        }
+      }
+      // Nothing stale under the model that wrote the chunks: the read costs hits in proportion to
+      // the stale chunks of the database (other files' may be there), not to all its chunks.
+      expect(await findStaleChunks(services.executor, { model, namespaces: [ns] }, 10)).toEqual([]);
+      const [counts] = await services.executor.read<{ chunks: number; stale: number }>('t', `MATCH (c:Chunk) RETURN count(c) AS chunks, count(CASE WHEN c.embeddingModel <> $model THEN 1 END) AS stale`, { model });
+      expect(Number(counts!.chunks)).toBeGreaterThanOrEqual(3);
+      const hits = await profileOf(() => findStaleChunks(services.executor, { model, namespaces: [ns] }, 10), /embeddingModel < \$model/, { model, namespaces: [ns], limit: neo4j.int(10) });
+      expect(hits).toBeLessThan(20 + 8 * Number(counts!.stale));
     },
     SLOW,
   );

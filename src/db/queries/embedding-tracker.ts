@@ -3,33 +3,35 @@ import type { Executor } from '../executor.js';
 
 /**
  * The embedding tracker's queries (seed 004 "Embedding Tracker"): chunks of live memories whose
- * vector is missing, was made from other text (embeddedHash ≠ contentHash) or by another model.
+ * vector was made by another model than the running one (or is not known to be of their text).
  * `$namespaces` null means every namespace (a replica scoped by WORKER_NAMESPACES passes its own).
  */
 
-const STALE = `
-  (ch.embeddingModel IS NULL OR ch.embeddingModel <> $model OR ch.embeddedHash IS NULL
-   OR ch.embeddedHash <> ch.contentHash OR ch.embedding IS NULL)`;
+/** The reported queue depth stops counting here: a model switch makes every chunk stale. */
+export const STALE_COUNT_CAP = 10_000;
+
 const SCOPE = `($namespaces IS NULL OR ch.namespace IN $namespaces)`;
 
-// Chunks written before the model was stamped on them: their memory names the model and the
-// chunk's hash is of the text embedded, so they are adopted without re-embedding.
-const ADOPT_LEGACY = `
-MATCH (m:Memory)-[:HAS_CHUNK]->(ch:Chunk)
-WHERE ch.embeddingModel IS NULL AND ${SCOPE} AND m.embeddingModel = $model AND ch.embedding IS NOT NULL
-WITH ch LIMIT $limit
-SET ch.embeddingModel = $model, ch.embeddedHash = ch.contentHash
-RETURN count(*) AS adopted`;
+// Chunks written under another model, found by two range seeks of chunk_embedding_model: every
+// writer stamps the model and the hash of the text it embedded, and migration 015 gave older or
+// inconsistent chunks a model ('' = unknown), so "stale" is "embeddingModel <> $model". Reading
+// from the index keeps a converged store's cycle at a few index hits instead of a chunk scan.
+const STALE_CHUNKS = `
+CALL () {
+  MATCH (ch:Chunk) WHERE ch.embeddingModel < $model RETURN ch
+  UNION ALL
+  MATCH (ch:Chunk) WHERE ch.embeddingModel > $model RETURN ch
+}
+WITH ch WHERE ${SCOPE}
+MATCH (m:Memory)-[:HAS_CHUNK]->(ch)
+WHERE m.deletedAt IS NULL`;
 
-const FIND_STALE = `
-MATCH (m:Memory)-[:HAS_CHUNK]->(ch:Chunk)
-WHERE ${SCOPE} AND m.deletedAt IS NULL AND ${STALE}
+const FIND_STALE = `${STALE_CHUNKS}
 RETURN ch.id AS id, ch.text AS text, ch.contentHash AS contentHash
 LIMIT $limit`;
 
-const COUNT_STALE = `
-MATCH (m:Memory)-[:HAS_CHUNK]->(ch:Chunk)
-WHERE ${SCOPE} AND m.deletedAt IS NULL AND ${STALE}
+const COUNT_STALE = `${STALE_CHUNKS}
+WITH ch LIMIT $cap
 RETURN count(ch) AS n`;
 
 // Only a chunk still holding the text that was embedded gets the vector (a rewrite since the
@@ -46,7 +48,7 @@ CALL (chunks) {
   UNWIND chunks AS ch
   MATCH (m:Memory)-[:HAS_CHUNK]->(ch)
   WITH DISTINCT m
-  WHERE NOT EXISTS { (m)-[:HAS_CHUNK]->(o:Chunk) WHERE o.embeddingModel IS NULL OR o.embeddingModel <> $model }
+  WHERE NOT EXISTS { (m)-[:HAS_CHUNK]->(o:Chunk) WHERE o.embeddingModel <> $model }
   SET m.embeddingModel = $model
 }
 RETURN size(chunks) AS written`;
@@ -62,17 +64,12 @@ export interface TrackerScope {
   namespaces: readonly string[] | null;
 }
 
-export async function adoptLegacyChunks(executor: Executor, scope: TrackerScope, limit: number): Promise<number> {
-  const [row] = await executor.write<{ adopted: number }>('embeddings.adopt', ADOPT_LEGACY, { ...scope, limit: neo4j.int(limit) });
-  return Number(row?.adopted ?? 0);
-}
-
 export async function findStaleChunks(executor: Executor, scope: TrackerScope, limit: number): Promise<StaleChunk[]> {
   return executor.read<StaleChunk & Record<string, unknown>>('embeddings.stale', FIND_STALE, { ...scope, limit: neo4j.int(limit) });
 }
 
 export async function countStaleChunks(executor: Executor, scope: TrackerScope): Promise<number> {
-  const [row] = await executor.read<{ n: number }>('embeddings.stale-count', COUNT_STALE, { ...scope });
+  const [row] = await executor.read<{ n: number }>('embeddings.stale-count', COUNT_STALE, { ...scope, cap: neo4j.int(STALE_COUNT_CAP) });
   return Number(row?.n ?? 0);
 }
 
