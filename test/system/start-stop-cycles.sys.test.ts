@@ -230,6 +230,28 @@ describe('npm start stopped by signals, with neo4j:stop beside it', () => {
     expect(await portOpen(NEO4J.boltPort)).toBe(false);
   }, 240_000);
 
+  it('neo4j:stop run again and again beside a start: a Neo4j left running always has its pid file', async () => {
+    // The window of the race: a stop that found no pid file removed it a moment later, after the
+    // start had written it. A stop in a tight loop in another process keeps that window open.
+    const attempts: string[] = [];
+    for (let attempt = 0; attempt < 4; attempt++) {
+      const stopper = spawn(process.execPath, ['--input-type=module', '-e', `
+        const { stopNeo4j } = await import(${JSON.stringify(path.join(ROOT, 'scripts', 'neo4j-server.mjs'))});
+        const end = Date.now() + 3000;
+        while (Date.now() < end) await stopNeo4j(${JSON.stringify(NEO4J)});`], { stdio: 'ignore' });
+      const stopped = new Promise((resolve) => stopper.once('exit', resolve));
+      await sleep(150 + attempt * 40);
+      const started = await startNeo4j({ ...NEO4J, timeoutMs: 60_000 }).then((r) => `started ${r.pid}`, (e: Error) => `start failed: ${e.message.split('\n')[0]}`);
+      await stopped;
+      const running = neo4jProcessesOfHome();
+      const pidFile = existsSync(PID_FILE) ? Number(readFileSync(PID_FILE, 'utf8').trim()) : null;
+      attempts.push(`${started}; running ${JSON.stringify(running)}; pid file ${pidFile}`);
+      for (const pid of running) if (pid !== pidFile) process.kill(pid, 'SIGKILL'); // an orphan: clean up for the next attempt
+      await stopNeo4j(NEO4J);
+    }
+    for (const line of attempts) expect(line, attempts.join('\n')).toMatch(/running \[\]; pid file null$|running \[(\d+)\]; pid file \1$/);
+  }, 240_000);
+
   it(`${PLAN.length} start/stop cycles, signals at random points: no Neo4j left running, no port held (seed ${SEED})`, async () => {
     const rand = random(SEED);
     const plan = [...PLAN].sort(() => rand() - 0.5);
