@@ -149,6 +149,8 @@ describe('structured writes (createEntity, relate, assertFact, mergeEntities, de
     // Each fact memory names its entity and Oslo: the write-time linker counts one co-mention edge each.
     const kim = (await gql.data(ASSERT, { ns, e: 'Kim', a: 'location', c: 'lives in Oslo' }, rw)).assertFact.memory.id as string;
     const kimberly = (await gql.data(ASSERT, { ns, e: 'Kimberly', a: 'location', c: 'lives in Oslo' }, rw)).assertFact.memory.id as string;
+    // One memory naming both and Oslo: two co-mention edges to Oslo that the merge makes one.
+    const both = (await gql.data(ASSERT, { ns, e: 'Kim', a: 'habits', c: 'meets Kimberly in Oslo every spring' }, rw)).assertFact.memory.id as string;
     // An extracted relation from each memory, as the deep path writes it (graph-write.ts): one source per mention.
     await services.executor.write('t', `
       UNWIND [[$kim, 'kim'], [$kimberly, 'kimberly']] AS x
@@ -159,11 +161,13 @@ describe('structured writes (createEntity, relate, assertFact, mergeEntities, de
       RETURN r.type AS type, r.mentions AS mentions ORDER BY type`, { ns });
 
     await gql.data(MERGE, { ns, keep: 'Kim', merge: 'Kimberly' }, rw);
-    expect(await edges()).toEqual([{ type: 'co_mentioned', mentions: 2 }, { type: 'works at', mentions: 2 }]);
+    // Three memories co-mention Kim and Oslo now, each once.
+    expect(await edges()).toEqual([{ type: 'co_mentioned', mentions: 3 }, { type: 'works at', mentions: 2 }]);
 
     const FORGET = `mutation ($id: ID!) { forget(id: $id) { id } }`;
     await gql.data(FORGET, { id: kimberly }, rw);
-    expect(await edges()).toEqual([{ type: 'co_mentioned', mentions: 1 }, { type: 'works at', mentions: 1 }]);
+    expect(await edges()).toEqual([{ type: 'co_mentioned', mentions: 2 }, { type: 'works at', mentions: 1 }]);
+    await gql.data(FORGET, { id: both }, rw);
     await gql.data(FORGET, { id: kim }, rw);
     expect(await edges()).toEqual([]);
   });

@@ -167,14 +167,30 @@ const ADD_COUNTS = `n.mentions = coalesce(n.mentions, 0) + coalesce(r.mentions, 
 
 // A memory keeps the co-mention edges it counted as entity-id pairs (remember-write.ts); the
 // merged entity's id in them becomes the kept one's, so forget still finds the moved edge. A pair
-// of the two merged entities named the edge between them, which the merge drops.
+// of the two merged entities named the edge between them, which the merge drops. A memory that
+// named both entities and a third counted two edges that become one: it keeps the pair once, and
+// the edge gives back the extra mention (DROP_DOUBLE_COUNTS, once the edges are joined).
 const REPOINT_CO_MENTION_PAIRS = `
 MATCH (keep:Entity {id: $keepId, namespace: $namespace}), (gone:Entity {id: $mergeId, namespace: $namespace})
 MATCH (m:Memory)-[:MENTIONS]->(gone)
 WHERE any(key IN coalesce(m.coMentionPairs, []) WHERE key STARTS WITH gone.id + '|' OR key ENDS WITH '|' + gone.id)
 WITH m, keep.id AS keepId, gone.id AS goneId, [key IN m.coMentionPairs | split(key, '|')] AS pairs
 WITH m, [p IN pairs | [CASE p[0] WHEN goneId THEN keepId ELSE p[0] END, CASE p[1] WHEN goneId THEN keepId ELSE p[1] END]] AS moved
-SET m.coMentionPairs = [p IN moved WHERE p[0] <> p[1] | p[0] + '|' + p[1]]`;
+WITH m, [p IN moved WHERE p[0] <> p[1] | p[0] + '|' + p[1]] AS keys
+WITH m, keys, reduce(kept = [], key IN keys | CASE WHEN key IN kept THEN kept ELSE kept + key END) AS distinctKeys
+SET m.coMentionPairs = distinctKeys
+WITH keys, distinctKeys
+UNWIND distinctKeys AS key
+WITH key, size([k IN keys WHERE k = key]) - 1 AS extra
+WHERE extra > 0
+RETURN key, extra`;
+
+const DROP_DOUBLE_COUNTS = `
+UNWIND $doubled AS d
+WITH d, split(d.key, '|') AS pair
+MATCH (:Entity {id: pair[0]})-[r:RELATES_TO {type: 'co_mentioned'}]->(:Entity {id: pair[1]})
+SET r.mentions = coalesce(r.mentions, 0) - d.extra
+SET r.strength = CASE WHEN r.mentions > 0 THEN toFloat(r.mentions) / (r.mentions + 1) ELSE 0.0 END`;
 
 // Relations are re-pointed to the kept entity; one that would join it to itself is dropped.
 const MOVE_RELATIONS = `
@@ -223,11 +239,12 @@ export async function mergeEntityInto(executor: Executor, w: MergeWrite): Promis
     if (replay) return replay;
     const params = { namespace: w.namespace, keepId: w.keepId, mergeId: w.mergeId };
     const [attrs] = await tx.run<{ attributes: number }>(COUNT_ATTRIBUTES, params);
-    await tx.run(REPOINT_CO_MENTION_PAIRS, params); // while the memories still mention the merged entity
+    const doubled = await tx.run<{ key: string; extra: number }>(REPOINT_CO_MENTION_PAIRS, params); // while the memories still mention the merged entity
     const [mentions] = await tx.run<{ moved: number }>(MOVE_MENTIONS, params);
     const [folded] = await tx.run<{ aspects: number }>(FOLD_ASPECTS, params);
     const [adopted] = await tx.run<{ aspects: number }>(ADOPT_ASPECTS, params);
     const [relations] = await tx.run<{ relations: number }>(MOVE_RELATIONS, { ...params, maxMemoryIds: CO_MENTION_MAX_MEMORY_IDS });
+    if (doubled.length) await tx.run(DROP_DOUBLE_COUNTS, { doubled });
     const counts: MergeCounts = { mentions: mentions?.moved ?? 0, aspects: (folded?.aspects ?? 0) + (adopted?.aspects ?? 0), attributes: attrs?.attributes ?? 0, relations: relations?.relations ?? 0 };
     const [row] = await tx.run<{ entity: EntityRecord }>(RETIRE_MERGED, {
       ...params,
