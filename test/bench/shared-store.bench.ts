@@ -181,7 +181,9 @@ async function ingest(bench: BenchServices, tenants: Tenant[], from: number[]): 
       if (cursors[i]! >= t.turns.length) continue;
       const batch = t.turns.slice(cursors[i], cursors[i]! + opts.batch);
       cursors[i]! += batch.length;
-      const outcomes = await bench.services.remember.rememberBatch(batch.map((b) => ({ ...b.input, namespace: t.namespace })));
+      const outcomes = await bench.services.remember.rememberBatch(batch.map((b) => ({ ...b.input, namespace: t.namespace }))).catch((error: Error) => {
+        throw new Error(`${t.namespace} at ${int(stored)} stored: ${error.message}; slowest operations: ${slowest(bench)}`);
+      });
       const failed = outcomes.find((o) => o.error);
       if (failed?.error) throw new Error(`${t.namespace}: ${failed.error.message}`);
       stored += batch.length;
@@ -208,6 +210,15 @@ async function ingest(bench: BenchServices, tenants: Tenant[], from: number[]): 
   }
   bench.embedder.memo = undefined;
   return windows;
+}
+
+function slowest(bench: BenchServices): string {
+  return [...bench.ops.stats]
+    .map(([op, st]) => [op, Math.max(...st.samples)] as const)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 5)
+    .map(([op, max]) => `${op} ${Math.round(max)} ms`)
+    .join(', ');
 }
 
 // ---------- write probes: the model in the loop ----------

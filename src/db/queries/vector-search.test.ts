@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { EXACT_SCAN_BUDGET, MAX_INDEX_K, planVectorSearch } from './vector-search.js';
+import type { Executor } from '../executor.js';
+import { EXACT_SCAN_BUDGET, MAX_INDEX_K, nearestInNamespace, planVectorSearch } from './vector-search.js';
 
 describe('planVectorSearch: cost follows the namespace, not the store', () => {
   it('scans a small namespace exactly, however large the store', () => {
@@ -33,5 +34,31 @@ describe('planVectorSearch: cost follows the namespace, not the store', () => {
   it('never asks the index for more than MAX_INDEX_K', () => {
     const plan = planVectorSearch({ namespaceChunks: 1_000_000, totalChunks: 1_000_000_000 }, 1, 100);
     expect(plan).toEqual({ path: 'index', k: MAX_INDEX_K });
+  });
+});
+
+describe('nearestInNamespace widens only the vectors other tenants crowded out', () => {
+  it('searches again, wider, for the crowded vector alone', async () => {
+    const calls: Array<{ operation: string; k?: number; vectors?: number[][] }> = [];
+    const executor = {
+      read: async (operation: string, _cypher: string, params: { k?: number; vectors?: number[][] } = {}) => {
+        calls.push({ operation, k: params.k, vectors: params.vectors });
+        if (operation === 'vectors.namespaceChunks') return [{ chunks: 10_000 }];
+        if (operation === 'vectors.allChunks') return [{ chunks: 150_000 }];
+        // Vector [1] is crowded out until k reaches 2,400; the others find their hits at once.
+        return params.vectors!.map((v, i) => ({
+          i,
+          hits: v[0] === 1 && params.k! < 2_400 ? [] : [{ memoryId: `m${v[0]}`, contentHash: 'h', score: 0.9 }],
+        }));
+      },
+    } as unknown as Executor;
+    const vectors = Array.from({ length: 100 }, (_, i) => [i, 0, 0]);
+    const result = await nearestInNamespace(executor, vectors, { namespace: 'ns', limit: 1 });
+    expect(result.path).toBe('widened');
+    expect(result.hits.map((h) => h[0]?.memoryId)).toEqual(vectors.map((v) => `m${v[0]}`));
+    const searches = calls.filter((c) => c.operation === 'vectors.index');
+    expect(searches[0]!.vectors).toHaveLength(100);
+    for (const again of searches.slice(1)) expect(again.vectors).toEqual([[1, 0, 0]]);
+    expect(searches.map((s) => s.k)).toEqual([50, 200, 800, 3_200]);
   });
 });

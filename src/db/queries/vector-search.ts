@@ -122,11 +122,16 @@ export async function nearestInNamespace(executor: Executor, vectors: readonly (
   if (plan.path === 'exact') return { hits: collectHits(vectors.length, await executor.read('vectors.exact', EXACT_SCAN, params)), path: 'exact' };
 
   let k = plan.k;
-  let hits = await indexSearch(executor, vectors.length, { ...params, k });
-  if (complete(hits, options.limit)) return { hits, path: 'index' };
-  while (!complete(hits, options.limit) && k < MAX_INDEX_K) {
+  const hits = await indexSearch(executor, vectors.length, { ...params, k });
+  let short = incomplete(hits, options.limit);
+  if (short.length === 0) return { hits, path: 'index' };
+  // Only the vectors other tenants crowded out search again, wider: one crowded vector must not
+  // make a whole batch pay for k in the thousands.
+  while (short.length > 0 && k < MAX_INDEX_K) {
     k = Math.min(MAX_INDEX_K, k * WIDEN_FACTOR);
-    hits = await indexSearch(executor, vectors.length, { ...params, k });
+    const again = await indexSearch(executor, short.length, { ...params, k, vectors: short.map((i) => params.vectors[i]!) });
+    short.forEach((i, j) => (hits[i] = again[j]!));
+    short = short.filter((i) => hits[i]!.length < options.limit);
   }
   return { hits, path: 'widened' };
 }
@@ -141,8 +146,9 @@ function collectHits(count: number, rows: ReadonlyArray<Record<string, unknown>>
   return hits;
 }
 
-function complete(hits: VectorHit[][], limit: number): boolean {
-  return hits.every((h) => h.length >= limit);
+/** Indexes of the query vectors with fewer than `limit` hits. */
+function incomplete(hits: VectorHit[][], limit: number): number[] {
+  return hits.flatMap((h, i) => (h.length < limit ? [i] : []));
 }
 
 // ---------- planning statistics, cached per executor (one per database) ----------
