@@ -102,17 +102,19 @@ describe('the memory explorer (GET /explorer) in headless Chromium against the r
   it('timeline: memories newest first with type, importance, tags, source and session; filters; cursor paging; search', async () => {
     const page = await open(OPERATOR, '#/timeline');
     const timeline = page.getByTestId('timeline');
-    await timeline.getByText('We chose Neo4j for the knowledge graph').waitFor({ timeout: WAIT_MS });
-    const live = 8 - 1 + 2 + FILLERS; // remembered, less the forgotten one, plus the two asserted facts
+    // Newest recorded first: the fillers, written last, fill the first page; the seed is on the second.
+    await timeline.getByText('Filler note 15:').waitFor({ timeout: WAIT_MS });
+    const live = 8 - 1 + 3 + FILLERS; // remembered, less the forgotten one, plus the three asserted facts
     await expect.poll(() => page.getByTestId('timeline-count').textContent()).toBe(`20 of ${live} memories, newest first`);
+    expect(await timeline.textContent()).not.toContain('We chose Neo4j');
+
+    await page.getByRole('button', { name: /Load 20 more/ }).click();
+    await expect.poll(() => page.getByTestId('timeline-count').textContent()).toBe(`${live} of ${live} memories, newest first`);
     const decision = timeline.locator('li', { hasText: 'We chose Neo4j' });
     for (const fact of ['decision', 'importance 0.', 'pinned', 'source: meeting', 'session: arch-review', 'architecture']) await expect.poll(() => decision.textContent()).toContain(fact);
     expect(await timeline.textContent()).toContain('[DATABASE_URI]');
     expect(await timeline.textContent()).not.toContain('staging cluster');
-
-    await page.getByRole('button', { name: /Load 20 more/ }).click();
-    await expect.poll(() => page.getByTestId('timeline-count').textContent()).toBe(`${live} of ${live} memories, newest first`);
-    await expect.poll(() => timeline.locator('li', { hasText: 'Filler note 1:' }).count()).toBe(1);
+    expect(await page.getByRole('button', { name: /Load 20 more/ }).count()).toBe(0);
 
     await page.getByLabel('Forgotten too').check();
     await page.getByLabel('Session').fill('ops');
@@ -161,9 +163,13 @@ describe('the memory explorer (GET /explorer) in headless Chromium against the r
 
   it('entity: aspects with current and superseded attributes, a Cytoscape graph grown one hop at a time, the memories that mention it', async () => {
     const page = await open(OPERATOR, `#/entity/${seed.entities.ada}`);
-    const aspect = page.getByTestId('aspect').filter({ hasText: 'role' });
-    await aspect.waitFor({ timeout: WAIT_MS });
-    expect(await aspect.textContent()).toContain('Ada Lovelace leads the platform team.');
+    const role = page.getByTestId('aspect').filter({ hasText: 'role' });
+    await role.waitFor({ timeout: WAIT_MS });
+    expect(await role.textContent()).toContain('Ada Lovelace leads the billing team.');
+    const preferences = await page.getByTestId('aspect').filter({ hasText: 'preferences' }).locator('li').allTextContents();
+    expect(preferences).toHaveLength(2);
+    expect(preferences[0]).toMatch(/^active Ada Lovelace avoids tabs/);
+    expect(preferences[1]).toMatch(/^superseded Ada Lovelace prefers tabs.*superseded \d{4}-\d\d-\d\d \d\d:\d\d by “Ada Lovelace avoids tabs in the billing code\.”/);
     const nodes = page.getByTestId('graph-nodes');
     await nodes.getByText('billing team').waitFor({ timeout: WAIT_MS });
     expect(await nodes.textContent()).toContain('platform team');

@@ -61,10 +61,12 @@ export async function seedExplorer(post: Post, services: Services, namespace: st
   await relate('invoice service', 'runs on', 'Neo4j');
   await relate('invoice service', 'publishes to', 'Kafka');
   await relate('Ada Lovelace', 'member of', 'platform team');
-  const fact = (content: string) =>
-    call(post, headers, `mutation A($ns: String, $c: String!) { assertFact(namespace: $ns, entity: "Ada Lovelace", aspect: "role", content: $c) { outcome } }`, { ns: namespace, c: content });
-  await fact('Ada Lovelace leads the billing team.');
-  await fact('Ada Lovelace leads the platform team.');
+  const fact = (aspect: string, content: string) =>
+    call(post, headers, `mutation A($ns: String, $a: String!, $c: String!) { assertFact(namespace: $ns, entity: "Ada Lovelace", aspect: $a, content: $c) { outcome } }`, { ns: namespace, a: aspect, c: content });
+  await fact('role', 'Ada Lovelace leads the billing team.');
+  // The second contradicts the first (prefers / avoids): the first is superseded.
+  await fact('preferences', 'Ada Lovelace prefers tabs in the billing code.');
+  await fact('preferences', 'Ada Lovelace avoids tabs in the billing code.');
 
   // One dead job: the extract job of the redacted memory, leased and failed for good, its error
   // carrying the same secret (failJob redacts what it stores).
