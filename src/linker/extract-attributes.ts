@@ -6,9 +6,10 @@
  * "Decision Auto-Protection"). The deep path re-classifies with an LLM later.
  */
 import { isDecisionContent } from './decision-patterns.js';
-import type { ExtractedEntity } from './extract-entities.js';
+import type { EntitySignal, ExtractedEntity } from './extract-entities.js';
 
-export type AttributeKind = 'attribute' | 'constraint';
+/** `alias`: another name the text gives the entity (content is the canonical alias); stored on the entity, not as an Attribute node. */
+export type AttributeKind = 'attribute' | 'constraint' | 'alias';
 
 export interface ExtractedAttribute {
   entityCanonicalName: string;
@@ -63,7 +64,7 @@ export function extractAttributes(text: string, entities: readonly ExtractedEnti
   // A speaker label says who talks, not what the turn is about: it gets no attributes. Nor does a
   // recognized name: "Alice lives in Berlin" is not an attribute of Berlin; it links the memory to
   // both and relates them (co-mention), and an agent's assertFact owns a person's attributes.
-  const strong = entities.filter((e) => e.strength === 'strong' && e.signal !== 'speaker' && e.signal !== 'named-entity').map((e) => ({ key: e.canonicalName, forms: mentionForms(e) }));
+  const strong = entities.filter((e) => e.strength === 'strong' && !NO_ATTRIBUTE_SIGNALS.has(e.signal)).map((e) => ({ key: e.canonicalName, forms: mentionForms(e) }));
   if (strong.length === 0 || max <= 0) return [];
 
   const out: ExtractedAttribute[] = [];
@@ -82,6 +83,19 @@ export function extractAttributes(text: string, entities: readonly ExtractedEnti
     }
   }
   return out;
+}
+
+/** Names found by their capitals or the recognizer, and speaker labels (see above). */
+const NO_ATTRIBUTE_SIGNALS = new Set<EntitySignal>(['speaker', 'named-entity', 'proper-name', 'title']);
+/** Alias attributes per memory. */
+export const LINKER_MAX_ALIAS_ATTRIBUTES = 10;
+
+/** One `alias` attribute per alias the text gives a strong entity. */
+export function aliasAttributes(entities: readonly ExtractedEntity[]): ExtractedAttribute[] {
+  return entities
+    .filter((e) => e.strength === 'strong')
+    .flatMap((e) => (e.aliases ?? []).map((alias) => ({ entityCanonicalName: e.canonicalName, aspect: 'aliases', content: alias, kind: 'alias' as const, importance: ATTRIBUTE_IMPORTANCE, confidence: INLINE_ATTRIBUTE_CONFIDENCE })))
+    .slice(0, LINKER_MAX_ALIAS_ATTRIBUTES);
 }
 
 /** Sentences and lines, without list markers, at least MIN_CLAUSE_CHARS long. */

@@ -76,10 +76,19 @@ describe('extractEntities: weak signals and junk', () => {
   });
 
   it('reads capitalised names inside sentences, keeping multi-word names whole', () => {
-    // The weak rule alone (named-entities.test.ts covers the recognizer, which makes these strong).
-    const entities = extractEntities('We flew to New York with Bob Smith and met the Acme Corp team near Central Park in March.', { namedEntities: false });
+    // The weak rule alone (the recognizer and the named-thing rules make these strong).
+    const text = 'We flew to New York with Bob Smith and met the Acme Corp team near Central Park in March.';
+    const entities = extractEntities(text, { namedEntities: false, namedThings: false });
     expect(entities.map((e) => e.name)).toEqual(['New York', 'Bob Smith', 'Acme Corp', 'Central Park']);
     for (const e of entities) expect(e.strength).toBe('weak');
+    // Mid-sentence capitalised names create entities; a noun that types one types it.
+    const strong = extractEntities(text, { namedEntities: false });
+    expect(strong.map((e) => [e.name, e.type, e.strength])).toEqual([
+      ['New York', 'unknown', 'strong'],
+      ['Bob Smith', 'unknown', 'strong'],
+      ['Acme Corp', 'organization', 'strong'],
+      ['Central Park', 'unknown', 'strong'],
+    ]);
   });
 
   it('does not read parts of paths, URLs or code as names', () => {

@@ -7,6 +7,7 @@
 import { trimEndChars } from '../text/index.js';
 import { decisionObjects } from './decision-patterns.js';
 import { recognizeNamedEntities } from './named-entities.js';
+import { findNamedThings, isProperName } from './named-things.js';
 import { findNameMentions } from './proper-nouns.js';
 import { canonicalize, knownTech, STOP_WORDS, TECH_ALIAS_SOURCE } from './vocabulary.js';
 
@@ -21,6 +22,13 @@ export type EntitySignal =
   | 'identifier'
   | 'decision-object'
   | 'named-entity'
+  | 'typed-name'
+  | 'apposition'
+  | 'versioned'
+  | 'code-name'
+  | 'acronym'
+  | 'title'
+  | 'proper-name'
   | 'speaker'
   | 'sentence-start'
   | 'proper-noun';
@@ -37,16 +45,22 @@ export interface ExtractedEntity {
   strength: EntityStrength;
   /** Which rule found it (kept for audit and tests). */
   signal: EntitySignal;
+  /** Other names the text gives it ("Kestrel, the billing service" → "billing service"), canonical. */
+  aliases?: string[];
 }
 
 export interface ExtractEntitiesOptions {
   maxEntities?: number;
   /** People, places and organizations from the NLP recognizer (named-entities.ts); on by default. */
   namedEntities?: boolean;
+  /** Services, projects, products, versions and code names (named-things.ts), and capitalised names mid-sentence; on by default. */
+  namedThings?: boolean;
 }
 
 /** At most this many entities per memory, strong ones first, to bound the write transaction. */
 export const LINKER_MAX_ENTITIES = 50;
+/** Aliases kept per entity and memory. */
+export const LINKER_MAX_ALIASES = 4;
 /** A longer "name" is a run of code or noise, not something to key an entity on. */
 export const LINKER_MAX_ENTITY_NAME_CHARS = 200;
 /** Mention confidence per signal. */
@@ -59,6 +73,14 @@ export const SIGNAL_CONFIDENCE: Record<EntitySignal, number> = {
   identifier: 0.8,
   'decision-object': 0.75,
   'named-entity': 0.7,
+  'typed-name': 0.75,
+  apposition: 0.75,
+  versioned: 0.75,
+  'code-name': 0.8,
+  acronym: 0.75,
+  title: 0.6,
+  // Below the recognizer's: when it types the same name (person, place), its type wins.
+  'proper-name': 0.55,
   speaker: 0.6,
   'sentence-start': 0.5,
   'proper-noun': 0.5,
@@ -71,6 +93,7 @@ interface Candidate {
   signal: EntitySignal;
   start: number;
   end: number;
+  aliases?: string[];
 }
 
 const PLACEHOLDER = /\[[A-Z][A-Z0-9_]*\]/g;
@@ -111,6 +134,14 @@ export function extractEntities(text: string, options: ExtractEntitiesOptions = 
     const start = Math.max(0, base.indexOf(name));
     candidates.push({ name: tech?.name ?? name, type: tech ? 'tool' : 'unknown', mention: name, signal: 'decision-object', start, end: start + name.length });
   }
+  // On the text before the technology pass masked it: "Postgres 16" is a name of its own, and
+  // PostgreSQL stays an entity too. Their spans are masked for the recognizer below, which
+  // would type "Atlas" of "Atlas, our search service," as a place.
+  if (options.namedThings !== false) {
+    const things = findNamedThings(base).filter((t) => !isMasked(masked, t.start, t.end) || t.signal === 'versioned');
+    candidates.push(...things.map((t) => ({ name: t.name, type: t.type, mention: t.name, signal: t.signal, start: t.start, end: t.end, aliases: t.aliases })));
+    masked = mask(masked, things.map((t) => [t.start, t.coverEnd ?? t.end]));
+  }
   const names = findNameMentions(masked);
   // On the masked text: a known technology, path or URL keeps its own type. A speaker label stays
   // a speaker (who talks, not what the turn is about), whatever the recognizer calls it.
@@ -122,7 +153,9 @@ export function extractEntities(text: string, options: ExtractEntitiesOptions = 
     }
   }
   for (const n of names) {
-    candidates.push({ name: n.name, type: n.kind === 'speaker' ? 'person' : 'unknown', mention: n.name, signal: n.kind, start: n.start, end: n.end });
+    // A capitalised name mid-sentence that is not a nationality, title or heading: an entity.
+    const signal = n.kind === 'proper-noun' && options.namedThings !== false && isProperName(n.name, masked, n.start) ? 'proper-name' : n.kind;
+    candidates.push({ name: n.name, type: n.kind === 'speaker' ? 'person' : 'unknown', mention: n.name, signal, start: n.start, end: n.end });
   }
   return dedupe(candidates, options.maxEntities ?? LINKER_MAX_ENTITIES);
 }
@@ -174,6 +207,11 @@ function callCandidate(m: RegExpMatchArray): Candidate | null {
   return { name, type: 'system', mention: m[0].length <= 100 ? m[0] : `${name}()`, signal: 'identifier', start: m.index!, end: m.index! + m[0].length };
 }
 
+/** Whether the span was blanked by an earlier pass (all spaces where the text has none). */
+function isMasked(masked: string, start: number, end: number): boolean {
+  return masked.slice(start, end).trim() === '';
+}
+
 function matches(text: string, re: RegExp, build: (m: RegExpMatchArray & { index: number }) => Candidate | null): Candidate[] {
   const out: Candidate[] = [];
   for (const m of text.matchAll(re)) {
@@ -206,10 +244,13 @@ function dedupe(candidates: Candidate[], max: number): ExtractedEntity[] {
     // A transcript's speaker label names who is talking: strong, unlike a capitalised word.
     const strength: EntityStrength = c.signal === 'sentence-start' || c.signal === 'proper-noun' ? 'weak' : 'strong';
     const e: ExtractedEntity = { name: c.name, canonicalName, type: c.type, mentionText: c.mention, confidence: SIGNAL_CONFIDENCE[c.signal], strength, signal: c.signal };
+    const aliases = (c.aliases ?? []).map(canonicalize).filter((a) => a !== canonicalName && a.length >= 2 && !STOP_WORDS.has(a));
     const prev = best.get(canonicalName);
     if (!prev) best.set(canonicalName, { e, at: c.start });
-    else if (rank(e) > rank(prev.e)) best.set(canonicalName, { e, at: Math.min(prev.at, c.start) });
+    else if (rank(e) > rank(prev.e)) best.set(canonicalName, { e: { ...e, aliases: prev.e.aliases }, at: Math.min(prev.at, c.start) });
     else prev.at = Math.min(prev.at, c.start);
+    const kept = best.get(canonicalName)!.e;
+    if (aliases.length) kept.aliases = [...new Set([...(kept.aliases ?? []), ...aliases])].slice(0, LINKER_MAX_ALIASES);
   }
   const all = [...best.values()];
   const kept = all.length <= max ? all : [...all].sort((a, b) => rank(b.e) - rank(a.e) || a.at - b.at).slice(0, max);

@@ -3,7 +3,7 @@
  * aspects and attributes that the write transaction stores with the memory. No LLM, no I/O.
  */
 import { isDecisionContent } from './decision-patterns.js';
-import { extractAttributes, type ExtractedAttribute } from './extract-attributes.js';
+import { aliasAttributes, extractAttributes, type ExtractedAttribute } from './extract-attributes.js';
 import { extractEntities, type ExtractedEntity } from './extract-entities.js';
 
 export { isDecisionContent } from './decision-patterns.js';
@@ -19,7 +19,10 @@ export interface LinkOptions {
 export interface LinkResult {
   /** One per canonical name, in order of first mention; `weak` ones link only to existing entities. */
   entities: ExtractedEntity[];
-  /** Attributes of strong entities; all `constraint` (importance 0.85) when `isDecision`. */
+  /**
+   * Attributes of strong entities; all `constraint` (importance 0.85) when `isDecision`. Then one
+   * of kind `alias` per other name the text gives an entity, which the write stores on the entity.
+   */
   attributes: ExtractedAttribute[];
   /** Whether the memory contains decision language (seed 004's 14 patterns). */
   isDecision: boolean;
@@ -28,6 +31,9 @@ export interface LinkResult {
 export function linkMemory(text: string, options: LinkOptions = {}): LinkResult {
   const isDecision = isDecisionContent(text);
   const entities = extractEntities(text, { maxEntities: options.maxEntities });
-  const attributes = extractAttributes(text, entities, { isDecision, maxAttributes: options.maxAttributes, maxContentChars: options.maxAttributeChars });
+  const attributes = [
+    ...extractAttributes(text, entities, { isDecision, maxAttributes: options.maxAttributes, maxContentChars: options.maxAttributeChars }),
+    ...aliasAttributes(entities),
+  ];
   return { entities, attributes, isDecision };
 }

@@ -8,19 +8,20 @@ import { scoreNer } from './ner-score.js';
 const recognize = (text: string) => recognizeNamedEntities(text).map((e) => [e.name, e.type]);
 
 describe('recognizeNamedEntities', () => {
-  // Floors a little under what `npm run bench:ner` measured (precision 0.99 overall, 1.00 for
-  // people and places; recall 0.61): a regression in either fails here.
+  // Floors a little under what `npm run bench:ner` measured on the 184-example sample (names
+  // precision 0.95, people 0.90, places 0.93, organizations 0.68; recall: names 0.54, people
+  // 0.73, places 0.82, organizations 0.50): a regression in either fails here.
   it('keeps its precision and recall on the labelled sample', () => {
     const score = scoreNer(NER_SAMPLE, (text) => recognizeNamedEntities(text).map((e) => ({ text: e.name, type: e.type })));
-    expect(NER_SAMPLE.length).toBeGreaterThanOrEqual(60);
-    expect(score.all!.precision).toBeGreaterThanOrEqual(0.97);
-    expect(score.person!.precision).toBeGreaterThanOrEqual(0.97);
-    expect(score.place!.precision).toBeGreaterThanOrEqual(0.97);
-    expect(score.organization!.precision).toBeGreaterThanOrEqual(0.9);
-    expect(score.all!.recall).toBeGreaterThanOrEqual(0.55);
+    expect(NER_SAMPLE.length).toBeGreaterThanOrEqual(150);
+    expect(score.names!.precision).toBeGreaterThanOrEqual(0.93);
+    expect(score.person!.precision).toBeGreaterThanOrEqual(0.88);
+    expect(score.place!.precision).toBeGreaterThanOrEqual(0.9);
+    expect(score.organization!.precision).toBeGreaterThanOrEqual(0.6);
+    expect(score.names!.recall).toBeGreaterThanOrEqual(0.5);
     expect(score.person!.recall).toBeGreaterThanOrEqual(0.7);
     expect(score.place!.recall).toBeGreaterThanOrEqual(0.75);
-    expect(score.organization!.recall).toBeGreaterThanOrEqual(0.5);
+    expect(score.organization!.recall).toBeGreaterThanOrEqual(0.45);
   });
 
   it('types people, places and organizations, with offsets into the text', () => {
@@ -83,7 +84,7 @@ describe('extractEntities with the recognizer', () => {
   });
 
   it('can be switched off', () => {
-    const e = extractEntities('Alice lives in Berlin and works at Acme.', { namedEntities: false });
+    const e = extractEntities('Alice lives in Berlin and works at Acme.', { namedEntities: false, namedThings: false });
     expect(e.every((x) => x.strength === 'weak')).toBe(true);
   });
 });

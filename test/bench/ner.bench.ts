@@ -95,7 +95,7 @@ const run = (name: string, predict: Predict) => {
   results.push({ name, scores: scoreNer(NER_SAMPLE, predict), msPer1kChars: wall, cpuMsPer1kChars: cpu });
 };
 
-run('linker, today\'s rules', linker(false));
+run('linker without the recognizer', linker(false));
 run('linker + recognizer', linker(true));
 run('recognizer (compromise + rules)', recognizer);
 run('compromise 14 raw', compromiseRaw);

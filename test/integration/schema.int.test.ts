@@ -43,7 +43,7 @@ describe('schema migrations on the real Neo4j', () => {
 
   it('has the full-text indexes and the entity uniqueness constraint', async () => {
     const { indexes, constraints } = await schemaSnapshot();
-    expect(indexes.filter((i) => (i as unknown as { type: string }).type === 'FULLTEXT').map((i) => i.name).sort()).toEqual(['entity_name', 'hint_text', 'memory_content']);
+    expect(indexes.filter((i) => (i as unknown as { type: string }).type === 'FULLTEXT').map((i) => i.name).sort()).toEqual(['entity_alias', 'entity_name', 'hint_text', 'memory_content']);
     expect(constraints.find((c) => c.name === 'entity_canonical_name')).toMatchObject({ properties: ['namespace', 'canonicalName'] });
   });
 

@@ -1,4 +1,7 @@
 import type { Executor } from '../executor.js';
+import { namespaceToken } from '../../pipeline/remember-service.js';
+import { escapeLuceneTerm } from '../../recall/lucene.js';
+import { cleanText } from '../../text/index.js';
 import {
   ASPECT_RETURN,
   ENTITY_RETURN,
@@ -164,10 +167,34 @@ const ENTITY_BY_NAME = `
 MATCH (e:Entity {namespace: $namespace, canonicalName: $canonicalName})
 RETURN ${ENTITY_RETURN('e')} AS entity`;
 
+// An alias ("billing service" for Kestrel) through the alias index, then compared exactly; the
+// most-mentioned entity wins when two share one.
+const ENTITY_BY_ALIAS = `
+CALL db.index.fulltext.queryNodes('entity_alias', $query, {limit: toInteger($fetch)}) YIELD node
+WITH node AS e
+WHERE e.namespace = $namespace AND $canonicalName IN e.aliases
+RETURN ${ENTITY_RETURN('e')} AS entity
+ORDER BY coalesce(e.mentions, 0) DESC, e.canonicalName
+LIMIT 1`;
+/** Alias-index candidates read before the exact comparison. */
+const ALIAS_FETCH = 50;
+
+/** An entity by its canonical name, else by one of its aliases. */
 export async function entityByName(executor: Executor, namespace: string, name: string): Promise<EntityRecord | null> {
-  const canonicalName = name.trim().toLowerCase().replace(/\s+/g, ' ');
+  // Cleaned like the stored names it is compared with (src/text/well-formed.ts).
+  const canonicalName = cleanText(name).trim().toLowerCase().replace(/\s+/g, ' ');
   const [row] = await executor.read<{ entity: EntityRecord }>('graph.entity-by-name', ENTITY_BY_NAME, { namespace, canonicalName });
-  return row?.entity ?? null;
+  if (row) return row.entity;
+  const query = aliasQuery(namespaceToken(namespace), canonicalName);
+  if (!query) return null;
+  const [alias] = await executor.read<{ entity: EntityRecord }>('graph.entity-by-alias', ENTITY_BY_ALIAS, { namespace, canonicalName, query, fetch: ALIAS_FETCH });
+  return alias?.entity ?? null;
+}
+
+/** `namespaceToken:<t>^0 AND aliases:(+w …)` over the name's words; null when it has none. */
+export function aliasQuery(token: string, canonicalName: string): string | null {
+  const words = canonicalName.split(/[^\p{L}\p{N}]+/u).filter(Boolean).slice(0, 12);
+  return words.length === 0 ? null : `namespaceToken:${token}^0 AND aliases:(${words.map((w) => `+${escapeLuceneTerm(w)}`).join(' ')})`;
 }
 
 // The newest first, cut at the limit, then returned oldest first. Ties in validFrom (one

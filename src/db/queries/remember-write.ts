@@ -165,6 +165,21 @@ export const CO_MENTION_MAX_MEMORY_IDS = 16;
 /** A co-mention says the two are related, not how. */
 const CO_MENTION_CONFIDENCE = 0.5;
 
+// Other names the text gives an entity (attributes of kind 'alias', canonical), appended to
+// Entity.aliases up to MAX_ENTITY_ALIASES: a re-run finds them there and adds nothing.
+const ADD_ALIASES = `
+UNWIND $aliases AS a
+MATCH (mem:Memory {id: a.memoryId})
+MATCH (e:Entity {namespace: mem.namespace, canonicalName: a.entityCanonicalName})
+WITH e, collect(DISTINCT a.content) AS names
+WITH e, coalesce(e.aliases, []) AS old, names
+WITH e, old, [n IN names WHERE NOT n IN old AND n <> e.canonicalName] AS fresh
+WHERE size(fresh) > 0 AND size(old) < $maxAliases
+SET e.aliases = old + fresh[0..($maxAliases - size(old))], e.updatedAt = $now`;
+
+/** Aliases kept per entity (the alias index reads them all). */
+export const MAX_ENTITY_ALIASES = 16;
+
 const CREATE_ATTRIBUTES = `
 UNWIND $attributes AS a
 MATCH (mem:Memory {id: a.memoryId})
@@ -303,7 +318,10 @@ export async function linkEntities(
   const runs: Array<Promise<unknown>> = [];
   if (links.strong.length) runs.push(tx.run(MERGE_STRONG_MENTIONS, { mentions: links.strong, now }));
   if (links.weak.length) runs.push(tx.run(LINK_WEAK_MENTIONS, { mentions: links.weak, now }));
-  if (links.attributes.length) runs.push(tx.run(CREATE_ATTRIBUTES, { attributes: links.attributes, now }));
+  const attributes = links.attributes.filter((a) => a.kind !== 'alias');
+  const aliases = links.attributes.filter((a) => a.kind === 'alias');
+  if (attributes.length) runs.push(tx.run(CREATE_ATTRIBUTES, { attributes, now }));
+  if (aliases.length) runs.push(tx.run(ADD_ALIASES, { aliases, now, maxAliases: MAX_ENTITY_ALIASES }));
   const memories = coMentionPairs([...links.strong, ...links.weak]);
   if (memories.length) {
     runs.push(tx.run(LINK_CO_MENTIONS, { memories, now, confidence: CO_MENTION_CONFIDENCE, maxMemoryIds: CO_MENTION_MAX_MEMORY_IDS }));

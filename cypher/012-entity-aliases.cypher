@@ -1,0 +1,6 @@
+// Other names the text gives an entity ("Kestrel, the billing service" → "billing service"), kept
+// canonical in Entity.aliases by the inline linker: entity(name:) and recall resolve them here,
+// confined to one namespace by its token like the other full-text indexes.
+CREATE FULLTEXT INDEX entity_alias IF NOT EXISTS
+FOR (n:Entity) ON EACH [n.aliases, n.namespaceToken]
+OPTIONS { indexConfig: { `fulltext.analyzer`: 'standard-no-stop-words' } };
