@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import * as d from './defaults.js';
 import * as pd from './pipeline-defaults.js';
+import * as sd from './session-defaults.js';
 import { extraPatternsSchema } from './redaction-patterns.js';
 
 const bool = z
@@ -146,6 +147,23 @@ export const configSchema = z.object({
   MAINTENANCE_MODE: z.enum(['observe', 'execute']).default('observe'),
   MAINTENANCE_COOLDOWN_MS: int(0, 24 * 3_600_000).default(d.DEFAULT_MAINTENANCE_COOLDOWN_MS),
   MAINTENANCE_HOURLY_BUDGET: int(1, 1_000).default(d.DEFAULT_MAINTENANCE_HOURLY_BUDGET),
+
+  /** Sessions (startSession … endSession): periodic checkpoints, recovery, idle end, the session-end job. */
+  SESSIONS_ENABLED: bool.default(true),
+  SESSION_CHECKPOINT_PROMPTS: int(1, 1_000).default(sd.DEFAULT_SESSION_CHECKPOINT_PROMPTS),
+  SESSION_CHECKPOINT_INTERVAL_MS: int(60_000, 3_600_000).default(sd.DEFAULT_SESSION_CHECKPOINT_INTERVAL_MS),
+  SESSION_RECOVERY_BUDGET_CHARS: int(200, 10_000).default(sd.DEFAULT_SESSION_RECOVERY_BUDGET_CHARS),
+  SESSION_START_BUDGET_CHARS: int(500, 40_000).default(sd.DEFAULT_SESSION_START_BUDGET_CHARS),
+  SESSION_IDLE_TIMEOUT_MS: int(0, 7 * 24 * 3_600_000).default(sd.DEFAULT_SESSION_IDLE_TIMEOUT_MS),
+  SESSION_SWEEP_INTERVAL_MS: int(1_000, 3_600_000).default(sd.DEFAULT_SESSION_SWEEP_INTERVAL_MS),
+  SESSION_GLOBAL_NAMESPACE: z.union([namespace, z.literal('')]).default(sd.DEFAULT_SESSION_GLOBAL_NAMESPACE),
+  /** Decay: the pass that flags stale memories (0 = off) and its window for persistent ones. */
+  DECAY_INTERVAL_MS: int(0, 7 * 24 * 3_600_000).default(sd.DEFAULT_DECAY_INTERVAL_MS),
+  DECAY_UNRETRIEVED_DAYS: int(1, 36_500).default(sd.DEFAULT_DECAY_UNRETRIEVED_DAYS),
+  /** Compression started by a threshold (0 = off): old sessions per namespace, and their age. */
+  COMPRESSION_AUTO_INTERVAL_MS: int(0, 7 * 24 * 3_600_000).default(sd.DEFAULT_COMPRESSION_AUTO_INTERVAL_MS),
+  COMPRESSION_AUTO_MIN_SESSIONS: int(2, 10_000).default(sd.DEFAULT_COMPRESSION_AUTO_MIN_SESSIONS),
+  COMPRESSION_AUTO_AGE_DAYS: int(1, 36_500).default(sd.DEFAULT_COMPRESSION_AUTO_AGE_DAYS),
 });
 
 export type Config = z.output<typeof configSchema>;

@@ -31,6 +31,10 @@ export interface MemoryRecord {
   supersededBy: string | null;
   embeddingModel: string | null;
   metadata: string | null;
+  /** Set by the decay pass (src/sessions/decay.ts): expired, or not retrieved within the window. */
+  stale?: boolean | null;
+  staleReason?: string | null;
+  staleAt?: string | null;
 }
 
 export interface ChunkRecord {
@@ -124,7 +128,7 @@ export const MEMORY_RETURN = (m: string) => `${m} {
   .source, .externalId, .sessionId, .who, .actor, .why, .occurredAt, .createdAt, .updatedAt,
   .lastAccessed, .lastSeenAt, accessCount: coalesce(${m}.accessCount, 0),
   temporal: coalesce(${m}.temporal, 'persistent'), .validUntil, pinned: coalesce(${m}.pinned, false),
-  .deletedAt, .supersededAt, .supersededBy, .embeddingModel, .metadata }`;
+  .deletedAt, .supersededAt, .supersededBy, .embeddingModel, .metadata, .stale, .staleReason, .staleAt }`;
 
 export const CHUNK_RETURN = (c: string, m: string) =>
   `${c} { .id, memoryId: ${m}.id, .index, .text, .startChar, .endChar, .contentHash }`;

@@ -4,6 +4,7 @@ import type { Services } from '../app.js';
 import { DEFAULT_MAX_TOKENS } from './budget.js';
 import { registerGraphTools } from './graph-tools.js';
 import { registerMemoryTools } from './memory-tools.js';
+import { registerSessionTools } from './session-tools.js';
 import { toolContext, type SessionOptions } from './tool-context.js';
 
 export const MCP_SERVER_NAME = 'mnemograph';
@@ -23,6 +24,8 @@ Read, cheapest first:
 - get_entity(name) shows what is known about one person, organization, place, project or tool (its facts and relations); search_entities(query) finds entity names.
 Use forget(id) for a memory that is wrong or must be removed.
 
+Sessions: session_start gives the context to inject at the start; report each user prompt with session_prompt (it also recalls for it) and tool results with session_tool_result — checkpoints are written every 10 prompts or 15 minutes; after a crash or compaction, session_recover; at the end, session_end.
+
 Every tool takes max_tokens (default ${DEFAULT_MAX_TOKENS}) and never answers beyond it: a cut list says how many items it left out ("omitted" or "<list>_omitted"), clipped text ends with "…", and "truncated": true marks an answer shrunk to fit. Raise max_tokens or narrow the query to see more.
 
 Errors come back as tool errors (isError) whose text is {"error":{"code":...,"message":...}}. Codes: BAD_USER_INPUT and PII_REJECTED (fix the input), NOT_FOUND, UNAUTHENTICATED and FORBIDDEN (your key does not allow it), LIMIT_EXCEEDED (ask for less), CONFLICT (the record changed meanwhile: read it again, then retry), RATE_LIMITED (too many requests for your key: wait, then retry; over HTTP this is an HTTP 429), TIMEOUT (a query ran too long: retry or narrow it), UNAVAILABLE (the database is unreachable: retry later), INTERNAL (a server fault, not your input).`;
@@ -36,5 +39,6 @@ export function createMcpServer(services: Services, principal: Principal, sessio
   const ctx = toolContext(services, principal, services.logger.child({ component: 'mcp', principal: principal.name }), session);
   registerMemoryTools(server, ctx);
   registerGraphTools(server, ctx);
+  registerSessionTools(server, ctx);
   return server;
 }

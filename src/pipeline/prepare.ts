@@ -55,7 +55,7 @@ export function prepareMemory(input: ValidatedInput, options: PrepareOptions): P
     chunks: chunkText(storageContent),
     links,
     salience: salienceScore(storageContent),
-    ...classifyTemporal(storageContent),
+    ...classifyTemporal(storageContent, input.occurredAt),
   };
 }
 

@@ -51,6 +51,8 @@ export function applyContextBoost(
         importance: 1,
         validity: 1,
         time: 1,
+        stale: 1,
+        staleReason: newcomers.get(id)!.staleReason ?? null,
         pinned: newcomers.get(id)!.pinned === true,
         context: add,
         rerank: null,

@@ -56,6 +56,7 @@ export async function loadRecallMemories(executor: Executor, ids: string[], opti
         entityMentions,
         pinned: record.pinned,
         validUntil: record.validUntil,
+        staleReason: record.stale ? (record.staleReason ?? null) : null,
         record,
         similarity: similarities.length > 0 ? Math.max(...similarities) : null,
       },

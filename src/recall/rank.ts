@@ -3,6 +3,7 @@ import { dampeningFactors, hubThreshold } from './dampening.js';
 import { fuseScores } from './fusion.js';
 import { queryTokens } from './lucene.js';
 import { recencyFactor } from './recency.js';
+import { staleFactor } from './stale.js';
 import { timeFactor, type TimeWindow } from './time-window.js';
 import type { RankedCandidate, RecallCandidate } from './types.js';
 
@@ -42,14 +43,15 @@ export function rankCandidates(
     const importance = settings.importance.enabled ? importanceFactor(candidate.importance, settings.importance.weight) : 1;
     const validity = settings.validity.enabled ? validityFactor(candidate.validUntil ?? null, context.now, settings.validity.expiredPenalty) : 1;
     const time = settings.time.enabled ? timeFactor(candidate.occurredAt, context.timeWindow ?? null, settings.time.boost) : 1;
+    const stale = staleFactor(candidate.staleReason ?? null);
     const pinned = candidate.pinned === true;
     // A pin is the user saying "this matters": no penalty applies, bonuses (resolution) still do.
-    const penalties = pinned ? 1 : gravity * hub * recency * importance * validity;
+    const penalties = pinned ? 1 : gravity * hub * recency * importance * validity * stale;
     const score = (fused + graphBoost) * resolution * time * penalties;
     return {
       candidate,
       score,
-      explanation: { method, vector, keyword, hint, fused, graphBoost, gravity, hub, resolution, recency, importance, validity, time, pinned, context: 0, rerank: null, final: score },
+      explanation: { method, vector, keyword, hint, fused, graphBoost, gravity, hub, resolution, recency, importance, validity, time, stale, staleReason: candidate.staleReason ?? null, pinned, context: 0, rerank: null, final: score },
     };
   });
   return ranked.sort(byScoreThenId);

@@ -33,6 +33,8 @@ function ranked(ids: string[]): RankedCandidate[] {
         importance: 1,
         validity: 1,
         time: 1,
+        stale: 1,
+        staleReason: null,
         pinned: false,
         context: 0,
         rerank: null,

@@ -18,6 +18,8 @@ export interface RecallMemory {
   pinned?: boolean;
   /** End of validity of a temporal memory, ISO 8601; once past, the memory ranks lower. */
   validUntil?: string | null;
+  /** Why the decay pass flagged the memory stale (expired, unretrieved); null when it is not. */
+  staleReason?: string | null;
 }
 
 export interface EntityMention {
@@ -77,6 +79,9 @@ export interface ScoreExplanation {
   validity: number;
   /** Above 1 when the memory's event time lies in the period the question names. */
   time: number;
+  /** Below 1 for a memory flagged stale for want of retrieval (src/recall/stale.ts). */
+  stale: number;
+  staleReason: string | null;
   /** Pinned memories skip every multiplicative penalty. */
   pinned: boolean;
   /** Additive increment from a neighbouring result in the same session (0 = none). */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import neo4j from 'neo4j-driver';
-import type { Executor } from '../db/index.js';
+import type { Executor, TxWork } from '../db/index.js';
 import { LimitExceededError, ValidationError } from '../errors.js';
 import { redactStored } from '../pipeline/redact-stored.js';
 
@@ -98,6 +98,14 @@ function clean(items: readonly string[] | null | undefined, cap: number, field: 
 
 /** Stores a checkpoint (merged into the session's last one when written within the merge window), then enforces the per-session cap. */
 export async function writeCheckpoint(executor: Executor, input: CheckpointInput, now = new Date()): Promise<CheckpointRecord> {
+  return executor.writeTx('checkpoints.write', checkpointWork(input, now));
+}
+
+/**
+ * The checkpoint write as transaction work, checked and with its ids made now, so another
+ * transaction (a session's prompt that fires one) can run it as one of its own steps.
+ */
+export function checkpointWork(input: CheckpointInput, now = new Date()): TxWork<CheckpointRecord> {
   const sessionId = input.sessionId.trim();
   if (!sessionId || sessionId.length > 256) throw new ValidationError('sessionId must be 1–256 characters', { field: 'sessionId' });
   if (!CHECKPOINTS.triggers.includes(input.trigger)) throw new ValidationError(`trigger must be one of ${CHECKPOINTS.triggers.join(', ')}`, { field: 'trigger' });
@@ -125,7 +133,7 @@ export async function writeCheckpoint(executor: Executor, input: CheckpointInput
     maxRemembers: CHECKPOINTS.maxRemembers,
     max: neo4j.int(CHECKPOINTS.maxPerSession),
   };
-  return executor.writeTx('checkpoints.write', async (tx) => {
+  return async (tx) => {
     await tx.run(LOCK, { lockId: `checkpoint:${JSON.stringify([params.namespace, params.sessionId])}` });
     const [done] = await tx.run<{ checkpoint: CheckpointRecord }>(ALREADY, params);
     if (done) return done.checkpoint;
@@ -133,7 +141,7 @@ export async function writeCheckpoint(executor: Executor, input: CheckpointInput
     const written = merged ?? (await tx.run<{ checkpoint: CheckpointRecord }>(CREATE, params))[0]!;
     await tx.run(CAP, params);
     return written.checkpoint;
-  });
+  };
 }
 
 export async function latestCheckpoints(executor: Executor, namespace: string, sessionId: string, limit: number): Promise<CheckpointRecord[]> {

@@ -15,7 +15,10 @@ import { createCompressHandler } from './handlers/compress.js';
 import { createDedupHandler } from './handlers/dedup.js';
 import { createExtractHandler } from './handlers/extract.js';
 import { createHintsHandler } from './handlers/hints.js';
+import { createSessionEndHandler } from './handlers/session-end.js';
 import type { JobHandler } from './handlers/types.js';
+import type { FeedbackSink } from '../sessions/index.js';
+import { AspectFeedback } from '../upkeep/aspect-feedback.js';
 import { completeJob, extendLease, failJob, leaseJob, releaseStaleLeases, storedJobError } from './queue/index.js';
 
 export const STALE_LEASE_REAPER_MS = 60 * 1000;
@@ -44,6 +47,8 @@ export interface WorkerDeps {
   namespaces?: readonly string[];
   /** Told what each job attempt's model calls cost (metrics). */
   onLlmUsage?: (kind: string, model: string, usage: LlmUsage) => void;
+  /** Aspect feedback the session-end job records (the upkeep's, so its telemetry counts it); a private one when absent. */
+  feedback?: FeedbackSink;
 }
 
 export interface WorkerState {
@@ -95,11 +100,13 @@ export function createWorker(deps: WorkerDeps): Worker {
       createClassifyHandler({ executor, provider, settings: { llmTimeoutMs: config.EXTRACTION_TIMEOUT_MS, batchSize: config.CLASSIFY_BATCH_SIZE } }),
       createCompressHandler({ executor, provider, writer: deps.remember, settings: { llmTimeoutMs: config.EXTRACTION_TIMEOUT_MS } }),
       createDedupHandler({ executor, provider, updater: deps.update, logger, settings: { mode, llmTimeoutMs: config.EXTRACTION_TIMEOUT_MS, minConfidence: config.MIN_FACT_CONFIDENCE } }),
+      createSessionEndHandler({ executor, provider, feedback: deps.feedback ?? new AspectFeedback(executor), logger, settings: { llmTimeoutMs: config.EXTRACTION_TIMEOUT_MS } }),
     ].map((h) => [h.kind, h]),
   );
   // Disabled: nothing runs. Frozen: extraction still audits proposals, hints wait (they would write).
   // Near-duplicate decisions are audited in every mode and applied only in a writing one.
-  const kinds = mode === 'disabled' ? [] : ['extract', ...(config.HINTS_ENABLED && mode !== 'frozen' ? ['hints'] : []), ...(config.DEDUP_LLM_ENABLED ? ['dedup'] : []), ...(config.CLASSIFY_LLM_ENABLED && mode !== 'frozen' ? ['classify'] : []), ...(writesAllowed(mode) ? ['compress'] : [])];
+  // Session summaries write only their session (and aspect weights): every mode but frozen.
+  const kinds = mode === 'disabled' ? [] : ['extract', ...(config.HINTS_ENABLED && mode !== 'frozen' ? ['hints'] : []), ...(config.DEDUP_LLM_ENABLED ? ['dedup'] : []), ...(config.CLASSIFY_LLM_ENABLED && mode !== 'frozen' ? ['classify'] : []), ...(writesAllowed(mode) ? ['compress'] : []), ...(mode !== 'frozen' ? ['session_end'] : [])];
 
   let running = false;
   let timer: NodeJS.Timeout | undefined;

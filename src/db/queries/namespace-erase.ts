@@ -31,8 +31,9 @@ export const ERASE_STEPS: readonly EraseStep[] = [
   { label: 'HistoryEvent', cypher: batched('MATCH (n:HistoryEvent)-[:ABOUT]->(:Entity {namespace: $namespace})') },
   { label: 'Memory', cypher: batched('MATCH (n:Memory {namespace: $namespace})') },
   { label: 'Entity', cypher: batched('MATCH (n:Entity {namespace: $namespace})') },
-  // Whatever still carries the namespace (jobs or events whose memory is gone, documents, transcripts).
-  ...['Chunk', 'Attribute', 'Aspect', 'Hint', 'Job', 'HistoryEvent', 'Document', 'Transcript'].map((label) => ({
+  // Whatever still carries the namespace (jobs or events whose memory is gone, documents, transcripts,
+  // sessions and their checkpoints).
+  ...['Chunk', 'Attribute', 'Aspect', 'Hint', 'Job', 'HistoryEvent', 'Document', 'Transcript', 'Checkpoint', 'Session'].map((label) => ({
     label,
     cypher: batched(`MATCH (n:${label} {namespace: $namespace})`),
   })),

@@ -1,0 +1,136 @@
+import { jobState } from '../../db/queries/sessions.js';
+import type { CheckpointRecord } from '../../upkeep/checkpoints.js';
+import type { SessionRecord } from '../../sessions/index.js';
+import type { MutationResolvers, QueryResolvers, Resolvers, ResolversTypes, SessionResolvers } from '../generated/types.js';
+import type { GraphQLContext } from '../context.js';
+
+/** Sessions (src/sessions): start, recover, end, and the counting of recall and remember calls that name one. */
+
+const asSession = (s: SessionRecord) => s as unknown as ResolversTypes['Session'];
+const asCheckpoint = (c: CheckpointRecord | null | undefined) => (c ?? null) as unknown as ResolversTypes['Checkpoint'] | null;
+const record = (s: unknown) => s as SessionRecord;
+
+/** Whether the caller may read the global namespace (its memories then follow the project's). */
+function canReadGlobal(ctx: GraphQLContext): boolean {
+  const global = ctx.services.sessions.settings.globalNamespace;
+  return global !== null && ctx.principal.canRead(global);
+}
+
+export const sessionQueries: Pick<QueryResolvers, 'session' | 'recoverSession'> = {
+  session: async (_, { namespace, sessionId }, ctx) => {
+    const session = await ctx.services.sessions.get(ctx.namespaceFor(namespace, 'read'), sessionId);
+    return session ? asSession(session) : null;
+  },
+  recoverSession: async (_, { namespace, sessionId, budgetChars }, ctx) => {
+    const r = await ctx.services.sessions.recover(ctx.namespaceFor(namespace, 'read'), sessionId, budgetChars);
+    return { session: asSession(r.session), digest: r.digest, chars: r.chars, budgetChars: r.budget, omitted: r.omitted, checkpointId: r.checkpointId } as ResolversTypes['SessionRecovery'];
+  },
+};
+
+export const sessionMutations: Pick<MutationResolvers, 'startSession' | 'endSession'> = {
+  startSession: async (_, { input }, ctx) => {
+    const r = await ctx.services.sessions.start({ ...input, namespace: ctx.namespaceFor(input.namespace, 'write'), canReadGlobal: canReadGlobal(ctx) });
+    return { ...r, session: asSession(r.session) } as ResolversTypes['SessionStart'];
+  },
+  endSession: async (_, { namespace, sessionId, transcript }, ctx) => {
+    const r = await ctx.services.sessions.end({ namespace: ctx.namespaceFor(namespace, 'write'), sessionId, transcript, reason: 'ended', actor: ctx.principal.name });
+    return asSession(r.session);
+  },
+};
+
+export const Session: SessionResolvers = {
+  injectedMemoryIds: (s) => record(s).injectedIds,
+  keywordHits: (s) => record(s).keywordHits.length,
+  summaryJob: async (s, _, ctx) => {
+    const { jobId } = record(s);
+    if (!jobId) return null;
+    const state = await jobState(ctx.services.executor, jobId);
+    return state ? { id: jobId, status: state.status } : null;
+  },
+  summary: (s) => {
+    const r = record(s);
+    if (!r.summarizedAt) return null;
+    return { request: r.summaryRequest ?? '', investigated: r.summaryInvestigated ?? '', learned: r.summaryLearned ?? '', nextSteps: r.summaryNextSteps ?? '', summarizer: r.summarizer ?? '', at: r.summarizedAt };
+  },
+  continuity: (s) => {
+    const r = record(s);
+    if (!r.summarizedAt) return null;
+    return {
+      score: r.continuityScore ?? 0,
+      injected: r.injectedIds.length,
+      used: r.continuityUsed ?? 0,
+      memories: r.injectedIds.map((memoryId, i) => ({ memoryId, relevance: r.continuityRelevance[i] ?? 0 })),
+      feedbackApplied: r.feedbackApplied === true,
+    };
+  },
+};
+
+type Fn = (...args: any[]) => any; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+interface ExplainedItem {
+  memory: { id: string };
+  explain: { keyword?: unknown } | null;
+}
+
+/**
+ * recall(sessionId) counts a prompt (its query, and the memories it found by keyword) and
+ * remember(input.sessionId) a tool result; either may fire the session's periodic checkpoint,
+ * returned with the answer. A session never started (or ended) is left alone.
+ */
+function withSessionCounting(resolvers: Resolvers): Pick<Resolvers, 'Query' | 'Mutation'> {
+  const recall = resolvers.Query!.recall as Fn;
+  const remember = resolvers.Mutation!.remember as Fn;
+  return {
+    Query: {
+      recall: async (parent, args, ctx, info) => {
+        if (!args.sessionId) return recall(parent, args, ctx, info);
+        // The explanation says which results the keyword leg found; it is dropped again unless asked for.
+        const result = await recall(parent, { ...args, explain: true }, ctx, info);
+        const items = result.items as ExplainedItem[];
+        const observed = await ctx.services.sessions.observeQuietly({
+          namespace: ctx.namespaceFor(args.namespace, 'read'),
+          sessionId: args.sessionId,
+          kind: 'prompt',
+          query: args.query,
+          keywordHits: items.filter((i) => i.explain?.keyword).map((i) => i.memory.id),
+        });
+        return {
+          ...result,
+          items: args.explain ? items : items.map((i) => ({ ...i, explain: null })),
+          checkpoint: asCheckpoint(observed?.checkpoint),
+        };
+      },
+    },
+    Mutation: {
+      remember: async (parent, args, ctx, info) => {
+        const result = await remember(parent, args, ctx, info);
+        if (!args.input.sessionId) return result;
+        const observed = await ctx.services.sessions.observeQuietly({
+          namespace: ctx.namespaceFor(args.input.namespace, 'write'),
+          sessionId: args.input.sessionId,
+          kind: 'tool',
+          remembered: (result as { memory: { content: string } }).memory.content,
+        });
+        return { ...result, checkpoint: asCheckpoint(observed?.checkpoint) };
+      },
+    },
+  };
+}
+
+/** Adds the session fields to the resolver map (registered in one place: resolvers/index.ts). */
+export function withSessions(resolvers: Resolvers): Resolvers {
+  const counting = withSessionCounting(resolvers);
+  return {
+    ...resolvers,
+    Query: { ...resolvers.Query, ...sessionQueries, ...counting.Query },
+    Mutation: { ...resolvers.Mutation, ...sessionMutations, ...counting.Mutation },
+    Session,
+    PipelineStatus: {
+      ...resolvers.PipelineStatus,
+      // The namespace pipelineStatus was asked about (attached by the upkeep wrapper).
+      sessions: (status, _, ctx) => ctx.services.sessions.settings.enabled ? ctx.services.sessions.stats((status as { feedbackNamespace?: string }).feedbackNamespace ?? ctx.services.config.DEFAULT_NAMESPACE) : null,
+    },
+    Memory: { ...resolvers.Memory, stale: (m) => (m as { stale?: boolean | null }).stale === true },
+    ScoreExplain: { ...resolvers.ScoreExplain, stale: (e) => (e as { stale?: number }).stale ?? 1 },
+  };
+}

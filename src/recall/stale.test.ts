@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { resolveRecallSettings } from './presets.js';
+import { rankCandidates } from './rank.js';
+import { UNRETRIEVED_STALE_FACTOR } from './stale.js';
+import type { RecallCandidate } from './types.js';
+
+const candidate = (memoryId: string, overrides: Partial<RecallCandidate> = {}): RecallCandidate => ({
+  memoryId,
+  content: 'The billing service stores invoices in PostgreSQL',
+  type: 'semantic',
+  importance: 1,
+  occurredAt: null,
+  createdAt: '2024-06-01T00:00:00Z',
+  tags: [],
+  isConstraint: false,
+  entityMentions: [],
+  graphBoost: 0,
+  vector: { raw: 0.9, rank: 1 },
+  ...overrides,
+});
+
+describe('stale memories in ranking', () => {
+  const settings = resolveRecallSettings('default');
+  const context = { query: 'where are billing invoices stored', now: new Date('2024-06-30T00:00:00Z') };
+
+  it('ranks a memory flagged unretrieved lower, by the stale factor, and says why', () => {
+    const [fresh] = rankCandidates([candidate('a')], settings, context);
+    const [stale] = rankCandidates([candidate('a', { staleReason: 'unretrieved' })], settings, context);
+    expect(stale!.score).toBeCloseTo(fresh!.score * UNRETRIEVED_STALE_FACTOR);
+    expect(stale!.explanation).toMatchObject({ stale: UNRETRIEVED_STALE_FACTOR, staleReason: 'unretrieved' });
+    expect(fresh!.explanation).toMatchObject({ stale: 1, staleReason: null });
+  });
+
+  it('leaves an expired one to the validity factor (no double penalty), and a pinned one unpenalized', () => {
+    const [expired] = rankCandidates([candidate('a', { staleReason: 'expired', validUntil: '2024-06-02T00:00:00Z' })], settings, context);
+    expect(expired!.explanation.stale).toBe(1);
+    expect(expired!.explanation.validity).toBeLessThan(1);
+    const [fresh] = rankCandidates([candidate('a', { pinned: true })], settings, context);
+    const [pinned] = rankCandidates([candidate('a', { pinned: true, staleReason: 'unretrieved' })], settings, context);
+    expect(pinned!.score).toBeCloseTo(fresh!.score);
+  });
+});

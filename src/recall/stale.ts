@@ -1,0 +1,10 @@
+/**
+ * The decay pass (src/sessions/decay.ts) flags memories stale; recall ranks them lower and keeps
+ * them. A memory nobody retrieved within the window gets this factor; an expired temporal one
+ * gets none here, since the validity factor already lowers it (the flag then only explains why).
+ */
+export const UNRETRIEVED_STALE_FACTOR = 0.8;
+
+export function staleFactor(reason: string | null): number {
+  return reason === 'unretrieved' ? UNRETRIEVED_STALE_FACTOR : 1;
+}

@@ -1,0 +1,9 @@
+export { SessionService, sessionKey, CONTEXT_LIMITS, CHECKPOINT_DIGEST_CHARS, type SessionSettings, type StartInput, type StartResult, type ObserveInput, type ObserveResult, type EndResult, type RecoverResult } from './session-service.js';
+export { SessionUpkeep, type SessionUpkeepStats } from './upkeep-loops.js';
+export { runSessionEnd, SESSION_END_ACTOR, type SessionEndDeps, type SessionEndResult, type FeedbackSink } from './session-end-job.js';
+export { runDecayPass, type DecayReport } from './decay.js';
+export { parseExpiry } from './expiry.js';
+export { fitSections, checkpointDigest, recoveryDigest } from './digest.js';
+export { deterministicSummary, type SessionSummary } from './summary.js';
+export { scoreContinuity } from './continuity.js';
+export type { SessionRecord, SessionStats } from '../db/queries/sessions.js';

@@ -1,0 +1,326 @@
+import { randomUUID } from 'node:crypto';
+import type { Executor } from '../db/index.js';
+import { derivedId } from '../db/ids.js';
+import type { MemoryRecord } from '../db/records.js';
+import {
+  bestMemories, endSessionRecord, getSession, idleSessions, latestNamespaceCheckpoint, markCheckpoint, pinnedAndConstraints,
+  queueEndJob, recordEvent, sessionStats, startSessionRecord, type SessionRecord, type SessionStats,
+} from '../db/queries/sessions.js';
+import { ConflictError, LimitExceededError, NotFoundError, ValidationError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import { redactStored } from '../pipeline/redact-stored.js';
+import { cleanText } from '../text/index.js';
+import { checkpointWork, latestCheckpoints, type CheckpointRecord } from '../upkeep/checkpoints.js';
+import { saveTranscript } from '../upkeep/transcripts.js';
+import { checkpointDigest, clipLine, fitSections, recoveryDigest, type CheckpointReason, type DigestSection } from './digest.js';
+
+export interface SessionSettings {
+  enabled: boolean;
+  checkpointPrompts: number;
+  checkpointIntervalMs: number;
+  recoveryBudgetChars: number;
+  startBudgetChars: number;
+  idleTimeoutMs: number;
+  globalNamespace: string | null;
+  maxJobAttempts: number;
+  maxTranscriptChars: number;
+}
+
+/** The recall a start-of-session context asks when it is given a query (RecallService.recall). */
+export interface ContextRecall {
+  recall(request: { query: string; namespace: string; limit: number; tokenBudget: null; trackAccess: boolean }): Promise<{ items: Array<{ memory: MemoryRecord }> }>;
+}
+
+/** Memories of each kind a start-of-session context considers (before the character budget). */
+export const CONTEXT_LIMITS = { pinned: 20, project: 20, global: 10 } as const;
+/** Characters of a checkpoint's digest as stored. */
+export const CHECKPOINT_DIGEST_CHARS = 2_000;
+export const MAX_SESSION_ID_CHARS = 256;
+/** Prompts and remembers are kept on the session cut to this many characters. */
+const EVENT_TEXT_CHARS = 300;
+/** A fixed base: the ids of a session's end job and audit event are the same in every process. */
+const SESSION_ID_BASE = '3a8c1e52-6b0d-4e7f-a1c9-sessionend00';
+
+export interface StartInput {
+  namespace: string;
+  sessionId?: string | null;
+  /** What the session is about (the first prompt): the project memories are recalled for it. */
+  query?: string | null;
+  maxChars?: number | null;
+  harness?: string | null;
+  project?: string | null;
+  /** Whether the caller may read the global namespace (its memories follow the project's). */
+  canReadGlobal: boolean;
+}
+
+export interface ContextSection {
+  name: 'pinned' | 'checkpoint' | 'project' | 'global';
+  items: number;
+}
+
+export interface StartResult {
+  session: SessionRecord;
+  context: string;
+  chars: number;
+  maxChars: number;
+  sections: ContextSection[];
+  /** Lines of memories left out because the budget ran out. */
+  omitted: number;
+  checkpointId: string | null;
+}
+
+export interface ObserveInput {
+  namespace: string;
+  sessionId: string;
+  kind: 'prompt' | 'tool';
+  /** A prompt's text (a recall query). */
+  query?: string | null;
+  /** A tool result's text (a remembered memory). */
+  remembered?: string | null;
+  /** Memories the session's recall found by keyword (aspect feedback at session end). */
+  keywordHits?: readonly string[];
+}
+
+export interface ObserveResult {
+  session: SessionRecord;
+  /** The checkpoint this event fired, if it fired one. */
+  checkpoint: CheckpointRecord | null;
+}
+
+export interface EndResult {
+  session: SessionRecord;
+  /** False when the session had already ended (nothing changed). */
+  ended: boolean;
+}
+
+export interface RecoverResult {
+  session: SessionRecord;
+  digest: string;
+  chars: number;
+  budget: number;
+  omitted: number;
+  checkpointId: string | null;
+}
+
+/** The session id as sessions, checkpoints and memories store it (well-formed, trimmed, redacted). */
+export function sessionKey(raw: string): string {
+  const trimmed = cleanText(raw).trim();
+  if (!trimmed || trimmed.length > MAX_SESSION_ID_CHARS) throw new ValidationError(`sessionId must be 1–${MAX_SESSION_ID_CHARS} characters`, { field: 'sessionId' });
+  return redactStored(trimmed);
+}
+
+function budget(value: number | null | undefined, fallback: number, min: number, max: number, field: string): number {
+  if (value == null) return fallback;
+  if (!Number.isInteger(value) || value < min || value > max) throw new LimitExceededError(`${field} must be an integer from ${min} to ${max}`, { field });
+  return value;
+}
+
+const memoryLine = (m: MemoryRecord) => `[${m.type}${m.pinned ? ', pinned' : ''}] ${m.content}`;
+
+/**
+ * Sessions that look after themselves: a bounded context at start, prompts and tool results
+ * counted as they arrive with periodic checkpoints (every N prompts or M minutes), a recovery
+ * digest within a budget, and an end (asked for, or idle) that queues the session-end job.
+ */
+export class SessionService {
+  constructor(
+    private readonly executor: Executor,
+    private readonly recall: ContextRecall,
+    readonly settings: SessionSettings,
+    private readonly logger: Logger,
+  ) {}
+
+  async start(input: StartInput): Promise<StartResult> {
+    const sessionId = sessionKey(input.sessionId ?? randomUUID());
+    const maxChars = budget(input.maxChars, this.settings.startBudgetChars, 200, 40_000, 'maxChars');
+    const existing = await getSession(this.executor, input.namespace, sessionId);
+    if (existing?.status === 'ended') throw new ConflictError(`session ${sessionId} has ended; start a new one`, { field: 'sessionId' });
+
+    const query = input.query?.trim() ? input.query.trim() : null;
+    const pinned = await pinnedAndConstraints(this.executor, input.namespace, CONTEXT_LIMITS.pinned);
+    const checkpoint = await latestNamespaceCheckpoint(this.executor, input.namespace, sessionId);
+    const project = await this.best(input.namespace, query, pinned.map((m) => m.id), CONTEXT_LIMITS.project);
+    const globalNs = this.settings.globalNamespace;
+    const global = globalNs && globalNs !== input.namespace && input.canReadGlobal ? await this.best(globalNs, query, [], CONTEXT_LIMITS.global) : [];
+
+    const names: Array<ContextSection['name']> = ['pinned', 'checkpoint', 'project', 'global'];
+    const sections: DigestSection[] = [
+      { title: '## Pinned memories and constraints', lines: pinned.map(memoryLine), ids: pinned.map((m) => m.id) },
+      {
+        title: `## Where the last session stood (${checkpoint?.sessionId === sessionId ? 'this session' : 'previous session'})`,
+        lines: checkpoint ? checkpoint.digest.split('\n').filter((l) => l.trim() && !l.startsWith('## Checkpoint')).map((l) => l.replace(/^[-#\s]+/, '')) : [],
+      },
+      { title: `## Memories of ${input.namespace}`, lines: project.map(memoryLine), ids: project.map((m) => m.id) },
+      // Another namespace's memories: shown, never recorded on this session (continuity reads its own namespace).
+      { title: `## Memories of ${globalNs ?? ''}`, lines: global.map(memoryLine) },
+    ];
+    const fitted = fitSections(`# Context for session ${sessionId}`, sections, maxChars);
+    const session = await startSessionRecord(this.executor, {
+      id: randomUUID(),
+      namespace: input.namespace,
+      sessionId,
+      harness: input.harness ? redactStored(clipLine(input.harness, 64)) : null,
+      project: input.project ? redactStored(clipLine(input.project, 256)) : null,
+      injectedIds: fitted.keptIds,
+      now: new Date().toISOString(),
+    });
+    return {
+      session,
+      context: fitted.text,
+      chars: fitted.text.length,
+      maxChars,
+      sections: names.map((name, i) => ({ name, items: fitted.written[i] ?? 0 })),
+      omitted: fitted.omitted,
+      checkpointId: checkpoint?.id ?? null,
+    };
+  }
+
+  private async best(namespace: string, query: string | null, exclude: readonly string[], limit: number): Promise<MemoryRecord[]> {
+    if (!query) return bestMemories(this.executor, namespace, exclude, limit);
+    const outcome = await this.recall.recall({ query, namespace, limit, tokenBudget: null, trackAccess: false });
+    const skip = new Set(exclude);
+    return outcome.items.map((i) => i.memory).filter((m) => !skip.has(m.id));
+  }
+
+  /**
+   * One prompt or tool result of an open session (a session never started, or ended, is left
+   * alone: null). Fires a periodic checkpoint, in the same transaction, when the prompts since
+   * the last one reach N or the time since it reaches M.
+   */
+  async observe(input: ObserveInput, now = new Date()): Promise<ObserveResult | null> {
+    if (!this.settings.enabled) return null;
+    const sessionId = sessionKey(input.sessionId);
+    const eventId = randomUUID();
+    const base = { namespace: input.namespace, sessionId, eventId, now: now.toISOString() };
+    const outcome = await this.executor.writeTx('sessions.event', async (tx) => {
+      const event = await recordEvent(tx, {
+        ...base,
+        prompt: input.kind === 'prompt' ? 1 : 0,
+        tool: input.kind === 'tool' ? 1 : 0,
+        query: input.query?.trim() ? redactStored(clipLine(input.query, EVENT_TEXT_CHARS)) : null,
+        remembered: input.remembered?.trim() ? redactStored(clipLine(input.remembered, EVENT_TEXT_CHARS)) : null,
+        keywordHits: [...new Set(input.keywordHits ?? [])],
+      });
+      // No such session, or it has ended: left alone. A re-run of this very event returns what the first run did.
+      if (!event || (!event.fresh && !event.replayed)) return null;
+      if (!event.fresh) return { session: event.session, checkpoint: null, replayed: event.session.lastCheckpointEvent === eventId };
+      const reason = this.due(event.session, now);
+      if (!reason) return { session: event.session, checkpoint: null, replayed: false };
+      const sincePrompts = event.session.prompts - event.session.checkpointPrompts;
+      const session = await markCheckpoint(tx, base);
+      const checkpoint = await checkpointWork({
+        namespace: input.namespace,
+        sessionId,
+        trigger: 'periodic',
+        digest: checkpointDigest(session, reason, now, CHECKPOINT_DIGEST_CHARS),
+        promptCount: sincePrompts,
+        memoryQueries: session.recentQueries,
+        recentRemembers: session.recentRemembers,
+        harness: session.harness,
+        project: session.project,
+      }, now)(tx);
+      return { session, checkpoint, replayed: false };
+    });
+    if (!outcome) return null;
+    // The first run committed (a lost COMMIT reply): its checkpoint is the session's latest.
+    if (outcome.replayed) return { session: outcome.session, checkpoint: (await latestCheckpoints(this.executor, input.namespace, sessionId, 1))[0] ?? null };
+    return { session: outcome.session, checkpoint: outcome.checkpoint };
+  }
+
+  /** Which threshold, if any, this event reaches: N prompts first, then M minutes. */
+  private due(session: SessionRecord, now: Date): CheckpointReason | null {
+    const prompts = session.prompts - session.checkpointPrompts;
+    if (prompts >= this.settings.checkpointPrompts) return { kind: 'prompts', prompts };
+    const elapsed = now.getTime() - Date.parse(session.lastCheckpointAt);
+    if (elapsed >= this.settings.checkpointIntervalMs) return { kind: 'elapsed', minutes: Math.round(elapsed / 60_000) };
+    return null;
+  }
+
+  /** Observes without failing the caller's own operation (recall, remember): a failure is logged. */
+  async observeQuietly(input: ObserveInput): Promise<ObserveResult | null> {
+    try {
+      return await this.observe(input);
+    } catch (error) {
+      this.logger.warn({ err: error, sessionId: input.sessionId }, 'session event not recorded');
+      return null;
+    }
+  }
+
+  async recover(namespace: string, rawSessionId: string, budgetChars?: number | null): Promise<RecoverResult> {
+    const sessionId = sessionKey(rawSessionId);
+    const limit = budget(budgetChars, this.settings.recoveryBudgetChars, 200, 10_000, 'budgetChars');
+    const session = await getSession(this.executor, namespace, sessionId);
+    if (!session) throw new NotFoundError('session', sessionId);
+    const [latest] = await latestCheckpoints(this.executor, namespace, sessionId, 1);
+    const fitted = recoveryDigest(session, latest ?? null, new Date(), limit);
+    return { session, digest: fitted.text, chars: fitted.text.length, budget: limit, omitted: fitted.omitted, checkpointId: latest?.id ?? null };
+  }
+
+  /**
+   * Ends an open session: a session_end checkpoint and the session-end job, in one transaction.
+   * Ending it again changes nothing. `idleBefore` (the idle sweep) ends it only if it is still idle.
+   */
+  async end(input: { namespace: string; sessionId: string; reason: 'ended' | 'idle'; actor: string; transcript?: string | null; idleBefore?: string | null }, now = new Date()): Promise<EndResult> {
+    const sessionId = sessionKey(input.sessionId);
+    if (input.transcript != null) {
+      if (!input.transcript.trim()) throw new ValidationError('transcript must not be empty', { field: 'transcript' });
+      if (input.transcript.length > this.settings.maxTranscriptChars) throw new LimitExceededError(`transcript is longer than ${this.settings.maxTranscriptChars} characters`, { field: 'transcript' });
+    }
+    const known = await getSession(this.executor, input.namespace, sessionId);
+    if (!known) throw new NotFoundError('session', sessionId);
+    if (input.transcript != null) await saveTranscript(this.executor, { namespace: input.namespace, sessionId, transcript: input.transcript, actor: input.actor });
+    const key = JSON.stringify([input.namespace, sessionId]);
+    const params = {
+      namespace: input.namespace,
+      sessionId,
+      reason: input.reason,
+      jobId: derivedId(SESSION_ID_BASE, `job:${key}`),
+      eventId: derivedId(SESSION_ID_BASE, `ended:${key}`),
+      maxAttempts: this.settings.maxJobAttempts,
+      actor: input.actor,
+      idleBefore: input.idleBefore ?? null,
+      now: now.toISOString(),
+    };
+    const outcome = await this.executor.writeTx('sessions.end', async (tx) => {
+      const row = await endSessionRecord(tx, params);
+      if (!row?.closing) return row;
+      const s = row.session;
+      await checkpointWork({
+        namespace: input.namespace,
+        sessionId,
+        trigger: 'session_end',
+        digest: checkpointDigest(s, { kind: 'session_end', reason: input.reason }, now, CHECKPOINT_DIGEST_CHARS),
+        promptCount: s.prompts - s.checkpointPrompts,
+        memoryQueries: s.recentQueries,
+        recentRemembers: s.recentRemembers,
+        harness: s.harness,
+        project: s.project,
+      }, now)(tx);
+      await queueEndJob(tx, { ...params, details: JSON.stringify({ prompts: s.prompts, toolResults: s.toolResults, checkpoints: s.checkpoints }) });
+      return row;
+    });
+    if (!outcome) throw new NotFoundError('session', sessionId);
+    return { session: outcome.session, ended: outcome.closing };
+  }
+
+  /** Ends the sessions idle past the timeout (a batch); returns how many it ended. */
+  async sweepIdle(namespaces: readonly string[] | null, now = new Date(), limit = 100): Promise<number> {
+    if (!this.settings.enabled || this.settings.idleTimeoutMs <= 0) return 0;
+    const idleBefore = new Date(now.getTime() - this.settings.idleTimeoutMs).toISOString();
+    let ended = 0;
+    for (const s of await idleSessions(this.executor, idleBefore, namespaces, limit)) {
+      const result = await this.end({ ...s, reason: 'idle', actor: 'session-sweep', idleBefore }, now);
+      if (result.ended) ended += 1;
+    }
+    if (ended > 0) this.logger.info({ ended }, 'idle sessions ended');
+    return ended;
+  }
+
+  async get(namespace: string, rawSessionId: string): Promise<SessionRecord | null> {
+    return getSession(this.executor, namespace, sessionKey(rawSessionId));
+  }
+
+  stats(namespace: string): Promise<SessionStats> {
+    return sessionStats(this.executor, namespace);
+  }
+}
