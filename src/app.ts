@@ -169,7 +169,8 @@ export async function prepareServices(services: Services): Promise<void> {
     if (error instanceof MnemographError) throw error;
     const where = modelDirFor(services.config) ?? 'the download cache';
     throw new MnemographError('UNAVAILABLE', `embedding model ${services.config.EMBEDDING_MODEL} failed to load from ${where} (${(error as Error).message}); run npm run model:provision or fix EMBEDDING_MODEL_DIR`, { cause: error });
-  }  // Ready means the first recall after a restart answers like the next: every index it reads opened once.
+  }
+  // Ready means the first recall after a restart answers like the next: every index it reads opened once.
   const warm = await warmUpIndexes(services.executor, services.embedder.dimensions);
   services.logger.info({ warmUp: warm }, 'indexes warmed up');
 }
