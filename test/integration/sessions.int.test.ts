@@ -174,7 +174,7 @@ describe('sessions that look after themselves (real Neo4j)', () => {
     expect(ollama.requests.at(-1)!.prompt).toContain('Every Monday at 02:00 UTC.');
     const s = await session('cont-1');
     expect(s.summary).toMatchObject({ learned: 'Mondays 02:00 UTC', summarizer: 'llm:qwen3:4b' });
-    const exporter = s.continuity.memories.find((m: { memoryId: string }) => r.session.injectedMemoryIds.includes(m.memoryId) && m.relevance > 0.5);
+    const exporter = s.continuity.memories.find((m: { memoryId: string; relevance: number }) => r.session.injectedMemoryIds.includes(m.memoryId) && m.relevance > 0.5);
     expect(exporter).toBeTruthy(); // the exporter memory was used
     expect(s.continuity.used).toBeGreaterThanOrEqual(1);
     expect(s.continuity.used).toBeLessThan(s.continuity.injected); // the gateway rule was not
