@@ -1,5 +1,5 @@
-// Other names the text gives an entity ("Kestrel, the billing service" → "billing service"), kept
-// canonical in Entity.aliases by the inline linker: entity(name:) and recall resolve them here,
+// Other names of an entity (Entity.aliases: what the text called it, "Kestrel, the billing
+// service" → "billing service", and merged entities' names): entity(name:) and recall resolve them here,
 // confined to one namespace by its token like the other full-text indexes.
 CREATE FULLTEXT INDEX entity_alias IF NOT EXISTS
 FOR (n:Entity) ON EACH [n.aliases, n.namespaceToken]

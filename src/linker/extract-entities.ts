@@ -45,7 +45,7 @@ export interface ExtractedEntity {
   strength: EntityStrength;
   /** Which rule found it (kept for audit and tests). */
   signal: EntitySignal;
-  /** Other names the text gives it ("Kestrel, the billing service" → "billing service"), canonical. */
+  /** Other names the text gives it, as written ("Kestrel, the billing service" → "billing service"). */
   aliases?: string[];
 }
 
@@ -244,13 +244,18 @@ function dedupe(candidates: Candidate[], max: number): ExtractedEntity[] {
     // A transcript's speaker label names who is talking: strong, unlike a capitalised word.
     const strength: EntityStrength = c.signal === 'sentence-start' || c.signal === 'proper-noun' ? 'weak' : 'strong';
     const e: ExtractedEntity = { name: c.name, canonicalName, type: c.type, mentionText: c.mention, confidence: SIGNAL_CONFIDENCE[c.signal], strength, signal: c.signal };
-    const aliases = (c.aliases ?? []).map(canonicalize).filter((a) => a !== canonicalName && a.length >= 2 && !STOP_WORDS.has(a));
+    const aliases = (c.aliases ?? []).filter((a) => canonicalize(a) !== canonicalName && a.length >= 2 && !STOP_WORDS.has(canonicalize(a)));
     const prev = best.get(canonicalName);
     if (!prev) best.set(canonicalName, { e, at: c.start });
     else if (rank(e) > rank(prev.e)) best.set(canonicalName, { e: { ...e, aliases: prev.e.aliases }, at: Math.min(prev.at, c.start) });
     else prev.at = Math.min(prev.at, c.start);
     const kept = best.get(canonicalName)!.e;
-    if (aliases.length) kept.aliases = [...new Set([...(kept.aliases ?? []), ...aliases])].slice(0, LINKER_MAX_ALIASES);
+    // A rule that types the name ("the Beacon product") types what another rule found untyped.
+    if (kept.type === 'unknown' && c.type !== 'unknown') kept.type = c.type;
+    if (aliases.length) {
+      const all = [...(kept.aliases ?? []), ...aliases];
+      kept.aliases = all.filter((a, i) => all.findIndex((b) => canonicalize(b) === canonicalize(a)) === i).slice(0, LINKER_MAX_ALIASES);
+    }
   }
   const all = [...best.values()];
   const kept = all.length <= max ? all : [...all].sort((a, b) => rank(b.e) - rank(a.e) || a.at - b.at).slice(0, max);

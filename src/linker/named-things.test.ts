@@ -20,11 +20,11 @@ describe('named things at write time', () => {
       postgresql: { type: 'tool' },
     });
     expect(strong('Last week project Larkspur moved into the Quarry library.')).toMatchObject({ larkspur: { type: 'project' }, quarry: { type: 'tool' } });
-    expect(strong('Project Halcyon replaces the old onboarding.')).toMatchObject({ 'project halcyon': { type: 'project', aliases: ['halcyon'] } });
+    expect(strong('Project Halcyon replaces the old onboarding.')).toMatchObject({ 'project halcyon': { type: 'project', aliases: ['Halcyon'] } });
     expect(strong('The v2 checkout flow ships behind the `checkout_v2` flag.')).toMatchObject({ 'v2 checkout flow': { type: 'system' }, checkout_v2: { type: 'system' } });
     expect(strong('Marta filed it in the acme/web-console repo.')).toMatchObject({ 'acme/web-console': { type: 'project' } });
-    expect(strong('The Customer Data Platform (CDP) syncs nightly.')).toMatchObject({ 'customer data platform': { type: 'system', aliases: ['cdp'] } });
-    expect(strong('Pegasus, formerly known as Skyline, is the booking backend.')).toMatchObject({ pegasus: { aliases: ['skyline'] } });
+    expect(strong('The Customer Data Platform (CDP) syncs nightly.')).toMatchObject({ 'customer data platform': { type: 'system', aliases: ['CDP'] } });
+    expect(strong('Pegasus, formerly known as Skyline, is the booking backend.')).toMatchObject({ pegasus: { aliases: ['Skyline'] } });
     expect(strong('Our payments API is called Tollbooth.')).toMatchObject({ tollbooth: { type: 'system' } });
     expect(strong('Gemini 1.5 Pro drafts the notes; the Falcon 9 footage sits in the media-archive bucket.')).toMatchObject({
       'gemini 1.5 pro': { type: 'tool' },

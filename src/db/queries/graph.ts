@@ -167,12 +167,12 @@ const ENTITY_BY_NAME = `
 MATCH (e:Entity {namespace: $namespace, canonicalName: $canonicalName})
 RETURN ${ENTITY_RETURN('e')} AS entity`;
 
-// An alias ("billing service" for Kestrel) through the alias index, then compared exactly; the
-// most-mentioned entity wins when two share one.
+// An alias (a name the text gave it, "billing service" for Kestrel, or a merged entity's name)
+// through the alias index, then compared exactly; the most-mentioned entity wins when two share one.
 const ENTITY_BY_ALIAS = `
 CALL db.index.fulltext.queryNodes('entity_alias', $query, {limit: toInteger($fetch)}) YIELD node
 WITH node AS e
-WHERE e.namespace = $namespace AND $canonicalName IN e.aliases
+WHERE e.namespace = $namespace AND any(a IN e.aliases WHERE toLower(a) = $canonicalName)
 RETURN ${ENTITY_RETURN('e')} AS entity
 ORDER BY coalesce(e.mentions, 0) DESC, e.canonicalName
 LIMIT 1`;

@@ -165,15 +165,17 @@ export const CO_MENTION_MAX_MEMORY_IDS = 16;
 /** A co-mention says the two are related, not how. */
 const CO_MENTION_CONFIDENCE = 0.5;
 
-// Other names the text gives an entity (attributes of kind 'alias', canonical), appended to
-// Entity.aliases up to MAX_ENTITY_ALIASES: a re-run finds them there and adds nothing.
+// Other names the text gives an entity (attributes of kind 'alias', as written), appended to
+// Entity.aliases (where a merge keeps a merged entity's name) up to MAX_ENTITY_ALIASES, compared
+// without case: a re-run finds them there and adds nothing.
 const ADD_ALIASES = `
 UNWIND $aliases AS a
 MATCH (mem:Memory {id: a.memoryId})
 MATCH (e:Entity {namespace: mem.namespace, canonicalName: a.entityCanonicalName})
 WITH e, collect(DISTINCT a.content) AS names
 WITH e, coalesce(e.aliases, []) AS old, names
-WITH e, old, [n IN names WHERE NOT n IN old AND n <> e.canonicalName] AS fresh
+WITH e, old, [o IN old | toLower(o)] AS known, names
+WITH e, old, reduce(acc = [], n IN names | CASE WHEN toLower(n) IN known OR toLower(n) = e.canonicalName OR toLower(n) IN [x IN acc | toLower(x)] THEN acc ELSE acc + n END) AS fresh
 WHERE size(fresh) > 0 AND size(old) < $maxAliases
 SET e.aliases = old + fresh[0..($maxAliases - size(old))], e.updatedAt = $now`;
 
