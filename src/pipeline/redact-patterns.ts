@@ -9,10 +9,10 @@
 import { trimEndChars } from '../text/index.js';
 import { TOKEN_PATTERNS } from './redact-tokens.js';
 import { PROSE_WORDS } from './secret-assignments.js';
-import { isCodeExpression, isPlaceholder } from './secret-values.js';
+import { isCodeExpression, isPlaceholder, trimValue } from './secret-values.js';
 
 /** "use --password on the command line": a prose word after a flag is not its value. */
-const notProse = (value: string) => !PROSE_WORDS.has(trimEndChars(value, '.,;:!?)').toLowerCase());
+const notProse = (value: string) => !PROSE_WORDS.has(trimEndChars(value, '.,;:!?)').toLowerCase()) && !isPlaceholder(trimEndChars(value, '.,;:!?)'));
 
 export interface SpanPattern {
   /** UPPER_SNAKE; the placeholder is `[KIND]`. */
@@ -25,7 +25,24 @@ export interface SpanPattern {
 }
 
 /** A header value is a credential unless it is a placeholder, code or a word of prose. */
-const credentialValue = (value: string) => value.length >= 6 && !SCHEME_WORD.test(value) && !isPlaceholder(value) && !isCodeExpression(value) && !PROSE_WORDS.has(value.toLowerCase());
+function credentialValue(raw: string): boolean {
+  const value = trimValue(raw);
+  return value.length >= 6 && !SCHEME_WORD.test(value) && !isPlaceholder(value) && !isCodeExpression(raw) && !PROSE_WORDS.has(value.toLowerCase());
+}
+
+/** The password of a URL's user:password@, unless a documentation stand-in (`user:password@`, `:<pass>@`). */
+function realPassword(password: string): boolean {
+  const value = decodeURIComponentSafe(password);
+  return value.length >= 1 && !isPlaceholder(value) && !/^pass$/i.test(value);
+}
+
+function decodeURIComponentSafe(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
 const SCHEME_WORD = /^(?:Basic|Bearer|Token|Digest|Negotiate|NTLM|ApiKey|Api-Key|OAuth|JWT|SSWS)$/i;
 const SCHEME = String.raw`(?:Basic|Bearer|Token|Digest|Negotiate|NTLM|ApiKey|Api-Key|OAuth|JWT|SSWS|AWS4-HMAC-SHA256)[ \t]+`;
 
@@ -42,9 +59,10 @@ const HEADER_PATTERNS: readonly SpanPattern[] = [
   },
   {
     kind: 'COOKIE',
-    regex: /(?<![\w-])((?:Set-)?Cookie[ \t]*:[ \t]*)([^\s"'`;<>{}$][^\r\n"'`]{0,4095})/gi,
+    // The value starts with a cookie's `name=` (`(cookie: string)` in code is no header).
+    regex: /(?<![\w-])((?:Set-)?Cookie[ \t]*:[ \t]*)((?=[\w.!#%&*+^|~-]{1,128}=)[^\r\n"'`]{1,4096})/gi,
     keepPrefix: true,
-    accept: (value) => value.includes('=') && !isPlaceholder(value),
+    accept: (value) => !isPlaceholder(value),
   },
   {
     kind: 'API_KEY',
@@ -67,7 +85,7 @@ export const PRE_ASSIGNMENT_PATTERNS: readonly SpanPattern[] = [
     regex: /\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver)(?:\+\w+)?:\/\/[^\s'"<>`]*[^\s'"<>`.,;:!?)\]}]/gi,
     // Only a URI that carries a credential (user:password@ or a password parameter) hides a secret;
     // `redis://localhost:6379/0` and `jdbc:postgresql://db:5432/app` are addresses.
-    accept: (uri) => /@|[?&;](?:password|pwd|pass|secret|token|key|sig)=/i.test(uri),
+    accept: (uri) => (/@/.test(uri) && realPassword(/^[^:]+:\/\/[^/@:]*:([^/@]*)@/.exec(uri)?.[1] ?? 'x'.repeat(8))) || /[?&;](?:password|pwd|pass|secret|token|key|sig)=/i.test(uri),
   },
   { kind: 'JWT', regex: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
   ...TOKEN_PATTERNS,
@@ -76,9 +94,10 @@ export const PRE_ASSIGNMENT_PATTERNS: readonly SpanPattern[] = [
   { kind: 'BASIC_AUTH', regex: /\b((?:Proxy-)?Authorization:[ \t]*Basic[ \t]+)([^\s"'`<>{}$][^\s"'`]{7,1023})/gi, keepPrefix: true, accept: (v) => !isPlaceholder(v) },
   ...HEADER_PATTERNS,
   // Any other URL with user:password@ (database URIs are masked whole above): only the password goes.
-  { kind: 'URL_PASSWORD', regex: /(\b[A-Za-z][A-Za-z0-9+.-]{1,20}:\/\/[^\s/?#@:'"<>]{1,256}:)([^\s/?#@'"<>]{1,256})(?=@)/g, keepPrefix: true },
+  { kind: 'URL_PASSWORD', regex: /(\b[A-Za-z][A-Za-z0-9+.-]{1,20}:\/\/[^\s/?#@:'"<>]{1,256}:)([^\s/?#@'"<>]{1,256})(?=@)/g, keepPrefix: true, accept: realPassword },
   // curl -u user:password, and command-line flags that carry a secret (--password x, --token=x).
-  { kind: 'PASSWORD', regex: /(\s(?:-u|--user)[ \t]+['"]?[^\s:'"]{1,256}:)([^\s'"]{1,256})/g, keepPrefix: true },
+  // `-u http://host/x` is a URL, not user:password.
+  { kind: 'PASSWORD', regex: /(\s(?:-u|--user)[ \t]+['"]?[^\s:'"]{1,256}:)([^\s'"]{1,256})/g, keepPrefix: true, accept: (v) => !v.startsWith('//') && notProse(v) },
   {
     kind: 'PASSWORD',
     regex: /((?<![\w-])--?(?:password|passwd|pass|pwd|passphrase|db-password)(?:=|[ \t]+)['"]?)([^\s'"-][^\s'"]{0,255})/gi,

@@ -25,7 +25,7 @@
 import { PiiRejectedError } from '../errors.js';
 import { classifyKey, classifyStructuredKey, type KeyInfo } from './secret-keys.js';
 import { sentenceSecrets, type SecretSpan } from './secret-sentences.js';
-import { endsClause, isCodeExpression, isPlaceholder, isSecretValue, PROSE_WORDS, trimValue, type ValueContext } from './secret-values.js';
+import { endsClause, isCamelCase, isCodeExpression, isPlaceholder, isSecretValue, looksGenerated, MESSAGE_WORDS, PROSE_WORDS, trimValue, type ValueContext } from './secret-values.js';
 
 export { PROSE_WORDS } from './secret-values.js';
 
@@ -99,8 +99,11 @@ export function redactAssignments(text: string, rejectUnmaskable = true): Assign
     else {
       const lineStart = startOfLine(text, m.index);
       const atLineStart = lineStart >= 0 && LINE_PREFIX.test(text.slice(lineStart, m.index));
-      const context: ValueContext = param || json || (atLineStart && isWholeLine(m[0], marker, rest)) ? 'literal' : marker && marker !== ':' ? 'code' : 'prose';
-      found = key.phrase ? (phraseSpan(rest) ?? valueSpan(rest, context, param)) : valueSpan(rest, context, param);
+      const wholeLine = atLineStart && isWholeLine(m[0], marker, rest);
+      const context: ValueContext = param || json || wholeLine ? 'literal' : marker && marker !== ':' ? 'code' : 'prose';
+      // A quoted value on a `key: "…"` line may be a JavaScript object's (`token: "comment"`), not YAML's.
+      const lineQuoted = wholeLine && !param && !json && /^["'`]/.test(rest);
+      found = key.phrase ? (phraseSpan(rest) ?? valueSpan(rest, context, param, key, copula, lineQuoted)) : valueSpan(rest, context, param, key, copula, lineQuoted);
       if (found === 'empty') {
         const next = copula ? 'reject' : marker === ':' && atLineStart && lineStart >= 0 ? nextLineValue(text, valueStart + rest.length) : null;
         found = next && next !== 'reject' ? { start: next.start - valueStart, end: next.end - valueStart } : next;
@@ -134,8 +137,10 @@ function startOfLine(text: string, index: number): number {
 /** `KEY=value` (no space before `=`) or `key: value`, the value one token ending the line (a `#` comment may follow). */
 function isWholeLine(matched: string, marker: string | undefined, rest: string): boolean {
   if (marker !== ':' && !(marker === '=' && /[^ \t]=[ \t]*$/.test(matched))) return false;
-  if (/^["'`]/.test(rest)) return true;
-  return /^\S+(?:[ \t]+#.*)?[ \t]*$/.test(rest);
+  const quoted = /^(["'`])(?:(?!\1).){0,510}\1/.exec(rest);
+  if (quoted) return /^[ \t]*(?:#.*)?$/.test(rest.slice(quoted[0].length));
+  // A value ending in `,` `;` `{` `(` is a line of code (`authToken: authToken,`), not of YAML.
+  return /^\S*[^\s,;{(](?:[ \t]+#.*)?[ \t]*$/.test(rest);
 }
 
 /** Spans in text order, the later of two overlapping ones dropped. */
@@ -164,7 +169,8 @@ function nextLineValue(text: string, lineEnd: number): { start: number; end: num
 function bareValueSpan(rest: string): { start: number; end: number } | null {
   const raw = /^[^\s'"`]{1,256}/.exec(rest)?.[0] ?? '';
   const token = trimValue(raw);
-  if (raw.includes('://') || token.length < 6 || isPlaceholder(token) || isCodeExpression(raw) || PROSE_WORDS.has(token.toLowerCase())) return null;
+  // Paths, links and calls (`Export](docs/export.md)`) are no values.
+  if (/[/()[\]{}<>]/.test(token) || token.length < 6 || isPlaceholder(token) || isCodeExpression(raw) || PROSE_WORDS.has(token.toLowerCase())) return null;
   if (/^v?\d+(?:\.\d+)+/.test(token) || /^\d+[a-z]{1,3}$/i.test(token)) return null;
   return /[A-Za-z]/.test(token) && /\d/.test(token) ? { start: 0, end: token.length } : null;
 }
@@ -182,7 +188,7 @@ function phraseSpan(rest: string): { start: number; end: number } | null {
 }
 
 /** Where the value sits in the rest of the line; 'empty' when nothing follows the marker, 'reject' on a deferral. */
-function valueSpan(rest: string, context: ValueContext, param: boolean): Found | 'empty' {
+function valueSpan(rest: string, context: ValueContext, param: boolean, key: KeyInfo, copula: boolean, lineQuoted = false): Found | 'empty' {
   const trimmed = rest.trim();
   if (DEFERRAL.test(trimmed)) return 'reject';
   if (trimmed === '') return 'empty';
@@ -193,6 +199,12 @@ function valueSpan(rest: string, context: ValueContext, param: boolean): Found |
     if (close < 0) return null;
     const inner = rest.slice(1, close);
     if (inner.trim() === '' || isPlaceholder(inner)) return null;
+    // In code, a string under a token/secret/key name is a secret only when it looks generated
+    // (`token = "linkified"` is not); a password's or PIN's quoted value is one whatever it is.
+    if ((context !== 'literal' || lineQuoted) && !key.strong && !looksGenerated(inner)) return null;
+    if (context !== 'literal' && key.kind !== 'PASSWORD' && key.kind !== 'PIN' && !looksGenerated(inner)) return null;
+    // A quoted sentence under a password name is a message (`WRONG_PASSWORD: "Wrong Password"`).
+    if (context !== 'literal' && /\s/.test(inner.trim()) && MESSAGE_WORDS.test(inner)) return null;
     // A backtick span is code unless it is one bare token (`password: \`hunter2\``).
     if (quote === '`' && (/\s|\$\{/.test(inner) || isCodeExpression(inner))) return null;
     return { start: 1, end: close };
@@ -200,14 +212,21 @@ function valueSpan(rest: string, context: ValueContext, param: boolean): Found |
   const raw = /^\S{1,256}/.exec(rest)?.[0] ?? '';
   if (isCodeExpression(raw)) return null;
   let value = raw;
-  const cut = value.search(param ? /[&;#"'`]/ : /["'`]|;[A-Za-z ]{1,40}=/);
+  // In a parameter list the value ends at the next separator; inline in code or prose at a `,`,
+  // `;` or a closing bracket (`{password:_,strength:f}`, `n.password=null;const`).
+  const cut = value.search(param ? /[&;#"'`]/ : context === 'literal' ? /["'`]|;[A-Za-z ]{1,40}=/ : /["'`,;)}]/);
   if (cut >= 0) value = value.slice(0, cut);
   value = trimValue(value);
   if (!isSecretValue(value, context, PROSE_WORDS)) return null;
+  // `credentials: base64EncodedTicket` on its own line: a camelCase identifier is a JavaScript property's value.
+  if (lineQuoted === false && context === 'literal' && !param && isCamelCase(value)) return null;
+  // A lone "token" or "secret" outside data (`token: 7785`, `secret = abc`) needs a generated-looking value.
+  if (!key.strong && context !== 'literal' && !looksGenerated(value)) return null;
   if (context === 'prose' && /^[A-Za-z]+$/.test(value)) {
-    // A lone word is a value only when it ends the clause ("The password is swordfish.").
+    // A lone word is a value only when it ends the clause ("The password is swordfish."); after a
+    // colon, only when it ends the sentence (`apiKey: key,` is an object literal).
     const after = rest.slice(value.length);
-    if (value.length < 4 || !endsClause(after)) return null;
+    if (!endsClause(after) || (!copula && !/^[.!?]*\s*$|^[.!?]\s/.test(after))) return null;
   }
   return { start: 0, end: value.length };
 }

@@ -13,7 +13,7 @@ export interface KeyInfo {
   phrase?: boolean;
 }
 
-const BENIGN_LAST = new Set(['file', 'path', 'dir', 'url', 'uri', 'length', 'len', 'min', 'max', 'policy', 'policies', 'reset', 'expiry', 'expires', 'expiration', 'ttl', 'rounds', 'type', 'name', 'id', 'ids', 'count', 'limit', 'field', 'label', 'hint', 'prompt', 'regex', 'pattern', 'strength', 'required', 'enabled', 'disabled', 'header', 'param', 'placeholder', 'endpoint', 'env', 'var', 'rotation', 'age', 'timeout', 'lifetime', 'validation', 'prefix', 'format', 'mode', 'manager', 'usage', 'size', 'budget', 'budgets', 'estimate', 'hash', 'hashed', 'digest', 'confirmation', 'ref', 'key_ref', 'provider', 'scheme', 'schemes', 'store', 'vault', 'kind', 'location', 'source', 'version', 'used', 'at', 'on', 'method', 'methods', 'flow', 'fields']);
+const BENIGN_LAST = new Set(['regexp', 're', 'rx', 'file', 'path', 'dir', 'url', 'uri', 'length', 'len', 'min', 'max', 'policy', 'policies', 'reset', 'expiry', 'expires', 'expiration', 'ttl', 'rounds', 'type', 'name', 'id', 'ids', 'count', 'limit', 'field', 'label', 'hint', 'prompt', 'regex', 'pattern', 'strength', 'required', 'enabled', 'disabled', 'header', 'param', 'placeholder', 'endpoint', 'env', 'var', 'rotation', 'age', 'timeout', 'lifetime', 'validation', 'prefix', 'format', 'mode', 'manager', 'usage', 'size', 'budget', 'budgets', 'estimate', 'hash', 'hashed', 'digest', 'confirmation', 'ref', 'key_ref', 'provider', 'scheme', 'schemes', 'store', 'vault', 'kind', 'location', 'source', 'version', 'used', 'at', 'on', 'method', 'methods', 'flow', 'fields']);
 const BENIGN_FIRST = new Set(['max', 'min', 'num', 'total', 'no', 'show', 'hide', 'has', 'is', 'use', 'reset', 'forgot', 'check', 'verify', 'validate', 'hash', 'hashed', 'set', 'get', 'on', 'handle', 'create', 'generate', 'update', 'change', 'prompt']);
 
 /** `SMTP_PASS`, `DB_PASS`: "pass" names a password after one of these (not nginx's `proxy_pass`). */
@@ -29,7 +29,10 @@ export function keySegments(key: string): string[] {
 
 /** The secret kind a key names, or null when it names none (`password_min_length`, `max_tokens`). */
 export function classifyKey(key: string): KeyInfo | null {
-  const segments = keySegments(key);
+  // `self.password`, `token.value`: the property after the last dot is the key. The secret word
+  // must be among the last three segments (`__SECRET_INTERNALS_DO_NOT_USE` names none).
+  const all = keySegments(key.slice(key.lastIndexOf('.') + 1));
+  const segments = all.slice(-3);
   const last = segments[segments.length - 1];
   if (!last || BENIGN_LAST.has(last) || (segments.length > 1 && BENIGN_FIRST.has(segments[0]!))) return null;
   const has = (re: RegExp) => segments.some((s) => re.test(s));
@@ -39,7 +42,7 @@ export function classifyKey(key: string): KeyInfo | null {
   }
   if (has(/^mnemonic$/) || pair('seed', 'phrase') || pair('recovery', 'phrase') || pair('secret', 'phrase')) return { kind: 'PASSWORD', strong: true, phrase: true };
   if (segments.length <= 2 && has(/^pin$/)) return { kind: 'PIN', strong: true };
-  if (has(/^[a-z]*secret$/)) return { kind: segments.includes('aws') ? 'AWS_SECRET_KEY' : 'SECRET', strong: segments.length > 1 };
+  if (has(/^(?:client|app|api|shared|signing|webhook|jwt|session|consumer|oauth|auth|master|private|cookie|django|flask|rails|token|)secret$/)) return { kind: all.includes('aws') ? 'AWS_SECRET_KEY' : 'SECRET', strong: segments.length > 1 };
   if (has(/^apikey$/) || pair('api', 'key')) return { kind: 'API_KEY', strong: true };
   if (has(/^privatekey$/) || pair('private', 'key')) return { kind: 'PRIVATE_KEY', strong: true };
   if (has(/^accesskey$/) || pair('access', 'key')) return { kind: 'ACCESS_KEY', strong: true };

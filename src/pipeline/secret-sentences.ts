@@ -8,7 +8,7 @@
  * "the password for the box is long" and "the secret to good tests is isolation" stay.
  * The word list is bounded and each match reads a bounded window: linear in the text.
  */
-import { endsClause, isCodeExpression, isMixed, isPlaceholder, isSecretValue, PROSE_WORDS, trimValue } from './secret-values.js';
+import { endsClause, isCodeExpression, isMixed, isPlaceholder, isSecretValue, MESSAGE_WORDS, PROSE_WORDS, trimValue } from './secret-values.js';
 
 export interface SecretSpan {
   start: number;
@@ -54,6 +54,8 @@ export function sentenceSecrets(text: string): SecretSpan[] {
     }
     const bridged = (b[1] ?? '').trim() !== '';
     const marker = b[2] ?? b[3] ?? b[4];
+    // A marker right after the word is secret-assignments.ts's (`password: …`, `password = …`).
+    if (marker && !bridged && marker !== 'to' && marker !== 'as') continue;
     const valueStart = b.index + b[0].length;
     const rest = text.slice(valueStart, valueStart + MAX_VALUE);
     const kind = kindOf(word);
@@ -74,13 +76,14 @@ function valueOf(rest: string, kind: string, marker: string | undefined, bridged
     const close = rest.indexOf(quote === '“' ? '”' : quote, 1);
     if (close <= 1) return null;
     const inner = rest.slice(1, close);
-    if (inner.includes('\n') || isPlaceholder(inner.trim())) return null;
+    if (inner.includes('\n') || isPlaceholder(inner.trim()) || (/\s/.test(inner.trim()) && MESSAGE_WORDS.test(inner))) return null;
     return { start: 1, end: close };
   }
   if (!marker || ((marker === 'to' || marker === 'as') && kind !== 'PASSWORD')) return null;
   const raw = /^[^\s"'`]{1,256}/.exec(rest)?.[0] ?? '';
   if (isCodeExpression(raw)) return null;
-  const value = trimValue(raw);
+  const cut = raw.search(/[,;)}]/);
+  const value = trimValue(cut < 0 ? raw : raw.slice(0, cut));
   if (isPlaceholder(value) || /^v?\d+(?:\.\d+)+$/.test(value)) return null;
   const digits = /^\d{4,12}$/.test(value) && (kind === 'PIN' || kind === 'PASSWORD');
   const generated = value.length >= 6 && isMixed(value);

@@ -33,6 +33,7 @@ export function shannonEntropy(text: string): number {
 
 /** Template values and documentation stand-ins (the stop words of secret scanners). */
 const PLACEHOLDER_WORDS = new Set([
+  'value', 'read', 'write', 'mask', 'masked', 'secure', 'omitted', 'censored', 'filtered',
   'changeme', 'change_me', 'change-me', 'changeit', 'password', 'passwd', 'secret', 'token', 'apikey', 'api_key', 'example', 'sample', 'dummy', 'test', 'testing', 'foo', 'bar', 'baz',
   'redacted', 'removed', 'hidden', 'masked', 'todo', 'tbd', 'fixme', 'replaceme', 'replace_me', 'placeholder', 'none', 'null', 'nil', 'undefined', 'true', 'false', 'yes', 'no', 'empty',
   'xxx', 'xxxx', 'xxxxx', 'xxxxxx', 'xxxxxxxx', 'notset', 'not_set', 'unset', 'default', 'required', 'optional', 'string', 'secret_key', 'mysecret', 'mypassword', 'yourpassword',
@@ -65,7 +66,7 @@ export function isTypeName(value: string): boolean {
  * `request.form['password']`, a subscript, a template or a spread — read from the raw run of
  * non-space characters after the marker, before any trimming.
  */
-const CODE_SHAPE = /^(?:(?:new|await|typeof|not|await|yield|return)\s*)?[A-Za-z_$@][\w$]*(?:(?:\?\.|\.|::|->)[A-Za-z_$][\w$]*)*(?:\s*[([]|(?:(?:\?\.|\.|::|->)[A-Za-z_$][\w$]*)[,;)\]}]*$)|^[[{(!&*]|^\.\.\.|^`|^f["']|^[A-Za-z_$][\w$]*\s*(?:[-+*/%|&^]|\|\||&&|\?\?|==|!=|<=|>=|\?|:)\s*$/;
+const CODE_SHAPE = /^(?:(?:new|await|typeof|not|await|yield|return)\s*)?[A-Za-z_$@][\w$]*(?:(?:\?\.|\.|::|->)[A-Za-z_$][\w$]*)*(?:\s*(?:\?\.)?[([<]|(?:(?:\?\.|\.|::|->)[A-Za-z_$][\w$]*)[,;)\]}]*$)|^[[{(!&*]|^\.\.\.|^`|^f["']|^\/[*/]|^[A-Za-z_$][\w$]*\s*(?:[-+*/%|&^]|\|\||&&|\?\?|==|!=|<=|>=|\?|:)\s*$/;
 const MEMBER_CHAIN = /^[A-Za-z_$][\w$]*(?:(?:\?\.|\.|::|->)[A-Za-z_$][\w$]*)+$/;
 
 export function isCodeExpression(raw: string): boolean {
@@ -74,12 +75,24 @@ export function isCodeExpression(raw: string): boolean {
   if (core !== raw && core !== '' && isCodeExpression(core)) return true;
   // A dotted chain of identifiers is member access, unless a segment is all digits or it mixes in
   // digits like a generated value (`s3cr3t.x9` is kept as a secret).
+  if (/&&|\|\||=>|[!=]==?|^\/[^\s/]/.test(raw)) return true;
   if (MEMBER_CHAIN.test(raw)) return !/\d/.test(raw) || /^[A-Za-z_$][A-Za-z_$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(raw);
   return CODE_SHAPE.test(raw);
 }
 
 /** An identifier in code: `hashed`, `password`, `hashedPassword`, `new_password`, `pw` (no digits). */
-export const isIdentifier = (value: string) => /^[A-Za-z_$][A-Za-z_$]*$/.test(value);
+/**
+ * An identifier in code: `hashed`, `hashedPassword`, `new_password`, `base64Ticket`, `mapToken2` —
+ * letters with at most one short run of digits, and (when it has digits) made of words joined by
+ * `_` or camelCase humps. `hunter2` and `Xk29sLq0Tz` are not.
+ */
+export function isIdentifier(value: string): boolean {
+  if (!/^[A-Za-z_$][A-Za-z_$]*(?:\d{1,3}[A-Za-z_$]*)?$/.test(value)) return false;
+  return !/\d/.test(value) || /_/.test(value) || isCamelCase(value);
+}
+
+/** `hashedPassword`, `base64EncodedTicket`, `nextToken` — not `abcDEF123`. */
+export const isCamelCase = (value: string) => /^[a-z]+\d{0,3}(?:[A-Z][a-z]+\d{0,3})+$/.test(value);
 
 /** Letters mixed with digits or symbols, as generated and chosen passwords are. */
 export const isMixed = (value: string) => /[A-Za-z]/.test(value) && /[\d!@#$%^&*+=~?|]/.test(value);
@@ -91,9 +104,10 @@ export const isMixed = (value: string) => /[A-Za-z]/.test(value) && /[\d!@#$%^&*
 export function isSecretValue(value: string, context: ValueContext, prose: ReadonlySet<string>): boolean {
   if (value === '' || isPlaceholder(value)) return false;
   const lower = value.toLowerCase();
-  if (context === 'literal') return !prose.has(lower) && !isTypeName(value) && !/^\d{1,3}$/.test(value);
-  if (isTypeName(value) || prose.has(lower) || /^\d{1,3}$/.test(value)) return false;
-  if (context === 'code') return !isIdentifier(value);
+  if (context === 'literal') return value.length >= 3 && !prose.has(lower) && !isTypeName(value) && !/^\d{1,3}$/.test(value);
+  if (isTypeName(value) || prose.has(lower) || /^\d{1,3}$/.test(value) || value.length < 4 || isIdentifier(value) && (context === 'code' || /\d|_|[a-z][A-Z]/.test(value))) return false;
+  // Inline code: an unquoted value is an expression or a number literal (`1*tchar`, `4299n`, `0xff`).
+  if (context === 'code') return !/^[\w.]+(?:[*%][\w.(]+)+$/.test(value) && !/^(?:0x[\da-f]+|\d+(?:\.\d+)?(?:e\d+)?[nlufd]?)$/i.test(value);
   if (/^[A-Za-z]+(?:ed|ing|ly)$/.test(value) || /^[a-z]+(?:-[a-z]+)+$/.test(value)) return false;
   if (/^\d{4,}$/.test(value) || isMixed(value)) return true;
   if (/^[A-Za-z]+(?:able|ible|ous|ive|ful|less|ment|tion|sion)$/i.test(value)) return false;
@@ -131,3 +145,20 @@ function count(text: string, ch: string, end: number): number {
  * ("… is swordfish until Friday", "… was orbitviolet so please …"), not with more description.
  */
 export const endsClause = (after: string) => /^[.,;:!?)\]]*\s*$|^[.,;!?]|^[ \t]+(?:(?:until|till|so|and|but|since|from|for now|then|please)\b|[—–-][ \t])/i.test(after);
+
+/** A lower-case word chain (`ietf-token`, `comment.doc`, `variable-2`): a name, not a generated value. */
+const WORD_CHAIN = /^(?:[A-Za-z][a-z]*|[A-Z]+)(?:[-._/](?:[A-Za-z][a-z]*|[A-Z]+)|[-._]\d{1,2})*$/;
+
+/**
+ * A quoted value in code or prose under a key that is not a password (`token = "linkified"`,
+ * `lastToken = "?NoLineTerminatorHere"`): a secret only when it looks generated — no spaces,
+ * 8+ characters of a token alphabet, letters mixed with digits or an entropy of 3.5 bits per
+ * character (gitleaks' generic-api-key threshold) — and is no word chain.
+ */
+export function looksGenerated(value: string): boolean {
+  if (value.length < 8 || !/^[\w+/=.~:!@#$%^&*-]+$/.test(value) || WORD_CHAIN.test(value) || isPlaceholder(value)) return false;
+  return (/[A-Za-z]/.test(value) && /\d/.test(value)) || shannonEntropy(value) >= 3.5;
+}
+
+/** Words of a message rather than a passphrase: "Wrong Password", "Password used to generate key". */
+export const MESSAGE_WORDS = /\b(?:password|passwd|passphrase|token|secret|key|credentials?|invalid|incorrect|wrong|enter|must|required|please|failed|error|missing|expired|reset|forgot)\b/i;
