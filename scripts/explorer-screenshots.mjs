@@ -72,6 +72,8 @@ try {
 
   await page.goto(`${base}#/recall`);
   await page.locator('#recall-q').fill('Which database did we choose for the graph?');
+  // A tight budget, so the view has something to show as left out.
+  await page.getByLabel('Token budget').fill('80');
   await page.getByRole('button', { name: 'Recall' }).click();
   await page.locator('[data-testid="recall-items"] li').first().waitFor({ timeout: TIMEOUT_MS });
   await page.screenshot({ path: `${OUT}/explorer-recall.png`, fullPage: true });

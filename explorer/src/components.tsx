@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import type { ApiError } from './api';
+import { MEMORY_TYPES } from './queries';
 
 export function ErrorBox({ error }: { error: ApiError | null }) {
   if (!error) return null;
@@ -7,6 +8,32 @@ export function ErrorBox({ error }: { error: ApiError | null }) {
     <p class="error" role="alert">
       <code>{error.code}</code> {error.message}
     </p>
+  );
+}
+
+/** A lookup by id: its error, that it is loading, or that no readable record has that id. */
+export function LookupState({ error, loading, missing, what, id }: { error: ApiError | null; loading: boolean; missing: boolean; what: string; id: string }) {
+  return (
+    <>
+      <ErrorBox error={error} />
+      <Loading when={loading} />
+      {missing ? (
+        <p data-testid="not-found">
+          No {what} {id} in a namespace this key can read.
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+export function Tags({ tags }: { tags: readonly string[] }) {
+  if (tags.length === 0) return null;
+  return (
+    <div class="tags">
+      {tags.map((t) => (
+        <Chip>{t}</Chip>
+      ))}
+    </div>
   );
 }
 
@@ -39,13 +66,16 @@ export function Bar({ label, value, max = 1, kind }: { label: string; value: num
   );
 }
 
-// Redaction leaves `[KIND]` (UPPER_SNAKE) where a secret was; one bounded, linear pattern.
+// Redaction leaves `[KIND]` (UPPER_SNAKE) where a secret was; one bounded, linear pattern. The
+// <memory> block marks each memory's type the same way ([DECISION]): those are not redactions.
 const PLACEHOLDER = /\[([A-Z][A-Z0-9_]{1,39})\]/g;
+const TYPE_MARKERS = new Set(MEMORY_TYPES.map((t) => t.toUpperCase()));
+const placeholders = (text: string) => [...text.matchAll(PLACEHOLDER)].filter((m) => !TYPE_MARKERS.has(m[1]!));
 
 /** The kinds of secret redacted from a text, with how often each appears. */
 export function redactionKinds(text: string): Array<[string, number]> {
   const counts = new Map<string, number>();
-  for (const match of text.matchAll(PLACEHOLDER)) counts.set(match[1]!, (counts.get(match[1]!) ?? 0) + 1);
+  for (const match of placeholders(text)) counts.set(match[1]!, (counts.get(match[1]!) ?? 0) + 1);
   return [...counts.entries()].sort(([a], [b]) => a.localeCompare(b));
 }
 
@@ -53,7 +83,7 @@ export function redactionKinds(text: string): Array<[string, number]> {
 export function StoredText({ text }: { text: string }) {
   const parts: ComponentChildren[] = [];
   let last = 0;
-  for (const match of text.matchAll(PLACEHOLDER)) {
+  for (const match of placeholders(text)) {
     parts.push(text.slice(last, match.index));
     parts.push(
       <mark class="redacted" title={`redacted ${match[1]}`}>

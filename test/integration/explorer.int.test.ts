@@ -197,6 +197,8 @@ describe('the memory explorer (GET /explorer) in headless Chromium against the r
     const prompt = await page.getByTestId('prompt').textContent();
     expect(prompt).toContain('<memory>');
     expect(prompt).toContain('We chose Neo4j');
+    // The block's type markers ([DECISION]) are not taken for redaction placeholders.
+    expect(await page.getByTestId('prompt').locator('mark.redacted').allTextContents()).not.toContain('[DECISION]');
     expect(await seriousViolations(page)).toEqual([]);
     await page.close();
   });

@@ -1,4 +1,4 @@
-import { Chip, ErrorBox, Loading, Section, StoredText, Time } from '../components';
+import { Chip, LookupState, Section, StoredText, Time } from '../components';
 import { useQuery } from '../hooks';
 import { ENTITY, type AttributeView, type EntityDetail, type EntityRef } from '../queries';
 import { href } from '../route';
@@ -45,9 +45,7 @@ export function EntityView({ apiKey, id }: ViewProps) {
   if (!id) return <p>No entity chosen.</p>;
   return (
     <div>
-      <ErrorBox error={result.error} />
-      <Loading when={result.loading} />
-      {result.data && !e ? <p data-testid="not-found">No entity {id} in a namespace this key can read.</p> : null}
+      <LookupState error={result.error} loading={result.loading} missing={Boolean(result.data) && !e} what="entity" id={id} />
       {e ? (
         <>
           <h1>

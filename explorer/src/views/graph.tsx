@@ -53,7 +53,8 @@ export function EntityGraph({ apiKey, center, coMentions }: Props) {
     const allowed = new Set([...graph.nodes().map((n) => n.id()), ...newNodes.map((n) => n.data.id!)]);
     const newEdges = fresh.filter((el) => el.group === 'edges' && allowed.has(el.data.source) && allowed.has(el.data.target));
     graph.add([...newNodes, ...newEdges]);
-    graph.layout({ name: 'cose', animate: false, randomize: false, fit: true, padding: 30, nodeRepulsion: () => 12000, idealEdgeLength: () => 110 } as never).run();
+    // Rings by hops from the center: deterministic, and each expansion lands on the next ring.
+    graph.layout({ name: 'breadthfirst', roots: [center.id], circle: true, spacingFactor: 1.25, animate: false, fit: true, padding: 40 }).run();
     // A few nodes would otherwise be fitted at the largest zoom, labels and all.
     if (graph.zoom() > MAX_FIT_ZOOM) {
       graph.zoom(MAX_FIT_ZOOM);

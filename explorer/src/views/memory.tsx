@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { Chip, ErrorBox, Loading, Section, StoredText, Time, redactionKinds } from '../components';
+import { Chip, LookupState, Section, StoredText, Tags, Time, redactionKinds } from '../components';
 import { useQuery } from '../hooks';
 import { MEMORY, type HistoryEvent, type MemoryDetail } from '../queries';
 import { href } from '../route';
@@ -116,9 +116,7 @@ export function MemoryView({ apiKey, id }: ViewProps) {
   const kinds = m ? redactionKinds(m.content) : [];
   return (
     <div>
-      <ErrorBox error={result.error} />
-      <Loading when={result.loading} />
-      {result.data && !m ? <p data-testid="not-found">No memory {id} in a namespace this key can read.</p> : null}
+      <LookupState error={result.error} loading={result.loading} missing={Boolean(result.data) && !m} what="memory" id={id} />
       {m ? (
         <>
           <h1>
@@ -147,13 +145,7 @@ export function MemoryView({ apiKey, id }: ViewProps) {
                     </>
                   )}
                 </p>
-                {m.tags.length ? (
-                  <div class="tags">
-                    {m.tags.map((t) => (
-                      <Chip>{t}</Chip>
-                    ))}
-                  </div>
-                ) : null}
+                <Tags tags={m.tags} />
               </Section>
               <Section title="History" count={m.history.length}>
                 <History memory={m} />

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { gql, type ApiError } from '../api';
-import { Chip, ErrorBox, Loading, Section, StoredText, Time } from '../components';
+import { Chip, ErrorBox, Loading, Section, StoredText, Tags, Time } from '../components';
 import { useQuery } from '../hooks';
 import { ENTITIES, MEMORY_TYPES, PAGE_SIZE, SEARCH, TIMELINE, type EntityRef, type MemoryRow, type SearchHit, type TimelineData } from '../queries';
 import { href } from '../route';
@@ -47,13 +47,7 @@ function MemoryItem({ m }: { m: MemoryRow }) {
       <a class="memory-link" href={href('memory', m.id)}>
         <StoredText text={preview(m.content)} />
       </a>
-      {m.tags.length ? (
-        <div class="tags">
-          {m.tags.map((t) => (
-            <Chip>{t}</Chip>
-          ))}
-        </div>
-      ) : null}
+      <Tags tags={m.tags} />
     </li>
   );
 }
