@@ -93,8 +93,9 @@ export function checkpointDigest(session: SessionRecord, reason: CheckpointReaso
 
 /**
  * What an agent needs to pick a crashed or compacted session back up: where it stood (counts,
- * last checkpoint), that checkpoint's digest, then the prompts and remembers after it — cut to
- * `budget` characters, newest first within each part.
+ * last checkpoint), its summary once it has one, the latest prompts and tool results (newest
+ * first: the checkpoint may be older than the crash), then the last checkpoint's digest — cut
+ * to `budget` characters.
  */
 export function recoveryDigest(session: SessionRecord, latest: { digest: string; updatedAt: string; trigger: string } | null, now: Date, budget: number): FittedText {
   const header = `# Recovering session ${session.sessionId} (${session.status})\n${session.prompts} prompts, ${session.toolResults} tool results, ${minutes(session.startedAt, now)} min; ${session.checkpoints} checkpoints${latest ? `, the last ${minutes(latest.updatedAt, now)} min ago (${latest.trigger})` : ''}`;
@@ -102,8 +103,8 @@ export function recoveryDigest(session: SessionRecord, latest: { digest: string;
   if (session.summaryLearned || session.summaryNextSteps) {
     sections.push({ title: '## Summary', lines: [`learned: ${session.summaryLearned ?? ''}`, `next steps: ${session.summaryNextSteps ?? ''}`] });
   }
-  if (latest) sections.push({ title: '## Last checkpoint', lines: latest.digest.split('\n').filter((l) => l.trim() && !l.startsWith('## Checkpoint')).map((l) => l.replace(/^[-#\s]+/, '')) });
   sections.push({ title: '## Recent prompts', lines: [...session.recentQueries].reverse() });
-  sections.push({ title: '## Recent memories', lines: [...session.recentRemembers].reverse() });
+  sections.push({ title: '## Recent memories and tool results', lines: [...session.recentRemembers].reverse() });
+  if (latest) sections.push({ title: '## Last checkpoint', lines: latest.digest.split('\n').filter((l) => l.trim() && !l.startsWith('## Checkpoint')).map((l) => l.replace(/^[-#\s]+/, '')) });
   return fitSections(header, sections, budget);
 }

@@ -51,7 +51,10 @@ export async function runSessionEnd(deps: SessionEndDeps, jobId: string): Promis
 
   const [transcript] = await transcriptsBySessions(executor, [{ namespace: job.namespace, sessionId: job.sessionId }], 1);
   const memories = await sessionMemories(executor, job.namespace, job.sessionId, MAX_SESSION_MEMORIES);
-  const material: SessionMaterial = { transcript: transcript?.content ?? null, prompts: session.recentQueries, memories: memories.map((m) => m.content) };
+  // Tool results count with the memories written, unless they are one of them (remember with the sessionId).
+  const contents = memories.map((m) => m.content);
+  const toolResults = session.recentRemembers.filter((r) => !contents.some((c) => c.startsWith(r.replace(/…$/, ''))));
+  const material: SessionMaterial = { transcript: transcript?.content ?? null, prompts: session.recentQueries, memories: [...contents, ...toolResults] };
   const summary = await summarize(deps, material);
 
   const injected = await memoryTexts(executor, job.namespace, session.injectedIds);
