@@ -84,6 +84,8 @@ describe('named things at write time', () => {
       'v1 '.repeat(20_000),
       'Aa 1 '.repeat(12_000),
       'x/'.repeat(25_000),
+      `x${'1'.repeat(50_000)}`,
+      `the x${'1'.repeat(50_000)} service`,
     ];
     for (const input of inputs) {
       const t0 = performance.now();

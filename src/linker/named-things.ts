@@ -45,7 +45,8 @@ const NOUN = anyCase(TYPE_NOUNS.flatMap(([, n]) => n.split('|')));
 const CAP = String.raw`\p{Lu}[\p{L}\p{N}]*(?:-[\p{L}\p{N}]+)*`;
 const CAP_RUN = String.raw`${CAP}(?: ${CAP}){0,3}`;
 /** Lowercase code-like names: snake_case, kebab-case, with digits, or an owner/name slug. */
-const CODE = String.raw`[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+|[a-z][a-z0-9]*\d[a-z0-9]*|[a-z0-9][\w.-]*\/[\w.-]+`;
+// The digit case looks ahead for its digit: `[a-z0-9]*\d[a-z0-9]*` backtracks quadratically.
+const CODE = String.raw`[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+|[a-z](?=[a-z]*\d)[a-z0-9]*|[a-z0-9][\w.-]*\/[\w.-]+`;
 const NAME = String.raw`(?:${CAP_RUN}|${CODE})`;
 const DET = `(?:${anyCase(['the', 'our', 'their', 'your', 'my', 'his', 'her', 'its', 'this', 'that', 'a', 'an'])})`;
 const DESC = String.raw`(?:[a-z][\w-]* ){0,3}`;
