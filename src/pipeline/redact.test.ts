@@ -199,3 +199,115 @@ describe('redactSecrets: options', () => {
     expect(all).toEqual({ DATABASE_URI: 1, PASSWORD: 1, SSN: 1, EMAIL: 1 });
   });
 });
+
+describe('redactSecrets: code is not a secret (#24)', () => {
+  it.each([
+    'password = db.Column(db.String(128), nullable=False)',
+    "password = request.form['password']",
+    "return jsonify({'token': token})",
+    '**Password Hashing**: use bcrypt, never MD5.',
+    'api_key = os.environ["OPENAI_API_KEY"]',
+    "SECRET_KEY = os.getenv('SECRET_KEY')",
+    'self.password_hash = generate_password_hash(password)',
+    'const token = jwt.sign({ id: user.id }, process.env.JWT_SECRET, { expiresIn: "1h" });',
+    'password: string;',
+    'password: str = Field(min_length=8)',
+    'token: Optional[str] = None',
+    'password: { type: String, required: true },',
+    'cursor.execute("UPDATE users SET password = %s WHERE id = %s", (hashed, user_id))',
+    "db.query('UPDATE users SET password = ? WHERE id = ?', [hash, id])",
+    'DB_PASSWORD=${DB_PASSWORD}',
+    'JWT_SECRET=<your-jwt-secret>',
+    'API_KEY=your-api-key-here',
+    'password: "{{ vault_db_password }}"',
+    'MAIL_PASSWORD=changeme',
+    'token=***',
+    'curl -H "Authorization: Bearer $TOKEN" https://api.example.com',
+    'send `Authorization: Bearer <token>` from the client',
+    "headers: { Authorization: `Bearer ${token}` },",
+    'const [password, setPassword] = useState("");',
+    'apiKey: DataTypes.STRING,',
+    'authToken: authToken,',
+    'REDIS_URL=redis://localhost:6379/0',
+    'url: jdbc:postgresql://localhost:5432/app',
+    'WRONG_PASSWORD: "Wrong Password",',
+    'proxy_pass http://127.0.0.1:5000;',
+    "lastSignificantToken = \"?NonExpressionParenEnd\";",
+    'token = match?.[0];',
+  ])('leaves %s alone', (code) => {
+    expect(redact(code)).toEqual({ text: code, redactions: [] });
+  });
+
+  it('never refuses code that names a password without a value', () => {
+    for (const code of ['if not password:', 'Why does `if not password:` never trigger?', 'def check(password):\n    if not password:\n        raise ValueError', 'password:\n  type: string\n  format: password']) {
+      expect(() => redact(code), code).not.toThrow();
+      expect(redact(code).text).toBe(code);
+    }
+  });
+});
+
+describe('redactSecrets: secrets named by their sentence (#24)', () => {
+  it('masks a value a few words after the secret word, up to its end', () => {
+    expect(redact('The root password for the staging box is Tr0ub4dor&3 until Friday.').text).toBe('The root password for the staging box is [PASSWORD] until Friday.');
+    expect(redact('The API key the vendor sent us was Kq7Zt2Lm9Xw4 so please update it.').text).toBe('The API key the vendor sent us was [API_KEY] so please update it.');
+    expect(redact('the alarm PIN is 4821, remember it').text).toBe('the alarm PIN is [PIN], remember it');
+  });
+
+  it('masks a quoted value whole, spaces included', () => {
+    expect(redact('Use passphrase "correct horse battery staple" to unlock the vault').text).toBe('Use passphrase "[PASSWORD]" to unlock the vault');
+    expect(redact('set the admin password to "Vq7 Lm2 Np9" for now').text).toBe('set the admin password to "[PASSWORD]" for now');
+  });
+
+  it('leaves no trailing piece of the value behind', () => {
+    expect(redact('the wifi password: Xk29sLq0Tz! Don\'t share it.').text).toBe("the wifi password: [PASSWORD] Don't share it.");
+    expect(redact('Password: Tr0ub4dor&3').text).toBe('Password: [PASSWORD]');
+  });
+
+  it('leaves sentences about secrets alone', () => {
+    for (const s of ['The secret to good tests is isolation.', 'The password for the box is long and random.', 'The password policy for admins is strict.', 'Pin the dependency to 4.17.21.', 'Click "Forgot password" then "Reset".']) {
+      expect(redact(s), s).toEqual({ text: s, redactions: [] });
+    }
+  });
+});
+
+describe('redactSecrets: secrets named by structure (#24)', () => {
+  it('masks env and YAML lines whatever the value looks like', () => {
+    expect(redact('NODE_ENV=production\nDB_PASSWORD=swordfish\nPORT=3000').text).toBe('NODE_ENV=production\nDB_PASSWORD=[PASSWORD]\nPORT=3000');
+    expect(redact('export STRIPE_SECRET="purple monkey"').text).toBe('export STRIPE_SECRET="[SECRET]"');
+    expect(redact('database:\n  password: meadowlantern\n  pool: 5').text).toBe('database:\n  password: [PASSWORD]\n  pool: 5');
+    expect(redact('SMTP_PASS=Tr0ub4dor&3').text).toBe('SMTP_PASS=[PASSWORD]');
+  });
+
+  it('masks JSON pairs under any secret-named key', () => {
+    expect(redact('{"host": "db", "auth": "Purple28&saddle", "port": 5432}').text).toBe('{"host": "db", "auth": "[SECRET]", "port": 5432}');
+    expect(redact('{"clientSecret": "orbitviolet"}').text).toBe('{"clientSecret": "[SECRET]"}');
+  });
+
+  it('masks HTTP credentials: Authorization of any scheme, cookies, API-key headers', () => {
+    expect(redact('Authorization: Token dishwasherember').text).toBe('Authorization: Token [AUTHORIZATION]');
+    expect(redact('Authorization: Basic Xk2$abc!def').text).toBe('Authorization: Basic [BASIC_AUTH]');
+    expect(redact('Proxy-Authorization: Basic Zm9vOmJhcg$$').text).toBe('Proxy-Authorization: Basic [BASIC_AUTH]');
+    expect(redact('Cookie: theme=dark; session_id=abc123XYZ; lang=en').text).toBe('Cookie: [COOKIE]');
+    expect(redact('Set-Cookie: sid=s3ss10n; Path=/; HttpOnly').text).toBe('Set-Cookie: [COOKIE]');
+    expect(redact('curl -H "X-Api-Key: meadowmonkey" https://api.example.com').text).toBe('curl -H "X-Api-Key: [API_KEY]" https://api.example.com');
+  });
+
+  it('masks URL credentials, query parameters and connection-string passwords', () => {
+    expect(redact('https://api.example.com/export?api_key=orbitviolet&format=csv').text).toBe('https://api.example.com/export?api_key=[API_KEY]&format=csv');
+    expect(redact('https://maps.example.com/v1?key=AbCdEf123&z=3').text).toBe('https://maps.example.com/v1?key=[SECRET]&z=3');
+    expect(redact('Server=tcp:sql,1433;User Id=svc;Password=Vq7!Lm2;Encrypt=true').text).toBe('Server=tcp:sql,1433;User Id=svc;Password=[PASSWORD];Encrypt=true');
+    expect(redact('clone https://deploy:s3cr3t%21@git.example.com/app.git').text).toBe('clone https://deploy:[URL_PASSWORD]@git.example.com/app.git');
+  });
+});
+
+describe('redactSecrets: refusal only when a value is announced and absent (#24)', () => {
+  it('masks a value on the line after a lone "Password:"', () => {
+    expect(redact('Password:\nhunter22\nthanks').text).toBe('Password:\n[PASSWORD]\nthanks');
+  });
+
+  it('still refuses a deferral, a copula ending its line, and a last line "Password:"', () => {
+    expect(() => redact('the API key is below')).toThrow(PiiRejectedError);
+    expect(() => redact('my password is\nand then more')).toThrow(PiiRejectedError);
+    expect(() => redact('Login details\nPassword:')).toThrow(PiiRejectedError);
+  });
+});

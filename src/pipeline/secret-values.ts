@@ -6,6 +6,8 @@
  * gitleaks' rules are Go TOML) and the redactor must decide per span, synchronously, in linear time.
  */
 
+import { isDescriptiveWord } from './english-words.js';
+
 /**
  * Where the value sits, from the most literal to the least:
  * - literal: quoted, a whole `KEY=value` / `key: value` line, a URL or connection-string parameter,
@@ -110,7 +112,7 @@ export function isSecretValue(value: string, context: ValueContext, prose: Reado
   if (context === 'code') return !/^[\w.]+(?:[*%][\w.(]+)+$/.test(value) && !/^(?:0x[\da-f]+|\d+(?:\.\d+)?(?:e\d+)?[nlufd]?)$/i.test(value);
   if (/^[A-Za-z]+(?:ed|ing|ly)$/.test(value) || /^[a-z]+(?:-[a-z]+)+$/.test(value)) return false;
   if (/^\d{4,}$/.test(value) || isMixed(value)) return true;
-  if (/^[A-Za-z]+(?:able|ible|ous|ive|ful|less|ment|tion|sion)$/i.test(value)) return false;
+  if (/^[A-Za-z]+(?:able|ible|ous|ive|ful|less|ment|tion|sion)$/i.test(value) || isDescriptiveWord(value)) return false;
   // A plain word after "is" is a secret only when it ends the clause (checked by the caller);
   // an identifier in camelCase or snake_case is code.
   return /^[A-Za-z]+$/.test(value) && !/[a-z][A-Z]/.test(value);
