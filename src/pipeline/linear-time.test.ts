@@ -21,6 +21,10 @@ import { normalizeContent } from './normalize.js';
 import { redactSecrets } from './redact.js';
 import { autoTag } from './tags.js';
 import { classifyTemporal } from './temporal.js';
+import { parseExpiry } from '../sessions/expiry.js';
+import { clipLine } from '../sessions/digest.js';
+import { deterministicSummary } from '../sessions/summary.js';
+import { scoreContinuity } from '../sessions/continuity.js';
 
 const N = DEFAULT_MAX_CONTENT_CHARS;
 /** Per stage and input; the quadratic versions took 2,000–13,000 ms here. */
@@ -112,6 +116,11 @@ const STAGES: Record<string, (text: string) => unknown> = {
   salience: salienceScore,
   type: classifyMemoryType,
   temporal: classifyTemporal,
+  // Sessions and decay (src/sessions): expiry phrases, digest lines, the summary without a model.
+  expiry: (t) => parseExpiry(t, new Date('2026-01-01T00:00:00Z')),
+  digestLine: (t) => clipLine(t, 500),
+  sessionSummary: (t) => deterministicSummary({ transcript: t, prompts: [t.slice(0, 300)], memories: [t] }),
+  continuity: (t) => scoreContinuity([{ id: 'm', content: t }], t, []),
   entities: extractEntities,
   attributes: (t) => extractAttributes(t, extractEntities(t)),
   decision: isDecisionContent,
