@@ -12,7 +12,6 @@ import { bookmarkPlugin, bookmarkScopeMiddleware } from './consistency/index.js'
 import { MnemographError, type ErrorCode } from './errors.js';
 import type { GraphQLContext } from './graphql/context.js';
 import { costLimitPlugin } from './graphql/cost-limit.js';
-import { stringInputsPlugin } from './graphql/string-inputs.js';
 import { createErrorFormatter, logInternalErrors } from './graphql/format-error.js';
 import { queryLimitRules } from './graphql/query-limits.js';
 import { graphiqlRouter } from './graphql/ide.js';
@@ -53,7 +52,6 @@ export function createApollo(services: Services, httpServer?: Server): ApolloSer
       // Apollo's landing page loads from a CDN; the locally hosted GraphiQL replaces it.
       ApolloServerPluginLandingPageDisabled(),
       costLimitPlugin(services.config.MAX_QUERY_COST),
-      stringInputsPlugin(),
       logInternalErrors(services.logger),
       operationTracePlugin(),
       bookmarkPlugin(),

@@ -8,6 +8,7 @@ import {
 import { isMnemographError, LimitExceededError, MnemographError, ValidationError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { redactStored, redactStoredOrNull } from '../pipeline/redact-stored.js';
+import { cleanText } from '../text/index.js';
 import type { RememberService } from '../pipeline/remember-service.js';
 import { checkUrl, fetchUrl, FetchError, type AddressPolicy, type Resolver } from './url-fetcher.js';
 import { textWindows } from './windows.js';
@@ -59,9 +60,11 @@ export class DocumentService {
 
   async ingest(input: IngestInput): Promise<DocumentRecord> {
     const hasUrl = typeof input.url === 'string' && input.url.trim() !== '';
-    const hasText = typeof input.text === 'string' && input.text.trim() !== '';
+    // Text and title are made well-formed (src/text) like every stored string; a URL is checked as sent.
+    const text = typeof input.text === 'string' ? cleanText(input.text) : null;
+    const hasText = text !== null && text.trim() !== '';
     if (hasUrl === hasText) throw new ValidationError('give exactly one of url and text', { field: hasUrl ? 'text' : 'url' });
-    const title = input.title?.trim() || null;
+    const title = (input.title == null ? '' : cleanText(input.title)).trim() || null;
     if (title && title.length > MAX_TITLE_CHARS) throw new ValidationError(`title is longer than ${MAX_TITLE_CHARS} characters`, { field: 'title' });
     let url: string | null = null;
     if (hasUrl) {
@@ -73,7 +76,7 @@ export class DocumentService {
       // A URL is stored as given (the loop fetches it later): one carrying a secret is refused.
       if (redactStored(url) !== url) throw new ValidationError('the URL contains what looks like a credential; it is not stored', { field: 'url' });
     }
-    if (hasText && Buffer.byteLength(input.text!, 'utf8') > this.settings.maxContentBytes) {
+    if (hasText && Buffer.byteLength(text!, 'utf8') > this.settings.maxContentBytes) {
       throw new LimitExceededError(`text is over ${this.settings.maxContentBytes} bytes (DOCUMENT_MAX_CONTENT_BYTES)`, { field: 'text' });
     }
     const safeTitle = redactStoredOrNull(title);
@@ -84,7 +87,7 @@ export class DocumentService {
       title: safeTitle,
       url,
       sourceType: hasUrl ? 'url' : 'text',
-      rawContent: hasText ? redactStored(input.text!) : null,
+      rawContent: hasText ? redactStored(text!) : null,
       maxAttempts: this.settings.maxAttempts,
     });
     this.logger.info({ documentId: document.id, namespace: input.namespace, source: document.sourceType }, 'document queued');
@@ -140,8 +143,8 @@ export class DocumentService {
         allowAddress: this.settings.allowAddress,
         ...(this.settings.resolve ? { resolve: this.settings.resolve } : {}),
       });
-      text = fetched.text;
-      title ??= fetched.title ? redactStored(fetched.title.slice(0, MAX_TITLE_CHARS)) : null;
+      text = cleanText(fetched.text);
+      title ??= fetched.title ? redactStored(cleanText(fetched.title).slice(0, MAX_TITLE_CHARS)) : null;
       Object.assign(state, { contentType: fetched.contentType, title, name: title ?? doc.url });
     } else {
       text = doc.rawContent ?? '';

@@ -1,4 +1,5 @@
 import type { EntityTriple, ExtractedFact, FactType } from './types.js';
+import { cleanText } from '../text/index.js';
 
 /**
  * Structural classification, rule-based (no extra model call): a fact becomes an attribute of
@@ -28,9 +29,9 @@ export interface AttributePlan {
   importance: number;
 }
 
-/** Lowercase, whitespace-collapsed: the key entities and aspects are merged on. */
+/** Well-formed (src/text), lowercase, whitespace-collapsed: the key entities and aspects are merged on. */
 export function canonicalName(name: string): string {
-  return name.normalize('NFC').trim().toLowerCase().replace(/\s+/g, ' ');
+  return cleanText(name).normalize('NFC').trim().toLowerCase().replace(/\s+/g, ' ');
 }
 
 export function classifyFact(fact: ExtractedFact, triples: readonly EntityTriple[]): AttributePlan | null {

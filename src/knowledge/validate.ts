@@ -2,6 +2,7 @@ import { namespaceSchema } from '../config/index.js';
 import { ValidationError } from '../errors.js';
 import { canonicalName } from '../extraction/classify.js';
 import { redactSecrets, type RedactionOptions } from '../pipeline/redact.js';
+import { cleanText } from '../text/index.js';
 
 /**
  * Input checks of the structured writes. Every string that will be stored passes the redactor
@@ -33,16 +34,16 @@ export function checkNamespace(namespace: string): string {
   return namespace;
 }
 
-/** Trimmed, non-blank, bounded and redacted. */
+/** Well-formed (src/text), trimmed, non-blank, bounded and redacted. */
 export function storedText(value: string, field: string, maxChars: number, redaction: RedactionOptions): string {
-  const trimmed = value.normalize('NFC').trim();
+  const trimmed = cleanText(value).normalize('NFC').trim();
   if (trimmed === '') throw new ValidationError(`${field} must not be blank`, { field });
   if (trimmed.length > maxChars) throw new ValidationError(`${field} is longer than ${maxChars} characters`, { field, maxChars });
   return redactSecrets(trimmed, redaction).text;
 }
 
 export function optionalStoredText(value: string | null | undefined, field: string, maxChars: number, redaction: RedactionOptions): string | null {
-  if (value === null || value === undefined || value.trim() === '') return null;
+  if (value === null || value === undefined || cleanText(value).trim() === '') return null;
   return storedText(value, field, maxChars, redaction);
 }
 

@@ -38,6 +38,18 @@ export function toolError(error: unknown, logger: Logger): { code: string; text:
   return { code: 'INTERNAL', text: JSON.stringify({ error: { code: 'INTERNAL', message: 'internal error' } }) };
 }
 
+/** One item's failure inside a batch-shaped tool's answer. */
+export interface ItemError {
+  error: { code: string; message: string };
+}
+
+/** An item's error as the client sees it: its code and message, internals logged and never answered. */
+export function itemError(error: unknown, ctx: ToolContext, tool: string, index: number): { code: string; message: string } {
+  if (isMnemographError(error) && error.code !== 'INTERNAL' && error.code !== 'CONFIG_INVALID' && error.code !== 'MIGRATION_FAILED') return { code: error.code, message: error.message };
+  ctx.logger.error({ err: error, tool, index }, 'unexpected error in an MCP batch item');
+  return { code: 'INTERNAL', message: 'internal error' };
+}
+
 /**
  * Runs one tool call: inside the session's bookmark chain, its answer (or error) bounded by
  * `maxTokens`, the chain's bookmark returned in `_meta`, and one log line and one metric

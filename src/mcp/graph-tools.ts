@@ -1,10 +1,9 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { canonicalSearch, entitiesPage } from '../db/queries/entity-page.js';
-import { isMnemographError } from '../errors.js';
 import { describeEntity, ENTITY_TYPES, FACT_KINDS, type EntityDescription } from '../knowledge/index.js';
 import { clipText, fitItems, fitList } from './budget.js';
-import { runTool } from './errors.js';
+import { itemError, runTool, type ItemError } from './errors.js';
 import { maxTokens, namespace } from './schemas.js';
 import type { ToolContext } from './tool-context.js';
 
@@ -108,7 +107,8 @@ export function registerGraphTools(server: McpServer, ctx: ToolContext): void {
     {
       description: `Create entities (people, organizations, places, projects, tools…) directly, no LLM. An existing name (case and spacing ignored) gets the given type and description. At most ${MAX_ITEMS_PER_CALL} per call.`,
       inputSchema: {
-        entities: z.array(z.object({ name: z.string(), type: z.enum(ENTITY_TYPES).optional(), description: z.string().optional() })).min(1).max(MAX_ITEMS_PER_CALL),
+        // Items are checked by the service, one outcome each: a bad type refuses its item, not the call.
+        entities: z.array(z.object({ name: z.string(), type: z.string().optional().describe(`One of ${ENTITY_TYPES.join(', ')}.`), description: z.string().optional() })).min(1).max(MAX_ITEMS_PER_CALL),
         namespace,
         max_tokens: maxTokens,
       },
@@ -118,7 +118,7 @@ export function registerGraphTools(server: McpServer, ctx: ToolContext): void {
       runTool(ctx, 'create_entities', args.max_tokens, async () => {
         const who = { namespace: ctx.namespaceFor(args.namespace, 'write'), actor: ctx.principal.name };
         const clip = clipper(args.max_tokens, ctx);
-        const results = await eachItem(clip, args.entities, async (e) => {
+        const results = await eachItem(ctx, 'create_entities', clip, args.entities, async (e) => {
           const r = await services.knowledge.createEntity(who, e);
           return { id: r.entity.id, name: clip(r.entity.name, NAME_SHARE), type: r.entity.type, created: r.created };
         });
@@ -131,7 +131,7 @@ export function registerGraphTools(server: McpServer, ctx: ToolContext): void {
     {
       description: `Relate existing entities: source —type→ target, e.g. {"source":"Alice","type":"works_at","target":"Acme"}. Repeating a relation counts another mention. At most ${MAX_ITEMS_PER_CALL} per call.`,
       inputSchema: {
-        relations: z.array(z.object({ source: z.string(), type: z.string(), target: z.string(), confidence: z.number().min(0).max(1).optional() })).min(1).max(MAX_ITEMS_PER_CALL),
+        relations: z.array(z.object({ source: z.string(), type: z.string(), target: z.string(), confidence: z.number().optional().describe('0 to 1.') })).min(1).max(MAX_ITEMS_PER_CALL),
         namespace,
         max_tokens: maxTokens,
       },
@@ -141,7 +141,7 @@ export function registerGraphTools(server: McpServer, ctx: ToolContext): void {
       runTool(ctx, 'create_relations', args.max_tokens, async () => {
         const who = { namespace: ctx.namespaceFor(args.namespace, 'write'), actor: ctx.principal.name };
         const clip = clipper(args.max_tokens, ctx);
-        const results = await eachItem(clip, args.relations, async (r) => {
+        const results = await eachItem(ctx, 'create_relations', clip, args.relations, async (r) => {
           const row = await services.knowledge.relate(who, r);
           return { id: row.id, source: clip(r.source, NAME_SHARE), type: clip(row.type, NAME_SHARE), target: clip(r.target, NAME_SHARE), mentions: row.mentions };
         });
@@ -155,7 +155,7 @@ export function registerGraphTools(server: McpServer, ctx: ToolContext): void {
       description: `Add facts about existing entities, no LLM. Each goes under an aspect (default "facts"), through the same safety gate, contradiction check and supersession as extracted facts: a fact contradicting an active one (e.g. "likes X" vs "does not like X") supersedes it. kind "constraint" marks a decision that must always be recalled. At most ${MAX_ITEMS_PER_CALL} per call.`,
       inputSchema: {
         observations: z
-          .array(z.object({ entity: z.string(), content: z.string(), aspect: z.string().optional(), kind: z.enum(FACT_KINDS).optional(), confidence: z.number().min(0).max(1).optional() }))
+          .array(z.object({ entity: z.string(), content: z.string(), aspect: z.string().optional(), kind: z.string().optional().describe(`One of ${FACT_KINDS.join(', ')}.`), confidence: z.number().optional().describe('0 to 1.') }))
           .min(1)
           .max(MAX_ITEMS_PER_CALL),
         namespace,
@@ -167,7 +167,7 @@ export function registerGraphTools(server: McpServer, ctx: ToolContext): void {
       runTool(ctx, 'add_observations', args.max_tokens, async () => {
         const who = { namespace: ctx.namespaceFor(args.namespace, 'write'), actor: ctx.principal.name };
         const clip = clipper(args.max_tokens, ctx);
-        const results = await eachItem(clip, args.observations, async (o) => {
+        const results = await eachItem(ctx, 'add_observations', clip, args.observations, async (o) => {
           const r = await services.knowledge.assertFact(who, { ...o, aspect: o.aspect ?? 'facts' });
           return { entity: clip(r.entity.name, NAME_SHARE), outcome: r.outcome, attribute_id: r.attribute?.id ?? null, memory_id: r.memory?.id ?? null, superseded: r.superseded };
         });
@@ -177,17 +177,18 @@ export function registerGraphTools(server: McpServer, ctx: ToolContext): void {
 }
 
 /**
- * Items one after the other; an item's own failure (bad name, missing entity) is reported in
- * its place and the others still run. Authorization failures stop the whole call.
+ * Items one after the other, one outcome per item with its index: an item's own failure,
+ * whatever the cause (bad name, missing entity, a conflict, the database), is reported in its
+ * place and the others still run. Only the call's own checks (arguments, namespace) refuse it whole.
  */
-async function eachItem<T, R>(clip: Clip, items: readonly T[], work: (item: T) => Promise<R>): Promise<Array<R | { error: { code: string; message: string } }>> {
-  const out: Array<R | { error: { code: string; message: string } }> = [];
-  for (const item of items) {
+async function eachItem<T, R extends object>(ctx: ToolContext, tool: string, clip: Clip, items: readonly T[], work: (item: T) => Promise<R>): Promise<Array<{ index: number } & (R | ItemError)>> {
+  const out: Array<{ index: number } & (R | ItemError)> = [];
+  for (const [index, item] of items.entries()) {
     try {
-      out.push(await work(item));
+      out.push({ index, ...(await work(item)) });
     } catch (error) {
-      if (!isMnemographError(error) || error.code === 'INTERNAL' || error.code === 'UNAVAILABLE') throw error;
-      out.push({ error: { code: error.code, message: clip(error.message, NAME_SHARE) } });
+      const { code, message } = itemError(error, ctx, tool, index);
+      out.push({ index, error: { code, message: clip(message, NAME_SHARE) } });
     }
   }
   return out;

@@ -1,19 +1,22 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { memoriesByIds } from '../db/queries/memories.js';
-import { forgetMemory } from '../db/queries/memory-mutations.js';
+import { forgetMemory, forgetReason } from '../db/queries/memory-mutations.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import { clipText, fitItems, fitList } from './budget.js';
-import { runTool } from './errors.js';
+import type { RememberResult } from '../pipeline/remember-service.js';
+import type { RememberInput } from '../pipeline/validate-input.js';
+import { itemError, runTool } from './errors.js';
 import { maxTokens, namespace } from './schemas.js';
 import type { ToolContext } from './tool-context.js';
 
 const MEMORY_TYPES = ['episodic', 'semantic', 'procedural', 'working', 'fact', 'preference', 'decision', 'document_chunk'] as const;
 const MAX_IDS = 50;
+const MAX_BATCH_ITEMS = 50;
 const MAX_REASON_CHARS = 1_000;
 const MIN_CONTENT_TOKENS = 10;
 
-/** remember, recall, search → timeline → get_memories (progressive disclosure), forget. */
+/** remember, remember_batch, recall, search → timeline → get_memories (progressive disclosure), forget. */
 export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
   const { services } = ctx;
 
@@ -36,19 +39,43 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
     (args) =>
       runTool(ctx, 'remember', args.max_tokens, async () => {
         const ns = ctx.namespaceFor(args.namespace, 'write');
-        const result = await services.remember.remember({
-          content: args.content,
-          namespace: ns,
-          type: args.type ?? null,
-          tags: args.tags ?? null,
-          source: args.source ?? null,
-          sessionId: args.session_id ?? null,
-          occurredAt: args.occurred_at ?? null,
-          who: ctx.principal.name,
-        }, { actor: ctx.principal.name });
+        const result = await services.remember.remember(rememberInput(args, ns, ctx), { actor: ctx.principal.name });
         // Up to 50 tags: they get a quarter of the budget, the id and outcome always fit.
         const tags = fitItems(result.tags, Math.floor(args.max_tokens / 4), ctx.count);
-        return JSON.stringify({ id: result.memory.id, dedup: result.dedup.action, existing_id: result.dedup.existingId, type: result.memory.type, tags: tags.kept, ...(tags.omitted > 0 ? { tags_omitted: tags.omitted } : {}), importance: result.importance, redactions: result.redactions });
+        return JSON.stringify({ ...rememberAnswer(result), tags: tags.kept, ...(tags.omitted > 0 ? { tags_omitted: tags.omitted } : {}) });
+      }),
+  );
+
+  server.registerTool(
+    'remember_batch',
+    {
+      description: `Store several memories at once (at most ${MAX_BATCH_ITEMS}), e.g. the turns of a conversation in order. One outcome per item, with its index: the items that can be stored are stored, the others carry an error code.`,
+      inputSchema: {
+        // Item fields are checked by the service, one outcome each: a bad type or date refuses its item, not the call.
+        memories: z
+          .array(
+            z.object({
+              content: z.string(),
+              type: z.string().optional().describe(`One of ${MEMORY_TYPES.join(', ')}; classified from the content when absent.`),
+              tags: z.array(z.string()).max(50).optional(),
+              source: z.string().optional(),
+              session_id: z.string().optional(),
+              occurred_at: z.string().optional().describe('When it happened (ISO 8601).'),
+            }),
+          )
+          .min(1)
+          .max(MAX_BATCH_ITEMS),
+        namespace,
+        max_tokens: maxTokens,
+      },
+      annotations: { readOnlyHint: false, idempotentHint: true },
+    },
+    (args) =>
+      runTool(ctx, 'remember_batch', args.max_tokens, async () => {
+        const ns = ctx.namespaceFor(args.namespace, 'write');
+        const outcomes = await services.remember.rememberBatch(args.memories.map((m) => rememberInput(m, ns, ctx)), { actor: ctx.principal.name });
+        const items = outcomes.map((o) => (o.result ? { index: o.index, ...rememberAnswer(o.result) } : { index: o.index, error: itemError(o.error, ctx, 'remember_batch', o.index) }));
+        return fitList({}, 'memories', items, args.max_tokens, ctx.count);
       }),
   );
 
@@ -160,11 +187,47 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
         const [memory] = await memoriesByIds(services.executor, [args.id], ctx.principal.readableNamespaces);
         if (!memory) throw new NotFoundError('memory', args.id);
         ctx.principal.assertWrite(memory.namespace);
-        const forgotten = await forgetMemory(services.executor, { id: memory.id, namespace: memory.namespace, actor: ctx.principal.name }, args.reason?.trim() || null);
+        const forgotten = await forgetMemory(services.executor, { id: memory.id, namespace: memory.namespace, actor: ctx.principal.name }, forgetReason(args.reason));
         if (!forgotten) throw new NotFoundError('memory', args.id);
         return JSON.stringify({ id: forgotten.id, forgotten_at: forgotten.deletedAt });
       }),
   );
+}
+
+interface RememberArgs {
+  content: string;
+  type?: string;
+  tags?: string[];
+  source?: string;
+  session_id?: string;
+  occurred_at?: string;
+}
+
+/** A tool's memory arguments as the write path takes them; the caller's key name is its `who`. */
+function rememberInput(args: RememberArgs, namespace: string, ctx: ToolContext): RememberInput {
+  return {
+    content: args.content,
+    namespace,
+    type: args.type ?? null,
+    tags: args.tags ?? null,
+    source: args.source ?? null,
+    sessionId: args.session_id ?? null,
+    occurredAt: args.occurred_at ?? null,
+    who: ctx.principal.name,
+  };
+}
+
+/** What remember and remember_batch answer for a stored (or deduplicated) memory. */
+function rememberAnswer(result: RememberResult) {
+  return {
+    id: result.memory.id,
+    dedup: result.dedup.action,
+    existing_id: result.dedup.existingId,
+    type: result.memory.type,
+    importance: result.importance,
+    redactions: result.redactions,
+    text_cleanup: result.textCleanup,
+  };
 }
 
 function interleave<T>(a: T[], b: T[]): T[] {

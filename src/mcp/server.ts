@@ -12,7 +12,7 @@ export const MCP_SERVER_NAME = 'mnemograph';
 /** Stated to every client at initialization: the workflow that keeps answers small. */
 export const MCP_INSTRUCTIONS = `Mnemograph is your long-term memory: a knowledge graph of memories, entities and facts.
 
-Write: call remember for anything worth keeping (one fact, decision or event per call). For what you already know in structured form, use create_entities, create_relations and add_observations (no LLM, immediate).
+Write: call remember for anything worth keeping (one fact, decision or event per call), or remember_batch for many at once (one outcome per item). For what you already know in structured form, use create_entities, create_relations and add_observations (no LLM, immediate).
 
 Read, cheapest first:
 - recall(query) returns a <memory> block ready for your prompt, then the ids and scores of the memories in it.

@@ -10,7 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 
-import { trimEndChars } from '../text/index.js';
+import { cleanText, trimEndChars } from '../text/index.js';
 
 export interface NormalizedContent {
   /** What gets stored: NFC, trimmed, LF line ends, horizontal runs collapsed, ≤ 1 blank line in a row. */
@@ -28,9 +28,10 @@ export const TRAILING_PUNCTUATION_CHARS = '.,!?;:';
 const HORIZONTAL_WS_RUN = /[^\S\n]+/g;
 
 export function normalizeContent(raw: string): NormalizedContent {
-  const storageContent = raw
+  // Well-formed first (src/text/well-formed.ts): line ends unified, controls, bidi and invisible
+  // characters gone, lone surrogates replaced; the write path has already counted them.
+  const storageContent = cleanText(raw)
     .normalize('NFC')
-    .replace(/\r\n?|[\u2028\u2029\u0085]/g, '\n')
     .replace(HORIZONTAL_WS_RUN, ' ')
     .replace(/ +\n/g, '\n')
     .replace(/\n{3,}/g, '\n\n')

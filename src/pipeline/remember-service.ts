@@ -6,8 +6,9 @@ import { findLiveByDedupKeys } from '../db/queries/memories.js';
 import { linkDerived, requireSourceUnchanged, touchDuplicates, type DuplicateTarget } from '../db/queries/remember-checks.js';
 import { writeMemories, type MemoryInsert, type MemoryRows } from '../db/queries/remember-write.js';
 import type { MemoryRecord } from '../db/records.js';
-import { MnemographError, UnavailableError, ValidationError } from '../errors.js';
+import { LimitExceededError, MnemographError, UnavailableError, ValidationError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import type { TextCleanup } from '../text/index.js';
 import { bestWholeMemoryMatch, dedupKey as keyFor } from './dedup.js';
 import { prepareMemory, type PreparedMemory, type PrepareOptions } from './prepare.js';
 import { importanceScore, noveltyScore } from './importance.js';
@@ -20,6 +21,8 @@ export interface RememberResult {
   memory: MemoryRecord;
   dedup: { action: DedupAction; existingId: string | null; similarity: number | null };
   redactions: Array<{ kind: string; count: number }>;
+  /** Characters removed or replaced to make the input well-formed text (src/text/well-formed.ts). */
+  textCleanup: TextCleanup;
   tags: string[];
   importance: number;
 }
@@ -119,9 +122,7 @@ export class RememberService {
   }
 
   async rememberBatch(inputs: readonly RememberInput[], options: RememberBatchOptions = {}): Promise<BatchOutcome[]> {
-    if (inputs.length > this.settings.maxBatchSize) {
-      throw new MnemographError('LIMIT_EXCEEDED', `a batch holds at most ${this.settings.maxBatchSize} memories (MAX_BATCH_SIZE); got ${inputs.length}`);
-    }
+    checkBatchSize(inputs.length, this.settings.maxBatchSize);
     const outcomes: BatchOutcome[] = [];
     let todo: Item[] = [];
     for (const [index, input] of inputs.entries()) {
@@ -175,6 +176,7 @@ export class RememberService {
       memory: records.get(memoryId)!,
       dedup,
       redactions: p.prepared.redactions,
+      textCleanup: p.prepared.cleanup,
       tags: p.prepared.tags,
       importance,
     });
@@ -311,6 +313,11 @@ export class RememberService {
       confirmed: new Set(result.touched.map((t) => t.ref)),
     };
   }
+}
+
+/** The one check that refuses a batch whole (besides the request's own size and cost limits). */
+export function checkBatchSize(count: number, max: number): void {
+  if (count > max) throw new LimitExceededError(`a batch holds at most ${max} memories (MAX_BATCH_SIZE); got ${count}`, { field: 'inputs', max });
 }
 
 function dedupKey(prepared: PreparedMemory): string {

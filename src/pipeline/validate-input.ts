@@ -1,5 +1,6 @@
 import { namespaceSchema } from '../config/index.js';
 import { LimitExceededError, ValidationError } from '../errors.js';
+import { cleanJsonStrings, cleanText, CleanupTally, type TextCleanup } from '../text/index.js';
 
 import { MEMORY_TYPES, type MemoryType } from './importance.js';
 
@@ -34,6 +35,8 @@ export interface ValidatedInput {
   who: string | null;
   why: string | null;
   metadata: string | null;
+  /** What src/text/well-formed.ts removed or replaced in all of the fields above. */
+  cleanup: TextCleanup;
 }
 
 export interface InputLimits {
@@ -42,13 +45,21 @@ export interface InputLimits {
   maxMetadataBytes: number;
 }
 
-/** Rejects bad input before anything is computed or written; messages name the field. */
+/**
+ * Rejects bad input before anything is computed or written; messages name the field. Every text
+ * field is made well-formed first (src/text): a stray control character is removed and counted,
+ * never a reason to refuse; content left blank by it is.
+ */
 export function validateRememberInput(input: RememberInput, limits: InputLimits): ValidatedInput {
-  if (typeof input.content !== 'string' || input.content.trim() === '') {
-    throw new ValidationError('content must not be empty or whitespace', { field: 'content' });
+  if (typeof input.content !== 'string') throw new ValidationError('content must be a string', { field: 'content' });
+  const tally = new CleanupTally();
+  const content = cleanText(input.content, tally);
+  if (content.trim() === '') {
+    const why = content === input.content ? '' : ' (once control, bidi and invisible characters are removed)';
+    throw new ValidationError(`content must not be empty or whitespace${why}`, { field: 'content' });
   }
-  if (input.content.length > limits.maxContentChars) {
-    throw new LimitExceededError(`content is ${input.content.length} characters; the maximum is ${limits.maxContentChars} (MAX_CONTENT_CHARS)`, {
+  if (content.length > limits.maxContentChars) {
+    throw new LimitExceededError(`content is ${content.length} characters; the maximum is ${limits.maxContentChars} (MAX_CONTENT_CHARS)`, {
       field: 'content',
       max: limits.maxContentChars,
     });
@@ -61,17 +72,18 @@ export function validateRememberInput(input: RememberInput, limits: InputLimits)
     throw new ValidationError(`type must be one of ${MEMORY_TYPES.join(', ')}`, { field: 'type' });
   }
   return {
-    content: input.content,
+    content,
     namespace,
     type: (input.type as MemoryType | null | undefined) ?? null,
     occurredAt: parseOccurredAt(input.occurredAt),
-    sessionId: shortField('sessionId', input.sessionId),
-    source: shortField('source', input.source),
-    externalId: shortField('externalId', input.externalId),
-    who: shortField('who', input.who),
-    why: shortField('why', input.why),
-    tags: normalizeTags(input.tags),
-    metadata: serializeMetadata(input.metadata, limits.maxMetadataBytes),
+    sessionId: shortField('sessionId', input.sessionId, tally),
+    source: shortField('source', input.source, tally),
+    externalId: shortField('externalId', input.externalId, tally),
+    who: shortField('who', input.who, tally),
+    why: shortField('why', input.why, tally),
+    tags: normalizeTags(input.tags, tally),
+    metadata: serializeMetadata(input.metadata, limits.maxMetadataBytes, tally),
+    cleanup: tally.list(),
   };
 }
 
@@ -82,24 +94,25 @@ function parseOccurredAt(value: Date | string | null | undefined): string | null
   return date.toISOString();
 }
 
-function shortField(field: string, value: string | null | undefined): string | null {
+function shortField(field: string, value: string | null | undefined, tally: CleanupTally): string | null {
   if (value == null) return null;
   if (typeof value !== 'string') throw new ValidationError(`${field} must be a string`, { field });
   if (value.length > MAX_SHORT_FIELD_CHARS) throw new ValidationError(`${field} is longer than ${MAX_SHORT_FIELD_CHARS} characters`, { field });
-  return value.trim() || null;
+  return cleanText(value, tally).trim() || null;
 }
 
-function normalizeTags(tags: readonly string[] | null | undefined): string[] {
+function normalizeTags(tags: readonly string[] | null | undefined, tally: CleanupTally): string[] {
   if (tags == null) return [];
   if (tags.length > MAX_TAGS) throw new ValidationError(`at most ${MAX_TAGS} tags`, { field: 'tags' });
+  if (tags.some((t) => typeof t !== 'string')) throw new ValidationError('tags must be strings', { field: 'tags' });
   // Lowercased only after redaction (prepare.ts): case-sensitive token formats must still match.
-  const cleaned = tags.map((t) => t.trim()).filter(Boolean);
+  const cleaned = tags.map((t) => cleanText(t, tally).trim()).filter(Boolean);
   const tooLong = cleaned.find((t) => t.length > MAX_TAG_CHARS);
   if (tooLong) throw new ValidationError(`tag "${tooLong.slice(0, 20)}…" is longer than ${MAX_TAG_CHARS} characters`, { field: 'tags' });
   return [...new Set(cleaned)];
 }
 
-function serializeMetadata(metadata: unknown, maxBytes: number): string | null {
+function serializeMetadata(metadata: unknown, maxBytes: number, tally: CleanupTally): string | null {
   if (metadata == null) return null;
   if (typeof metadata !== 'object' || Array.isArray(metadata)) {
     throw new ValidationError('metadata must be a JSON object', { field: 'metadata' });
@@ -113,7 +126,8 @@ function serializeMetadata(metadata: unknown, maxBytes: number): string | null {
   }
   // JSON.stringify writes Infinity and NaN (a literal like 1e400) as null: what is stored would not be what was sent.
   if (!finiteNumbers(metadata)) throw new ValidationError('metadata holds a number JSON cannot represent (Infinity or NaN)', { field: 'metadata' });
-  return json;
+  // Keys and string values made well-formed only now that size and depth are known to be bounded.
+  return JSON.stringify(cleanJsonStrings(metadata, tally));
 }
 
 function finiteNumbers(value: unknown): boolean {

@@ -1,6 +1,7 @@
 import type { Executor } from '../db/index.js';
 import { derivedId } from '../db/ids.js';
 import { ValidationError } from '../errors.js';
+import { cleanText } from '../text/index.js';
 
 /** Seed 004 "Aspect Feedback" settings (named defaults). */
 export const FEEDBACK = {
@@ -79,7 +80,7 @@ export class AspectFeedback {
    * decayEverySessions sessions, stale aspects decay.
    */
   async apply(input: { namespace: string; sessionId: string; memoryIds: readonly string[]; actor: string }): Promise<FeedbackResult> {
-    const sessionId = input.sessionId.trim();
+    const sessionId = cleanText(input.sessionId).trim(); // as the memories store it (src/text)
     if (!sessionId || sessionId.length > 256) throw new ValidationError('sessionId must be 1–256 characters', { field: 'sessionId' });
     if (input.memoryIds.length > FEEDBACK.maxMemories) throw new ValidationError(`at most ${FEEDBACK.maxMemories} memoryIds`, { field: 'memoryIds' });
     const now = new Date();

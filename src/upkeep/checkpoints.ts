@@ -3,6 +3,7 @@ import neo4j from 'neo4j-driver';
 import type { Executor, TxWork } from '../db/index.js';
 import { LimitExceededError, ValidationError } from '../errors.js';
 import { redactStored } from '../pipeline/redact-stored.js';
+import { cleanText } from '../text/index.js';
 
 /** Seed 004 "Session Checkpoints" settings (named defaults). */
 export const CHECKPOINTS = {
@@ -91,7 +92,7 @@ DETACH DELETE c
 RETURN count(*) AS deleted`;
 
 function clean(items: readonly string[] | null | undefined, cap: number, field: string): string[] {
-  const list = (items ?? []).map((s) => s.trim()).filter(Boolean);
+  const list = (items ?? []).map((s) => cleanText(s).trim()).filter(Boolean);
   if (list.length > 100) throw new LimitExceededError(`${field} holds at most 100 items`, { field });
   return [...new Set(list.map((s) => redactStored(s.slice(0, CHECKPOINTS.maxItemChars))))].slice(0, cap);
 }
@@ -106,20 +107,22 @@ export async function writeCheckpoint(executor: Executor, input: CheckpointInput
  * transaction (a session's prompt that fires one) can run it as one of its own steps.
  */
 export function checkpointWork(input: CheckpointInput, now = new Date()): TxWork<CheckpointRecord> {
-  const sessionId = input.sessionId.trim();
+  // Every string made well-formed (src/text) before its checks, like the memories it points at.
+  const sessionId = cleanText(input.sessionId).trim();
   if (!sessionId || sessionId.length > 256) throw new ValidationError('sessionId must be 1–256 characters', { field: 'sessionId' });
   if (!CHECKPOINTS.triggers.includes(input.trigger)) throw new ValidationError(`trigger must be one of ${CHECKPOINTS.triggers.join(', ')}`, { field: 'trigger' });
-  if (input.digest.length > CHECKPOINTS.maxDigestChars) throw new LimitExceededError(`digest is longer than ${CHECKPOINTS.maxDigestChars} characters`, { field: 'digest' });
+  const digest = cleanText(input.digest);
+  if (digest.length > CHECKPOINTS.maxDigestChars) throw new LimitExceededError(`digest is longer than ${CHECKPOINTS.maxDigestChars} characters`, { field: 'digest' });
   const promptCount = input.promptCount ?? 0;
   if (!Number.isInteger(promptCount) || promptCount < 0) throw new ValidationError('promptCount must be a non-negative integer', { field: 'promptCount' });
   const c = {
     trigger: input.trigger,
-    digest: redactStored(input.digest),
+    digest: redactStored(digest),
     promptCount: neo4j.int(promptCount),
     memoryQueries: clean(input.memoryQueries, CHECKPOINTS.maxQueries, 'memoryQueries'),
     recentRemembers: clean(input.recentRemembers, CHECKPOINTS.maxRemembers, 'recentRemembers'),
-    harness: input.harness ? redactStored(input.harness.slice(0, 64)) : null,
-    project: input.project ? redactStored(input.project.slice(0, 256)) : null,
+    harness: input.harness ? redactStored(cleanText(input.harness).slice(0, 64)) : null,
+    project: input.project ? redactStored(cleanText(input.project).slice(0, 256)) : null,
   };
   const params = {
     namespace: input.namespace,
@@ -145,7 +148,7 @@ export function checkpointWork(input: CheckpointInput, now = new Date()): TxWork
 }
 
 export async function latestCheckpoints(executor: Executor, namespace: string, sessionId: string, limit: number): Promise<CheckpointRecord[]> {
-  const rows = await executor.read<{ checkpoint: CheckpointRecord }>('checkpoints.latest', LATEST, { namespace, sessionId: redactStored(sessionId.trim()), limit: neo4j.int(limit) });
+  const rows = await executor.read<{ checkpoint: CheckpointRecord }>('checkpoints.latest', LATEST, { namespace, sessionId: redactStored(cleanText(sessionId).trim()), limit: neo4j.int(limit) });
   return rows.map((r) => r.checkpoint);
 }
 

@@ -3,6 +3,7 @@ import type { Executor } from '../db/index.js';
 import { storeTranscript, type TranscriptRecord } from '../db/queries/transcripts.js';
 import { LimitExceededError, ValidationError } from '../errors.js';
 import { redactStored } from '../pipeline/redact-stored.js';
+import { cleanText } from '../text/index.js';
 
 /**
  * `remember(input: { transcript })`: checked before the memory is written (so a bad transcript
@@ -11,10 +12,12 @@ import { redactStored } from '../pipeline/redact-stored.js';
 export function checkTranscript(input: { transcript?: string | null; sessionId?: string | null }, maxChars: number): string | null {
   const { transcript } = input;
   if (transcript == null) return null;
-  if (typeof transcript !== 'string' || transcript.trim() === '') throw new ValidationError('transcript must not be empty', { field: 'transcript' });
-  if (!input.sessionId?.trim()) throw new ValidationError('a transcript needs the sessionId it belongs to', { field: 'sessionId' });
-  if (transcript.length > maxChars) throw new LimitExceededError(`transcript is longer than ${maxChars} characters (MAX_CONTENT_CHARS)`, { field: 'transcript' });
-  return transcript;
+  // Well-formed like the memory it comes with (src/text): controls removed, never refused for them.
+  const text = typeof transcript === 'string' ? cleanText(transcript) : '';
+  if (text.trim() === '') throw new ValidationError('transcript must not be empty', { field: 'transcript' });
+  if (!(input.sessionId && cleanText(input.sessionId).trim())) throw new ValidationError('a transcript needs the sessionId it belongs to', { field: 'sessionId' });
+  if (text.length > maxChars) throw new LimitExceededError(`transcript is longer than ${maxChars} characters (MAX_CONTENT_CHARS)`, { field: 'transcript' });
+  return text;
 }
 
 /** The session id as the memory stores it (trimmed, redacted), so recall's expand finds it. */
@@ -25,8 +28,8 @@ export async function saveTranscript(
   return storeTranscript(executor, {
     id: randomUUID(),
     namespace: t.namespace,
-    sessionId: redactStored(t.sessionId.trim()),
-    content: redactStored(t.transcript),
+    sessionId: redactStored(cleanText(t.sessionId).trim()),
+    content: redactStored(cleanText(t.transcript)),
     actor: t.actor,
   });
 }

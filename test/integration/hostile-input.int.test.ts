@@ -1,6 +1,8 @@
 import { buildSchema } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { typeDefs } from '../../src/graphql/schema.js';
+import { normalizeContent } from '../../src/pipeline/normalize.js';
+import { isCleanText } from '../../src/text/index.js';
 import { startTestHttpServer, type TestHttpServer } from '../support/http.js';
 import { cleanNamespace, uniqueNamespace } from '../support/services.js';
 
@@ -24,31 +26,41 @@ interface Case {
   name: string;
   query: string;
   variables?: (ns: string, seed: Seed) => Record<string, unknown>;
+  /** Must succeed (STRING_INPUT_CASES): the text is stored cleaned, not refused. */
+  succeeds?: boolean;
 }
 
 /** A JSON value that cannot be stored as metadata: numbers JSON has no literal for arrive as strings or fail; a 300-deep array. */
 const deepArray = (levels: number): unknown => (levels === 0 ? [] : [deepArray(levels - 1)]);
-/** Every string input of every mutation, with one hostile value: each must be refused whole. */
+/**
+ * Every string input of every mutation, with one value that is not well-formed text. These were
+ * refused whole at the edge; now every write cleans its text with src/text/well-formed.ts (see
+ * docs/text-input.md): the text ones must succeed and store only clean text; identifiers (an
+ * entity to merge, the deleteNamespace confirmation) are compared as cleaned or sent and simply
+ * do not match. Each runs in a namespace of its own, so one case's write cannot change another's.
+ */
 const BAD_STRINGS: Array<[string, string]> = [
   ['a lone high surrogate', LONE_SURROGATE],
   ['a lone low surrogate', 'tail \uDFFF end'],
   ['control characters', CONTROL],
+  ['whitespace controls', 'spec\u000bwidth\u000cpage\rold mac\u0085nel'],
+  ['bidi overrides and zero-width characters', 'user \u202enimda\u202c \u2066x\u2069 pass\u200bword \ufeff'],
 ];
 const STRING_INPUT_CASES: Case[] = BAD_STRINGS.flatMap(([label, bad]) => [
-  { name: `remember: ${label} in content`, query: REMEMBER, variables: (ns) => ({ i: { content: `Ada said ${bad} today`, namespace: ns } }) },
+  { name: `remember: ${label} in content`, succeeds: true, query: REMEMBER, variables: (ns) => ({ i: { content: `Ada said ${bad} today`, namespace: ns } }) },
   ...(['source', 'externalId', 'sessionId', 'who', 'why'] as const).map(
-    (field): Case => ({ name: `remember: ${label} in ${field}`, query: REMEMBER, variables: (ns) => ({ i: { content: `A note about ${field} handling`, namespace: ns, [field]: `x${bad}` } }) }),
+    (field): Case => ({ name: `remember: ${label} in ${field}`, succeeds: true, query: REMEMBER, variables: (ns) => ({ i: { content: `A note about ${field} handling`, namespace: ns, [field]: `x${bad}` } }) }),
   ),
-  { name: `remember: ${label} in a tag`, query: REMEMBER, variables: (ns) => ({ i: { content: 'A note about tags', namespace: ns, tags: [`t${bad}`] } }) },
-  { name: `remember: ${label} in metadata`, query: REMEMBER, variables: (ns) => ({ i: { content: 'A note about metadata', namespace: ns, metadata: { [`k${bad}`]: `v${bad}` } } }) },
-  { name: `rememberBatch: ${label} in content`, query: BATCH, variables: (ns) => ({ i: [{ content: `Batch item ${bad}`, namespace: ns }] }) },
-  { name: `updateMemory: ${label} in content`, query: 'mutation U($id: ID!, $c: String!) { updateMemory(id: $id, content: $c) { id } }', variables: (_, s) => ({ id: s.memoryId, c: `Ada moved ${bad}` }) },
-  { name: `forget: ${label} in the reason`, query: 'mutation F($id: ID!, $r: String) { forget(id: $id, reason: $r) { id } }', variables: (_, s) => ({ id: s.memoryId, r: `gone ${bad}` }) },
-  { name: `createEntity: ${label} in the name`, query: 'mutation C($ns: String, $n: String!) { createEntity(namespace: $ns, name: $n) { created } }', variables: (ns) => ({ ns, n: `Eve ${bad}` }) },
-  { name: `createEntity: ${label} in the description`, query: 'mutation C($ns: String, $d: String) { createEntity(namespace: $ns, name: "Mallory", description: $d) { created } }', variables: (ns) => ({ ns, d: `d ${bad}` }) },
+  { name: `remember: ${label} in a tag`, succeeds: true, query: REMEMBER, variables: (ns) => ({ i: { content: 'A note about tags', namespace: ns, tags: [`t${bad}`] } }) },
+  { name: `remember: ${label} in metadata`, succeeds: true, query: REMEMBER, variables: (ns) => ({ i: { content: 'A note about metadata', namespace: ns, metadata: { [`k${bad}`]: `v${bad}` } } }) },
+  { name: `rememberBatch: ${label} in content`, succeeds: true, query: BATCH, variables: (ns) => ({ i: [{ content: `Batch item ${bad}`, namespace: ns }] }) },
+  { name: `updateMemory: ${label} in content`, succeeds: true, query: 'mutation U($id: ID!, $c: String!) { updateMemory(id: $id, content: $c) { id } }', variables: (_, s) => ({ id: s.memoryId, c: `Ada moved ${bad}` }) },
+  { name: `forget: ${label} in the reason`, succeeds: true, query: 'mutation F($id: ID!, $r: String) { forget(id: $id, reason: $r) { id } }', variables: (_, s) => ({ id: s.memoryId, r: `gone ${bad}` }) },
+  { name: `createEntity: ${label} in the name`, succeeds: true, query: 'mutation C($ns: String, $n: String!) { createEntity(namespace: $ns, name: $n) { created } }', variables: (ns) => ({ ns, n: `Eve ${bad}` }) },
+  { name: `createEntity: ${label} in the description`, succeeds: true, query: 'mutation C($ns: String, $d: String) { createEntity(namespace: $ns, name: "Mallory", description: $d) { created } }', variables: (ns) => ({ ns, d: `d ${bad}` }) },
   { name: `relate: ${label} in the type`, query: 'mutation R($ns: String, $t: String!) { relate(namespace: $ns, source: "Ada", type: $t, target: "Neo4j") { type } }', variables: (ns) => ({ ns, t: `uses${bad}` }) },
-  { name: `assertFact: ${label} in the content`, query: 'mutation A($ns: String, $c: String!) { assertFact(namespace: $ns, entity: "Ada", aspect: "role", content: $c) { outcome } }', variables: (ns) => ({ ns, c: `Ada is the lead ${bad}` }) },
-  { name: `assertFact: ${label} in the aspect`, query: 'mutation A($ns: String, $a: String!) { assertFact(namespace: $ns, entity: "Ada", aspect: $a, content: "Ada leads billing") { outcome } }', variables: (ns) => ({ ns, a: `role${bad}` }) },
+  { name: `assertFact: ${label} in the content`, succeeds: true, query: 'mutation A($ns: String, $c: String!) { assertFact(namespace: $ns, entity: "Ada", aspect: "role", content: $c) { outcome } }', variables: (ns) => ({ ns, c: `Ada is the lead ${bad}` }) },
+  { name: `assertFact: ${label} in the aspect`, succeeds: true, query: 'mutation A($ns: String, $a: String!) { assertFact(namespace: $ns, entity: "Ada", aspect: $a, content: "Ada leads billing") { outcome } }', variables: (ns) => ({ ns, a: `role${bad}` }) },
   { name: `mergeEntities: ${label} in a name`, query: 'mutation M($ns: String, $m: String!) { mergeEntities(namespace: $ns, keep: "Ada", merge: $m) { entity { id } } }', variables: (ns) => ({ ns, m: `Neo4j${bad}` }) },
   { name: `revertProposal: ${label} in the reason`, query: 'mutation V($r: String) { revertProposal(eventId: "no-such-event", reason: $r) { eventId } }', variables: () => ({ r: `undo ${bad}` }) },
   { name: `deleteNamespace: ${label} in confirm`, query: 'mutation D($ns: String!, $c: String!) { deleteNamespace(namespace: $ns, confirm: $c) { total } }', variables: (ns) => ({ ns, c: `${ns}${bad}` }) },
@@ -140,7 +152,6 @@ const CASES: Case[] = [
   { name: 'checkpoint: oversized digest', query: 'mutation Q($ns: String, $d: String!) { checkpoint(input: { namespace: $ns, sessionId: "s1", trigger: explicit, digest: $d }) { id } }', variables: (ns) => ({ ns, d: 'x'.repeat(20_000) }) },
   { name: 'aspectFeedback: invalid namespace', query: 'mutation { aspectFeedback(namespace: "bad ns*", sessionId: "s1", memoryIds: ["a"]) { applied } }' },
   { name: 'aspectFeedback: too many ids', query: 'mutation Q($ns: String, $ids: [ID!]!) { aspectFeedback(namespace: $ns, sessionId: "s1", memoryIds: $ids) { applied } }', variables: (ns) => ({ ns, ids: Array.from({ length: 5000 }, (_, i) => `id-${i}`) }) },
-  ...STRING_INPUT_CASES,
   { name: 'unknown field', query: '{ memoriez { id } }' },
   { name: 'syntax error', query: '{ recall(query: ' },
   { name: 'deep query', query: `{ memory(id: "x") { ${'entities { memories { '.repeat(10)}id${' } }'.repeat(10)} } }` },
@@ -218,6 +229,64 @@ describe('hostile inputs at the GraphQL edge: each answered with a code, the sto
     for (const code of codes) expect(ACCEPTABLE_CODES.has(code), `${c.name}: ${JSON.stringify(body).slice(0, 300)}`).toBe(true);
     expect(await nodes()).toBe(before);
     if (c.query.trimStart().startsWith('mutation')) expect(await snapshot(), c.name).toBe(stored);
+  });
+});
+
+/** Every string of a stored value, JSON-encoded metadata opened up. */
+function storedStrings(value: unknown, key = ''): string[] {
+  if (typeof value === 'string') {
+    if (key === 'metadata') return [value, ...storedStrings(JSON.parse(value))];
+    return [value];
+  }
+  if (Array.isArray(value)) return value.flatMap((v) => storedStrings(v));
+  if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => [k, ...storedStrings(v, k)]);
+  return [];
+}
+
+describe('text that is not well-formed, in every string input of every mutation: cleaned and stored, never a refusal of the request', () => {
+  let http: TestHttpServer;
+  const namespaces: string[] = [];
+  const props = async (namespace: string) =>
+    (
+      await http.services.executor.read<{ props: Record<string, unknown> }>(
+        'test.props',
+        'MATCH (n) WHERE n.namespace = $namespace RETURN properties(n) AS props UNION ALL MATCH (n)-[r]-() WHERE n.namespace = $namespace RETURN properties(r) AS props',
+        { namespace },
+      )
+    ).map((row) => row.props);
+
+  beforeAll(async () => {
+    http = await startTestHttpServer({ DEFAULT_NAMESPACE: uniqueNamespace('hostile-text-default') });
+  });
+  afterAll(async () => {
+    for (const namespace of namespaces) await cleanNamespace(http.services, namespace);
+    await http?.close();
+  });
+
+  it.each(STRING_INPUT_CASES.map((c) => [c.name, c] as const))('%s', async (_, c) => {
+    const namespace = uniqueNamespace('hostile-text');
+    namespaces.push(namespace);
+    const seeded = await http.post({ query: 'mutation R($i: RememberInput!) { remember(input: $i) { memory { id } } }', variables: { i: { content: 'Ada keeps the billing service on Neo4j', namespace } } });
+    for (const name of ['Ada', 'Neo4j']) await http.post({ query: 'mutation C($ns: String, $n: String!) { createEntity(namespace: $ns, name: $n, type: person) { created } }', variables: { ns: namespace, n: name } });
+    const seed: Seed = { memoryId: seeded.body.data.remember.memory.id, entityId: '' };
+
+    const { status, body } = await http.post({ query: c.query, variables: c.variables?.(namespace, seed) ?? { ns: namespace } });
+    expect(status).toBeLessThan(500);
+    const codes: string[] = (body.errors ?? []).map((e: any) => e.extensions?.code);
+    for (const item of body.data?.rememberBatch ?? []) if (item.error) codes.push(item.error.code);
+    if (c.succeeds) expect(codes, JSON.stringify(body).slice(0, 300)).toEqual([]);
+    for (const code of codes) expect(ACCEPTABLE_CODES.has(code), `${c.name}: ${JSON.stringify(body).slice(0, 300)}`).toBe(true);
+
+    const stored = await props(namespace);
+    // The namespace is still there (a cleaned confirmation is not the namespace's name)...
+    expect(stored.length).toBeGreaterThan(0);
+    // ...and nothing in it holds a control, bidi or zero-width character or a surrogate half.
+    const dirty = stored.flatMap((p) => storedStrings(p)).filter((v) => !isCleanText(v) || Buffer.from(v, 'utf8').toString('utf8') !== v);
+    expect(dirty.map((v) => JSON.stringify(v).slice(0, 120))).toEqual([]);
+    if (c.name.startsWith('remember: ') && c.name.endsWith(' in content')) {
+      const sent = c.variables!(namespace, seed).i as { content: string };
+      expect(stored.some((p) => p.content === normalizeContent(sent.content).storageContent && p.content !== sent.content)).toBe(true);
+    }
   });
 });
 

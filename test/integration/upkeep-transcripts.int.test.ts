@@ -34,10 +34,14 @@ describe('lossless session transcripts', () => {
 
     const refused = await gql.exec(REMEMBER, { i: { namespace: ns, content: 'No session for this one.', transcript: 'orphan transcript' } });
     expect(refused.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
-    const batch = await gql.exec(`mutation($i: [RememberInput!]!) { rememberBatch(inputs: $i) { index } }`, { i: [{ namespace: ns, sessionId: 'sess-3', content: 'x y z', transcript: 't' }] });
-    expect(batch.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
-    const stored = await services.executor.read<{ n: number }>('test.count', `MATCH (m:Memory {namespace: $ns}) WHERE m.content STARTS WITH 'No session' RETURN count(m) AS n`, { ns });
-    expect(Number(stored[0]!.n)).toBe(0); // nothing written for the refused call
+    // A batch answers per item: the one carrying a transcript is refused at its index, the other stored.
+    const batch = await gql.exec(`mutation($i: [RememberInput!]!) { rememberBatch(inputs: $i) { index error { code } result { memory { id } } } }`, {
+      i: [{ namespace: ns, sessionId: 'sess-3', content: 'x y z', transcript: 't' }, { namespace: ns, sessionId: 'sess-3', content: 'The batch neighbour is kept.' }],
+    });
+    expect(batch.errors).toBeUndefined();
+    expect((batch.data as any).rememberBatch.map((i: any) => [i.index, i.error?.code ?? null, i.result ? 'stored' : null])).toEqual([[0, 'BAD_USER_INPUT', null], [1, null, 'stored']]);
+    const stored = await services.executor.read<{ n: number }>('test.count', `MATCH (m:Memory {namespace: $ns}) WHERE m.content STARTS WITH 'No session' OR m.content = 'x y z' RETURN count(m) AS n`, { ns });
+    expect(Number(stored[0]!.n)).toBe(0); // nothing written for the refused call and item
 
     const transcripts = await services.executor.read<{ sessionId: string; content: string }>(
       'test.transcripts',

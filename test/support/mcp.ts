@@ -28,6 +28,6 @@ export function newClient(): Client {
 
 export const EXPECTED_TOOLS = [
   'add_observations', 'create_entities', 'create_relations', 'forget', 'get_entity', 'get_memories',
-  'recall', 'remember', 'search', 'search_entities',
+  'recall', 'remember', 'remember_batch', 'search', 'search_entities',
   'session_end', 'session_prompt', 'session_recover', 'session_start', 'session_status', 'session_tool_result', 'timeline',
 ];

@@ -1,4 +1,5 @@
 import type { Executor } from '../executor.js';
+import { cleanText } from '../../text/index.js';
 import { ENTITY_RETURN, type EntityRecord } from '../records.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 
@@ -31,7 +32,7 @@ WITH e, mentions ORDER BY mentions DESC, e.canonicalName LIMIT toInteger($limit)
 RETURN ${ENTITY_RETURN('e')} AS entity`;
 
 export function canonicalSearch(search: string | null | undefined): string | null {
-  const canonical = search?.trim().toLowerCase().replace(/\s+/g, ' ');
+  const canonical = search == null ? null : cleanText(search).trim().toLowerCase().replace(/\s+/g, ' ');
   return canonical ? canonical : null;
 }
 

@@ -1,4 +1,4 @@
-import { forgetMemory, setPinned } from '../../db/queries/memory-mutations.js';
+import { forgetMemory, forgetReason, setPinned } from '../../db/queries/memory-mutations.js';
 import { ValidationError } from '../../errors.js';
 import type { MutationResolvers } from '../generated/types.js';
 import { memoryForWrite, refreshMemory } from '../guards.js';
@@ -10,7 +10,7 @@ export const memoryMutations: Pick<MutationResolvers, 'forget' | 'pin' | 'unpin'
   forget: async (_, { id, reason }, ctx) => {
     if (reason && reason.length > MAX_REASON_CHARS) throw new ValidationError(`reason is longer than ${MAX_REASON_CHARS} characters`, { field: 'reason' });
     const memory = await memoryForWrite(ctx, id);
-    const forgotten = await forgetMemory(ctx.services.executor, { id, namespace: memory.namespace, actor: ctx.principal.name }, reason?.trim() || null);
+    const forgotten = await forgetMemory(ctx.services.executor, { id, namespace: memory.namespace, actor: ctx.principal.name }, forgetReason(reason));
     return refreshMemory(ctx, id, forgotten);
   },
 

@@ -1,4 +1,6 @@
-import type { MnemographError } from '../../errors.js';
+import { isMnemographError, ValidationError, type MnemographError } from '../../errors.js';
+import { checkBatchSize, type BatchOutcome } from '../../pipeline/remember-service.js';
+import type { RememberInput } from '../../pipeline/validate-input.js';
 import type { GraphQLContext } from '../context.js';
 import { INTERNAL_MESSAGE } from '../format-error.js';
 import type { MutationResolvers } from '../generated/types.js';
@@ -17,9 +19,23 @@ export const Mutation: MutationResolvers = {
   },
 
   rememberBatch: async (_, { inputs }, ctx) => {
-    // Authorisation is per request: a batch touching a forbidden namespace is refused whole.
-    const checked = inputs.map((input) => ({ ...input, namespace: ctx.namespaceFor(input.namespace, 'write') }));
-    const outcomes = await ctx.services.remember.rememberBatch(checked, { actor: ctx.principal.name });
+    // One outcome per input, whatever the cause: a namespace the key may not write is that item's
+    // FORBIDDEN. Only a batch over MAX_BATCH_SIZE is refused whole.
+    checkBatchSize(inputs.length, ctx.services.config.MAX_BATCH_SIZE);
+    const refused: BatchOutcome[] = [];
+    const allowed: Array<{ index: number; input: RememberInput }> = [];
+    for (const [index, input] of inputs.entries()) {
+      try {
+        // A transcript is stored per session by `remember` (upkeep.ts), never by a batch.
+        if (input.transcript != null) throw new ValidationError('transcript is taken by remember only, one session at a time', { field: 'transcript' });
+        allowed.push({ index, input: { ...input, namespace: ctx.namespaceFor(input.namespace, 'write') } });
+      } catch (error) {
+        if (!isMnemographError(error)) throw error;
+        refused.push({ index, error });
+      }
+    }
+    const stored = await ctx.services.remember.rememberBatch(allowed.map((a) => a.input), { actor: ctx.principal.name });
+    const outcomes = [...refused, ...stored.map((o) => ({ ...o, index: allowed[o.index]!.index }))].sort((a, b) => a.index - b.index);
     return outcomes.map((o) => ({
       index: o.index,
       result: o.result ?? null,

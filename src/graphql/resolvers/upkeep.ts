@@ -80,11 +80,11 @@ type Fn = (...args: any[]) => any; // eslint-disable-line @typescript-eslint/no-
 
 /**
  * Transcripts around the existing resolvers: `remember` checks a transcript before the memory is
- * written and stores it after; `recall(expand: true)` adds the transcripts of the result's sessions.
+ * written and stores it after (rememberBatch refuses an item carrying one, in mutation.ts);
+ * `recall(expand: true)` adds the transcripts of the result's sessions.
  */
 function withTranscripts(resolvers: Resolvers): Pick<Resolvers, 'Query' | 'Mutation'> {
   const remember = resolvers.Mutation!.remember as Fn;
-  const rememberBatch = resolvers.Mutation!.rememberBatch as Fn;
   const recall = resolvers.Query!.recall as Fn;
   const pipelineStatus = resolvers.Query!.pipelineStatus as Fn;
   return {
@@ -97,11 +97,6 @@ function withTranscripts(resolvers: Resolvers): Pick<Resolvers, 'Query' | 'Mutat
           await saveTranscript(ctx.services.executor, { namespace, sessionId: args.input.sessionId!, transcript, actor: ctx.principal.name });
         }
         return result;
-      },
-      rememberBatch: async (parent, args, ctx, info) => {
-        const at = (args.inputs as Array<{ transcript?: string | null }>).findIndex((i) => i.transcript != null);
-        if (at >= 0) throw new ValidationError('transcript is taken by remember only, one session at a time', { field: `inputs.${at}.transcript` });
-        return rememberBatch(parent, args, ctx, info);
       },
     },
     Query: {
