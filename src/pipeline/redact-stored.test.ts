@@ -23,6 +23,51 @@ describe('redactStored', () => {
     expect(redactJsonString(null)).toBeNull();
   });
 
+  it('masks whole every value under a secret-named key, at any depth, whatever it looks like (#24)', () => {
+    const tally = new RedactionTally();
+    const value = redactJsonValue(
+      {
+        db_password: 'Vq7Lm2Np9Rs4',
+        apiKey: 'purple monkey',
+        token: 'x',
+        service: { deploy: { user: 'ci', 'client-secret': 'orbitviolet', pin: 4451 } },
+        auth: { user: 'ci', port: 443 },
+        tokens: ['abc', 'def'],
+        usage: { prompt_tokens: 12, max_tokens: 512 },
+        password_min_length: 12,
+        note: 'plain',
+      },
+      {},
+      tally,
+    );
+    expect(value).toEqual({
+      db_password: '[PASSWORD]',
+      apiKey: '[API_KEY]',
+      token: '[TOKEN]',
+      service: { deploy: { user: 'ci', 'client-secret': '[SECRET]', pin: '[PIN]' } },
+      auth: { user: '[SECRET]', port: '[SECRET]' },
+      tokens: ['[TOKEN]', '[TOKEN]'],
+      usage: { prompt_tokens: 12, max_tokens: 512 },
+      password_min_length: 12,
+      note: 'plain',
+    });
+    expect(tally.list()).toEqual([
+      { kind: 'PASSWORD', count: 1 },
+      { kind: 'API_KEY', count: 1 },
+      { kind: 'TOKEN', count: 3 },
+      { kind: 'SECRET', count: 3 },
+      { kind: 'PIN', count: 1 },
+    ]);
+    expect(redactJsonString(JSON.stringify({ credentials: { user: 'bob', password: 'hunter2' } }))).toBe('{"credentials":{"user":"[SECRET]","password":"[SECRET]"}}');
+    expect(redactJsonValue({ password: 'hunter22' }, { enabled: false })).toEqual({ password: 'hunter22' });
+  });
+
+  it('masks connection strings, env lines and URL tokens in short fields (#24)', () => {
+    expect(redactStored('postgres://app:Vq7Lm2@db.internal:5432/main')).toBe('[DATABASE_URI]');
+    expect(redactStored('REDIS_PASSWORD=Tr0ub4dor&3')).toBe('REDIS_PASSWORD=[PASSWORD]');
+    expect(redactStored('https://api.example.com/v1/export?token=orbitviolet&format=csv')).toBe('https://api.example.com/v1/export?token=[TOKEN]&format=csv');
+  });
+
   it('uses the configured settings, and refuses a bad extra pattern at configuration', () => {
     try {
       configureStoredRedaction({ extraPatterns: [{ kind: 'EMPLOYEE_ID', pattern: 'EMP-\\d{6}' }] });

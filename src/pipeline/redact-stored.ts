@@ -60,14 +60,15 @@ export function redactJsonValue(value: unknown, options: RedactionOptions = sett
   return value;
 }
 
-/** Every string leaf (and a PIN's or password's number) of `value` replaced by `[KIND]`. */
+/** Every string and number leaf of `value` replaced by `[KIND]`. */
 function maskWhole(value: unknown, kind: string, tally?: RedactionTally): unknown {
   if (typeof value === 'string') {
     if (value === '' || /^\[[A-Z][A-Z0-9_]*\]$/.test(value)) return value;
     tally?.add([{ kind, count: 1 }]);
     return `[${kind}]`;
   }
-  if (typeof value === 'number' && (kind === 'PIN' || kind === 'PASSWORD')) {
+  // Numbers too (a PIN), except under a token name, where they are counts or ids (`tokens: 512`).
+  if (typeof value === 'number' && kind !== 'TOKEN') {
     tally?.add([{ kind, count: 1 }]);
     return `[${kind}]`;
   }
