@@ -10,6 +10,7 @@ import { cleanNamespace, uniqueNamespace } from '../support/services.js';
 const OPERATOR = 'explorer-operator-0123456789abcdef';
 const READ_ONLY = 'explorer-readonly-0123456789abcdef';
 const FOREIGN = 'explorer-foreign-0123456789abcdef';
+const EVERYWHERE = 'explorer-everywhere-0123456789abcdef';
 const FILLERS = 15;
 const WAIT_MS = 20_000;
 
@@ -56,6 +57,7 @@ describe('the memory explorer (GET /explorer) in headless Chromium against the r
         { key: OPERATOR, name: 'ops', namespaces: [namespace] },
         { key: READ_ONLY, name: 'viewer', namespaces: [namespace], readOnly: true },
         { key: FOREIGN, name: 'other-tenant', namespaces: [foreign] },
+        { key: EVERYWHERE, name: 'auditor', namespaces: ['*'], readOnly: true },
       ]),
     });
     const auth = { authorization: `Bearer ${OPERATOR}` };
@@ -246,6 +248,19 @@ describe('the memory explorer (GET /explorer) in headless Chromium against the r
       for (const leak of ['Neo4j', 'Ada Lovelace', 'DATABASE_URI', 'billing']) expect(text, `${hash}: ${leak}`).not.toContain(leak);
     }
     await page.close();
+  });
+
+  it('viewer: a named key lists its own namespaces, a "*" key the namespaces holding memories', async () => {
+    const query = '{ viewer { name readOnly allNamespaces namespaces defaultNamespace } }';
+    const own = await http.post({ query }, { authorization: `Bearer ${FOREIGN}` });
+    expect(own.body.data.viewer).toEqual({ name: 'other-tenant', readOnly: false, allNamespaces: false, namespaces: [foreign], defaultNamespace: namespace });
+    const all = await http.post({ query }, { authorization: `Bearer ${EVERYWHERE}` });
+    expect(all.body.data.viewer).toMatchObject({ name: 'auditor', readOnly: true, allNamespaces: true });
+    // The foreign namespace holds no memory, so it is not listed; this one is (at most 100 are).
+    const listed: string[] = all.body.data.viewer.namespaces;
+    expect(listed.includes(namespace) || listed.length === 100).toBe(true);
+    expect(listed).not.toContain(foreign);
+    expect([...listed].sort()).toEqual(listed);
   });
 
   it('made no request outside 127.0.0.1 and logged no console error', () => {
