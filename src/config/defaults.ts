@@ -70,7 +70,7 @@ export const DEFAULT_DOCUMENT_MAX_CONTENT_BYTES = 10 * 1024 * 1024;
 export const DEFAULT_DOCUMENT_CHUNK_SIZE = 2_000;
 export const DEFAULT_DOCUMENT_CHUNK_OVERLAP = 200;
 export const DEFAULT_URL_FETCH_TIMEOUT_MS = 30 * 1000;
-/** Maintenance worker (seed 004): off unless an interval is set; per-action cooldown and hourly budget. */
-export const DEFAULT_MAINTENANCE_INTERVAL_MS = 0;
+/** Maintenance: every 30 min in worker replicas; the cooldown and hourly budget of a repair without its own (action-limits.ts). */
+export const DEFAULT_MAINTENANCE_INTERVAL_MS = 30 * 60 * 1000;
 export const DEFAULT_MAINTENANCE_COOLDOWN_MS = 5 * 60 * 1000;
 export const DEFAULT_MAINTENANCE_HOURLY_BUDGET = 6;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import * as d from './defaults.js';
 import * as pd from './pipeline-defaults.js';
 import * as sd from './session-defaults.js';
+import { DEFAULT_AUTO_ACTIONS } from '../upkeep/maintenance/action-limits.js';
 import { extraPatternsSchema } from './redaction-patterns.js';
 
 const bool = z
@@ -142,9 +143,15 @@ export const configSchema = z.object({
   URL_FETCH_TIMEOUT_MS: int(1_000, 300_000).default(d.DEFAULT_URL_FETCH_TIMEOUT_MS),
   /** Fetch from loopback, private and link-local addresses (refused by default, on every redirect too). */
   URL_FETCH_ALLOW_PRIVATE_NETWORKS: bool.default(false),
-  /** The maintenance worker's interval (0 = off: seed 004's autonomousEnabled false), mode and rate limits. */
+  /** The maintenance worker's interval (0 = off), mode and rate limits (each repair also has its own, src/upkeep/maintenance/action-limits.ts). */
   MAINTENANCE_INTERVAL_MS: int(0, 24 * 3_600_000).default(d.DEFAULT_MAINTENANCE_INTERVAL_MS),
-  MAINTENANCE_MODE: z.enum(['observe', 'execute']).default('observe'),
+  MAINTENANCE_MODE: z.enum(['observe', 'execute']).default('execute'),
+  /** The repairs the scheduled loop executes by itself (comma-separated); the others it only reports. */
+  MAINTENANCE_AUTO_ACTIONS: z
+    .string()
+    .default(DEFAULT_AUTO_ACTIONS.join(','))
+    .transform((s) => s.split(',').map((name) => name.trim()).filter(Boolean))
+    .pipe(z.array(z.enum(['requeueDeadJobs', 'releaseStaleLeases', 'reembedMissingVectors', 'checkFtsConsistency', 'triggerRetentionSweep']))),
   MAINTENANCE_COOLDOWN_MS: int(0, 24 * 3_600_000).default(d.DEFAULT_MAINTENANCE_COOLDOWN_MS),
   MAINTENANCE_HOURLY_BUDGET: int(1, 1_000).default(d.DEFAULT_MAINTENANCE_HOURLY_BUDGET),
 

@@ -7,7 +7,7 @@ import type { DocumentRecord } from '../db/queries/documents.js';
 import { AspectFeedback } from './aspect-feedback.js';
 import { pruneCheckpoints } from './checkpoints.js';
 import { EmbeddingTracker, type EmbeddingTrackerStats } from './embedding-tracker.js';
-import { MaintenanceWorker, type MaintenanceMode, type MaintenanceReport } from './maintenance/index.js';
+import { ACTION_LIMITS, MaintenanceWorker, type MaintenanceMode, type MaintenanceReport } from './maintenance/index.js';
 import { PeriodicTask } from './periodic.js';
 import { retentionLoop, retentionSettings } from './retention-loop.js';
 import { runRetention, type RetentionReport } from './retention/index.js';
@@ -57,7 +57,13 @@ export class UpkeepService {
     const maintenanceLogger = deps.logger.child({ component: 'maintenance' });
     this.maintenance = new MaintenanceWorker(
       deps.executor,
-      { cooldownMs: config.MAINTENANCE_COOLDOWN_MS, hourlyBudget: config.MAINTENANCE_HOURLY_BUDGET, leaseTimeoutMs: config.WORKER_LEASE_TIMEOUT_MS },
+      {
+        cooldownMs: config.MAINTENANCE_COOLDOWN_MS,
+        hourlyBudget: config.MAINTENANCE_HOURLY_BUDGET,
+        leaseTimeoutMs: config.WORKER_LEASE_TIMEOUT_MS,
+        actionLimits: ACTION_LIMITS,
+        autoActions: config.MAINTENANCE_AUTO_ACTIONS,
+      },
       {
         retentionSweep: async (namespace) => (await this.runRetention(namespace, false)).total,
         reembed: () => this.tracker?.drain(50) ?? null,
@@ -66,7 +72,7 @@ export class UpkeepService {
     );
     this.loops.push(
       new PeriodicTask('maintenance', config.MAINTENANCE_INTERVAL_MS, async () => {
-        for (const scope of namespaces ?? [null]) await this.maintenance.tick(config.MAINTENANCE_MODE, scope);
+        for (const scope of namespaces ?? [null]) await this.maintenance.tick(config.MAINTENANCE_MODE, scope, { scheduled: true });
       }, maintenanceLogger),
     );
     const docLogger = deps.logger.child({ component: 'documents' });

@@ -1,6 +1,7 @@
 import type { Executor } from '../../db/index.js';
 import type { Logger } from '../../logger.js';
 import { diagnose, type Diagnostics } from './diagnostics.js';
+import type { ActionLimit } from './action-limits.js';
 import { recommend, releaseStaleLeases, requeueDeadJobs, type Recommendation, type RepairAction } from './repairs.js';
 
 export type MaintenanceMode = 'observe' | 'execute';
@@ -15,6 +16,10 @@ export interface MaintenanceSettings {
   /** Runs of one action per hour. */
   hourlyBudget: number;
   leaseTimeoutMs: number;
+  /** An action's own cooldown and budget, in place of the two above. */
+  actionLimits?: Partial<Record<RepairAction, ActionLimit>>;
+  /** The actions a scheduled cycle executes; the others it only observes. All when absent. */
+  autoActions?: readonly RepairAction[];
 }
 
 /** The repairs that need other services: a retention sweep, the embedding tracker. */
@@ -66,7 +71,8 @@ export class MaintenanceWorker {
     return this.last;
   }
 
-  async tick(mode: MaintenanceMode, namespace: string | null = null): Promise<MaintenanceReport> {
+  /** One cycle; `scheduled` (the loop) executes only the auto actions, an operator's call all of them. */
+  async tick(mode: MaintenanceMode, namespace: string | null = null, options: { scheduled?: boolean } = {}): Promise<MaintenanceReport> {
     const scope = namespace ?? '*';
     const before = await diagnose(this.executor, namespace, this.settings.leaseTimeoutMs);
     const recommendations = recommend(before);
@@ -75,7 +81,8 @@ export class MaintenanceWorker {
     const executed: RepairAction[] = [];
     for (const r of recommendations) {
       const key = `${scope}|${r.action}`;
-      const outcome = mode === 'observe' ? 'observed' : this.blocked(key);
+      const manual = options.scheduled === true && this.settings.autoActions !== undefined && !this.settings.autoActions.includes(r.action);
+      const outcome = mode === 'observe' || manual ? 'observed' : this.blocked(key, r.action);
       if (outcome) {
         actions.push({ ...r, outcome, affected: 0 });
         continue;
@@ -121,13 +128,14 @@ export class MaintenanceWorker {
   }
 
   /** Why an action may not run now, or null. */
-  private blocked(key: string): string | null {
+  private blocked(key: string, action: RepairAction): string | null {
     if (this.halted.has(key)) return 'halted';
+    const limit = this.settings.actionLimits?.[action] ?? this.settings;
     const now = Date.now();
     const recent = (this.runs.get(key) ?? []).filter((t) => now - t < 60 * 60 * 1000);
     this.runs.set(key, recent);
-    if (recent.length > 0 && now - recent.at(-1)! < this.settings.cooldownMs) return 'cooldown';
-    if (recent.length >= this.settings.hourlyBudget) return 'budget';
+    if (recent.length > 0 && now - recent.at(-1)! < limit.cooldownMs) return 'cooldown';
+    if (recent.length >= limit.hourlyBudget) return 'budget';
     return null;
   }
 
