@@ -33,7 +33,12 @@ function MemoryItem({ m }: { m: MemoryRow }) {
   return (
     <li class={`memory-row${m.deletedAt ? ' forgotten' : ''}`}>
       <div class="row-head">
-        <Time at={m.occurredAt ?? m.createdAt} />
+        <Time at={m.createdAt} />
+        {m.occurredAt ? (
+          <span class="muted">
+            happened <Time at={m.occurredAt} />
+          </span>
+        ) : null}
         <Chip kind="type">{m.type}</Chip>
         <span class="importance" title="importance">
           importance {m.importance.toFixed(2)}
@@ -188,7 +193,7 @@ export function TimelineView({ apiKey, namespace }: ViewProps) {
         <ErrorBox error={error} />
         {page ? (
           <p class="muted" data-testid="timeline-count">
-            {rows.length} of {page.total} memories, newest first
+            {rows.length} of {page.total} memories, newest first (by when they were recorded)
           </p>
         ) : null}
         <ol class="timeline" data-testid="timeline">
