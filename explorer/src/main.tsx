@@ -38,6 +38,45 @@ function KeyForm({ apiKey, onKey }: { apiKey: string; onKey: (key: string) => vo
   );
 }
 
+/**
+ * A named key picks among its namespaces; a "*" key may also type one (only the first 100
+ * namespaces holding memories are listed).
+ */
+function NamespacePicker({ namespace, options, free, onPick }: { namespace: string; options: string[]; free: boolean; onPick: (ns: string) => void }) {
+  const [draft, setDraft] = useState(namespace);
+  useEffect(() => setDraft(namespace), [namespace]);
+  if (!free) {
+    return (
+      <>
+        <label for="namespace">Namespace</label>
+        <select id="namespace" value={namespace} onChange={(e) => onPick(e.currentTarget.value)}>
+          {options.map((ns) => (
+            <option value={ns}>{ns}</option>
+          ))}
+        </select>
+      </>
+    );
+  }
+  return (
+    <form
+      class="key-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (draft.trim()) onPick(draft.trim());
+      }}
+    >
+      <label for="namespace">Namespace</label>
+      <input id="namespace" list="known-namespaces" maxLength={200} spellcheck={false} value={draft} onInput={(e) => setDraft(e.currentTarget.value)} />
+      <datalist id="known-namespaces">
+        {options.map((ns) => (
+          <option value={ns} />
+        ))}
+      </datalist>
+      <button type="submit">Open</button>
+    </form>
+  );
+}
+
 function App() {
   const route = useRoute();
   const [apiKey, setApiKey] = useState(storedKey);
@@ -74,12 +113,7 @@ function App() {
         <div class="who">
           {me ? (
             <>
-              <label for="namespace">Namespace</label>
-              <select id="namespace" value={namespace} onChange={(e) => setNamespace(e.currentTarget.value)}>
-                {options.map((ns) => (
-                  <option value={ns}>{ns}</option>
-                ))}
-              </select>
+              <NamespacePicker namespace={namespace} options={options} free={me.allNamespaces} onPick={setNamespace} />
               <span class="chip" data-testid="key-role">
                 {me.name} · {me.readOnly ? 'read-only' : 'operator'}
               </span>

@@ -265,6 +265,18 @@ describe('the memory explorer (GET /explorer) in headless Chromium against the r
     expect([...listed].sort()).toEqual(listed);
   });
 
+  it('a read-only "*" key types the namespace to open and sees its memories, with no mutating control', async () => {
+    const page = await open(EVERYWHERE, '#/timeline');
+    expect(await page.getByTestId('key-role').textContent()).toContain('auditor · read-only');
+    await page.getByLabel('Namespace').fill(namespace);
+    await page.getByRole('button', { name: 'Open' }).click();
+    await page.getByTestId('timeline').getByText('Filler note 15:').waitFor({ timeout: WAIT_MS });
+    await page.goto(`${http.origin}/explorer#/upkeep`);
+    await page.getByTestId('queue-table').waitFor({ timeout: WAIT_MS });
+    expect(await page.locator('[data-mutating]').count()).toBe(0);
+    await page.close();
+  });
+
   it('made no request outside 127.0.0.1 and logged no console error', () => {
     expect(browser.blocked).toEqual([]);
     expect(browser.problems).toEqual([]);
