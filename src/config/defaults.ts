@@ -32,7 +32,7 @@ export const DEFAULT_WORKER_POLL_MS = 2 * 1000;
 export const DEFAULT_WORKER_MAX_ATTEMPTS = 3;
 export const DEFAULT_WORKER_LEASE_TIMEOUT_MS = 5 * 60 * 1000;
 
-/** The seed's 0.15 lost recall on LoCoMo against 0.05–0.1 (README "Recall quality"). */
+/** The design's 0.15 lost recall on LoCoMo against 0.05–0.1 (README "Recall quality"). */
 export const DEFAULT_GRAPH_BOOST_WEIGHT = 0.1;
 export const DEFAULT_GRAPH_BOOST_TIMEOUT_MS = 500;
 export const DEFAULT_RERANK_TOP_N = 20;
@@ -54,17 +54,17 @@ export const DEFAULT_MAX_QUERY_TOKENS = 2_000;
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 6_000;
 export const DEFAULT_MAX_CONCURRENT_REQUESTS_PER_KEY = 32;
 
-/** Upkeep (seed 004 "Retention Worker"): windows in days, one batch per purge step and run. */
+/** Upkeep (the retention sweep): windows in days, one batch per purge step and run. */
 export const DEFAULT_RETENTION_INTERVAL_MS = 6 * 60 * 60 * 1000;
 export const DEFAULT_RETENTION_TOMBSTONE_DAYS = 30;
 export const DEFAULT_RETENTION_HISTORY_DAYS = 180;
 export const DEFAULT_RETENTION_COMPLETED_JOB_DAYS = 14;
 export const DEFAULT_RETENTION_DEAD_JOB_DAYS = 30;
 export const DEFAULT_RETENTION_BATCH_SIZE = 500;
-/** Embedding tracker (seed 004): chunks re-embedded per cycle, and the pause between idle cycles. */
+/** Embedding tracker: chunks re-embedded per cycle, and the pause between idle cycles. */
 export const DEFAULT_EMBEDDING_TRACKER_POLL_MS = 5 * 1000;
 export const DEFAULT_EMBEDDING_TRACKER_BATCH_SIZE = 8;
-/** Document ingest and URL fetcher (seed 004). */
+/** Document ingest and URL fetcher. */
 export const DEFAULT_DOCUMENT_POLL_MS = 5 * 1000;
 export const DEFAULT_DOCUMENT_MAX_CONTENT_BYTES = 10 * 1024 * 1024;
 export const DEFAULT_DOCUMENT_CHUNK_SIZE = 2_000;

@@ -42,7 +42,7 @@ export interface IngestInput {
 }
 
 /**
- * Document ingest (seed 004): `ingest` records the document (PENDING) and returns at once;
+ * Document ingest: `ingest` records the document (PENDING) and returns at once;
  * `processNext` (the worker's ingest loop) leases one, extracts its text (the URL fetcher, or the
  * text given), cuts overlapping windows, stores each as a `document_chunk` memory through the
  * write path (redaction, embedding, indexes, dedup) and links it to the document with its index.

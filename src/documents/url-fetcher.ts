@@ -64,7 +64,7 @@ export function checkUrl(raw: string): URL {
 }
 
 /**
- * Seed 004's URL fetcher, hostile by default: the address of every hop (after DNS resolution, and
+ * The URL fetcher, hostile by default: the address of every hop (after DNS resolution, and
  * on each redirect) must pass `allowAddress` before anything is sent to it; the connection goes to
  * exactly the address checked. One deadline for the whole fetch; the body is counted as it streams
  * and cut at `maxBytes`; only text types are read; HTML becomes text without script and style.

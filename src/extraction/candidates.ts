@@ -5,7 +5,7 @@ import { toLuceneQuery } from '../recall/lucene.js';
 import type { Candidate } from './types.js';
 
 export const DECISION_CANDIDATES = 5;
-/** Weight of the vector leg when both legs scored a memory (seed 004's alpha). */
+/** Weight of the vector leg when both legs scored a memory (the fusion alpha). */
 export const VECTOR_ALPHA = 0.7;
 export const MIN_CANDIDATE_SCORE = 0.3;
 /** Vector candidates per fact, exact per namespace (src/db/queries/vector-search.ts). */

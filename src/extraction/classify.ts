@@ -5,7 +5,7 @@ import { cleanText } from '../text/index.js';
  * Structural classification, rule-based (no extra model call): a fact becomes an attribute of
  * the entity it names — the triple entity that occurs in the fact text, sources before
  * targets, earliest mention first — under an aspect chosen by the fact's type. Decisions are
- * constraints (seed 004 "Decision Auto-Protection"). A fact naming no extracted entity stays
+ * constraints (decisions are protected: always retrievable). A fact naming no extracted entity stays
  * a memory without an attribute.
  */
 

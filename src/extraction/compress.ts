@@ -11,7 +11,7 @@ import { HISTORY_EVENT, historyId, PIPELINE_ACTOR, recordHistory } from './histo
 import type { JsonSchema } from './output-schemas.js';
 
 /**
- * Compression (seed 002 §3): old episodic sessions are summarized into one semantic memory each,
+ * Compression: old episodic sessions are summarized into one semantic memory each,
  * linked (:Memory)-[:SUMMARIZES]->(:Memory) to its sources, which get `compressedAt`: they leave
  * default recall (includeCompressed brings them back) and stay readable by id. `compressSessions`
  * queues one `compress` job per session; the worker summarizes it with the LLM and writes the

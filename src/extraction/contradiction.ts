@@ -1,5 +1,5 @@
 /**
- * Syntactic contradiction detection (seed 004, the fast path): two statements that share at
+ * Syntactic contradiction detection (the fast path, no model): two statements that share at
  * least two content words and differ in negation polarity, or carry the two sides of an antonym
  * pair, are flagged. Cheap and deterministic; the semantic check by LLM covers the rest.
  */

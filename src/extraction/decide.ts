@@ -13,7 +13,7 @@ export interface DecideResult {
 }
 
 /**
- * The decision pass for one fact. No candidates → ADD without a model call (seed 004). It makes
+ * The decision pass for one fact. No candidates → ADD without a model call (nothing to compare with). It makes
  * no writes whatever the mode; applying the decision is the caller's concern.
  */
 export async function decide(provider: LlmProvider, fact: ExtractedFact, candidates: readonly Candidate[], options: { timeoutMs: number }): Promise<DecideResult> {

@@ -5,7 +5,7 @@ import type { TextEmbedder } from '../pipeline/remember-service.js';
 export const DEFAULT_EMBEDDING_CACHE_ENTRIES = 512;
 
 /**
- * Vectors by content hash (seed 002 caches embeddings by content hash): the deep path embeds a
+ * Vectors by content hash (the same text always embeds the same): the deep path embeds a
  * fact to find its candidates, then writes it through the write path, which embeds its chunks.
  * With this cache in front of both, each fact text is embedded once. Least recently used out.
  */

@@ -5,7 +5,7 @@ import { extractionPrompt } from './prompts.js';
 import type { ExtractionResult } from './types.js';
 import { validateExtraction } from './validate-extraction.js';
 
-/** Longer inputs are cut before the prompt is built (seed 004). */
+/** Longer inputs are cut before the prompt is built: a small model loses the thread past this. */
 export const MAX_EXTRACTION_INPUT_CHARS = 12_000;
 
 /**

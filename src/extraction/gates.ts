@@ -4,7 +4,7 @@ import type { Decision, ExtractedFact, PipelineMode } from './types.js';
 /**
  * What to do with one proposal: write the fact as a memory, supersede the target's attributes,
  * both (UPDATE), or nothing — with the audit outcome for the "nothing" cases. Pure: the safety
- * gates of seed 004 "Controlled Writes" in one place.
+ * gates of controlled writes (confidence floor, frozen, update/delete allowed) in one place.
  */
 export type GateVerdict =
   | { apply: 'none'; outcome: string }

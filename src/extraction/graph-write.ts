@@ -6,7 +6,7 @@ import type { Supersession } from './supersession.js';
 import type { AttributeInsert } from '../db/queries/remember-write.js';
 
 /**
- * Knowledge-graph persistence (seed 004 "Knowledge Graph"), in its own transaction after the
+ * Knowledge-graph persistence (entities, aspects, attributes, relations), in its own transaction after the
  * facts are written: entities, relations, mentions, attributes and supersessions. The caller
  * treats a failure here as non-fatal.
  */

@@ -8,7 +8,7 @@ import { HISTORY_EVENT, historyId, recordHistory } from './history.js';
 import { hintsSchema } from './output-schemas.js';
 import { hintsPrompt } from './prompts.js';
 
-/** Prospective indexing (seed 004 "Hints"): questions a memory answers, searchable by BM25. */
+/** Prospective indexing (hints): questions a memory answers, searchable by BM25. */
 export const DEFAULT_MAX_HINTS = 5;
 export const MIN_HINT_CHARS = 8;
 export const MAX_HINT_CHARS = 300;

@@ -8,7 +8,7 @@ export interface ModeFlags {
 }
 
 /**
- * The pipeline mode composed from the flags (seed 004 "Pipeline Modes"). Frozen wins over
+ * The pipeline mode composed from the flags (disabled, shadow, controlled-write, full, frozen). Frozen wins over
  * shadow: both still run extraction and decisions and audit every proposal, but apply nothing.
  */
 export function pipelineMode(flags: ModeFlags): PipelineMode {

@@ -3,7 +3,7 @@ import { LlmParseError, type LlmProvider } from '../llm/provider.js';
 import type { JsonSchema } from './output-schemas.js';
 
 /**
- * The near-duplicate decision (seed 001 "Semantic deduplication", 0.92–0.98 here): an LLM compares
+ * The near-duplicate decision (cosine 0.92–0.98 to an existing memory: too close to store blindly, too far to drop): an LLM compares
  * the older and the newer text and says whether to merge them into the older memory, let the newer
  * replace the older, or keep both.
  */

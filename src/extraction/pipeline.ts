@@ -65,7 +65,7 @@ export async function processMemory(deps: DeepPathDeps, memory: SourceMemory): P
     } catch (error) {
       // The facts already written follow their source: forget/update retires them.
       if (error instanceof ConflictError) return discardStale(deps, memory, plan, 'graph');
-      // Graph persistence never reverts the facts (seed 004); the failure is audited instead.
+      // Graph persistence never reverts the facts (they are already durable); the failure is audited instead.
       graphError = (error as Error).message;
       deps.logger.warn({ err: error, memoryId: memory.id }, 'knowledge-graph persistence failed');
     }

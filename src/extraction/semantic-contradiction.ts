@@ -19,7 +19,7 @@ export function needsSemanticCheck(syntactic: ContradictionCheck): boolean {
 }
 
 /**
- * The slow path (seed 004): asks the model whether `newer` contradicts `older`. Advisory — any
+ * The slow path, after the syntactic check found nothing: asks the model whether `newer` contradicts `older`. Advisory — any
  * failure, including a timeout, answers "no contradiction" and never throws.
  */
 export async function checkSemanticContradiction(provider: LlmProvider, newer: string, older: string, options: { timeoutMs: number }): Promise<SemanticCheck> {

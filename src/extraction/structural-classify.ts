@@ -4,7 +4,7 @@ import { canonicalName } from './classify.js';
 import type { JsonSchema } from './output-schemas.js';
 
 /**
- * Structural classification by LLM (seed 004 "Structural Classification"): one call per entity
+ * Structural classification by LLM: one call per entity
  * with its name, type, existing aspects, the aspects suggested for its type and the attributes
  * still classified by the rules; the answer assigns each attribute an aspect and a kind, and
  * infers the entity's type when it was not known. Pure apart from the model call.
@@ -13,7 +13,7 @@ import type { JsonSchema } from './output-schemas.js';
 export const CLASSIFY_ENTITY_TYPES = ['person', 'organization', 'place', 'project', 'system', 'tool', 'concept', 'skill', 'task', 'unknown'] as const;
 export const UNTYPED = new Set(['extracted', 'unknown']);
 
-/** Aspect names offered per entity type (seed 004 ASPECT_SUGGESTIONS); the model may name others. */
+/** Aspect names offered per entity type, so aspects of one type line up; the model may name others. */
 export const ASPECT_SUGGESTIONS: Readonly<Record<string, readonly string[]>> = {
   person: ['role', 'preferences', 'location', 'relationships', 'skills', 'schedule', 'history'],
   organization: ['products', 'people', 'location', 'policies', 'history'],

@@ -1,4 +1,4 @@
-/** Fact types the extraction prompt offers (seed 004); each is also a Memory type. */
+/** Fact types the extraction prompt offers; each is also a Memory type. */
 export const FACT_TYPES = ['fact', 'preference', 'decision', 'procedural', 'semantic'] as const;
 export type FactType = (typeof FACT_TYPES)[number];
 

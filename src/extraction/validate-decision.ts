@@ -10,7 +10,7 @@ export interface DecisionValidation {
 const MAX_REASON_CHARS = 500;
 
 /**
- * Checks the model's decision (seed 004): a known action, a non-empty reason, and for UPDATE and
+ * Checks the model's decision: a known action, a non-empty reason, and for UPDATE and
  * DELETE a targetId that is one of the candidates. Anything else drops the proposal with a warning.
  */
 export function validateDecision(raw: unknown, candidates: readonly Candidate[]): DecisionValidation {

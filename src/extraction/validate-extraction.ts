@@ -12,7 +12,7 @@ export const DEFAULT_CONFIDENCE = 0.5;
 const MAX_WARNINGS = 50;
 
 /**
- * Strict, partial-failure-safe validation of the extraction output (seed 004): every bad item
+ * Strict, partial-failure-safe validation of the extraction output: every bad item
  * is dropped or coerced with a warning, the good ones are kept, nothing throws.
  */
 export function validateExtraction(raw: unknown): ExtractionResult {

@@ -3,7 +3,7 @@ import { DECISION_PATTERNS, decisionObjects, isDecisionContent, isNameLike } fro
 
 const matches = (id: string, text: string) => DECISION_PATTERNS.find((p) => p.id === id)!.regex.test(text);
 
-describe('decision pattern battery (seed 004)', () => {
+describe('decision pattern battery (14 patterns)', () => {
   it('has the 14 patterns', () => {
     expect(DECISION_PATTERNS).toHaveLength(14);
   });

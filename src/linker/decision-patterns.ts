@@ -1,5 +1,5 @@
 /**
- * Decision auto-protection (seed 004): a 14-pattern battery that recognises decision language at
+ * Decision auto-protection: a 14-pattern battery that recognises decision language at
  * write time, so the attributes of a decision become constraints that recall always keeps.
  * It also names what was decided about ("Redis" and "Memcached" in "chose Redis over Memcached"),
  * which the linker turns into strong entities.

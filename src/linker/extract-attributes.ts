@@ -1,8 +1,8 @@
 /**
- * Aspects and attributes for the inline linker (seed 004 "Inline Entity Linker", "Structural
+ * Aspects and attributes for the inline linker (the inline entity linker and its structural
  * Classification"): each clause that mentions a strong entity becomes an attribute of that entity
  * under an aspect picked by simple rules, so recall can walk entity → aspect → attribute → memory
- * right after the write. Decision content turns every attribute into a constraint (seed 004
+ * right after the write. Decision content turns every attribute into a constraint (a decision
  * "Decision Auto-Protection"). The deep path re-classifies with an LLM later.
  */
 import { isDecisionContent } from './decision-patterns.js';
@@ -32,7 +32,7 @@ export interface ExtractAttributesOptions {
 export const LINKER_MAX_ATTRIBUTES = 10;
 /** Attribute content is cut to this many characters. */
 export const LINKER_MAX_ATTRIBUTE_CHARS = 500;
-/** Importance of an ordinary attribute and of a decision constraint (seed 004). */
+/** Importance of an ordinary attribute (0.5) and of a decision constraint (0.85, ranks above it). */
 export const ATTRIBUTE_IMPORTANCE = 0.5;
 export const CONSTRAINT_IMPORTANCE = 0.85;
 /** Confidence of a rule-made attribute (the LLM path may raise it). */

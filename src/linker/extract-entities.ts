@@ -1,5 +1,5 @@
 /**
- * Entity extraction for the inline linker (seed 004 "Inline Entity Linker"): regex and word
+ * Entity extraction for the inline linker (at write time, no model): regex and word
  * lists only, so it can run inside the write transaction. Strong signals (known technologies,
  * packages, files, URLs, handles, code identifiers, decision objects) may create an entity;
  * weak ones (capitalised names) only link to an entity that already exists — the DB layer decides.

@@ -1,5 +1,5 @@
 /**
- * The inline entity linker (seed 004): pure, synchronous, rule-based extraction of entities,
+ * The inline entity linker: pure, synchronous, rule-based extraction of entities,
  * aspects and attributes that the write transaction stores with the memory. No LLM, no I/O.
  */
 import { isDecisionContent } from './decision-patterns.js';
@@ -24,7 +24,7 @@ export interface LinkResult {
    * of kind `alias` per other name the text gives an entity, which the write stores on the entity.
    */
   attributes: ExtractedAttribute[];
-  /** Whether the memory contains decision language (seed 004's 14 patterns). */
+  /** Whether the memory contains decision language (the 14-pattern battery of decision-patterns.ts). */
   isDecision: boolean;
 }
 

@@ -4,7 +4,7 @@ const FENCED = /```[a-zA-Z0-9_-]*[ \t]*\r?\n?([\s\S]*?)```/;
 const EXCERPT_CHARS = 120;
 
 /**
- * Model output → JSON value (seed 004 post-processing): strip `<think>…</think>` blocks, then
+ * Model output → JSON value: strip `<think>…</think>` blocks, then
  * Markdown code fences, then parse. Prose around a single top-level object or array is tolerated.
  */
 export function parseLlmJson(text: string): unknown {

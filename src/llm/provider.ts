@@ -12,7 +12,7 @@ export interface GenerateOptions {
 }
 
 /**
- * The one seam between the deep path and a language model (seed 004 "Provider Abstraction"):
+ * The one seam between the deep path and a language model (any provider behind it):
  * no streaming, no chat history, no tools.
  */
 export interface LlmProvider {

@@ -1,5 +1,5 @@
 /**
- * Boundary-aware chunking (seed 000 "Chunking", seed 002 "Semantic Chunking") sized for
+ * Boundary-aware chunking (paragraph, then sentence, then word boundaries) sized for
  * all-MiniLM-L6-v2, which reads at most 256 word pieces: ~800 characters of English is about
  * 200 word pieces, so a chunk is embedded whole instead of silently truncated.
  *
@@ -52,7 +52,7 @@ interface Piece {
 const PARAGRAPH_START_LINE = /^\s{0,3}(?:#{1,6}\s|[-*+]\s|\d{1,3}[.)]\s|```|~~~)/;
 // Starts only at the first mark of a run: from every mark of a long "!!!!" run it is quadratic.
 const SENTENCE_BREAK = /(?<![.!?])[.!?]+["'”’)\]]*[ \t]+|\n/g;
-/** After ". " a new sentence starts only with a capital or a digit (seed 000), maybe quoted. */
+/** After ". " a new sentence starts only with a capital or a digit ("e.g. this" does not split), maybe quoted. */
 const SENTENCE_OPENER = /["'“‘(\[]?[\p{Lu}\p{N}]/uy;
 
 export function chunkText(text: string, options: ChunkOptions = {}): Chunk[] {

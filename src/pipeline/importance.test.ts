@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { ValidationError } from '../errors.js';
 import { classifyMemoryType, importanceScore, MEMORY_TYPES, noveltyScore, salienceScore } from './importance.js';
 
-describe('salienceScore (seed 002)', () => {
+describe('salienceScore', () => {
   it('scores each signal once and caps at 1', () => {
     expect(salienceScore('the weather was nice')).toBe(0);
     expect(salienceScore('we met with Caroline')).toBe(0.3);
@@ -47,7 +47,7 @@ describe('noveltyScore and importanceScore', () => {
   });
 });
 
-describe('classifyMemoryType (seed 002 routing)', () => {
+describe('classifyMemoryType (first matching rule wins)', () => {
   it('lets a valid hint win and rejects an unknown one', () => {
     expect(classifyMemoryType('I prefer tabs', 'fact')).toBe('fact');
     for (const t of MEMORY_TYPES) expect(classifyMemoryType('anything', t)).toBe(t);

@@ -1,5 +1,5 @@
 /**
- * Write-time importance and memory-type routing (seed 002 §1.5–1.6), without a model: salience
+ * Write-time importance and memory-type routing, without a model: salience
  * from content signals, novelty from the nearest existing vector, and rule-based type routing.
  * The deep path may refine both later (DESIGN "Importance").
  */
@@ -15,10 +15,10 @@ export interface ImportanceOptions {
   salienceWeight?: number;
 }
 
-/** importance = novelty · 0.6 + salience · 0.4 (seed 002). */
+/** importance = novelty · 0.6 + salience · 0.4: what is new weighs more than how it is said. */
 export const IMPORTANCE_NOVELTY_WEIGHT = 0.6;
 export const IMPORTANCE_SALIENCE_WEIGHT = 0.4;
-/** Salience points per signal (seed 002); the sum is capped at 1. */
+/** Salience points per signal; the sum is capped at 1. */
 export const SALIENCE_NAMED_ENTITY = 0.3;
 export const SALIENCE_NUMBER_OR_DATE = 0.2;
 export const SALIENCE_PREFERENCE = 0.4;
@@ -32,13 +32,13 @@ const MONTH_OR_DAY_WORD = new RegExp(String.raw`^${MONTHS_AND_DAYS}$`, 'i');
 export const PREFERENCE_SIGNAL =
   /\b(?:I|we)\s+(?:really\s+|strongly\s+)?(?:prefer|always|never|hate|love|like|dislike|usually|avoid)\b|\bmy\s+(?:favou?rite|preference)s?\b|\bI(?:'d| would)\s+rather\b|\bI\s+(?:don'?t|do not)\s+(?:like|want)\b|\b(?:user|they|he|she)\s+prefers?\b/i;
 
-// Identifier-like tokens stand in for seed 002's "average token rarity": camelCase, snake_case,
+// Identifier-like tokens stand in for "average token rarity": camelCase, snake_case,
 // dotted names, calls, paths, versions and acronyms are rare in ordinary language.
 const TECHNICAL_TERM = /\b[a-z]+[A-Z]\w*|\b[A-Z][a-z0-9]+[A-Z]\w*|\b[A-Za-z]\w*_\w+|\b[a-z]\w*\.(?:js|ts|py|io|json|ya?ml)\b|\w\(\)|(?:^|\s)\.{0,2}\/?[\w-]+\/[\w-]+\/[\w./-]+|\bv\d+(?:\.\d+)+\b|\b\d+\.\d+\.\d+\b|\b[A-Z]{2,6}s?\b/;
 
 const NOT_NAMES = new Set(['I', 'I’m', "I'm", 'I’ve', "I've", 'I’d', "I'd", 'I’ll', "I'll", 'OK', 'Ok', 'TODO', 'FIXME']);
 
-/** Seed 002 salience, in [0, 1]: named entity +0.3, number/date +0.2, preference +0.4, technical term +0.1. */
+/** Salience, in [0, 1]: named entity +0.3, number/date +0.2, preference +0.4, technical term +0.1. */
 export function salienceScore(text: string): number {
   let score = 0;
   if (hasNamedEntity(text)) score += SALIENCE_NAMED_ENTITY;
@@ -69,7 +69,7 @@ function opensSentence(text: string, index: number): boolean {
 }
 
 /**
- * Seed 002 novelty from the cosine similarity to the nearest existing memory (or to the
+ * Novelty from the cosine similarity to the nearest existing memory (or to the
  * centroid): 1 − similarity, clamped to [0, 1]; 1.0 when there is nothing to compare with.
  */
 export function noveltyScore(similarity: number | null): number {
@@ -96,7 +96,7 @@ const FACT_STATEMENT =
   /^[\p{L}\p{N}][\p{L}\p{N} .'’&@/+#-]{0,80}?\s(?:is|are|has|have|uses|runs(?: on)?|supports|requires|depends on|contains|includes|belongs to|means|equals|lives in|works (?:at|for|on)|owns|stores|listens on|defaults to|costs|consists of|was born in)\s\S/u;
 
 /**
- * seed 002 §1.6 routing, first rule that matches wins:
+ * Type routing, first rule that matches wins:
  * 1. a valid hint; 2. preference signal → procedural; 3. "now", "currently", "this session" →
  * working; 4. decision language → decision; 5. one sentence (≤ 200 chars) of the form
  * subject–verb–object with a present-tense relation verb ("Postgres is the primary database"),

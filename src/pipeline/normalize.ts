@@ -1,11 +1,11 @@
 /**
- * Content normalization (seed 004 "Content Normalization"): one deterministic function that
+ * Content normalization: one deterministic function that
  * yields the text we store, the text we index and hash, and the exact-dedup key.
  *
- * Decision: seed 004 collapses ALL whitespace (/\s+/g → " ") for storage. We keep paragraph
+ * Decision: the design collapses ALL whitespace (/\s+/g → " ") for storage. We keep paragraph
  * breaks in `storageContent` because chunking splits on blank lines, headers and list starts;
- * only horizontal runs are collapsed and 3+ newlines become exactly two (seed 002 cleaning).
- * `normalizedContent` is seed 004's form (all whitespace collapsed, lowercased, trailing
+ * only horizontal runs are collapsed and 3+ newlines become exactly two.
+ * `normalizedContent` is the dedup form (all whitespace collapsed, lowercased, trailing
  * punctuation stripped), so two texts that differ only in layout share one `contentHash`.
  */
 import { createHash } from 'node:crypto';
@@ -21,7 +21,7 @@ export interface NormalizedContent {
   contentHash: string;
 }
 
-/** Trailing punctuation stripped from the normalized form (seed 004). */
+/** Trailing punctuation stripped from the normalized form ("done." and "done" are one memory). */
 export const TRAILING_PUNCTUATION_CHARS = '.,!?;:';
 
 // Every whitespace character except "\n" (after line ends are unified): spaces, tabs, NBSP, …

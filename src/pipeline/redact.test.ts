@@ -7,7 +7,7 @@ import { classifyKey } from './secret-assignments.js';
 const redact = (text: string) => redactSecrets(text);
 const kinds = (text: string) => Object.fromEntries(redact(text).redactions.map((r) => [r.kind, r.count]));
 
-describe('redactSecrets: seed 000 patterns', () => {
+describe('redactSecrets: secret and PII patterns', () => {
   it('reproduces the seed example (only the password value is replaced)', () => {
     const input = "I configured the database with password='super_secret_123' and\nAWS key AKIAIOSFODNN7EXAMPLE for the Lambda function.";
     const { text, redactions } = redact(input);
@@ -70,7 +70,7 @@ describe('redactSecrets: seed 000 patterns', () => {
   });
 });
 
-describe('redactSecrets: seed 001 SSN and phone numbers', () => {
+describe('redactSecrets: SSN and phone numbers', () => {
   it('masks SSNs and phone numbers', () => {
     expect(redact('SSN 123-45-6789.').text).toBe('SSN [SSN].');
     expect(redact('call 555-123-4567 or (555) 123-4567 or +1 555.123.4567').text).toBe('call [PHONE] or [PHONE] or [PHONE]');
@@ -140,7 +140,7 @@ describe('redactSecrets: key=value assignments', () => {
   });
 });
 
-describe('redactSecrets: reject rule (seed 001)', () => {
+describe('redactSecrets: reject rule (flagged without a span to mask)', () => {
   const rejects = (s: string) => expect(() => redact(s)).toThrow(PiiRejectedError);
 
   it('rejects a secret keyword whose value is not there to mask', () => {

@@ -1,5 +1,5 @@
 /**
- * PII and secret redaction (seed 000 patterns, seed 001 reject rule) before anything is stored,
+ * PII and secret redaction (masked where a span is found, rejected where only a keyword is) before anything is stored,
  * hashed or embedded. Secrets are replaced by `[KIND]` placeholders; only kinds and counts come
  * back, never the secret text, so nothing downstream (responses, logs, history) can leak it.
  * Output is stable under a second pass: placeholders are never matched again.

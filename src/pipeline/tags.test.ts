@@ -3,7 +3,7 @@ import { autoTag, TAG_RULES, TAG_SCORE_THRESHOLD } from './tags.js';
 
 const tagsOf = (text: string, source?: string) => autoTag(text, { source }).tags;
 
-describe('autoTag (seed 000 rules)', () => {
+describe('autoTag (keyword and source rules)', () => {
   it('tags the seed LoginHandler example with code, error, todo and conversation', () => {
     const text =
       'In LoginHandler, I added a check for empty passwords\n(bug fix from PR #1247) using const isEmpty = pwd.length === 0.\nTODO: also validate against common patterns.';

@@ -1,8 +1,8 @@
 /**
- * Heuristic auto-tagging (seed 000 "Auto-Tagging"): cheap labels for filtering without an LLM.
+ * Heuristic auto-tagging: cheap labels for filtering without an LLM.
  * Each rule sums the points of the distinct signals it finds (capped at TAG_RULE_MAX_POINTS) and
  * its tag is applied when the score exceeds TAG_SCORE_THRESHOLD, so one weak keyword ("should",
- * "design", "issue") never tags on its own. Rules run and tags come out in the seed's fixed order.
+ * "design", "issue") never tags on its own. Rules run and tags come out in one fixed order.
  */
 
 export interface AutoTagOptions {
@@ -28,7 +28,7 @@ type Signal = [pattern: RegExp, points: number];
 
 // Linear time on any input: no `\s` that crosses lines after `^` in multiline mode, and no
 // identifier that may start inside another (`\b` fires at every `$`).
-/** Rule order is the seed's order of application: decision → code → error → architecture → config → dependency → todo. */
+/** Rule order is the order of application: decision → code → error → architecture → config → dependency → todo. */
 export const TAG_RULES: ReadonlyArray<{ tag: string; signals: readonly Signal[] }> = [
   {
     tag: 'decision',

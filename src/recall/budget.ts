@@ -6,24 +6,24 @@ export interface TokenBudgetOptions {
   /** null: only the limit applies. */
   tokenBudget: number | null;
   countTokens: (text: string) => number;
-  /** Memory types placed first with constraints (seed 002: procedural memories first). */
+  /** Memory types placed first with constraints (procedural memories first: how-to beats trivia). */
   priorityTypes?: readonly string[];
 }
 
 export interface TokenBudgetResult<T> {
   /** The chosen items in ranked order, each with its token count. */
   selected: Array<T & { tokens: number }>;
-  /** The same items for the prompt: priority types and constraints first (seed 002 §2.6). */
+  /** The same items for the prompt: priority types and constraints first. */
   promptOrder: Array<T & { tokens: number }>;
   totalTokens: number;
   /** totalTokens / tokenBudget; 0 without a budget. */
   budgetUsed: number;
-  /** Ids passed over because they did not fit the remaining budget (seed 003: say what was left out). */
+  /** Ids passed over because they did not fit the remaining budget (an answer says what it left out). */
   omittedForBudget: string[];
 }
 
 /**
- * Picks results for the prompt (seed 002 §2.6). Priority types, constraints and pinned memories among the top
+ * Picks results for the prompt, highest score first within the budget. Priority types, constraints and pinned memories among the top
  * `limit` results claim the budget first, so a tight budget never drops them in favour of a
  * plain memory; the rest follow in ranked order, an item that would overflow is skipped and
  * smaller ones after it are still tried. Only the top `limit` are promoted: a constraint the

@@ -29,7 +29,7 @@ const MONTH_NAME = /\b(?:january|february|march|april|june|july|august|september
 // "May" only capitalized and next to a number, so the modal verb is not a date.
 const MAY_DATE = /\bMay\s+\d|\d(?:st|nd|rd|th)?\s+May\b/;
 
-/** The three post-fusion corrections of seed 004; each is 1 when switched off or not applicable. */
+/** The three post-fusion corrections (gravity, hub, resolution); each is 1 when switched off or not applicable. */
 export function dampeningFactors(input: DampeningInput, context: DampeningContext, settings: DampeningSettings): DampeningFactors {
   return {
     gravity: settings.gravity.enabled ? gravityFactor(input, context.queryTokens, settings.gravity) : 1,

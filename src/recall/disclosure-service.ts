@@ -19,7 +19,7 @@ export interface SearchHitView {
 }
 
 /**
- * Progressive disclosure (seed 003): a compact index first (`search`), then context around an
+ * Progressive disclosure: a compact index first (`search`), then context around an
  * anchor (`timeline`); full records come from `memories(ids)`.
  */
 export class DisclosureService {

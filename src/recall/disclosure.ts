@@ -2,7 +2,7 @@ import type { RankedCandidate } from './types.js';
 
 export const DEFAULT_SNIPPET_CHARS = 120;
 
-/** One line of the compact `search` index (seed 003 layer 1): enough to decide what to fetch. */
+/** One line of the compact `search` index (progressive disclosure, step 1): enough to decide what to fetch. */
 export interface IndexEntry {
   memoryId: string;
   type: string;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { formatMemoryPrompt } from './prompt.js';
 
 describe('formatMemoryPrompt', () => {
-  it('renders the seed 002 example exactly', () => {
+  it('renders the documented `<memory>` block exactly', () => {
     const prompt = formatMemoryPrompt([
       { type: 'semantic', content: 'User is a backend engineer specializing in Python and PostgreSQL.', occurredAt: null },
       { type: 'semantic', content: 'User is building a SaaS product with FastAPI and Stripe integration.', occurredAt: '2024-01-02T10:00:00Z' },

@@ -5,7 +5,7 @@ export type PromptMemory = Pick<RecallMemory, 'type' | 'content' | 'occurredAt'>
 const ISO_DAY = /^\d{4}-\d{2}-\d{2}/;
 
 /**
- * The `<memory>` block of seed 002 §4, one `[TYPE] content` line per memory in the given order;
+ * The `<memory>` block handed to the agent's prompt, one `[TYPE] content` line per memory in the given order;
  * episodic memories with an event time read `[EPISODIC] 2024-01-20: content`. Line breaks inside
  * a memory become spaces and a literal <memory> tag is escaped, so every memory stays one line
  * inside one block.

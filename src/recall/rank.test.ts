@@ -4,7 +4,7 @@ import { rankCandidates } from './rank.js';
 import type { RecallCandidate } from './types.js';
 import type { RecallSettingsOverrides } from './config.js';
 
-// These tests exercise the ranking arithmetic with the seed's fusion values (alpha 0.7, max
+// These tests exercise the ranking arithmetic with the design's fusion values (alpha 0.7, max
 // normalization, single-leg scores, boost 0.15), whatever the tuned defaults are.
 const SEED_FUSION = { method: 'weighted', alpha: 0.7, keywordNormalization: 'max', missingLeg: 'single' } as const;
 function seedSettings(preset: Parameters<typeof resolveRecallSettings>[0] = 'default', overrides: RecallSettingsOverrides = {}) {

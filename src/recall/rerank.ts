@@ -99,7 +99,7 @@ export interface EmbeddingRerankWeights {
 }
 
 /**
- * A reranker without a model call (seed 004): scoreWeight × score + similarityWeight × similarity,
+ * A reranker without a model call: scoreWeight × score + similarityWeight × similarity,
  * where similarity is the query/memory cosine on the vector index's scale, (1 + cos) / 2.
  * Candidates without a usable vector keep their score.
  */

@@ -3,7 +3,7 @@ import { derivedId } from '../db/ids.js';
 import { ValidationError } from '../errors.js';
 import { cleanText } from '../text/index.js';
 
-/** Seed 004 "Aspect Feedback" settings (named defaults). */
+/** Aspect feedback: +delta per confirming memory within [minWeight, maxWeight]; untouched aspects decay every decayEverySessions sessions. */
 export const FEEDBACK = {
   delta: 0.05,
   minWeight: 0.1,

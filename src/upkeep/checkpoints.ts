@@ -5,10 +5,10 @@ import { LimitExceededError, ValidationError } from '../errors.js';
 import { redactStored } from '../pipeline/redact-stored.js';
 import { cleanText } from '../text/index.js';
 
-/** Seed 004 "Session Checkpoints" settings (named defaults). */
+/** Session checkpoints: writes 2.5 s apart merge (at most 20 queries, 10 remembers); 50 per session; pruned after 7 days. */
 export const CHECKPOINTS = {
   triggers: ['periodic', 'pre_compaction', 'session_end', 'agent', 'explicit'] as const,
-  /** Writes for one session this close together are merged into one checkpoint (the seed's flush window). */
+  /** Writes for one session this close together are merged into one checkpoint (a burst of triggers is one snapshot). */
   mergeWindowMs: 2_500,
   maxQueries: 20,
   maxRemembers: 10,
@@ -152,7 +152,7 @@ export async function latestCheckpoints(executor: Executor, namespace: string, s
   return rows.map((r) => r.checkpoint);
 }
 
-/** Hard-deletes checkpoints older than the retention window (seed: strict pruning), a batch at a time. */
+/** Hard-deletes checkpoints older than the retention window (strictly: no grace), a batch at a time. */
 export async function pruneCheckpoints(executor: Executor, namespace: string | null, now = new Date(), limit = 500): Promise<number> {
   const [row] = await executor.write<{ deleted: number }>('checkpoints.prune', PRUNE, {
     namespace,

@@ -25,7 +25,7 @@ export interface EmbeddingTrackerSettings {
 }
 
 /**
- * Seed 004's embedding tracker on Neo4j: each cycle finds a small batch of stale chunks,
+ * The embedding tracker: each cycle finds a small batch of stale chunks,
  * embeds them outside any transaction, and writes the batch in one transaction. A model-name
  * change re-embeds the whole store this way while recall keeps serving the old vectors.
  */

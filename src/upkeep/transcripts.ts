@@ -7,7 +7,7 @@ import { cleanText } from '../text/index.js';
 
 /**
  * `remember(input: { transcript })`: checked before the memory is written (so a bad transcript
- * writes nothing), stored after it in its own transaction, once per session (seed 004).
+ * writes nothing), stored after it in its own transaction, once per session (the first one wins).
  */
 export function checkTranscript(input: { transcript?: string | null; sessionId?: string | null }, maxChars: number): string | null {
   const { transcript } = input;

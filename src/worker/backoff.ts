@@ -3,7 +3,7 @@ export const TICK_BACKOFF_CAP_MS = 30 * 1000;
 export const TICK_BACKOFF_JITTER_MS = 500;
 
 /**
- * Delay before the next tick (seed 004 "Worker Model"): the poll interval while healthy; after
+ * Delay before the next tick: the poll interval while healthy; after
  * consecutive failures 1 s doubling to 30 s, plus up to 500 ms of jitter so that several workers
  * hitting the same outage do not retry in lockstep.
  */

@@ -5,7 +5,7 @@ import { MEMORY_RETURN, type MemoryRecord } from '../records.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 
 /**
- * Documents (seed 004 "Document Ingest"): the Document node is its own queue entry. Its status
+ * Documents: the Document node is its own queue entry. Its status
  * moves PENDING → EXTRACTING → CHUNKING → EMBEDDING → INDEXING → DONE (or FAILED); every change
  * after the lease is made only by the lease holder. `(:Document)-[:HAS_PART {index}]->(:Memory)`
  * links its chunk memories.

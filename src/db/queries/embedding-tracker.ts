@@ -2,7 +2,7 @@ import neo4j from 'neo4j-driver';
 import type { Executor } from '../executor.js';
 
 /**
- * The embedding tracker's queries (seed 004 "Embedding Tracker"): chunks of live memories whose
+ * The embedding tracker's queries: chunks of live memories whose
  * vector was made by another model than the running one (or is not known to be of their text).
  * `$namespaces` null means every namespace (a replica scoped by WORKER_NAMESPACES passes its own).
  */

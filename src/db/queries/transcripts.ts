@@ -2,7 +2,7 @@ import neo4j from 'neo4j-driver';
 import type { Executor } from '../executor.js';
 
 /**
- * Lossless session transcripts (seed 004): one Transcript per (namespace, sessionId), written
+ * Lossless session transcripts: one Transcript per (namespace, sessionId), written
  * once — the first write wins, later ones change nothing (MERGE on the unique pair). Its id is
  * made before the transaction, so a re-run of it writes nothing twice.
  */

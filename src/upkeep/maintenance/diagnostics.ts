@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/index.js';
 
-/** Seed 004's DiagnosticsReport on Neo4j, of one namespace (null: every namespace). */
+/** The health diagnostics (queue, indexes, storage) of one namespace (null: every namespace). */
 export interface Diagnostics {
   queue: { total: number; dead: number; deadRate: number; staleLeases: number };
   indexes: { online: boolean; activeMemories: number; fullTextCoverage: number; activeChunks: number; vectorCoverage: number };

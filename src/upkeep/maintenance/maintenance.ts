@@ -6,7 +6,7 @@ import { recommend, releaseStaleLeases, requeueDeadJobs, type Recommendation, ty
 
 export type MaintenanceMode = 'observe' | 'execute';
 
-/** Non-improving runs after which an action is halted for this process's lifetime (seed 004). */
+/** Non-improving runs after which an action is halted for this process's lifetime: a repair that does not help stops. */
 export const HALT_AFTER = 3;
 const REPAIR_BATCH = 500;
 
@@ -49,7 +49,7 @@ export interface MaintenanceReport {
 }
 
 /**
- * Seed 004's maintenance worker: diagnose → recommend → (execute) → diagnose again. Each action
+ * The maintenance worker: diagnose → recommend → (execute) → diagnose again. Each action
  * is rate-limited (cooldown, hourly budget) and halted after HALT_AFTER consecutive executions
  * that did not raise the health score; a cycle with nothing to recommend resets the tracker.
  * State is per scope (namespace or all) and per process.

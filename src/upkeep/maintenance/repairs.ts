@@ -9,7 +9,7 @@ export interface Recommendation {
   reason: string;
 }
 
-/** Seed 004's buildRecommendations, plus vector coverage (the embedding tracker repairs it). */
+/** What each diagnostic finding recommends, plus vector coverage (the embedding tracker repairs it). */
 export function recommend(d: Diagnostics): Recommendation[] {
   const out: Recommendation[] = [];
   if (d.queue.deadRate > 0.01) out.push({ action: 'requeueDeadJobs', reason: `dead job rate ${(d.queue.deadRate * 100).toFixed(1)}% > 1%` });

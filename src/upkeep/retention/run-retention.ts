@@ -9,7 +9,7 @@ import type { PurgeStep, RetentionWindow, StepCounts } from './types.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** Seed 004's order: links before the vectors, both before the memories they hang off, then the logs. */
+/** The purge order: links before the vectors, both before the memories they hang off, then the logs. */
 export const RETENTION_STEPS: readonly PurgeStep[] = [purgeMentions, purgeChunks, purgeTombstones, purgeHistory, purgeCompletedJobs, purgeDeadJobs];
 
 export interface RetentionSettings {

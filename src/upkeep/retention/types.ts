@@ -17,7 +17,7 @@ export interface StepCounts {
 
 export type RetentionWindow = 'tombstone' | 'history' | 'completedJob' | 'deadJob';
 
-/** One step of seed 004's purge order: its own short transaction, at most `limit` rows. */
+/** One step of the purge order: its own short transaction, at most `limit` rows. */
 export interface PurgeStep {
   name: string;
   window: RetentionWindow;

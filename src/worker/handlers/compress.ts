@@ -1,7 +1,7 @@
 import { compressSessionJob, type CompressDeps } from '../../extraction/index.js';
 import type { JobHandler } from './types.js';
 
-/** `compress` jobs: one old episodic session summarized into a semantic memory (seed 002 §3). */
+/** `compress` jobs: one old episodic session summarized into a semantic memory. */
 export function createCompressHandler(deps: CompressDeps): JobHandler {
   return {
     kind: 'compress',
