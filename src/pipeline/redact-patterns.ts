@@ -1,5 +1,5 @@
 /**
- * The fixed-shape secrets and PII the redactor masks (seed 000's table, seed 001's SSN and
+ * The fixed-shape secrets and PII the redactor masks (tokens, keys and credentials; SSN and
  * phone numbers, a few well-known token formats). Each pattern is tuned so ordinary numbers,
  * dates, versions and times survive: card numbers must pass Luhn and carry a card prefix,
  * SSNs need dashes, phone numbers need separators or a leading "+".

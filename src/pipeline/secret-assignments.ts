@@ -1,5 +1,5 @@
 /**
- * Key=value secrets and seed 001's reject rule, which must be decided together: a secret
+ * Key=value secrets and the reject rule (a flagged keyword with no span to mask), which must be decided together: a secret
  * keyword (password, API key, token, …) followed by a marker either has a value we can mask,
  * or the value is announced elsewhere and we cannot promise to have masked it, so the write is refused.
  *

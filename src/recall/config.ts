@@ -5,7 +5,7 @@ import type { FusionMethod } from './types.js';
 // at 0.3 (BM25 is the stronger leg on conversational memory), context gated by similarity.
 export const DEFAULT_ALPHA = 0.3;
 export const DEFAULT_RRF_K = 60;
-/** Candidates fetched per leg = limit × this (seed 002: top_k * 4). */
+/** Candidates fetched per leg = limit × this (4: room for filters and reranking). */
 export const DEFAULT_OVER_FETCH_FACTOR = 4;
 
 export const DEFAULT_GRAPH_BOOST_WEIGHT = 0.1;
@@ -38,7 +38,7 @@ export const DEFAULT_RERANK_SIMILARITY_WEIGHT = 0.3;
 /** Factor 1 + this on memories whose event time lies in the period a question names ("last Saturday"). */
 export const DEFAULT_TIME_WINDOW_BOOST = 0.3;
 
-/** Factor on a temporal memory whose validUntil has passed (seed 001: expired ranks lower, not deleted). */
+/** Factor on a temporal memory whose validUntil has passed (expired ranks lower, never deleted). */
 export const DEFAULT_EXPIRED_PENALTY = 0.5;
 
 export const DEFAULT_MIN_IMPORTANCE = 0;

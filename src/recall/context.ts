@@ -3,7 +3,7 @@ import { byScoreThenId } from './rank.js';
 import type { RankedCandidate, RecallCandidate } from './types.js';
 
 /**
- * Context stage (seed 003's timeline, applied inside recall): each neighbour in the same session
+ * Context stage (the timeline's neighbours, applied inside recall): each neighbour in the same session
  * of one of the top `anchors` results gains `weight × anchor score` (the best anchor counts). A
  * neighbour no leg found joins with that score alone. Additive only: it never removes a result.
  *

@@ -4,7 +4,7 @@ import { resolveRecallSettings } from './presets.js';
 import type { RecallCandidate } from './types.js';
 import type { RecallSettingsOverrides } from './config.js';
 
-// These tests exercise the ranking arithmetic with the seed's fusion values (alpha 0.7, max
+// These tests exercise the ranking arithmetic with the design's fusion values (alpha 0.7, max
 // normalization, single-leg scores, boost 0.15), whatever the tuned defaults are.
 const SEED_FUSION = { method: 'weighted', alpha: 0.7, keywordNormalization: 'max', missingLeg: 'single' } as const;
 function seedSettings(preset: Parameters<typeof resolveRecallSettings>[0] = 'default', overrides: RecallSettingsOverrides = {}) {
@@ -43,7 +43,7 @@ describe('fuseScores — weighted', () => {
     expect(fused.get('a')?.fused).toBeCloseTo(0.7 * 0.8 + 0.3 * 0.5);
     expect(fused.get('a')?.keyword).toEqual({ raw: 5, normalized: 0.5, rank: 2 });
     expect(fused.get('a')?.vector).toEqual({ raw: 0.8, normalized: 0.8, rank: 1 });
-    // Only one leg: that score alone (seed 004).
+    // Only one leg: that score alone.
     expect(fused.get('b')?.fused).toBeCloseTo(1);
     expect(fused.get('b')?.vector).toBeNull();
   });

@@ -19,7 +19,7 @@ type FusionSettings = Pick<RecallSettings, 'legs' | 'fusion'>;
  *
  * - weighted: alpha × vector + (1 − alpha) × text, where text = max(keyword, hint) after per-query
  *   normalization (hint matches lift a memory but never stack with its content match). A
- *   candidate with only one of the two uses that score alone (`missingLeg: 'single'`, seed 004)
+ *   candidate with only one of the two uses that score alone (`missingLeg: 'single'`)
  *   or counts the other as 0 (`'zero'`) when that leg returned anything in this query.
  * - rrf: Σ 1 / (k + rank) over vector and text (text takes the better of keyword and hint rank),
  *   divided by its best possible value so that additive boosts mean the same for both methods.
@@ -34,7 +34,7 @@ export function fuseScores(candidates: readonly RecallCandidate[], settings: Fus
   const keywords = candidates.map((c) => (legs.keyword ? usable(c.keyword) : undefined));
   const hints = candidates.map((c) => (legs.hints ? usable(c.hint) : undefined));
 
-  // Keyword and hint BM25 share one scale: seed 004 merges their raw scores by max.
+  // Keyword and hint BM25 share one scale: their raw scores merge by max (a hint lifts, never stacks).
   const textRaws = [...keywords, ...hints].filter((s): s is LegScore => s !== undefined).map((s) => s.raw);
   const normalizeText = textNormalizer(textRaws, fusion.keywordNormalization);
   const vectorActive = vectors.some((s) => s !== undefined);

@@ -2,7 +2,7 @@ import type { Executor } from '../../db/index.js';
 import { escapeLuceneTerm, queryTokens } from '../lucene.js';
 
 /**
- * Query-time graph boost (seed 004 "Knowledge Graph"): query tokens → entities whose every name
+ * Query-time graph boost: query tokens → entities whose every name
  * word the query covers (see coversName) → one hop through RELATES_TO both ways → memories that mention any of them. Each step
  * checks the deadline and returns what it has; any error means no boost (invariant 3).
  */
