@@ -115,7 +115,7 @@ export interface MemoryDetail extends MemoryRow {
 export const ENTITY = `query Entity($id: ID!) {
   entity(id: $id) {
     id namespace name canonicalName type description aliases mentions createdAt
-    aspects { id name weight attributes(includeSuperseded: true) { id content kind status confidence validFrom validTo supersededBy { id content } source { id } } }
+    aspects { id name weight attributes(includeSuperseded: true) { id content kind status confidence validFrom validTo supersededBy { id content source { id } } source { id } } }
     memories(first: ${PAGE_SIZE}) { id content type createdAt entities { id name type } }
   }
 }`;
@@ -134,9 +134,12 @@ export interface AttributeView {
   confidence: number;
   validFrom: string;
   validTo: string | null;
-  supersededBy: { id: string; content: string } | null;
+  supersededBy: { id: string; content: string; source: { id: string } | null } | null;
   source: { id: string } | null;
 }
+
+/** The audit trail of the memory a superseding attribute came from: it says why. */
+export const SUPERSESSION = `query Supersession($id: ID!) { memory(id: $id) { history { event reason outcome at details } } }`;
 
 export interface EntityDetail extends EntityRef {
   namespace: string;

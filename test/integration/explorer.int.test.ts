@@ -172,6 +172,8 @@ describe('the memory explorer (GET /explorer) in headless Chromium against the r
     expect(preferences).toHaveLength(2);
     expect(preferences[0]).toMatch(/^active Ada Lovelace avoids tabs/);
     expect(preferences[1]).toMatch(/^superseded Ada Lovelace prefers tabs.*superseded \d{4}-\d\d-\d\d \d\d:\d\d by “Ada Lovelace avoids tabs in the billing code\.”/);
+    await page.getByRole('button', { name: /Why was “Ada Lovelace prefers tabs/ }).click();
+    expect(await page.getByTestId('why-superseded').textContent()).toMatch(/why: .*prefers\/avoids|why: .*avoids\/prefers/);
     const nodes = page.getByTestId('graph-nodes');
     await nodes.getByText('billing team').waitFor({ timeout: WAIT_MS });
     expect(await nodes.textContent()).toContain('platform team');

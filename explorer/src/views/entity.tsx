@@ -1,6 +1,8 @@
-import { Chip, LookupState, Section, StoredText, Time } from '../components';
+import { useState } from 'preact/hooks';
+import { gql, type ApiError } from '../api';
+import { Chip, ErrorBox, LookupState, Section, StoredText, Time } from '../components';
 import { useQuery } from '../hooks';
-import { ENTITY, type AttributeView, type EntityDetail, type EntityRef } from '../queries';
+import { ENTITY, SUPERSESSION, type AttributeView, type EntityDetail, type EntityRef, type HistoryEvent } from '../queries';
 import { href } from '../route';
 import type { ViewProps } from '../view-props';
 import { EntityGraph } from './graph';
@@ -17,7 +19,48 @@ function coMentionsOf(entity: EntityDetail): Array<[EntityRef, number]> {
   return [...counts.values()].sort((a, b) => b[1] - a[1]).slice(0, 30);
 }
 
-function AttributeItem({ a }: { a: AttributeView }) {
+const detailsOf = (e: HistoryEvent): Record<string, unknown> => {
+  const raw = e.details as unknown;
+  if (raw && typeof raw === 'object') return raw as Record<string, unknown>;
+  try {
+    return typeof raw === 'string' ? (JSON.parse(raw) as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+};
+
+/** Asked on demand: the supersession event recorded on the memory of the attribute that replaced this one. */
+function WhySuperseded({ apiKey, a }: { apiKey: string; a: AttributeView }) {
+  const [why, setWhy] = useState<string | null>(null);
+  const [error, setError] = useState<ApiError | null>(null);
+  const sourceId = a.supersededBy?.source?.id;
+  if (!sourceId) return null;
+  if (why !== null) return <div data-testid="why-superseded">why: {why}</div>;
+  return (
+    <>
+      <button
+        type="button"
+        class="small"
+        aria-label={`Why was “${a.content}” superseded?`}
+        onClick={async () => {
+          try {
+            const { memory } = await gql<{ memory: { history: HistoryEvent[] } | null }>(apiKey, SUPERSESSION, { id: sourceId });
+            const event = memory?.history.find((e) => detailsOf(e).oldAttributeId === a.id);
+            const method = event ? detailsOf(event).method : null;
+            setWhy(event ? `${event.reason ?? event.outcome ?? event.event}${typeof method === 'string' ? ` (${method})` : ''}` : 'no supersession event recorded');
+          } catch (e) {
+            setError(e as ApiError);
+          }
+        }}
+      >
+        Why?
+      </button>
+      <ErrorBox error={error} />
+    </>
+  );
+}
+
+function AttributeItem({ apiKey, a }: { apiKey: string; a: AttributeView }) {
   return (
     <li class={a.status === 'superseded' ? 'superseded' : ''}>
       <Chip kind={a.status}>{a.status}</Chip> {a.content}{' '}
@@ -28,6 +71,7 @@ function AttributeItem({ a }: { a: AttributeView }) {
         <div class="muted">
           superseded <Time at={a.validTo} />
           {a.supersededBy ? <> by “{a.supersededBy.content}”</> : null}
+          <WhySuperseded apiKey={apiKey} a={a} />
         </div>
       ) : null}
       {a.source ? (
@@ -86,7 +130,7 @@ export function EntityView({ apiKey, id }: ViewProps) {
                       {[...aspect.attributes]
                         .sort((a, b) => (a.status === b.status ? b.validFrom.localeCompare(a.validFrom) : a.status === 'active' ? -1 : 1))
                         .map((a) => (
-                          <AttributeItem a={a} />
+                          <AttributeItem apiKey={apiKey} a={a} />
                         ))}
                     </ul>
                   </div>
