@@ -67,6 +67,8 @@ try {
   await page.locator('[data-testid="graph-nodes"] li', { hasText: 'billing team' }).waitFor({ timeout: TIMEOUT_MS });
   await page.getByRole('button', { name: 'Expand billing team' }).click();
   await page.locator('[data-testid="graph-nodes"] li', { hasText: 'invoice service' }).waitFor({ timeout: TIMEOUT_MS });
+  await page.getByRole('button', { name: /^Why was/ }).first().click();
+  await page.getByTestId('why-superseded').waitFor({ timeout: TIMEOUT_MS });
   await page.waitForTimeout(300);
   await page.screenshot({ path: `${OUT}/explorer-entity.png`, fullPage: true });
 
