@@ -14,3 +14,6 @@ export function isDescriptiveWord(word: string): boolean {
   if (tag === undefined) return false;
   return DESCRIPTIVE.test(Array.isArray(tag) ? tag.join(' ') : tag);
 }
+
+/** Whether compromise's lexicon knows the word at all (any part of speech). */
+export const isKnownWord = (word: string): boolean => lexicon[word.toLowerCase()] !== undefined;

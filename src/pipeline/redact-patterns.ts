@@ -9,7 +9,7 @@
 import { trimEndChars } from '../text/index.js';
 import { TOKEN_PATTERNS } from './redact-tokens.js';
 import { PROSE_WORDS } from './secret-assignments.js';
-import { isCodeExpression, isPlaceholder, trimValue } from './secret-values.js';
+import { isCodeExpression, isPlaceholder, isTypeName, trimValue } from './secret-values.js';
 
 /** "use --password on the command line": a prose word after a flag is not its value. */
 const notProse = (value: string) => !PROSE_WORDS.has(trimEndChars(value, '.,;:!?)').toLowerCase()) && !isPlaceholder(trimEndChars(value, '.,;:!?)'));
@@ -27,7 +27,7 @@ export interface SpanPattern {
 /** A header value is a credential unless it is a placeholder, code or a word of prose. */
 function credentialValue(raw: string): boolean {
   const value = trimValue(raw);
-  return value.length >= 6 && !SCHEME_WORD.test(value) && !isPlaceholder(value) && !isCodeExpression(raw) && !PROSE_WORDS.has(value.toLowerCase());
+  return value.length >= 6 && !SCHEME_WORD.test(value) && !isPlaceholder(value) && !isTypeName(value) && !isCodeExpression(raw, true) && !PROSE_WORDS.has(value.toLowerCase());
 }
 
 /** The password of a URL's user:password@, unless a documentation stand-in (`user:password@`, `:<pass>@`). */

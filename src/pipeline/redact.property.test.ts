@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { redactSecrets } from './redact.js';
-import { redactStored } from './redact-stored.js';
+import { redactJsonValue, redactStored } from './redact-stored.js';
 
 const RUNS = 300;
 const chars = (alphabet: string, min: number, max = min) => fc.string({ unit: fc.constantFrom(...alphabet), minLength: min, maxLength: max });
@@ -90,6 +90,126 @@ describe('redaction (properties)', () => {
         const result = redactSecrets(text);
         expect(result.text).toBe(text);
         expect(result.redactions).toEqual([]);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+});
+
+/**
+ * Secrets named by structure or by their sentence (#24): a generated value under a generated
+ * secret name, in every shape that names it, never survives, not even a 6-character piece; code
+ * and prose of the same shapes, with no secret, come out unchanged.
+ */
+const ALNUM = `${B62}`;
+const SYMBOL = '!@#%^*+=~?-_';
+/** Starts with a letter or digit, holds at least one digit: a value no rule can take for code or prose. */
+const secretValue = fc
+  .tuple(chars(ALNUM, 1), chars(`${ALNUM}${SYMBOL}`, 6, 22), chars(DIGITS, 1), chars(ALNUM, 1))
+  .map(([a, b, d, z]) => `${a}${b}${d}${z}`);
+/** Any value at all, words included: under a named key in data it is masked whatever it is. */
+const anyValue = fc.oneof(secretValue, fc.constantFrom('swordfish', 'purple monkey dishwasher', 'orbitviolet', 'x', 'Zq'));
+const NAMES = ['password', 'passwd', 'pwd', 'secret', 'token', 'api_key', 'apiKey', 'API-KEY', 'access_key', 'accessKey', 'private_key', 'client_secret', 'clientSecret', 'auth', 'credentials', 'db_password', 'DB_PASSWORD', 'AUTH_TOKEN', 'X-Api-Key', 'refresh_token'];
+const ENV_NAMES = ['DB_PASSWORD', 'API_KEY', 'STRIPE_SECRET', 'AUTH_TOKEN', 'SECRET_KEY', 'SMTP_PASS', 'ACCESS_TOKEN', 'CLIENT_SECRET'];
+const secretName = fc.constantFrom(...NAMES);
+const fillerWords = fc.array(fc.constantFrom('for', 'the', 'staging', 'box', 'wifi', 'router', 'new', 'admin', 'of', 'our', 'vendor'), { minLength: 1, maxLength: 5 });
+const prose = fc.array(fc.constantFrom('We', 'deployed', 'on', 'Friday', 'and', 'the', 'tests', 'passed', 'Alice', 'said', 'ok'), { maxLength: 12 }).map((w) => w.join(' '));
+
+/** No 6-character piece of `secret` that the surroundings do not hold anyway survives in `output`. */
+function expectGone(output: string, secret: string, context: string): void {
+  const pieces = secret.length <= 6 ? [secret] : Array.from({ length: secret.length - 5 }, (_, i) => secret.slice(i, i + 6));
+  for (const p of pieces) if (!context.includes(p)) expect(output, `piece ${p} of ${secret}`).not.toContain(p);
+}
+
+type Shape = (name: string, value: string) => string;
+const STRUCTURE_SHAPES: ReadonlyArray<[string, fc.Arbitrary<string>, Shape]> = [
+  ['env line', fc.constantFrom(...ENV_NAMES), (n, v) => `NODE_ENV=production\n${n}=${v}\nPORT=3000`],
+  ['export line', fc.constantFrom(...ENV_NAMES), (n, v) => `export ${n}="${v}"`],
+  ['YAML line', fc.constantFrom('password', 'secret', 'api_key', 'client_secret', 'privateKey', 'token'), (n, v) => `database:\n  host: db\n  ${n}: ${v}\n  pool: 5`],
+  ['JSON pair in text', secretName, (n, v) => `config {"host": "db", "${n}": "${v}", "port": 5432}`],
+  ['Authorization header', fc.constantFrom('Basic', 'Bearer', 'Token', 'Digest'), (s, v) => `GET / HTTP/1.1\nAuthorization: ${s} ${v}\nAccept: */*`],
+  ['API-key header', fc.constantFrom('X-Api-Key', 'X-Auth-Token', 'Api-Key', 'X-Access-Token'), (n, v) => `curl -H "${n}: ${v}" https://api.example.com`],
+  ['Cookie header', fc.constantFrom('Cookie', 'Set-Cookie'), (n, v) => `${n}: sid=${v}; Path=/`],
+  ['URL query parameter', fc.constantFrom('token', 'api_key', 'access_token', 'key', 'password', 'secret'), (n, v) => `https://api.example.com/v1?${n}=${encodeURIComponent(v)}&format=csv`],
+  ['connection string', fc.constantFrom('postgres', 'mysql', 'redis', 'mongodb+srv', 'amqp', 'https'), (s, v) => `${s}://app:${encodeURIComponent(v)}@db.internal:5432/main`],
+  ['ADO connection string', fc.constantFrom('Password', 'Pwd'), (n, v) => `Server=sql;User Id=svc;${n}=${v};Encrypt=true`],
+];
+
+describe('redaction (properties): secrets named by structure or sentence (#24)', () => {
+  it.each(STRUCTURE_SHAPES)('%s: the value never survives', (_, names, shape) => {
+    fc.assert(
+      fc.property(names, secretValue, prose, prose, (name, value, before, after) => {
+        const planted = shape(name, value);
+        const text = `${before}\n${planted}\n${after}`;
+        const context = text.split(value).join(' ').split(encodeURIComponent(value)).join(' ');
+        for (const output of [redactSecrets(text, { rejectUnmaskable: false }).text, redactStored(text)]) {
+          expectGone(output, value, context);
+          expectGone(output, encodeURIComponent(value), context);
+        }
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('a value under a secret-named key of metadata, at any depth, never survives whatever it looks like', () => {
+    const nested = (name: string, value: string, depth: number, plain: Record<string, unknown>): unknown => {
+      let node: unknown = { ...plain, [name]: value };
+      for (let i = 0; i < depth; i++) node = i % 2 === 0 ? { level: i, inner: node } : [node, i];
+      return node;
+    };
+    fc.assert(
+      fc.property(secretName, anyValue, fc.integer({ min: 0, max: 6 }), fc.dictionary(fc.constantFrom('region', 'note', 'user'), prose, { maxKeys: 3 }), (name, value, depth, plain) => {
+        const output = JSON.stringify(redactJsonValue(nested(name, value, depth, plain)));
+        expect(output).not.toContain(`"${value}"`);
+        if (value.length >= 6) expectGone(output, value, JSON.stringify(plain));
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('a secret a few words after its name in a sentence, or quoted right after it, never survives', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom('password', 'passphrase', 'passcode', 'API key', 'access token', 'PIN code'),
+        fillerWords,
+        fc.constantFrom(' is ', ' was ', ': ', ' = '),
+        secretValue,
+        fc.constantFrom(' until Friday.', '.', ', thanks', ' so please update it', ''),
+        (word, filler, marker, value, tail) => {
+          const text = `The ${word} ${filler.join(' ')}${marker}${value}${tail}`;
+          const output = redactSecrets(text, { rejectUnmaskable: false }).text;
+          expectGone(output, value, text.replace(value, ' '));
+        },
+      ),
+      { numRuns: RUNS },
+    );
+    fc.assert(
+      fc.property(fc.constantFrom('passphrase', 'password'), fc.array(fc.constantFrom('correct', 'horse', 'battery', 'staple', 'orbit', 'Zq9', 'lantern'), { minLength: 2, maxLength: 6 }), (word, words) => {
+        const phrase = words.join(' ');
+        const output = redactSecrets(`Use ${word} "${phrase}" to unlock the vault`).text;
+        expect(output).toBe(`Use ${word} "[PASSWORD]" to unlock the vault`);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  const identifier = fc.constantFrom('password', 'token', 'hashed', 'user', 'form', 'request', 'db', 'self', 'settings', 'config', 'secret_key', 'apiKey', 'new_password');
+  const CODE_SHAPES: ReadonlyArray<fc.Arbitrary<string>> = [
+    fc.tuple(secretName, identifier, identifier).map(([k, a, b]) => `${k.toLowerCase()} = ${a}.${b}(${a})`),
+    fc.tuple(secretName, identifier, secretName).map(([k, a, q]) => `${k.toLowerCase()} = ${a}.form['${q}']`),
+    fc.tuple(secretName, fc.constantFrom('os.environ["X"]', 'os.getenv("API_KEY")', 'process.env.JWT_SECRET', 'getenv("TOKEN")', 'self.password_hash', 'db.Column(db.String(128), nullable=False)', 'None', 'null', 'undefined', '%s', '?', '$1')).map(([k, v]) => `${k} = ${v}`),
+    fc.tuple(secretName, fc.constantFrom('string', 'str', 'String', 'Optional[str]', 'VARCHAR(255)', 'bool', 'number')).map(([k, t]) => `  ${k}: ${t};`),
+    fc.tuple(secretName, identifier).map(([k, v]) => `return jsonify({'${k}': ${v}})`),
+    fc.tuple(fc.constantFrom(...ENV_NAMES), fc.constantFrom('${X}', '<your-secret>', '{{ vault_secret }}', '***', 'changeme', 'your-api-key-here', '', 'xxxx')).map(([k, v]) => `${k}=${v}`),
+    fc.tuple(fc.constantFrom('Password', 'Token', 'Secret', 'API Key'), fc.constantFrom('Hashing', 'Expiry', 'Rotation', 'Management', 'Storage')).map(([a, b]) => `**${a} ${b}**: keep it out of the repository.`),
+    fc.tuple(fc.constantFrom('password', 'API key', 'access token', 'passphrase'), fillerWords, fc.constantFrom('long', 'random', 'strict', 'required', 'hashed', 'rotated', 'too short', 'stored in Vault')).map(([w, f, a]) => `The ${w} ${f.join(' ')} is ${a}.`),
+    fc.constantFrom('if not password:', 'def check_password(self, password):', 'Authorization: Bearer <token>', 'Cookie: <cookie>', 'https://example.com/reset?token=<token>'),
+  ];
+
+  it.each(CODE_SHAPES.map((a, i) => [i, a] as const))('code and prose shape %i without a secret is left alone and never refused', (_, shape) => {
+    fc.assert(
+      fc.property(shape, (text) => {
+        expect(redactSecrets(text)).toEqual({ text, redactions: [] });
       }),
       { numRuns: RUNS },
     );

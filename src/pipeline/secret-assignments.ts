@@ -25,7 +25,7 @@
 import { PiiRejectedError } from '../errors.js';
 import { classifyKey, classifyStructuredKey, type KeyInfo } from './secret-keys.js';
 import { sentenceSecrets, type SecretSpan } from './secret-sentences.js';
-import { endsClause, isCamelCase, isCodeExpression, isPlaceholder, isSecretValue, looksGenerated, MESSAGE_WORDS, PROSE_WORDS, trimValue, type ValueContext } from './secret-values.js';
+import { endsClause, isCamelCaseOfWords, isCodeExpression, isPlaceholder, isSecretValue, looksGenerated, MESSAGE_WORDS, PROSE_WORDS, trimValue, type ValueContext } from './secret-values.js';
 
 export { PROSE_WORDS } from './secret-values.js';
 
@@ -80,14 +80,14 @@ export function redactAssignments(text: string, rejectUnmaskable = true): Assign
   while ((m = re.exec(text)) !== null) {
     const keyText = m[1]!;
     const before = text[m.index - 1] ?? '';
-    const param = before === '?' || before === '&' || before === ';';
+    const param = before === '?' || before === '&' || before === ';' ? before : false;
     const valueStart = m.index + m[0].length;
     const window = text.slice(valueStart, valueStart + MAX_VALUE_WINDOW);
     const newline = window.indexOf('\n');
     const rest = newline < 0 ? window : window.slice(0, newline);
     const marker = m[2];
     const json = marker === ':' && (before === '"' || before === "'") && /^["']/.test(rest);
-    const key = param || json ? classifyStructuredKey(keyText, param) : classifyKey(keyText);
+    const key = param || json ? classifyStructuredKey(keyText, param !== false) : classifyKey(keyText);
     const copula = m[3] !== undefined;
     const bare = m[4] !== undefined;
     if (!key || ((copula || bare) && !key.strong)) {
@@ -188,7 +188,7 @@ function phraseSpan(rest: string): { start: number; end: number } | null {
 }
 
 /** Where the value sits in the rest of the line; 'empty' when nothing follows the marker, 'reject' on a deferral. */
-function valueSpan(rest: string, context: ValueContext, param: boolean, key: KeyInfo, copula: boolean, lineQuoted = false): Found | 'empty' {
+function valueSpan(rest: string, context: ValueContext, param: string | false, key: KeyInfo, copula: boolean, lineQuoted = false): Found | 'empty' {
   const trimmed = rest.trim();
   if (DEFERRAL.test(trimmed)) return 'reject';
   if (trimmed === '') return 'empty';
@@ -210,16 +210,16 @@ function valueSpan(rest: string, context: ValueContext, param: boolean, key: Key
     return { start: 1, end: close };
   }
   const raw = /^\S{1,256}/.exec(rest)?.[0] ?? '';
-  if (isCodeExpression(raw)) return null;
+  if (isCodeExpression(raw, context === 'literal' || copula)) return null;
   let value = raw;
-  // In a parameter list the value ends at the next separator; inline in code or prose at a `,`,
-  // `;` or a closing bracket (`{password:_,strength:f}`, `n.password=null;const`).
-  const cut = value.search(param ? /[&;#"'`]/ : context === 'literal' ? /["'`]|;[A-Za-z ]{1,40}=/ : /["'`,;)}]/);
+  // A URL parameter ends at `&` or `#`, a connection-string one at `;`; inline in code or prose a
+  // value ends at a `,`, `;` or closing bracket (`{password:_,strength:f}`, `n.password=null;const`).
+  const cut = value.search(param === ';' ? /[;"'`]/ : param ? /[&#"'`]/ : context === 'literal' ? /["'`]|;[A-Za-z ]{1,40}=/ : /["'`,;)}]/);
   if (cut >= 0) value = value.slice(0, cut);
   value = trimValue(value);
   if (!isSecretValue(value, context, PROSE_WORDS)) return null;
   // `credentials: base64EncodedTicket` on its own line: a camelCase identifier is a JavaScript property's value.
-  if (lineQuoted === false && context === 'literal' && !param && isCamelCase(value)) return null;
+  if (lineQuoted === false && context === 'literal' && !param && isCamelCaseOfWords(value)) return null;
   // A lone "token" or "secret" outside data (`token: 7785`, `secret = abc`) needs a generated-looking value.
   if (!key.strong && context !== 'literal' && !looksGenerated(value)) return null;
   if (context === 'prose' && /^[A-Za-z]+$/.test(value)) {

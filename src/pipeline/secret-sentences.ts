@@ -81,7 +81,8 @@ function valueOf(rest: string, kind: string, marker: string | undefined, bridged
   }
   if (!marker || ((marker === 'to' || marker === 'as') && kind !== 'PASSWORD')) return null;
   const raw = /^[^\s"'`]{1,256}/.exec(rest)?.[0] ?? '';
-  if (isCodeExpression(raw)) return null;
+  // A sentence is no code: only a call or member access (`is hashed(pw)`, `is user.password`) is taken for one.
+  if (isCodeExpression(raw, true)) return null;
   const cut = raw.search(/[,;)}]/);
   const value = trimValue(cut < 0 ? raw : raw.slice(0, cut));
   if (isPlaceholder(value) || /^v?\d+(?:\.\d+)+$/.test(value)) return null;

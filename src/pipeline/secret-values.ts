@@ -6,7 +6,7 @@
  * gitleaks' rules are Go TOML) and the redactor must decide per span, synchronously, in linear time.
  */
 
-import { isDescriptiveWord } from './english-words.js';
+import { isDescriptiveWord, isKnownWord } from './english-words.js';
 
 /**
  * Where the value sits, from the most literal to the least:
@@ -68,18 +68,26 @@ export function isTypeName(value: string): boolean {
  * `request.form['password']`, a subscript, a template or a spread — read from the raw run of
  * non-space characters after the marker, before any trimming.
  */
-const CODE_SHAPE = /^(?:(?:new|await|typeof|not|await|yield|return)\s*)?[A-Za-z_$@][\w$]*(?:(?:\?\.|\.|::|->)[A-Za-z_$][\w$]*)*(?:\s*(?:\?\.)?[([<]|(?:(?:\?\.|\.|::|->)[A-Za-z_$][\w$]*)[,;)\]}]*$)|^[[{(!&*]|^\.\.\.|^`|^f["']|^\/[*/]|^[A-Za-z_$][\w$]*\s*(?:[-+*/%|&^]|\|\||&&|\?\?|==|!=|<=|>=|\?|:)\s*$/;
+/** A call, member access, subscript or generic: `getenv("X")`, `request.form['password']`, `Pick<T, K>`. */
+const CALL_SHAPE = /^(?:(?:new|await|typeof|not|yield|return)\s*)?[A-Za-z_$@][\w$]*(?:(?:\?\.|\.|::|->)[A-Za-z_$][\w$]*)*(?:\s*(?:\?\.)?[([<]|(?:(?:\?\.|\.|::|->)[A-Za-z_$][\w$]*)[,;)\]}]*$)/;
+/** What only code starts or is made with: brackets, spreads, templates, comments, regexes, operators. */
+const OPERATOR_SHAPE = /^[[{(!&*]|^\.\.\.|^`|^f["']|^\/[*/]|^\/[^\s/]|&&|\|\||=>|[!=]==?|^[A-Za-z_$][\w$]*\s*(?:[-+*/%|&^]|\?\?|<=|>=|\?|:)\s*$/;
 const MEMBER_CHAIN = /^[A-Za-z_$][\w$]*(?:(?:\?\.|\.|::|->)[A-Za-z_$][\w$]*)+$/;
 
-export function isCodeExpression(raw: string): boolean {
+/**
+ * Code rather than a value, read from the raw run of non-space characters after the marker. In
+ * data (`literal`: an env or YAML line, a header) only calls and member access count: a value
+ * there may well hold `!=` or start with `*`.
+ */
+export function isCodeExpression(raw: string, literal = false): boolean {
   // Markdown code spans and sentence punctuation around a value are not part of it.
   const core = raw.replace(/^`+/, '').replace(/[`.,;:]+$/, '');
-  if (core !== raw && core !== '' && isCodeExpression(core)) return true;
+  if (core !== raw && core !== '' && isCodeExpression(core, literal)) return true;
+  if (!literal && OPERATOR_SHAPE.test(raw)) return true;
   // A dotted chain of identifiers is member access, unless a segment is all digits or it mixes in
   // digits like a generated value (`s3cr3t.x9` is kept as a secret).
-  if (/&&|\|\||=>|[!=]==?|^\/[^\s/]/.test(raw)) return true;
   if (MEMBER_CHAIN.test(raw)) return !/\d/.test(raw) || /^[A-Za-z_$][A-Za-z_$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(raw);
-  return CODE_SHAPE.test(raw);
+  return CALL_SHAPE.test(raw);
 }
 
 /** An identifier in code: `hashed`, `password`, `hashedPassword`, `new_password`, `pw` (no digits). */
@@ -95,6 +103,13 @@ export function isIdentifier(value: string): boolean {
 
 /** `hashedPassword`, `base64EncodedTicket`, `nextToken` — not `abcDEF123`. */
 export const isCamelCase = (value: string) => /^[a-z]+\d{0,3}(?:[A-Z][a-z]+\d{0,3})+$/.test(value);
+
+/** camelCase made of English words of 3+ letters (`base64EncodedTicket`), not a random `xqYtrBnm`. */
+export function isCamelCaseOfWords(value: string): boolean {
+  if (!isCamelCase(value)) return false;
+  const words = value.replace(/\d+/g, '').split(/(?=[A-Z])/);
+  return words.every((w) => w.length >= 3 && isKnownWord(w));
+}
 
 /** Letters mixed with digits or symbols, as generated and chosen passwords are. */
 export const isMixed = (value: string) => /[A-Za-z]/.test(value) && /[\d!@#$%^&*+=~?|]/.test(value);
