@@ -7,12 +7,15 @@ import { clipText, fitItems, fitList } from './budget.js';
 import type { RememberResult } from '../pipeline/remember-service.js';
 import type { RememberInput } from '../pipeline/validate-input.js';
 import { itemError, runTool } from './errors.js';
-import { maxTokens, namespace } from './schemas.js';
+import { maxTokens, maxTokensWithDefault, namespace } from './schemas.js';
 import type { ToolContext } from './tool-context.js';
 
 const MEMORY_TYPES = ['episodic', 'semantic', 'procedural', 'working', 'fact', 'preference', 'decision', 'document_chunk'] as const;
 const MAX_IDS = 50;
 const MAX_BATCH_ITEMS = 50;
+/** remember_batch's default answer budget: room for all 50 outcomes (about 40 tokens each), errors included. */
+const BATCH_MAX_TOKENS = 4_000;
+const BATCH_ERROR_TOKENS = 40;
 const MAX_REASON_CHARS = 1_000;
 const MIN_CONTENT_TOKENS = 10;
 
@@ -49,7 +52,7 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
   server.registerTool(
     'remember_batch',
     {
-      description: `Store several memories at once (at most ${MAX_BATCH_ITEMS}), e.g. the turns of a conversation in order. One outcome per item, with its index: the items that can be stored are stored, the others carry an error code.`,
+      description: `Store several memories at once (at most ${MAX_BATCH_ITEMS}), e.g. the turns of a conversation in order. One outcome per item, with its index: the items that can be stored are stored (id and dedup action), the others carry an error code.`,
       inputSchema: {
         // Item fields are checked by the service, one outcome each: a bad type or date refuses its item, not the call.
         memories: z
@@ -66,7 +69,7 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
           .min(1)
           .max(MAX_BATCH_ITEMS),
         namespace,
-        max_tokens: maxTokens,
+        max_tokens: maxTokensWithDefault(BATCH_MAX_TOKENS),
       },
       annotations: { readOnlyHint: false, idempotentHint: true },
     },
@@ -74,7 +77,8 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
       runTool(ctx, 'remember_batch', args.max_tokens, async () => {
         const ns = ctx.namespaceFor(args.namespace, 'write');
         const outcomes = await services.remember.rememberBatch(args.memories.map((m) => rememberInput(m, ns, ctx)), { actor: ctx.principal.name });
-        const items = outcomes.map((o) => (o.result ? { index: o.index, ...rememberAnswer(o.result) } : { index: o.index, error: itemError(o.error, ctx, 'remember_batch', o.index) }));
+        // Compact rows (what is empty or known is left out), so 50 outcomes fit the default budget.
+        const items = outcomes.map((o) => (o.result ? { index: o.index, ...batchRow(o.result) } : { index: o.index, error: batchError(itemError(o.error, ctx, 'remember_batch', o.index), ctx) }));
         return fitList({}, 'memories', items, args.max_tokens, ctx.count);
       }),
   );
@@ -228,6 +232,22 @@ function rememberAnswer(result: RememberResult) {
     redactions: result.redactions,
     text_cleanup: result.textCleanup,
   };
+}
+
+/** A stored memory's row in remember_batch's answer: id and outcome, the rest only when it says something. */
+function batchRow(result: RememberResult) {
+  return {
+    id: result.memory.id,
+    dedup: result.dedup.action,
+    ...(result.dedup.existingId && result.dedup.existingId !== result.memory.id ? { existing_id: result.dedup.existingId } : {}),
+    ...(result.redactions.length ? { redactions: result.redactions } : {}),
+    ...(result.textCleanup.length ? { text_cleanup: result.textCleanup } : {}),
+  };
+}
+
+/** An item's error with its message clipped, so one long message cannot crowd out the other outcomes. */
+function batchError(error: { code: string; message: string }, ctx: ToolContext) {
+  return { code: error.code, message: clipText(error.message, BATCH_ERROR_TOKENS, ctx.count) };
 }
 
 function interleave<T>(a: T[], b: T[]): T[] {

@@ -169,13 +169,17 @@ describe('well-formed text on every transport', () => {
     memories[17]!.content = 'long turn '.repeat(MAX_CONTENT_CHARS / 10 + 1);
     memories[42]!.occurred_at = 'yesterday';
     memories[43]!.type = 'villain';
-    const answer = await callTool(mcp, 'remember_batch', { namespace: ns.mcpBatch, memories, max_tokens: 20_000 });
+    // The default answer budget holds all 50 outcomes.
+    const answer = await callTool(mcp, 'remember_batch', { namespace: ns.mcpBatch, memories });
     expect(answer.isError, answer.text.slice(0, 300)).toBe(false);
+    expect(answer.json.omitted).toBeUndefined();
     const items: any[] = answer.json.memories;
     expect(items.map((item) => item.index)).toEqual([...Array(50).keys()]);
     expect(items.filter((item) => item.error).map((item) => [item.index, item.error.code])).toEqual([[3, 'BAD_USER_INPUT'], [17, 'LIMIT_EXCEEDED'], [42, 'BAD_USER_INPUT'], [43, 'BAD_USER_INPUT']]);
     expect(await memoryCount(ns.mcpBatch)).toBe(46);
     expect(await contentOf(items[5].id)).toBe('MCP product spec:\nWidth: 3 cm');
+    expect(items[5]).toEqual({ index: 5, id: expect.any(String), dedup: 'STORED_NEW' });
+    expect(items[3].error.message).toMatch(/control, bidi and invisible characters/);
   }, 120_000);
 
   it('a batch over MAX_BATCH_SIZE is the one refused whole, with LIMIT_EXCEEDED', async () => {
