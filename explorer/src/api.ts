@@ -17,23 +17,27 @@ export class ApiError extends Error {
   }
 }
 
-/** The key lives in this tab's session storage only: gone when the tab closes. */
-export function storedKey(): string {
+/** This tab's session storage (gone when the tab closes); without storage, nothing is kept. */
+export function remembered(name: string): string {
   try {
-    return sessionStorage.getItem(KEY_STORAGE) ?? '';
+    return sessionStorage.getItem(name) ?? '';
   } catch {
     return '';
   }
 }
 
-export function storeKey(key: string): void {
+export function remember(name: string, value: string): void {
   try {
-    if (key) sessionStorage.setItem(KEY_STORAGE, key);
-    else sessionStorage.removeItem(KEY_STORAGE);
+    if (value) sessionStorage.setItem(name, value);
+    else sessionStorage.removeItem(name);
   } catch {
-    // Storage disabled: the key lasts as long as the page.
+    // Storage disabled: the value lasts as long as the page.
   }
 }
+
+/** The API key lives in the tab's session storage only. */
+export const storedKey = (): string => remembered(KEY_STORAGE);
+export const storeKey = (key: string): void => remember(KEY_STORAGE, key);
 
 function clip(text: unknown): string {
   const value = typeof text === 'string' ? text : 'the request failed';

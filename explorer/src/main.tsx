@@ -1,6 +1,6 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { storedKey, storeKey } from './api';
+import { remember, remembered, storedKey, storeKey } from './api';
 import { ErrorBox } from './components';
 import { useQuery } from './hooks';
 import { VIEWER, type Viewer } from './queries';
@@ -81,7 +81,7 @@ function App() {
   const route = useRoute();
   const [apiKey, setApiKey] = useState(storedKey);
   const viewer = useQuery<{ viewer: Viewer }>(apiKey, VIEWER, {}, []);
-  const [namespace, setNamespace] = useState(() => sessionStorage.getItem(NAMESPACE_STORAGE) ?? '');
+  const [namespace, setNamespace] = useState(() => remembered(NAMESPACE_STORAGE));
   const me = viewer.data?.viewer ?? null;
 
   // A namespace the key cannot read falls back to the key's first (or the default one).
@@ -91,7 +91,7 @@ function App() {
     setNamespace(me.allNamespaces ? me.defaultNamespace : (me.namespaces[0] ?? me.defaultNamespace));
   }, [me, namespace]);
   useEffect(() => {
-    if (namespace) sessionStorage.setItem(NAMESPACE_STORAGE, namespace);
+    if (namespace) remember(NAMESPACE_STORAGE, namespace);
   }, [namespace]);
 
   const options = me ? [...new Set([...(me.allNamespaces ? [me.defaultNamespace] : []), ...me.namespaces, namespace].filter(Boolean))].sort() : [];
