@@ -126,6 +126,31 @@ const CORPUS: ReadonlyArray<[string, string, string]> = [
   ['US phone', '(555) 123-4567', 'call me at {}'],
   ['international phone', '+44 20 7946 0958', 'office {}'],
   ['email', 'alice.smith@example.com', 'write to {} tomorrow'],
+  // Named by structure (#24): the key, header or parameter says it is a secret, whatever the value looks like.
+  ['env line, plain word', 'swordfishlantern', 'NODE_ENV=production\nDB_PASSWORD={}\nPORT=3000'],
+  ['env line, symbols', `Tr0ub4dor&3${fake(B62, 6)}`, 'SMTP_PASS={}'],
+  ['YAML line, plain word', 'meadowquartz', 'db:\n  host: db.internal\n  password: {}\n  pool: 5'],
+  ['JSON pair under auth', `Purple28&${fake(B62, 8)}`, '{"host": "db", "auth": "{}", "port": 5432}'],
+  ['JSON pair under credentials', 'orbit violet ember', '{"credentials": "{}"}'],
+  ['Authorization: Token', fake(B62, 24), 'Authorization: Token {}'],
+  ['Authorization: Digest-less bare value', `${fake(B62, 10)}${fake('0123456789', 4)}`, 'the request had Authorization: {} and failed'],
+  ['Proxy-Authorization: Basic (not base64)', `${fake(B62, 8)}$${fake(B62, 4)}`, 'Proxy-Authorization: Basic {}'],
+  ['Cookie header', `${fake(B62, 20)}`, 'Cookie: theme=dark; session_id={}; lang=en'],
+  ['Set-Cookie header', `${fake(LOWER_NUM, 24)}`, 'Set-Cookie: sid={}; Path=/; HttpOnly; Secure'],
+  ['X-Auth-Token header', 'dishwashermonkey', 'curl -H "X-Auth-Token: {}" https://api.example.com'],
+  ['URL ?token=', fake(B62, 20), 'https://api.example.com/v1/export?token={}&format=csv'],
+  ['URL ?api_key=', fake(LOWER_NUM, 16), 'GET /maps?api_key={}'],
+  ['URL ?key=', `k${fake(B62, 15)}`, 'https://maps.example.com/v1?key={}&zoom=3'],
+  ['ADO connection string Password=', `Vq7!${fake(B62, 8)}`, 'Server=tcp:sql.internal,1433;Database=crm;User Id=svc;Password={};Encrypt=true'],
+  ['connection string with encoded password', `s3cr%21${fake(B62, 8)}`, 'postgresql://reporting:{}@10.0.3.7/warehouse?sslmode=require'],
+  // Named by the sentence (#24).
+  ['sentence: password … is', `Tr0ub4dor&3${fake(B62, 4)}`, 'The root password for the staging box is {} until Friday.'],
+  ['sentence: plain word after a bridge', 'horsequartz', 'The root password for the staging box is {} until Friday.'],
+  ['sentence: API key … was', `${fake(B62, 14)}9`, 'The API key the vendor sent us was {} so please update the config.'],
+  ['sentence: quoted passphrase', 'correct horse battery staple', 'Use passphrase "{}" to unlock the vault'],
+  ['sentence: password set to quoted', `Vq7 Lm2 ${fake(B62, 6)}`, 'set the admin password to "{}" for now'],
+  ['sentence: colon, trailing symbol', `Xk29sLq0${fake(B62, 4)}!`, 'the wifi password: {} Don\'t share it.'],
+  ['sentence: PIN after a bridge', '4821', 'The alarm PIN for the garage is {}, remember it.'],
 ];
 
 const plant = (template: string, secret: string) => template.replace('{}', secret);
@@ -143,8 +168,8 @@ function expectNoSecret(output: string, secret: string, label: string): void {
 }
 
 describe('redaction corpus: every format is masked', () => {
-  it('covers at least 60 formats', () => {
-    expect(new Set(CORPUS.map(([name]) => name)).size).toBeGreaterThanOrEqual(60);
+  it('covers at least 110 formats (94 before the structure and sentence classes of #24)', () => {
+    expect(new Set(CORPUS.map(([name]) => name)).size).toBeGreaterThanOrEqual(110);
   });
 
   it.each(CORPUS)('%s', (name, secret, template) => {
@@ -230,6 +255,32 @@ const INNOCENT: readonly string[] = [
   'Set LOG_LEVEL=debug and restart the worker.',
   'Our IBAN validation rejects bad checksums.',
   'skip_tests: false',
+  // Code and prose that name a secret without holding one (#24).
+  'password = db.Column(db.String(128), nullable=False)',
+  "password = request.form['password']",
+  "return jsonify({'token': token})",
+  '**Password Hashing**: use bcrypt for the user passwords.',
+  "SECRET_KEY = os.environ.get('SECRET_KEY')",
+  'self.password_hash = generate_password_hash(password)',
+  'const token = jwt.sign({ id: user._id }, process.env.JWT_SECRET, { expiresIn: "1h" });',
+  'interface Login {\n  email: string;\n  password: string;\n}',
+  'class UserCreate(BaseModel):\n    password: str = Field(min_length=8)\n    api_key: Optional[str] = None',
+  'cursor.execute("UPDATE users SET password = %s WHERE id = %s", (hashed, user_id))',
+  'DB_PASSWORD=${DB_PASSWORD}\nJWT_SECRET=<your-jwt-secret>\nAPI_KEY=your-api-key-here\nMAIL_PASSWORD=',
+  'env:\n  DB_PASSWORD: ${{ secrets.DB_PASSWORD }}\n  API_TOKEN: ${{ secrets.API_TOKEN }}',
+  'POSTGRES_PASSWORD: ${POSTGRES_PASSWORD}',
+  'if not password:\n    return jsonify({"error": "password required"}), 400',
+  'curl -H "Authorization: Bearer $TOKEN" http://localhost:5000/me',
+  'The client sends `Authorization: Bearer <token>` on every call.',
+  'REDIS_URL=redis://localhost:6379/0',
+  'url: jdbc:postgresql://localhost:5432/app',
+  'The password policy for admins is strict.',
+  'The API key for the staging service is rotated weekly.',
+  "password: { type: String, required: true, minlength: 8 },",
+  '<input type="password" name="password" placeholder="Enter your password">',
+  'const [password, setPassword] = useState("");',
+  'UPDATE users SET password = ? WHERE id = ?',
+  'res.cookie("token", token, { httpOnly: true, secure: true });',
 ];
 
 describe('redaction corpus: innocent text is unchanged', () => {
