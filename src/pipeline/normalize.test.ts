@@ -10,6 +10,12 @@ describe('normalizeContent', () => {
     expect(storageContent).toBe('Hello world\nsecond line');
   });
 
+  it('stores well-formed text (src/text/well-formed.ts): vertical tabs and form feeds are line breaks, controls and bidi overrides gone', () => {
+    const { storageContent, contentHash } = normalizeContent('Width:\u000b3 cm\u000cHeight:\u000b4\u0000 cm \u202eok\u202c');
+    expect(storageContent).toBe('Width:\n3 cm\nHeight:\n4 cm ok');
+    expect(contentHash).toBe(normalizeContent('Width:\n3 cm\nHeight:\n4 cm ok').contentHash);
+  });
+
   it('keeps paragraph breaks but caps them at one blank line', () => {
     const { storageContent } = normalizeContent('para one\n\n\n\n  \n\npara two\n\npara three');
     expect(storageContent).toBe('para one\n\npara two\n\npara three');
