@@ -10,6 +10,7 @@ export interface LegResults {
   vector?: readonly LegHit[];
   keyword?: readonly LegHit[];
   hints?: readonly LegHit[];
+  entity?: readonly LegHit[];
   /** Graph boost: memoryId → link strength in [0, 1]. */
   graph?: ReadonlyMap<string, number>;
 }
@@ -17,7 +18,7 @@ export interface LegResults {
 /** Every memory id the legs found, first appearance first — the ids to load. */
 export function candidateIds(legs: LegResults, options: { includeGraphOnly?: boolean } = {}): string[] {
   const ids = new Set<string>();
-  for (const hits of [legs.vector, legs.keyword, legs.hints]) for (const hit of hits ?? []) ids.add(hit.memoryId);
+  for (const hits of [legs.vector, legs.keyword, legs.hints, legs.entity]) for (const hit of hits ?? []) ids.add(hit.memoryId);
   if (options.includeGraphOnly ?? true) for (const id of legs.graph?.keys() ?? []) ids.add(id);
   return [...ids];
 }
@@ -35,6 +36,7 @@ export function assembleCandidates(
   const vector = rankLeg(legs.vector);
   const keyword = rankLeg(legs.keyword);
   const hint = rankLeg(legs.hints);
+  const entity = rankLeg(legs.entity);
   const out: RecallCandidate[] = [];
   for (const id of candidateIds(legs, options)) {
     const memory = memories.get(id);
@@ -43,6 +45,8 @@ export function assembleCandidates(
     const v = vector.get(id);
     const k = keyword.get(id);
     const h = hint.get(id);
+    const e = entity.get(id);
+    if (e) candidate.entity = e;
     if (v) candidate.vector = v;
     if (k) candidate.keyword = k;
     if (h) candidate.hint = h;

@@ -14,6 +14,13 @@ export const DEFAULT_GRAPH_MAX_ENTITIES = 20;
 export const DEFAULT_GRAPH_MAX_NEIGHBOURS = 50;
 export const DEFAULT_GRAPH_MAX_MEMORIES = 200;
 
+/** Weight of the entity leg's normalized score in fusion (README "Recall quality" has its figures). */
+export const DEFAULT_ENTITY_LEG_WEIGHT = 0.2;
+/** Memories read per named entity by the entity leg (the newest). */
+export const ENTITY_LEG_PER_ENTITY = 50;
+/** Entities mentioned more often than this are hubs: the boost still walks them, the leg does not. */
+export const ENTITY_LEG_MAX_ENTITY_MENTIONS = 500;
+
 export const DEFAULT_GRAVITY_PENALTY = 0.5;
 export const DEFAULT_GRAVITY_MIN_SCORE = 0.3;
 export const DEFAULT_HUB_PERCENTILE = 0.9;
@@ -53,7 +60,8 @@ export type MissingLegPolicy = 'single' | 'zero';
 
 /** Everything that decides what recall runs and how it scores — plain data, see presets.ts. */
 export interface RecallSettings {
-  legs: { vector: boolean; keyword: boolean; hints: boolean };
+  /** `entity`: memories that mention the entities the question names (legs/entity-leg.ts). */
+  legs: { vector: boolean; keyword: boolean; hints: boolean; entity: boolean };
   fusion: {
     method: FusionMethod;
     /** Weight of the vector score in weighted fusion; 1 − alpha goes to keyword/hints. */
@@ -61,6 +69,8 @@ export interface RecallSettings {
     rrfK: number;
     keywordNormalization: KeywordNormalization;
     missingLeg: MissingLegPolicy;
+    /** Weight of the entity leg: its normalized score times this is added to the fused score. */
+    entityWeight: number;
   };
   overFetchFactor: number;
   graph: {

@@ -42,6 +42,7 @@ export function applyContextBoost(
         vector: null,
         keyword: null,
         hint: null,
+        entity: null,
         fused: 0,
         graphBoost: 0,
         gravity: 1,

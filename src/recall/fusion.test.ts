@@ -12,7 +12,7 @@ function seedSettings(preset: Parameters<typeof resolveRecallSettings>[0] = 'def
 }
 
 
-function candidate(memoryId: string, legs: Partial<Pick<RecallCandidate, 'vector' | 'keyword' | 'hint'>> = {}): RecallCandidate {
+function candidate(memoryId: string, legs: Partial<Pick<RecallCandidate, 'vector' | 'keyword' | 'hint' | 'entity'>> = {}): RecallCandidate {
   return {
     memoryId,
     content: `memory ${memoryId}`,
@@ -204,5 +204,27 @@ describe('fuseScores — zscore', () => {
         settings,
       ).map((f) => f.fused);
     make(1).forEach((value, i) => expect(value).toBeCloseTo(make(37)[i]!, 12));
+  });
+});
+
+describe('fuseScores — entity leg', () => {
+  const legs = { a: { vector: { raw: 0.8, rank: 1 }, keyword: { raw: 4, rank: 2 } }, b: { vector: { raw: 0.7, rank: 2 }, keyword: { raw: 5, rank: 1 }, entity: { raw: 0.6, rank: 1 } }, c: { entity: { raw: 0.3, rank: 2 } } };
+  const all = () => [candidate('a', legs.a), candidate('b', legs.b), candidate('c', legs.c)];
+
+  it('adds entityWeight × its score relative to the best, scaled back into [0, 1], on every method', () => {
+    for (const method of ['weighted', 'rrf', 'zscore'] as const) {
+      const off = fuseScores(all(), resolveRecallSettings('default', { fusion: { method } }));
+      const on = fuseScores(all(), resolveRecallSettings('default', { fusion: { method, entityWeight: 0.2 }, legs: { entity: true } }));
+      expect(on.map((f) => f.entity?.normalized ?? null)).toEqual([null, 1, 0.5]);
+      expect(on[0]!.fused).toBeCloseTo(off[0]!.fused / 1.2, 10);
+      expect(on[1]!.fused).toBeCloseTo((off[1]!.fused + 0.2) / 1.2, 10);
+      expect(on[2]!.fused).toBeCloseTo((off[2]!.fused + 0.1) / 1.2, 10);
+      for (const f of on) expect(f.fused).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it('changes nothing when switched off, even for a candidate that carries its score', () => {
+    const off = fuseScores(all(), resolveRecallSettings('default'));
+    expect(off.map((f) => f.entity)).toEqual([null, null, null]);
   });
 });

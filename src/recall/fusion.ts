@@ -9,6 +9,7 @@ export interface FusedCandidate {
   vector: LegExplanation | null;
   keyword: LegExplanation | null;
   hint: LegExplanation | null;
+  entity: LegExplanation | null;
 }
 
 type FusionSettings = Pick<RecallSettings, 'legs' | 'fusion'>;
@@ -33,6 +34,9 @@ export function fuseScores(candidates: readonly RecallCandidate[], settings: Fus
   const vectors = candidates.map((c) => (legs.vector ? usable(c.vector) : undefined));
   const keywords = candidates.map((c) => (legs.keyword ? usable(c.keyword) : undefined));
   const hints = candidates.map((c) => (legs.hints ? usable(c.hint) : undefined));
+  const entities = candidates.map((c) => (legs.entity ? usable(c.entity) : undefined));
+  const entityMax = Math.max(0, ...entities.map((s) => s?.raw ?? 0));
+  const entityWeight = legs.entity && entityMax > 0 ? fusion.entityWeight : 0;
 
   // Keyword and hint BM25 share one scale: their raw scores merge by max (a hint lifts, never stacks).
   const textRaws = [...keywords, ...hints].filter((s): s is LegScore => s !== undefined).map((s) => s.raw);
@@ -49,6 +53,7 @@ export function fuseScores(candidates: readonly RecallCandidate[], settings: Fus
     const keyword = explain(keywords[i], normalizeText);
     const hint = explain(hints[i], normalizeText);
     const text = best(keyword, hint);
+    const entity = explain(entities[i], (raw) => clamp01(raw / entityMax));
 
     let fused: number;
     if (fusion.method === 'zscore') {
@@ -65,9 +70,13 @@ export function fuseScores(candidates: readonly RecallCandidate[], settings: Fus
     } else {
       fused = vector?.normalized ?? text?.normalized ?? 0;
     }
-    return { candidate, fused, method: fusion.method, vector, keyword, hint };
+    return { candidate, fused, method: fusion.method, vector, keyword, hint, entity };
   });
-  return fusion.method === 'zscore' ? minMax(fused) : fused;
+  // The entity leg's score (relative to this query's best) joins every method's [0, 1] result
+  // with weight `entityWeight`, and the sum is scaled back into [0, 1].
+  const scaled = fusion.method === 'zscore' ? minMax(fused) : fused;
+  if (entityWeight === 0) return scaled;
+  return scaled.map((f) => ({ ...f, fused: (f.fused + entityWeight * (f.entity?.normalized ?? 0)) / (1 + entityWeight) }));
 }
 
 /** z-scores over one leg's results; an empty leg contributes 0 everywhere. */

@@ -5,8 +5,8 @@ import { RECALL_PRESET_NAMES, resolveRecallSettings } from './presets.js';
 describe('resolveRecallSettings', () => {
   it('has the documented defaults', () => {
     const s = resolveRecallSettings();
-    expect(s.legs).toEqual({ vector: true, keyword: true, hints: true });
-    expect(s.fusion).toEqual({ method: 'zscore', alpha: 0.3, rrfK: 60, keywordNormalization: 'minmax', missingLeg: 'zero' });
+    expect(s.legs).toEqual({ vector: true, keyword: true, hints: true, entity: false });
+    expect(s.fusion).toEqual({ method: 'zscore', alpha: 0.3, rrfK: 60, keywordNormalization: 'minmax', missingLeg: 'zero', entityWeight: 0.2 });
     expect(s.overFetchFactor).toBe(4);
     expect(s.graph).toEqual({ enabled: true, boostWeight: 0.1, timeoutMs: 500, maxEntities: 20, maxNeighbours: 50, maxMemories: 200 });
     expect(s.dampening).toEqual({
@@ -31,8 +31,8 @@ describe('resolveRecallSettings', () => {
       expect(s.importance.enabled).toBe(false);
       expect([s.dampening.gravity.enabled, s.dampening.hub.enabled, s.dampening.resolution.enabled]).toEqual([false, false, false]);
     }
-    expect(resolveRecallSettings('vectorOnly').legs).toEqual({ vector: true, keyword: false, hints: false });
-    expect(resolveRecallSettings('keywordOnly').legs).toEqual({ vector: false, keyword: true, hints: false });
+    expect(resolveRecallSettings('vectorOnly').legs).toEqual({ vector: true, keyword: false, hints: false, entity: false });
+    expect(resolveRecallSettings('keywordOnly').legs).toEqual({ vector: false, keyword: true, hints: false, entity: false });
     const fast = resolveRecallSettings('fast');
     expect([fast.graph.enabled, fast.rerank.enabled, fast.dampening.gravity.enabled]).toEqual([false, false, true]);
   });

@@ -4,6 +4,7 @@ import {
   DEFAULT_CONTEXT_ANCHORS,
   DEFAULT_CONTEXT_WEIGHT,
   DEFAULT_CONTEXT_WINDOW,
+  DEFAULT_ENTITY_LEG_WEIGHT,
   DEFAULT_EXPIRED_PENALTY,
   DEFAULT_GRAPH_BOOST_TIMEOUT_MS,
   DEFAULT_GRAPH_BOOST_WEIGHT,
@@ -36,8 +37,8 @@ import {
 } from './config.js';
 
 const DEFAULT_SETTINGS: RecallSettings = {
-  legs: { vector: true, keyword: true, hints: true },
-  fusion: { method: 'zscore', alpha: DEFAULT_ALPHA, rrfK: DEFAULT_RRF_K, keywordNormalization: 'minmax', missingLeg: 'zero' },
+  legs: { vector: true, keyword: true, hints: true, entity: false },
+  fusion: { method: 'zscore', alpha: DEFAULT_ALPHA, rrfK: DEFAULT_RRF_K, keywordNormalization: 'minmax', missingLeg: 'zero', entityWeight: DEFAULT_ENTITY_LEG_WEIGHT },
   overFetchFactor: DEFAULT_OVER_FETCH_FACTOR,
   graph: {
     enabled: true,
@@ -82,8 +83,8 @@ const PLAIN_RANKING: RecallSettingsOverrides = {
 
 const PRESET_OVERRIDES = {
   default: {},
-  vectorOnly: { ...PLAIN_RANKING, legs: { vector: true, keyword: false, hints: false } },
-  keywordOnly: { ...PLAIN_RANKING, legs: { vector: false, keyword: true, hints: false } },
+  vectorOnly: { ...PLAIN_RANKING, legs: { vector: true, keyword: false, hints: false, entity: false } },
+  keywordOnly: { ...PLAIN_RANKING, legs: { vector: false, keyword: true, hints: false, entity: false } },
   fast: { graph: { enabled: false }, rerank: { enabled: false } },
 } satisfies Record<string, RecallSettingsOverrides>;
 
@@ -130,6 +131,7 @@ export function validateRecallSettings(s: RecallSettings): void {
   const checks: Array<[string, unknown, (v: number) => boolean, string]> = [
     ['fusion.alpha', s.fusion.alpha, (v) => v >= 0 && v <= 1, 'in [0, 1]'],
     ['fusion.rrfK', s.fusion.rrfK, (v) => v >= 0, '>= 0'],
+    ['fusion.entityWeight', s.fusion.entityWeight, (v) => v >= 0 && v <= 1, 'in [0, 1]'],
     ['overFetchFactor', s.overFetchFactor, (v) => v >= 1, '>= 1'],
     ['graph.boostWeight', s.graph.boostWeight, (v) => v >= 0 && v <= 1, 'in [0, 1]'],
     ['graph.timeoutMs', s.graph.timeoutMs, (v) => v > 0, '> 0'],
@@ -178,6 +180,7 @@ export function validateRecallSettings(s: RecallSettings): void {
     ['legs.vector', s.legs.vector],
     ['legs.keyword', s.legs.keyword],
     ['legs.hints', s.legs.hints],
+    ['legs.entity', s.legs.entity],
     ['graph.enabled', s.graph.enabled],
     ['dampening.gravity.enabled', s.dampening.gravity.enabled],
     ['dampening.hub.enabled', s.dampening.hub.enabled],

@@ -32,7 +32,7 @@ export function rankCandidates(
   const tokens = new Set(queryTokens(context.query));
   const threshold = context.hubThreshold ?? hubThreshold(candidates, settings.dampening.hub.percentile);
 
-  const ranked = fuseScores(candidates, settings).map(({ candidate, fused, method, vector, keyword, hint }) => {
+  const ranked = fuseScores(candidates, settings).map(({ candidate, fused, method, vector, keyword, hint, entity }) => {
     const graphBoost = settings.graph.enabled ? settings.graph.boostWeight * clamp01(candidate.graphBoost) : 0;
     const { gravity, hub, resolution } = dampeningFactors(
       { candidate, vector, keyword, hint },
@@ -51,7 +51,7 @@ export function rankCandidates(
     return {
       candidate,
       score,
-      explanation: { method, vector, keyword, hint, fused, graphBoost, gravity, hub, resolution, recency, importance, validity, time, stale, staleReason: candidate.staleReason ?? null, pinned, context: 0, rerank: null, final: score },
+      explanation: { method, vector, keyword, hint, entity, fused, graphBoost, gravity, hub, resolution, recency, importance, validity, time, stale, staleReason: candidate.staleReason ?? null, pinned, context: 0, rerank: null, final: score },
     };
   });
   return ranked.sort(byScoreThenId);

@@ -12,7 +12,10 @@ import { applyContextBoost, contextNewcomerIds } from './context.js';
 import { applyFilters } from './filters.js';
 import { sessionNeighbours } from './legs/context-leg.js';
 import { duplicateGroups } from './legs/duplicate-groups.js';
+import { entityLeg } from './legs/entity-leg.js';
 import { graphBoost, type GraphBoostResult } from './legs/graph-boost.js';
+import { queryEntities, type QueryEntity } from './legs/query-entities.js';
+import { ENTITY_LEG_MAX_ENTITY_MENTIONS, ENTITY_LEG_PER_ENTITY } from './config.js';
 import { HubThresholds } from './legs/hub-threshold.js';
 import { hintLeg, keywordLeg } from './legs/keyword-leg.js';
 import { vectorLeg } from './legs/vector-leg.js';
@@ -74,7 +77,7 @@ interface TextEmbedder {
 }
 
 interface Retrieved {
-  legs: { vector: LegHit[]; keyword: LegHit[]; hints: LegHit[]; graph: ReadonlyMap<string, number> };
+  legs: { vector: LegHit[]; keyword: LegHit[]; hints: LegHit[]; entity: LegHit[]; graph: ReadonlyMap<string, number> };
   boost: GraphBoostResult | null;
   hubThreshold: number;
 }
@@ -200,21 +203,31 @@ export class RecallService {
         return [];
       });
     };
-    const [vectorHits, keyword, hints, boost, hubThreshold] = await Promise.all([
+    // The entities the question names, once, for the entity leg and the graph boost; a failure
+    // leaves both empty (the leg counts as failed, the boost as absent).
+    const named: Promise<QueryEntity[] | Error> =
+      settings.graph.enabled || settings.legs.entity
+        ? timer
+            .run('entities', () => queryEntities(this.executor, { namespaceToken: token, tokens: queryTokens(plan.query).filter((t) => t.length >= 2), maxEntities: settings.graph.maxEntities }))
+            .catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))))
+        : Promise.resolve([]);
+    const entitiesOrThrow = async () => {
+      const found = await named;
+      if (found instanceof Error) throw found;
+      return found;
+    };
+    const [vectorHits, keyword, hints, entity, boost, hubThreshold] = await Promise.all([
       leg(settings.legs.vector && vector !== null, 'vector', () => vectorLeg(this.executor, { namespace, vector: vector!, limit: fetch, includeDeleted })),
       leg(settings.legs.keyword, 'keyword', () => keywordLeg(this.executor, { namespaceToken: token, luceneQuery, limit: fetch, includeDeleted })),
       leg(settings.legs.hints, 'hints', () => hintLeg(this.executor, { namespaceToken: token, luceneQuery, limit: fetch, includeDeleted })),
+      leg(settings.legs.entity, 'entity', async () =>
+        entityLeg(this.executor, { entities: await entitiesOrThrow(), limit: fetch, perEntity: ENTITY_LEG_PER_ENTITY, maxEntityMentions: ENTITY_LEG_MAX_ENTITY_MENTIONS, includeDeleted }),
+      ),
       settings.graph.enabled
-        ? timer.run('boost', () =>
-            graphBoost(this.executor, {
-              namespace,
-              namespaceToken: token,
-              tokens: queryTokens(plan.query).filter((t) => t.length >= 2),
-              timeoutMs: settings.graph.timeoutMs,
-              maxEntities: settings.graph.maxEntities,
-              maxNeighbours: settings.graph.maxNeighbours,
-              maxMemories: settings.graph.maxMemories,
-            }),
+        ? named.then((found) =>
+            found instanceof Error
+              ? { strengths: new Map<string, number>(), timedOut: false, error: found.message }
+              : timer.run('boost', () => graphBoost(this.executor, { entities: found, maxNeighbours: settings.graph.maxNeighbours, maxMemories: settings.graph.maxMemories })),
           )
         : Promise.resolve(null),
       settings.dampening.hub.enabled
@@ -226,7 +239,7 @@ export class RecallService {
     ]);
     if (attempted > 0 && failures.length === attempted) throw failures[0];
     if (boost?.error) this.logger.warn({ error: boost.error }, 'graph boost failed; recall continues without it');
-    return { legs: { vector: vectorHits, keyword, hints, graph: boost?.strengths ?? new Map<string, number>() }, boost, hubThreshold };
+    return { legs: { vector: vectorHits, keyword, hints, entity, graph: boost?.strengths ?? new Map<string, number>() }, boost, hubThreshold };
   }
 
   /** Session neighbours of the top results gain part of their anchor's score; additive only. */

@@ -24,6 +24,7 @@ function ranked(ids: string[]): RankedCandidate[] {
         vector: null,
         keyword: null,
         hint: null,
+        entity: null,
         fused: score,
         graphBoost: 0,
         gravity: 1,

@@ -43,6 +43,8 @@ export interface RecallCandidate extends RecallMemory {
   keyword?: LegScore;
   /** Lucene BM25 score on the memory's hints (unbounded). */
   hint?: LegScore;
+  /** Entity leg: the question's entities this memory mentions, weighted (legs/entity-leg.ts). */
+  entity?: LegScore;
   /**
    * Graph link strength in [0, 1] (0 = not reached by the graph boost). The applied increment is
    * `graph.boostWeight × graphBoost`.
@@ -65,6 +67,8 @@ export interface ScoreExplanation {
   vector: LegExplanation | null;
   keyword: LegExplanation | null;
   hint: LegExplanation | null;
+  /** Entity leg (null when off or the memory names none of the question's entities). */
+  entity: LegExplanation | null;
   /** Fusion output in [0, 1] (RRF is divided by its best possible value). */
   fused: number;
   /** Additive increment from the graph boost (0 = none). */

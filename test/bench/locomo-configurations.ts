@@ -30,5 +30,7 @@ export function loadConfigurations(withVariants: boolean): Record<string, Config
     'full no rerank': { preset: 'default', overrides: { rerank: { enabled: false } } },
     'full no time window': { preset: 'default', overrides: { time: { enabled: false } } },
     'full recency on': { preset: 'default', overrides: { recency: { enabled: true } } },
+    'full entity leg': { preset: 'default', overrides: { legs: { entity: true } } },
+    'full entity leg 0.4': { preset: 'default', overrides: { legs: { entity: true }, fusion: { entityWeight: 0.4 } } },
   };
 }

@@ -118,8 +118,9 @@ describe('structured writes (createEntity, relate, assertFact, mergeEntities, de
     await gql.data(RELATE, { ns, s: 'Dave', t: 'same as', o: 'David' }, rw);
 
     const merged = (await gql.data(MERGE, { ns, keep: 'Dave', merge: 'david' }, rw)).mergeEntities;
-    // "David: lives in Oslo" also relates David and Oslo as co-mentioned (the write-time linker).
-    expect(merged).toMatchObject({ movedAspects: 2, movedAttributes: 2, movedRelations: 2 });
+    // The write-time linker also relates David to Oslo ("David: lives in Oslo") and to Go ("David:
+    // writes Go", a capitalised name mid-sentence) as co-mentioned.
+    expect(merged).toMatchObject({ movedAspects: 2, movedAttributes: 2, movedRelations: 3 });
     expect(merged.movedMentions).toBeGreaterThanOrEqual(2);
     expect(merged.entity.aliases).toEqual(['David']);
     const aspects = Object.fromEntries(merged.entity.aspects.map((a: { name: string; attributes: Array<{ content: string }> }) => [a.name, a.attributes.map((x) => x.content).sort()]));
@@ -128,13 +129,14 @@ describe('structured writes (createEntity, relate, assertFact, mergeEntities, de
       { type: 'works at', direction: 'OUT', source: { name: 'Dave' }, target: { name: 'Globex' } },
     ]);
 
-    const gone = await gql.data(`query ($ns: String) { entity(name: "David", namespace: $ns) { id } }`, { ns }, rw);
-    expect(gone.entity).toBeNull();
+    // The merged name is an alias now: a lookup by it answers the entity it was merged into.
+    const gone = await gql.data(`query ($ns: String) { entity(name: "David", namespace: $ns) { name } }`, { ns }, rw);
+    expect(gone.entity).toEqual({ name: 'Dave' });
     const memories = await gql.data(`query ($ns: String) { entity(name: "Dave", namespace: $ns) { mentions memories(first: 10) { content } } }`, { ns }, rw);
     expect(memories.entity.memories.map((m: { content: string }) => m.content)).toEqual(expect.arrayContaining(['David: writes Go', 'David: lives in Oslo']));
     const audit = await services.executor.read<{ details: string }>('t', `MATCH (h:HistoryEvent {event: 'entity.merged', namespace: $ns})-[:ABOUT]->(:Entity {name: 'Dave'}) RETURN h.details AS details`, { ns });
     expect(audit).toHaveLength(1);
-    expect(JSON.parse(audit[0]!.details)).toMatchObject({ aspects: 2, attributes: 2, relations: 2 });
+    expect(JSON.parse(audit[0]!.details)).toMatchObject({ aspects: 2, attributes: 2, relations: 3 });
 
     const self = await gql.exec(MERGE, { ns, keep: 'Dave', merge: ' dave ' }, rw);
     expect(self.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');

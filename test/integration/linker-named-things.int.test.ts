@@ -59,6 +59,16 @@ describe('named things an agent mentions become entities at write time (GraphQL 
     expect((await gql.data(ENTITY, { name: 'Nightingale', ns })).entity).toBeNull();
   });
 
+  it('the entity leg reaches memories that mention an entity the question names by an alias, and explains its share', async () => {
+    const outcome = await services.recall.recall({ query: 'Which database does the invoicing service use?', namespace: ns, overrides: { legs: { entity: true } }, trackAccess: false });
+    const osprey = outcome.ranked.find((r) => r.candidate.content.startsWith('Osprey'));
+    expect(osprey?.explanation.entity).toMatchObject({ rank: 1, normalized: 1 });
+    for (const other of outcome.ranked.filter((r) => r !== osprey)) expect(other.explanation.entity).toBeNull();
+    // Off by default: no entity share.
+    const plain = await services.recall.recall({ query: 'Which database does the invoicing service use?', namespace: ns, trackAccess: false });
+    expect(plain.ranked.every((r) => r.explanation.entity === null)).toBe(true);
+  });
+
   it('MCP get_entity finds the same names', async () => {
     for (const [name, expected] of [
       ['Osprey', { name: 'Osprey', type: 'system' }],

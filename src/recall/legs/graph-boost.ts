@@ -1,47 +1,42 @@
 import type { Executor } from '../../db/index.js';
 import { escapeLuceneTerm, queryTokens } from '../lucene.js';
+import type { QueryEntity } from './query-entities.js';
 
 /**
- * Query-time graph boost: query tokens → entities whose every name
- * word the query covers (see coversName) → one hop through RELATES_TO both ways → memories that mention any of them. Each step
- * checks the deadline and returns what it has; any error means no boost (invariant 3).
+ * Query-time graph boost: the entities the question names
+ * (query-entities.ts) → one hop through RELATES_TO both ways, strongest edges first → memories
+ * that mention any of them. Bounded by work, not by a deadline, so a loaded machine gives the same
+ * answer: every step has a LIMIT and an order that makes the LIMIT deterministic, and the reads
+ * run under the executor's read timeout. Any error means no boost (invariant 3).
  */
 
-// The entity-name full-text index, confined to the namespace by its token: exact words and
-// prefixes ("postgres" → "PostgreSQL"), names of any length; coversName() then keeps only
-// entities whose every word the query names.
-const MATCH_ENTITIES = `
-CALL db.index.fulltext.queryNodes('entity_name', $query, {limit: toInteger($fetch)}) YIELD node
-RETURN node.id AS id, node.name AS name, coalesce(node.mentions, 0) AS mentions`;
+const EXPAND_NEIGHBOURS = `
+UNWIND $ids AS id
+MATCH (:Entity {id: id})-[r:RELATES_TO]-(n:Entity)
+WHERE NOT n.id IN $ids
+WITH n, max(coalesce(r.strength, 0.5)) AS strength
+RETURN n.id AS id
+ORDER BY strength DESC, id
+LIMIT toInteger($maxNeighbours)`;
 
-/** Entity-name candidates fetched per entity kept: most are partial matches coversName drops. */
-const ENTITY_FETCH_FACTOR = 5;
+// Named entities first, then neighbours, each in the order given (most mentioned first).
+const LINKED_MEMORIES = `
+UNWIND range(0, size($entities) - 1) AS i
+WITH $entities[i] AS entity, i
+MATCH (m:Memory)-[:MENTIONS]->(:Entity {id: entity.id})
+WHERE m.deletedAt IS NULL
+WITH m, max(entity.strength) AS strength, min(i) AS first
+RETURN m.id AS memoryId, strength
+ORDER BY strength DESC, first, memoryId
+LIMIT toInteger($maxMemories)`;
+
 /** A prefix match needs this many characters and this share of the longer word. */
 const MIN_PREFIX_CHARS = 5;
 const MIN_PREFIX_SHARE = 0.6;
 
-const EXPAND_NEIGHBOURS = `
-UNWIND $ids AS id
-MATCH (:Entity {id: id})-[:RELATES_TO]-(n:Entity)
-WHERE NOT n.id IN $ids
-RETURN DISTINCT n.id AS id
-LIMIT toInteger($maxNeighbours)`;
-
-const LINKED_MEMORIES = `
-UNWIND $entities AS entity
-MATCH (m:Memory)-[:MENTIONS]->(:Entity {id: entity.id})
-WHERE m.deletedAt IS NULL
-RETURN m.id AS memoryId, max(entity.strength) AS strength
-LIMIT toInteger($maxMemories)`;
-
 export interface GraphBoostOptions {
-  namespace: string;
-  /** The namespace's full-text token (confines the entity-name index to the namespace). */
-  namespaceToken: string;
-  /** Lowercased query tokens (queryTokens). */
-  tokens: string[];
-  timeoutMs: number;
-  maxEntities: number;
+  /** The entities the question names (queryEntities). */
+  entities: readonly QueryEntity[];
   maxNeighbours: number;
   maxMemories: number;
 }
@@ -49,6 +44,7 @@ export interface GraphBoostOptions {
 export interface GraphBoostResult {
   /** memoryId → link strength: 1 for a named entity, 0.5 for one hop away. */
   strengths: Map<string, number>;
+  /** Kept for the API: the boost no longer races a deadline, so always false. */
   timedOut: boolean;
   error: string | null;
 }
@@ -57,34 +53,15 @@ const DIRECT = 1;
 const ONE_HOP = 0.5;
 
 export async function graphBoost(executor: Executor, options: GraphBoostOptions): Promise<GraphBoostResult> {
-  const deadline = performance.now() + options.timeoutMs;
-  const late = () => performance.now() > deadline;
   const result: GraphBoostResult = { strengths: new Map(), timedOut: false, error: null };
+  if (options.entities.length === 0) return result;
   try {
-    const query = entityNameQuery(options.namespaceToken, options.tokens);
-    if (!query) return result;
-    const found = await withDeadline(
-      executor.read<{ id: string; name: string; mentions: number }>('recall.boost.entities', MATCH_ENTITIES, { query, fetch: options.maxEntities * ENTITY_FETCH_FACTOR }),
-      deadline,
-    );
-    if (!found || late()) return { ...result, timedOut: true };
-    const direct = found
-      .filter((e) => coversName(options.tokens, e.name))
-      .sort((a, b) => b.mentions - a.mentions)
-      .slice(0, options.maxEntities);
-    if (direct.length === 0) return result;
-    const directIds = direct.map((r) => r.id);
-    const hop = await withDeadline(
-      executor.read<{ id: string }>('recall.boost.neighbours', EXPAND_NEIGHBOURS, { ids: directIds, maxNeighbours: options.maxNeighbours }),
-      deadline,
-    );
-    const entities = [...directIds.map((id) => ({ id, strength: DIRECT })), ...(hop ?? []).map((r) => ({ id: r.id, strength: ONE_HOP }))];
-    const memories = await withDeadline(
-      executor.read<{ memoryId: string; strength: number }>('recall.boost.memories', LINKED_MEMORIES, { entities, maxMemories: options.maxMemories }),
-      deadline,
-    );
-    for (const row of memories ?? []) result.strengths.set(row.memoryId, row.strength);
-    return { ...result, timedOut: !hop || !memories };
+    const directIds = options.entities.map((r) => r.id);
+    const hop = await executor.read<{ id: string }>('recall.boost.neighbours', EXPAND_NEIGHBOURS, { ids: directIds, maxNeighbours: options.maxNeighbours });
+    const entities = [...directIds.map((id) => ({ id, strength: DIRECT })), ...hop.map((r) => ({ id: r.id, strength: ONE_HOP }))];
+    const memories = await executor.read<{ memoryId: string; strength: number }>('recall.boost.memories', LINKED_MEMORIES, { entities, maxMemories: options.maxMemories });
+    for (const row of memories) result.strengths.set(row.memoryId, row.strength);
+    return result;
   } catch (error) {
     return { strengths: new Map(), timedOut: false, error: (error as Error).message };
   }
@@ -112,20 +89,4 @@ export function coversName(queryWords: readonly string[], entityName: string): b
 
 function isNamePrefix(short: string, long: string): boolean {
   return short.length >= MIN_PREFIX_CHARS && short.length >= MIN_PREFIX_SHARE * long.length && long.startsWith(short);
-}
-
-/** Resolves to null when the deadline passes first; the query is left to finish on its own. */
-async function withDeadline<T>(promise: Promise<T>, deadline: number): Promise<T | null> {
-  promise.catch(() => undefined); // a late failure must not become an unhandled rejection
-  const remaining = deadline - performance.now();
-  if (remaining <= 0) return null;
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<null>((resolve) => {
-    timer = setTimeout(() => resolve(null), remaining);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
