@@ -28,6 +28,11 @@ describe('validateRememberInput: every text field made well-formed, never refuse
     ]);
   });
 
+  it('refuses an item that is not an object, or content that is not a string, as BAD_USER_INPUT (an in-process batch answers it in place)', () => {
+    expect(() => validateRememberInput(null as never, LIMITS)).toThrow(expect.objectContaining({ code: 'BAD_USER_INPUT' }));
+    expect(() => validateRememberInput({ content: 42 } as never, LIMITS)).toThrow(expect.objectContaining({ code: 'BAD_USER_INPUT' }));
+  });
+
   it('refuses content that cleaning leaves blank, saying why', () => {
     expect(() => validateRememberInput({ content: '\u0000\u202e\u200b ' }, LIMITS)).toThrow(/once control, bidi and invisible characters are removed/);
     expect(() => validateRememberInput({ content: '   ' }, LIMITS)).toThrow(/must not be empty or whitespace$/);

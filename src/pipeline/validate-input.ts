@@ -51,6 +51,7 @@ export interface InputLimits {
  * never a reason to refuse; content left blank by it is.
  */
 export function validateRememberInput(input: RememberInput, limits: InputLimits): ValidatedInput {
+  if (input === null || typeof input !== 'object') throw new ValidationError('a memory to remember must be an object with content');
   if (typeof input.content !== 'string') throw new ValidationError('content must be a string', { field: 'content' });
   const tally = new CleanupTally();
   const content = cleanText(input.content, tally);
