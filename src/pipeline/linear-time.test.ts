@@ -19,6 +19,7 @@ import { chunkText } from './chunk.js';
 import { classifyMemoryType, salienceScore } from './importance.js';
 import { normalizeContent } from './normalize.js';
 import { redactSecrets } from './redact.js';
+import { redactJsonValue, redactStored } from './redact-stored.js';
 import { autoTag } from './tags.js';
 import { classifyTemporal } from './temporal.js';
 import { parseExpiry } from '../sessions/expiry.js';
@@ -34,7 +35,9 @@ const fill = (unit: string, n = N) => unit.repeat(Math.ceil(n / unit.length)).sl
 const PUNCTUATION = [...'!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~'];
 // The last ones are what src/text/well-formed.ts cleans: controls, CR, bidi, zero-width, surrogate halves.
 const OTHERS = ['a', 'A', '1', ' ', '\n', '\t', 'é', '中', '\u00a0', '\u0000', '\r', '\u000b', '\u0085', '\u202e', '\u200b', '\ud800', '\udc00'];
-const WORDS = ['password', 'api_key', 'token', 'secret', 'Bearer', 'https://a', 'eyJ', 'ghp_', 'AKIA', 'sk-', '-----BEGIN', 'postgres://', 'decided', 'chose', 'over', 'until', 'I', 'we', 'npm i', 'const', 'Error', 'TODO', '```', 'New', 'Redis', '<think>'];
+const WORDS = ['password', 'api_key', 'token', 'secret', 'Bearer', 'https://a', 'eyJ', 'ghp_', 'AKIA', 'sk-', '-----BEGIN', 'postgres://', 'decided', 'chose', 'over', 'until', 'I', 'we', 'npm i', 'const', 'Error', 'TODO', '```', 'New', 'Redis', '<think>',
+  // The redactor's structure and sentence rules (#24): headers, cookies, parameters, bridged sentences.
+  'Authorization:', 'Authorization: Basic', 'Proxy-Authorization: Token', 'Cookie: a', 'Set-Cookie:', 'X-Api-Key:', 'X-a-b-Token:', '?token', '&api_key', ';Password', 'DB_PASSWORD', 'passphrase "', 'PIN code', 'credentials', 'the password for the box is', 'password a b c d e f g is', 'a.b(c)', 'self.password', '"auth": "'];
 
 function adversarialInputs(): Array<[string, string]> {
   const out: Array<[string, string]> = [];
@@ -79,6 +82,27 @@ function adversarialInputs(): Array<[string, string]> {
     ['sentence ends', fill('a. ')],
     ['markdown headers', fill('# \n')],
     ['unclosed private key', `-----BEGIN PRIVATE KEY-----${fill('a\n', N - 27)}`],
+    // The redactor's value rules (#24): long values, unclosed quotes, bridges, chains, closers.
+    ['long header value', `Authorization: Bearer ${fill('A', N - 22)}`],
+    ['long cookie name', `Cookie: ${fill('a', N - 8)}`],
+    ['cookie pairs', `Cookie: ${fill('a=b; ', N - 8)}`],
+    ['X- header name run', `X-${fill('a-', N - 9)}Key: x`],
+    ['unclosed quoted value', `password: "${fill('a', N - 11)}`],
+    ['quoted line values', fill('password: "a" x\n')],
+    ['camelCase value', `password: ${fill('aB', N - 10)}`],
+    ['closing brackets value', `password=${fill(')', N - 9)}`],
+    ['bracket pairs value', `password = ${fill('()', N - 11)}`],
+    ['member chain value', `password = ${fill('a.', N - 11)}`],
+    ['generic chain value', `token: ${fill('A<', N - 7)}`],
+    ['bridged sentence words', fill('The password for the staging box ')],
+    ['copulas', fill('password is is is ')],
+    ['secret words and quotes', fill('passphrase "a" ')],
+    ['env lines', fill('A_PASSWORD=x\n')],
+    ['YAML keys alone', fill('  password:\n')],
+    ['JSON pairs', fill('"token": "a1b2c3d4e5", ')],
+    ['query parameters', `https://a/?${fill('token=a&', N - 11)}`],
+    ['connection-string parameters', fill('Password=a;')],
+    ['URL user:password runs', `https://${fill('a:', N - 10)}@x`],
     ['CR LF pairs and lone CRs', fill('\r\n\r')],
     ['surrogate pairs cut in between', fill('\ud83d\ude00\ud83d')],
     ['low halves before high halves', fill('\udc00\ud800')],
@@ -111,6 +135,9 @@ const STAGES: Record<string, (text: string) => unknown> = {
     }
   },
   redactExtraPatterns: (t) => redactSecrets(t, { extraPatterns: EXTRA_PATTERNS, rejectUnmaskable: false }),
+  redactStored: (t) => redactStored(t),
+  // A value under a secret-named key is masked whole; other leaves and the keys go through the redactor.
+  redactJson: (t) => redactJsonValue({ [t.slice(0, 256)]: t, note: t, nested: { token: [t], items: [t] } }),
   tags: (t) => autoTag(t, { source: t.slice(0, 256) }),
   chunk: chunkText,
   salience: salienceScore,
