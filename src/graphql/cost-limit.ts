@@ -77,6 +77,11 @@ export const FIELD_COSTS: Readonly<Record<string, number>> = {
   'Mutation.runRetention': 50,
   'Mutation.runMaintenance': 50,
   'Mutation.compressSessions': 50,
+  // Sessions: a start runs a recall (or two) and a write; an end or a recovery a few bounded reads and one write.
+  'Mutation.startSession': 200,
+  'Mutation.endSession': 50,
+  'Query.recoverSession': 20,
+  'Query.session': 10,
   'Mutation.deleteNamespace': 50,
   'Mutation.revertProposal': 20,
   'Mutation.mergeEntities': 20,
