@@ -43,6 +43,8 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
       runTool(ctx, 'remember', args.max_tokens, async () => {
         const ns = ctx.namespaceFor(args.namespace, 'write');
         const result = await services.remember.remember(rememberInput(args, ns, ctx), { actor: ctx.principal.name });
+        // A memory of an open session is one of its tool results (src/sessions); an unknown session is left alone.
+        if (args.session_id) await services.sessions.observeQuietly({ namespace: ns, sessionId: args.session_id, kind: 'tool', remembered: result.memory.content });
         // Up to 50 tags: they get a quarter of the budget, the id and outcome always fit.
         const tags = fitItems(result.tags, Math.floor(args.max_tokens / 4), ctx.count);
         return JSON.stringify({ ...rememberAnswer(result), tags: tags.kept, ...(tags.omitted > 0 ? { tags_omitted: tags.omitted } : {}) });

@@ -65,6 +65,8 @@ describe('a session over MCP survives a crash (service processes, SDK client)', 
     }
     expect(fired).toEqual([10]);
     expect((await callTool(client, 'session_tool_result', { session_id: 'e2e-1', text: 'cron log: exporter exited with code 137 (out of memory)' })).json.session.tool_results).toBe(1);
+    // remember with the session's id counts as a tool result too.
+    expect((await callTool(client, 'remember', { content: 'The exporter needs 2 GiB of memory, not 512 MiB.', session_id: 'e2e-1' })).isError).toBe(false);
     await client.close().catch(() => undefined);
 
     // The crash: no drain, no goodbye.
@@ -76,9 +78,9 @@ describe('a session over MCP survives a crash (service processes, SDK client)', 
     const recovered = await callTool(client, 'session_recover', { session_id: 'e2e-1', budget_chars: 600 });
     expect(recovered.isError).toBe(false);
     expect(recovered.json.digest.length).toBeLessThanOrEqual(600);
-    expect(recovered.json).toMatchObject({ status: 'open', prompts: 12, tool_results: 1, checkpoints: 1, budget_chars: 600 });
+    expect(recovered.json).toMatchObject({ status: 'open', prompts: 12, tool_results: 2, checkpoints: 1, budget_chars: 600 });
     expect(recovered.json.checkpoint_id).toBeTruthy();
-    expect(recovered.json.digest).toMatch(/^# Recovering session e2e-1 \(open\)\n12 prompts, 1 tool results/);
+    expect(recovered.json.digest).toMatch(/^# Recovering session e2e-1 \(open\)\n12 prompts, 2 tool results/);
     expect(recovered.json.digest).toContain('Step 12');
 
     const ended = await callTool(client, 'session_end', { session_id: 'e2e-1' });
@@ -92,6 +94,7 @@ describe('a session over MCP survives a crash (service processes, SDK client)', 
     }
     expect(status.json.summary).toMatchObject({ summarizer: 'deterministic', request: 'Step 1: why does the invoice exporter fail on Mondays?', injected: 1, used: 1 });
     expect(status.json.summary.learned).toContain('exited with code 137');
+    expect(status.json.summary.learned).toContain('needs 2 GiB of memory');
     const [job] = await services.executor.read<{ status: string }>('test', `MATCH (j:Job {id: $id}) RETURN j.status AS status`, { id: ended.json.summary_job_id });
     expect(job).toEqual({ status: 'completed' });
     await client.close().catch(() => undefined);
