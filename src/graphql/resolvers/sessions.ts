@@ -83,7 +83,8 @@ function withSessionCounting(resolvers: Resolvers): Pick<Resolvers, 'Query' | 'M
   return {
     Query: {
       recall: async (parent, args, ctx, info) => {
-        if (!args.sessionId) return recall(parent, args, ctx, info);
+        // Counting writes: a read-only key's recall is answered and not counted.
+        if (!args.sessionId || ctx.principal.readOnly) return recall(parent, args, ctx, info);
         // The explanation says which results the keyword leg found; it is dropped again unless asked for.
         const result = await recall(parent, { ...args, explain: true }, ctx, info);
         const items = result.items as ExplainedItem[];
