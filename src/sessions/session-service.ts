@@ -115,6 +115,12 @@ function budget(value: number | null | undefined, fallback: number, min: number,
   return value;
 }
 
+/** A string as a session keeps it: well-formed, on one line, cut, redacted; null when empty. */
+function storedText(text: string | null | undefined, max: number): string | null {
+  const line = text ? clipLine(cleanText(text), max) : '';
+  return line ? redactStored(line) : null;
+}
+
 const memoryLine = (m: MemoryRecord) => `[${m.type}${m.pinned ? ', pinned' : ''}] ${m.content}`;
 
 /**
@@ -159,8 +165,8 @@ export class SessionService {
       id: randomUUID(),
       namespace: input.namespace,
       sessionId,
-      harness: input.harness ? redactStored(clipLine(input.harness, 64)) : null,
-      project: input.project ? redactStored(clipLine(input.project, 256)) : null,
+      harness: storedText(input.harness, 64),
+      project: storedText(input.project, 256),
       injectedIds: fitted.keptIds,
       now: new Date().toISOString(),
     });
@@ -197,8 +203,8 @@ export class SessionService {
         ...base,
         prompt: input.kind === 'prompt' ? 1 : 0,
         tool: input.kind === 'tool' ? 1 : 0,
-        query: input.query?.trim() ? redactStored(clipLine(input.query, EVENT_TEXT_CHARS)) : null,
-        remembered: input.remembered?.trim() ? redactStored(clipLine(input.remembered, EVENT_TEXT_CHARS)) : null,
+        query: storedText(input.query, EVENT_TEXT_CHARS),
+        remembered: storedText(input.remembered, EVENT_TEXT_CHARS),
         keywordHits: [...new Set(input.keywordHits ?? [])],
       });
       // No such session, or it has ended: left alone. A re-run of this very event returns what the first run did.

@@ -107,6 +107,17 @@ describe('sessions that look after themselves (real Neo4j)', () => {
     expect(await services.sessions.observe({ namespace: ns, sessionId: 'never-started', kind: 'prompt', query: 'x' })).toBeNull();
   }, 60_000);
 
+  it('keeps prompts and tool results well-formed, on one line and redacted', async () => {
+    await start({ sessionId: 'clean-1' });
+    await services.sessions.observe({ namespace: ns, sessionId: 'clean-1', kind: 'prompt', query: 'deploy with key sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD\u0000\u202E now\nplease' });
+    await services.sessions.observe({ namespace: ns, sessionId: 'clean-1', kind: 'tool', remembered: `${'long output '.repeat(100)}` });
+    const s = (await services.sessions.get(ns, 'clean-1'))!;
+    expect(s.recentQueries[0]).not.toContain('sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD');
+    expect(s.recentQueries[0]).not.toMatch(/[\u0000\u202E\n]/);
+    expect(s.recentRemembers[0]!.length).toBeLessThanOrEqual(300);
+    expect(s.recentRemembers[0]!.endsWith('…')).toBe(true);
+  }, 60_000);
+
   it('recoverSession answers within its character budget', async () => {
     for (const budgetChars of [200, 500, 2000]) {
       const r = (await gql.data<{ recoverSession: any }>(`query($ns: String, $b: Int) { recoverSession(namespace: $ns, sessionId: "count-1", budgetChars: $b) { digest chars budgetChars checkpointId } }`, { ns, b: budgetChars })).recoverSession;
