@@ -16,6 +16,7 @@ import { DisclosureService } from './recall/disclosure-service.js';
 import { RecallService } from './recall/recall-service.js';
 import { AccessTracker } from './recall/access-tracker.js';
 import { UpkeepService } from './upkeep/index.js';
+import { SessionService, SessionUpkeep } from './sessions/index.js';
 import { createWorker } from './worker/index.js';
 import { cachedQueueDepth } from './worker/queue/index.js';
 
@@ -49,6 +50,10 @@ export interface Services {
   metrics: Metrics;
   /** Retention, the embedding tracker and document ingestion (started and stopped with the worker). */
   upkeep: UpkeepService;
+  /** Session lifecycle: start context, checkpoints, recovery, end (src/sessions). */
+  sessions: SessionService;
+  /** Idle-session sweep, decay pass and compression threshold (started and stopped with the worker). */
+  sessionUpkeep: SessionUpkeep;
   startWorker(): void;
   stopWorker(): Promise<void>;
   workerState(): WorkerState;
@@ -120,13 +125,25 @@ export function createServices(config: Config, logger: Logger, options: AppOptio
   accessTracker.start();
   const recall = observeRecall(new RecallService(executor, embedder, config, logger.child({ component: 'recall' }), accessTracker), metrics);
   const update = new UpdateService(executor, embedder, rememberSettings, logger.child({ component: 'update' }));
+  const upkeep = new UpkeepService({ executor, embedder, remember, config, logger: logger.child({ component: 'upkeep' }) });
   const worker = createWorker({
-    executor, embedder, remember, update, config,
+    executor, embedder, remember, update, config, feedback: upkeep.feedback,
     logger: logger.child({ component: 'worker' }),
     onLlmUsage: (kind, model, usage) => metrics.observeLlmUsage(kind, model, usage),
     ...(config.WORKER_NAMESPACES.length > 0 ? { namespaces: config.WORKER_NAMESPACES } : {}),
   });
-  const upkeep = new UpkeepService({ executor, embedder, remember, config, logger: logger.child({ component: 'upkeep' }) });
+  const sessions = new SessionService(executor, recall, {
+    enabled: config.SESSIONS_ENABLED,
+    checkpointPrompts: config.SESSION_CHECKPOINT_PROMPTS,
+    checkpointIntervalMs: config.SESSION_CHECKPOINT_INTERVAL_MS,
+    recoveryBudgetChars: config.SESSION_RECOVERY_BUDGET_CHARS,
+    startBudgetChars: config.SESSION_START_BUDGET_CHARS,
+    idleTimeoutMs: config.SESSION_IDLE_TIMEOUT_MS,
+    globalNamespace: config.SESSION_GLOBAL_NAMESPACE || null,
+    maxJobAttempts: config.WORKER_MAX_ATTEMPTS,
+    maxTranscriptChars: config.MAX_CONTENT_CHARS,
+  }, logger.child({ component: 'sessions' }));
+  const sessionUpkeep = new SessionUpkeep(executor, sessions, config, logger.child({ component: 'session-upkeep' }));
   return {
     config,
     logger,
@@ -146,12 +163,15 @@ export function createServices(config: Config, logger: Logger, options: AppOptio
     ),
     metrics,
     upkeep,
+    sessions,
+    sessionUpkeep,
     startWorker: () => {
       worker.start();
       upkeep.start();
+      sessionUpkeep.start();
     },
     stopWorker: async () => {
-      await Promise.all([worker.stop(), upkeep.stop()]);
+      await Promise.all([worker.stop(), upkeep.stop(), sessionUpkeep.stop()]);
     },
     workerState: () => worker.state(),
   };
