@@ -213,7 +213,7 @@ describe('fuseScores — entity leg', () => {
 
   it('adds entityWeight × its score relative to the best, scaled back into [0, 1], on every method', () => {
     for (const method of ['weighted', 'rrf', 'zscore'] as const) {
-      const off = fuseScores(all(), resolveRecallSettings('default', { fusion: { method } }));
+      const off = fuseScores(all(), resolveRecallSettings('default', { fusion: { method }, legs: { entity: false } }));
       const on = fuseScores(all(), resolveRecallSettings('default', { fusion: { method, entityWeight: 0.2 }, legs: { entity: true } }));
       expect(on.map((f) => f.entity?.normalized ?? null)).toEqual([null, 1, 0.5]);
       expect(on[0]!.fused).toBeCloseTo(off[0]!.fused / 1.2, 10);
@@ -224,7 +224,7 @@ describe('fuseScores — entity leg', () => {
   });
 
   it('changes nothing when switched off, even for a candidate that carries its score', () => {
-    const off = fuseScores(all(), resolveRecallSettings('default'));
+    const off = fuseScores(all(), resolveRecallSettings('default', { legs: { entity: false } }));
     expect(off.map((f) => f.entity)).toEqual([null, null, null]);
   });
 });

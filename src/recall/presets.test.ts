@@ -5,7 +5,7 @@ import { RECALL_PRESET_NAMES, resolveRecallSettings } from './presets.js';
 describe('resolveRecallSettings', () => {
   it('has the documented defaults', () => {
     const s = resolveRecallSettings();
-    expect(s.legs).toEqual({ vector: true, keyword: true, hints: true, entity: false });
+    expect(s.legs).toEqual({ vector: true, keyword: true, hints: true, entity: true });
     expect(s.fusion).toEqual({ method: 'zscore', alpha: 0.3, rrfK: 60, keywordNormalization: 'minmax', missingLeg: 'zero', entityWeight: 0.2 });
     expect(s.overFetchFactor).toBe(4);
     expect(s.graph).toEqual({ enabled: true, boostWeight: 0.1, timeoutMs: 500, maxEntities: 20, maxNeighbours: 50, maxMemories: 200 });

@@ -4,6 +4,8 @@ import {
   DEFAULT_CONTEXT_ANCHORS,
   DEFAULT_CONTEXT_WEIGHT,
   DEFAULT_CONTEXT_WINDOW,
+  DEFAULT_ENTITY_LEG_MAX_ENTITY_MENTIONS,
+  DEFAULT_ENTITY_LEG_PER_ENTITY,
   DEFAULT_ENTITY_LEG_WEIGHT,
   DEFAULT_EXPIRED_PENALTY,
   DEFAULT_GRAPH_BOOST_TIMEOUT_MS,
@@ -37,9 +39,10 @@ import {
 } from './config.js';
 
 const DEFAULT_SETTINGS: RecallSettings = {
-  legs: { vector: true, keyword: true, hints: true, entity: false },
+  legs: { vector: true, keyword: true, hints: true, entity: true },
   fusion: { method: 'zscore', alpha: DEFAULT_ALPHA, rrfK: DEFAULT_RRF_K, keywordNormalization: 'minmax', missingLeg: 'zero', entityWeight: DEFAULT_ENTITY_LEG_WEIGHT },
   overFetchFactor: DEFAULT_OVER_FETCH_FACTOR,
+  entityLeg: { perEntity: DEFAULT_ENTITY_LEG_PER_ENTITY, maxEntityMentions: DEFAULT_ENTITY_LEG_MAX_ENTITY_MENTIONS },
   graph: {
     enabled: true,
     boostWeight: DEFAULT_GRAPH_BOOST_WEIGHT,
@@ -85,7 +88,7 @@ const PRESET_OVERRIDES = {
   default: {},
   vectorOnly: { ...PLAIN_RANKING, legs: { vector: true, keyword: false, hints: false, entity: false } },
   keywordOnly: { ...PLAIN_RANKING, legs: { vector: false, keyword: true, hints: false, entity: false } },
-  fast: { graph: { enabled: false }, rerank: { enabled: false } },
+  fast: { legs: { entity: false }, graph: { enabled: false }, rerank: { enabled: false } },
 } satisfies Record<string, RecallSettingsOverrides>;
 
 export type RecallPresetName = keyof typeof PRESET_OVERRIDES;
@@ -133,6 +136,8 @@ export function validateRecallSettings(s: RecallSettings): void {
     ['fusion.rrfK', s.fusion.rrfK, (v) => v >= 0, '>= 0'],
     ['fusion.entityWeight', s.fusion.entityWeight, (v) => v >= 0 && v <= 1, 'in [0, 1]'],
     ['overFetchFactor', s.overFetchFactor, (v) => v >= 1, '>= 1'],
+    ['entityLeg.perEntity', s.entityLeg.perEntity, (v) => Number.isInteger(v) && v >= 1 && v <= 1_000, 'an integer in [1, 1000]'],
+    ['entityLeg.maxEntityMentions', s.entityLeg.maxEntityMentions, (v) => v >= 0, '>= 0'],
     ['graph.boostWeight', s.graph.boostWeight, (v) => v >= 0 && v <= 1, 'in [0, 1]'],
     ['graph.timeoutMs', s.graph.timeoutMs, (v) => v > 0, '> 0'],
     ['graph.maxEntities', s.graph.maxEntities, isPositiveInt, 'a positive integer'],

@@ -15,7 +15,6 @@ import { duplicateGroups } from './legs/duplicate-groups.js';
 import { entityLeg } from './legs/entity-leg.js';
 import { graphBoost, type GraphBoostResult } from './legs/graph-boost.js';
 import { queryEntities, type QueryEntity } from './legs/query-entities.js';
-import { ENTITY_LEG_MAX_ENTITY_MENTIONS, ENTITY_LEG_PER_ENTITY } from './config.js';
 import { HubThresholds } from './legs/hub-threshold.js';
 import { hintLeg, keywordLeg } from './legs/keyword-leg.js';
 import { vectorLeg } from './legs/vector-leg.js';
@@ -221,7 +220,7 @@ export class RecallService {
       leg(settings.legs.keyword, 'keyword', () => keywordLeg(this.executor, { namespaceToken: token, luceneQuery, limit: fetch, includeDeleted })),
       leg(settings.legs.hints, 'hints', () => hintLeg(this.executor, { namespaceToken: token, luceneQuery, limit: fetch, includeDeleted })),
       leg(settings.legs.entity, 'entity', async () =>
-        entityLeg(this.executor, { entities: await entitiesOrThrow(), limit: fetch, perEntity: ENTITY_LEG_PER_ENTITY, maxEntityMentions: ENTITY_LEG_MAX_ENTITY_MENTIONS, includeDeleted }),
+        entityLeg(this.executor, { entities: await entitiesOrThrow(), limit: fetch, ...settings.entityLeg, includeDeleted }),
       ),
       settings.graph.enabled
         ? named.then((found) =>

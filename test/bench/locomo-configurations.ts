@@ -32,5 +32,7 @@ export function loadConfigurations(withVariants: boolean): Record<string, Config
     'full recency on': { preset: 'default', overrides: { recency: { enabled: true } } },
     'full entity leg': { preset: 'default', overrides: { legs: { entity: true } } },
     'full entity leg 0.4': { preset: 'default', overrides: { legs: { entity: true }, fusion: { entityWeight: 0.4 } } },
+    'full entity leg hubs over 30 left out': { preset: 'default', overrides: { legs: { entity: true }, entityLeg: { maxEntityMentions: 30 } } },
+    'full entity leg 0.1 hubs over 30 left out': { preset: 'default', overrides: { legs: { entity: true }, fusion: { entityWeight: 0.1 }, entityLeg: { maxEntityMentions: 30 } } },
   };
 }
