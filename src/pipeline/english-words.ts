@@ -15,5 +15,8 @@ export function isDescriptiveWord(word: string): boolean {
   return DESCRIPTIVE.test(Array.isArray(tag) ? tag.join(' ') : tag);
 }
 
-/** Whether compromise's lexicon knows the word at all (any part of speech). */
-export const isKnownWord = (word: string): boolean => lexicon[word.toLowerCase()] !== undefined;
+/** Whether compromise's lexicon knows the word, or its stem without -s/-es/-ed/-ing (any part of speech). */
+export function isKnownWord(word: string): boolean {
+  const w = word.toLowerCase();
+  return [w, w.replace(/s$/, ''), w.replace(/es$/, ''), w.replace(/ed$/, ''), w.replace(/ing$/, '')].some((x) => x.length >= 2 && lexicon[x] !== undefined);
+}

@@ -9,10 +9,15 @@
 import { trimEndChars } from '../text/index.js';
 import { TOKEN_PATTERNS } from './redact-tokens.js';
 import { PROSE_WORDS } from './secret-assignments.js';
+import { isKnownWord } from './english-words.js';
 import { isCodeExpression, isPlaceholder, isTypeName, trimValue } from './secret-values.js';
 
 /** "use --password on the command line": a prose word after a flag is not its value. */
-const notProse = (value: string) => !PROSE_WORDS.has(trimEndChars(value, '.,;:!?)').toLowerCase()) && !isPlaceholder(trimEndChars(value, '.,;:!?)'));
+/** "use --password on the command line", "--username and --password options": an English word is no value. */
+function notProse(raw: string): boolean {
+  const value = trimEndChars(raw, '.,;:!?)');
+  return !PROSE_WORDS.has(value.toLowerCase()) && !isPlaceholder(value) && !(/^[A-Za-z]+$/.test(value) && isKnownWord(value));
+}
 
 export interface SpanPattern {
   /** UPPER_SNAKE; the placeholder is `[KIND]`. */
@@ -21,13 +26,13 @@ export interface SpanPattern {
   regex: RegExp;
   keepPrefix?: boolean;
   /** A further check on the secret text; a match it refuses is left alone. */
-  accept?: (secret: string) => boolean;
+  accept?: (secret: string, prefix: string) => boolean;
 }
 
 /** A header value is a credential unless it is a placeholder, code or a word of prose. */
 function credentialValue(raw: string): boolean {
   const value = trimValue(raw);
-  return value.length >= 6 && !SCHEME_WORD.test(value) && !isPlaceholder(value) && !isTypeName(value) && !isCodeExpression(raw, true) && !PROSE_WORDS.has(value.toLowerCase());
+  return value.length >= 6 && !(/^[A-Za-z]+$/.test(value) && isKnownWord(value)) && !SCHEME_WORD.test(value) && !isPlaceholder(value) && !isTypeName(value) && !isCodeExpression(raw, true) && !PROSE_WORDS.has(value.toLowerCase());
 }
 
 /** The password of a URL's user:password@, unless a documentation stand-in (`user:password@`, `:<pass>@`). */
@@ -55,7 +60,8 @@ const HEADER_PATTERNS: readonly SpanPattern[] = [
     kind: 'AUTHORIZATION',
     regex: new RegExp(String.raw`(?<![\w-])((?:Proxy-)?Authorization[ \t]*:[ \t]*(?:${SCHEME})?)([^\s"'\x60<>{}$][^\s"'\x60]{0,1023})`, 'gi'),
     keepPrefix: true,
-    accept: credentialValue,
+    // Without a scheme, a lone short word is prose ("Authorization: headers on a redirect").
+    accept: (value, prefix) => credentialValue(value) && (/[ \t]$/.test(prefix.replace(/:[ \t]*$/, ':')) || !/^[A-Za-z]{1,11}[.,;:]?$/.test(value)),
   },
   {
     kind: 'COOKIE',
@@ -79,6 +85,8 @@ export const PRE_ASSIGNMENT_PATTERNS: readonly SpanPattern[] = [
     kind: 'PRIVATE_KEY',
     // An unterminated block (a truncated paste) is masked to the end of the text.
     regex: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)/g,
+    // Key material follows the header: `b"-----BEGIN OPENSSH PRIVATE KEY-----"` in code is a constant.
+    accept: (block) => /[A-Za-z0-9+/=]{16,}/.test(block.replace(/^-----BEGIN [A-Z0-9 ]*-----/, '')),
   },
   {
     kind: 'DATABASE_URI',

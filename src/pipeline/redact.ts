@@ -75,7 +75,7 @@ function applyPattern(text: string, p: SpanPattern, add: (kind: string, n: numbe
     if (match.length === 0) return match;
     const prefix = p.keepPrefix ? String(groups[0] ?? '') : '';
     const secret = match.slice(prefix.length);
-    if (p.accept && !p.accept(secret)) return match;
+    if (p.accept && !p.accept(secret, prefix)) return match;
     n += 1;
     return `${prefix}[${p.kind}]`;
   });

@@ -53,7 +53,7 @@ const LINE_PREFIX = /^[ \t]*(?:export[ \t]+|set[ \t]+|-[ \t]+)?["']?$/;
 
 const DEFERRAL = /^(?:(?:see|check|find|is|in|at)\s+)?(?:the\s+)?(?:below|above|attached|following|as follows|next (?:message|line)|(?:in|on) (?:the|my|a) (?:next|following|separate)|to follow|tbd|to be provided)\b/i;
 /** First words of prose after "passphrase is", never of a passphrase. */
-const PHRASE_STOP = new Set(['required', 'optional', 'mandatory', 'missing', 'empty', 'not', 'too', 'very', 'in', 'on', 'at', 'the', 'a', 'an', 'case', 'set', 'used', 'needed', 'only', 'also', 'still', 'never', 'always', 'what', 'how', 'why', 'where', 'when', 'for', 'to', 'of', 'with', 'and', 'or', 'but', 'that', 'this', 'it', 'is', 'was', 'be', 'must', 'should', 'will', 'can', 'may', 'different', 'same', 'long', 'short', 'weak', 'strong', 'wrong', 'invalid', 'valid']);
+const PHRASE_STOP = new Set(['none', 'null', 'nil', 'blank', 'true', 'false', 'given', 'provided', 'supplied', 'required', 'optional', 'mandatory', 'missing', 'empty', 'not', 'too', 'very', 'in', 'on', 'at', 'the', 'a', 'an', 'case', 'set', 'used', 'needed', 'only', 'also', 'still', 'never', 'always', 'what', 'how', 'why', 'where', 'when', 'for', 'to', 'of', 'with', 'and', 'or', 'but', 'that', 'this', 'it', 'is', 'was', 'be', 'must', 'should', 'will', 'can', 'may', 'different', 'same', 'long', 'short', 'weak', 'strong', 'wrong', 'invalid', 'valid']);
 const LABEL: Record<string, string> = {
   PASSWORD: 'a password',
   PIN: 'a PIN',
@@ -103,9 +103,11 @@ export function redactAssignments(text: string, rejectUnmaskable = true): Assign
       const context: ValueContext = param || json || wholeLine ? 'literal' : marker && marker !== ':' ? 'code' : 'prose';
       // A quoted value on a `key: "…"` line may be a JavaScript object's (`token: "comment"`), not YAML's.
       const lineQuoted = wholeLine && !param && !json && /^["'`]/.test(rest);
-      found = key.phrase ? (phraseSpan(rest) ?? valueSpan(rest, context, param, key, copula, lineQuoted)) : valueSpan(rest, context, param, key, copula, lineQuoted);
+      found = key.phrase && context !== 'code' ? (phraseSpan(rest) ?? valueSpan(rest, context, param, key, copula, lineQuoted)) : valueSpan(rest, context, param, key, copula, lineQuoted);
       if (found === 'empty') {
-        const next = copula ? 'reject' : marker === ':' && atLineStart && lineStart >= 0 ? nextLineValue(text, valueStart + rest.length) : null;
+        // "my password is" ⏎ hunter2: the next line's lone token; wrapped prose ("… the passphrase is" ⏎
+        // "longer than …") is no announcement; nothing at all after it is.
+        const next = copula || (marker === ':' && atLineStart) ? nextLineValue(text, valueStart + rest.length) : null;
         found = next && next !== 'reject' ? { start: next.start - valueStart, end: next.end - valueStart } : next;
       }
     }
@@ -199,6 +201,8 @@ function valueSpan(rest: string, context: ValueContext, param: string | false, k
     if (close < 0) return null;
     const inner = rest.slice(1, close);
     if (inner.trim() === '' || isPlaceholder(inner)) return null;
+    // `':' + urlquote(password)`, `'%s:%s' % (…)`: a string being built is code; `"challengePassword"` is a name.
+    if (context !== 'literal' && (/^\s*(?:[-+%*]|\.[A-Za-z_])/.test(rest.slice(close + 1)) || isCamelCaseOfWords(inner))) return null;
     // In code, a string under a token/secret/key name is a secret only when it looks generated
     // (`token = "linkified"` is not); a password's or PIN's quoted value is one whatever it is.
     if ((context !== 'literal' || lineQuoted) && !key.strong && !looksGenerated(inner)) return null;
@@ -218,6 +222,8 @@ function valueSpan(rest: string, context: ValueContext, param: string | false, k
   if (cut >= 0) value = value.slice(0, cut);
   value = trimValue(value);
   if (!isSecretValue(value, context, PROSE_WORDS)) return null;
+  // A link in code or prose (`Bearer Token: https://tools.ietf.org/…`); URL credentials have their own rule.
+  if (context !== 'literal' && value.includes('://')) return null;
   // `credentials: base64EncodedTicket` on its own line: a camelCase identifier is a JavaScript property's value.
   if (lineQuoted === false && context === 'literal' && !param && isCamelCaseOfWords(value)) return null;
   // A lone "token" or "secret" outside data (`token: 7785`, `secret = abc`) needs a generated-looking value.

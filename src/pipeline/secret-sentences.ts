@@ -89,6 +89,6 @@ function valueOf(rest: string, kind: string, marker: string | undefined, bridged
   const digits = /^\d{4,12}$/.test(value) && (kind === 'PIN' || kind === 'PASSWORD');
   const generated = value.length >= 6 && isMixed(value);
   // A lone word (6+ letters, no prose) counts when the clause ends or goes on past it: "… is orbitviolet until Friday".
-  const word = value.length >= 6 && /^[A-Za-z]+$/.test(value) && marker !== 'to' && marker !== 'as' && isSecretValue(value, 'prose', PROSE_WORDS) && endsClause(rest.slice(value.length));
+  const word = value.length >= 6 && /^[A-Za-z]+$/.test(value) && marker !== 'to' && marker !== 'as' && marker !== 'are' && isSecretValue(value, 'prose', PROSE_WORDS) && endsClause(rest.slice(value.length));
   return digits || generated || word ? { start: 0, end: value.length } : null;
 }

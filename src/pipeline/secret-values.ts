@@ -35,12 +35,12 @@ export function shannonEntropy(text: string): number {
 
 /** Template values and documentation stand-ins (the stop words of secret scanners). */
 const PLACEHOLDER_WORDS = new Set([
-  'value', 'read', 'write', 'mask', 'masked', 'secure', 'omitted', 'censored', 'filtered',
+  'value', 'read', 'write', 'passphrase', 'passcode', 'mask', 'masked', 'secure', 'omitted', 'censored', 'filtered',
   'changeme', 'change_me', 'change-me', 'changeit', 'password', 'passwd', 'secret', 'token', 'apikey', 'api_key', 'example', 'sample', 'dummy', 'test', 'testing', 'foo', 'bar', 'baz',
   'redacted', 'removed', 'hidden', 'masked', 'todo', 'tbd', 'fixme', 'replaceme', 'replace_me', 'placeholder', 'none', 'null', 'nil', 'undefined', 'true', 'false', 'yes', 'no', 'empty',
   'xxx', 'xxxx', 'xxxxx', 'xxxxxx', 'xxxxxxxx', 'notset', 'not_set', 'unset', 'default', 'required', 'optional', 'string', 'secret_key', 'mysecret', 'mypassword', 'yourpassword',
 ]);
-const PLACEHOLDER_SHAPE = /^(?:\$\{?[A-Za-z_][\w.]*\}?|\$\(.*\)|%[A-Za-z_]\w*%|<[^<>]*>|\{\{.*\}\}|\$\{\{.*\}\}|\{[A-Za-z_][\w.]*\}|\[[A-Z][A-Z0-9_]*\]|[*•.xX#?-]{3,}|(?:your|my|the|some|insert|enter|add|put)[-_ ].*|.*[-_](?:here|goes[-_]here|placeholder)|process\.env\.\w+|env\(.*\)|secrets?\.[A-Za-z_]\w*|%[sdrif]|%\([a-z_]+\)s|\?|\$\d+|:[a-z_]\w*|@[a-z_]\w*)$/i;
+const PLACEHOLDER_SHAPE = /^(?:\$\{?[A-Za-z_][\w.]*\}?|\$\(.*\)|%[A-Za-z_]\w*%|<[^<>]*>|\{\{.*\}\}|\$\{\{.*\}\}|\{[A-Za-z_][\w.]*\}|\[[A-Z][A-Z0-9_]*\]|:?[*•.xX#?-]{3,}|(?:your|my|the|some|insert|enter|add|put)[-_ ].*|.*[-_](?:here|goes[-_]here|placeholder)|process\.env\.\w+|env\(.*\)|secrets?\.[A-Za-z_]\w*|%[sdrif]|%\([a-z_]+\)s|\?|\$\d+|:[a-z_]\w*|@[a-z_]\w*)$/i;
 
 /** A stand-in rather than a value: `${X}`, `<token>`, `{{token}}`, `***`, `changeme`, `your-api-key`. */
 export function isPlaceholder(value: string): boolean {
@@ -71,7 +71,7 @@ export function isTypeName(value: string): boolean {
 /** A call, member access, subscript or generic: `getenv("X")`, `request.form['password']`, `Pick<T, K>`. */
 const CALL_SHAPE = /^(?:(?:new|await|typeof|not|yield|return)\s*)?[A-Za-z_$@][\w$]*(?:(?:\?\.|\.|::|->)[A-Za-z_$][\w$]*)*(?:\s*(?:\?\.)?[([<]|(?:(?:\?\.|\.|::|->)[A-Za-z_$][\w$]*)[,;)\]}]*$)/;
 /** What only code starts or is made with: brackets, spreads, templates, comments, regexes, operators. */
-const OPERATOR_SHAPE = /^[[{(!&*]|^\.\.\.|^`|^f["']|^\/[*/]|^\/[^\s/]|&&|\|\||=>|[!=]==?|^[A-Za-z_$][\w$]*\s*(?:[-+*/%|&^]|\?\?|<=|>=|\?|:)\s*$/;
+const OPERATOR_SHAPE = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+\s*[-+*/%]|[-+*/%]\s*[A-Za-z_$][\w$.]*\(|^[[{(!&*]|^\.\.\.|^`|^f["']|^\/[*/]|^\/[^\s/]|&&|\|\||=>|[!=]==?|^[A-Za-z_$][\w$]*\s*(?:[-+*/%|&^]|\?\?|<=|>=|\?|:)\s*$/;
 const MEMBER_CHAIN = /^[A-Za-z_$][\w$]*(?:(?:\?\.|\.|::|->)[A-Za-z_$][\w$]*)+$/;
 
 /**
@@ -104,11 +104,11 @@ export function isIdentifier(value: string): boolean {
 /** `hashedPassword`, `base64EncodedTicket`, `nextToken` — not `abcDEF123`. */
 export const isCamelCase = (value: string) => /^[a-z]+\d{0,3}(?:[A-Z][a-z]+\d{0,3})+$/.test(value);
 
-/** camelCase made of English words of 3+ letters (`base64EncodedTicket`), not a random `xqYtrBnm`. */
+/** camelCase made of word-like parts of 3+ letters with a vowel (`base64EncodedTicket`), not a random `xqYtrBnm`. */
 export function isCamelCaseOfWords(value: string): boolean {
   if (!isCamelCase(value)) return false;
   const words = value.replace(/\d+/g, '').split(/(?=[A-Z])/);
-  return words.every((w) => w.length >= 3 && isKnownWord(w));
+  return words.every((w) => w.length >= 3 && (/[aeiou]/i.test(w) || isKnownWord(w)));
 }
 
 /** Letters mixed with digits or symbols, as generated and chosen passwords are. */
