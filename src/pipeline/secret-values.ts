@@ -2,8 +2,9 @@
  * What a value after a secret's name looks like: a secret, or code, a type, a placeholder or a
  * word of prose. The same distinctions gitleaks' generic-api-key rule and secretlint's rules make
  * with value shapes, entropy and stop words; our own because no maintained JavaScript rule set
- * classifies a value by its context (secretlint's rules are async file linters for vendor formats,
- * gitleaks' rules are Go TOML) and the redactor must decide per span, synchronously, in linear time.
+ * classifies a value by its context: @secretlint/secretlint-rule-preset-recommend (13.1) holds
+ * vendor-format rules only (redact-tokens.ts covers the same formats) behind an async file-linter
+ * API, gitleaks' rules are Go TOML, and the redactor must decide per span, synchronously, in linear time.
  */
 
 import { isDescriptiveWord, isKnownWord } from './english-words.js';
