@@ -202,7 +202,7 @@ function valueSpan(rest: string, context: ValueContext, param: string | false, k
     const inner = rest.slice(1, close);
     if (inner.trim() === '' || isPlaceholder(inner)) return null;
     // `':' + urlquote(password)`, `'%s:%s' % (…)`: a string being built is code; `"challengePassword"` is a name.
-    if (context !== 'literal' && (/^\s*(?:[-+%*]|\.[A-Za-z_])/.test(rest.slice(close + 1)) || isCamelCaseOfWords(inner))) return null;
+    if (context !== 'literal' && (/^\s*(?:[-+%*]|\.[A-Za-z_])/.test(rest.slice(close + 1)) || (!/\d/.test(inner) && isCamelCaseOfWords(inner)))) return null;
     // In code, a string under a token/secret/key name is a secret only when it looks generated
     // (`token = "linkified"` is not); a password's or PIN's quoted value is one whatever it is.
     if ((context !== 'literal' || lineQuoted) && !key.strong && !looksGenerated(inner)) return null;
@@ -224,8 +224,6 @@ function valueSpan(rest: string, context: ValueContext, param: string | false, k
   if (!isSecretValue(value, context, PROSE_WORDS)) return null;
   // A link in code or prose (`Bearer Token: https://tools.ietf.org/…`); URL credentials have their own rule.
   if (context !== 'literal' && value.includes('://')) return null;
-  // `credentials: base64EncodedTicket` on its own line: a camelCase identifier is a JavaScript property's value.
-  if (lineQuoted === false && context === 'literal' && !param && isCamelCaseOfWords(value)) return null;
   // A lone "token" or "secret" outside data (`token: 7785`, `secret = abc`) needs a generated-looking value.
   if (!key.strong && context !== 'literal' && !looksGenerated(value)) return null;
   if (context === 'prose' && /^[A-Za-z]+$/.test(value)) {
