@@ -380,7 +380,9 @@ await runBench(async (db) => {
     const expected = tenants.reduce((n, t) => n + t.turns.length, 0);
     const counts = opts.reuse ? await Promise.all(tenants.map((t) => storedCount(bench, t.namespace))) : tenants.map(() => 0);
     const present = counts.reduce((a, b) => a + b, 0);
-    if (present < expected * 0.98) {
+    // Exact duplicates inside a namespace are stored once (about 11 % of the turns here), so a
+    // finished store holds fewer memories than turns: below 85 % it is a build cut short.
+    if (present < expected * 0.85) {
       if (present === 0) probes.push(await writeProbe(bench, 0, 1));
       else progress(`resuming the build: ${int(present)} of ${int(expected)} memories stored`);
       windows = await ingest(bench, tenants, counts.map((n, i) => Math.min(n, tenants[i]!.turns.length)));
