@@ -13,11 +13,12 @@ import { validateClassification } from '../extraction/structural-classify.js';
 import { validateDecision } from '../extraction/validate-decision.js';
 import { validateExtraction } from '../extraction/validate-extraction.js';
 import { collapse, HtmlText } from './html-text.js';
+import { LINEAR_TIME_BUDGET_MS, timeMs } from '../../test/support/linear-time.js';
 
 /** A quarter of the default document limit: big enough that a quadratic step would take minutes. */
 const HTML_N = 1024 * 1024;
 const TEXT_N = DEFAULT_MAX_CONTENT_CHARS;
-const BUDGET_MS = 1_000;
+const BUDGET_MS = LINEAR_TIME_BUDGET_MS;
 
 const fill = (unit: string, n: number) => unit.repeat(Math.ceil(n / unit.length)).slice(0, n);
 
@@ -74,17 +75,6 @@ const NORMALIZERS: Record<string, (s: string) => unknown> = {
   nearDuplicateMerge: (s) => validateNearDuplicateDecision({ action: 'merge', reason: s, merged: s, confidence: 0.5 }),
   classification: (s) => validateClassification({ entityType: s, assignments: [{ i: 0, aspect: s, kind: s, new: s }] }, CLASSIFY_INPUT),
 };
-
-/** The faster of up to two runs, so one scheduling hiccup on a busy machine does not fail it. */
-function timeMs(fn: () => unknown): number {
-  let best = Infinity;
-  for (let attempt = 0; attempt < 2 && best > BUDGET_MS; attempt++) {
-    const t0 = performance.now();
-    fn();
-    best = Math.min(best, performance.now() - t0);
-  }
-  return best;
-}
 
 function htmlToText(html: string): unknown {
   const reader = new HtmlText();

@@ -26,10 +26,11 @@ import { parseExpiry } from '../sessions/expiry.js';
 import { clipLine } from '../sessions/digest.js';
 import { deterministicSummary } from '../sessions/summary.js';
 import { scoreContinuity } from '../sessions/continuity.js';
+import { LINEAR_TIME_BUDGET_MS, timeMs } from '../../test/support/linear-time.js';
 
 const N = DEFAULT_MAX_CONTENT_CHARS;
 /** Per stage and input; the quadratic versions took 2,000–13,000 ms here. */
-const BUDGET_MS = 1_000;
+const BUDGET_MS = LINEAR_TIME_BUDGET_MS;
 
 const fill = (unit: string, n = N) => unit.repeat(Math.ceil(n / unit.length)).slice(0, n);
 const PUNCTUATION = [...'!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~'];
@@ -166,17 +167,6 @@ const STAGES: Record<string, (text: string) => unknown> = {
     }
   },
 };
-
-/** The faster of up to two runs, so one scheduling hiccup on a busy machine does not fail it. */
-function timeMs(fn: () => unknown): number {
-  let best = Infinity;
-  for (let attempt = 0; attempt < 2 && best > BUDGET_MS; attempt++) {
-    const t0 = performance.now();
-    fn();
-    best = Math.min(best, performance.now() - t0);
-  }
-  return best;
-}
 
 describe(`text stages run in linear time on ${N}-character adversarial inputs`, () => {
   const inputs = adversarialInputs();
