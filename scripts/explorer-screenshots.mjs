@@ -28,7 +28,10 @@ setTimeout(() => {
 }, 180_000).unref();
 
 const namespace = `explorer-demo-${randomUUID().slice(0, 8)}`;
-const http = await startTestHttpServer({ API_KEYS: JSON.stringify([{ key: KEY, name: 'operator', namespaces: [namespace] }]), DEFAULT_NAMESPACE: namespace });
+const http = await startTestHttpServer({
+  API_KEYS: JSON.stringify([{ key: KEY, name: 'operator', namespaces: [namespace] }]),
+  DEFAULT_NAMESPACE: namespace,
+});
 const browser = await launchBrowser({ viewport: { width: 1400, height: 900 } });
 try {
   const seed = await seedExplorer(http.post, http.services, namespace, { authorization: `Bearer ${KEY}` });
@@ -53,21 +56,33 @@ try {
     renders.push(await page.evaluate(() => performance.now()));
     if (run === 0) {
       const sum = (filter) => [...bytes].filter(([id]) => filter(types.get(id))).reduce((total, [, n]) => total + n, 0);
-      weight = { js: sum((t) => t?.type === 'Script'), css: sum((t) => t?.type === 'Stylesheet'), html: sum((t) => t?.type === 'Document') };
+      weight = {
+        js: sum((t) => t?.type === 'Script'),
+        css: sum((t) => t?.type === 'Stylesheet'),
+        html: sum((t) => t?.type === 'Document'),
+      };
     }
     await cdp.detach();
   }
   await page.screenshot({ path: `${OUT}/explorer-timeline.png` });
 
   await page.goto(`${base}#/memory/${seed.memories.redacted}`);
-  await page.locator('[data-testid="redactions"]').getByText('DATABASE_URI', { exact: false }).or(page.locator('[data-testid="redactions"] .chip-redacted')).first().waitFor({ timeout: TIMEOUT_MS });
+  await page
+    .locator('[data-testid="redactions"]')
+    .getByText('DATABASE_URI', { exact: false })
+    .or(page.locator('[data-testid="redactions"] .chip-redacted'))
+    .first()
+    .waitFor({ timeout: TIMEOUT_MS });
   await page.screenshot({ path: `${OUT}/explorer-memory.png`, fullPage: true });
 
   await page.goto(`${base}#/entity/${seed.entities.ada}`);
   await page.locator('[data-testid="graph-nodes"] li', { hasText: 'billing team' }).waitFor({ timeout: TIMEOUT_MS });
   await page.getByRole('button', { name: 'Expand billing team' }).click();
   await page.locator('[data-testid="graph-nodes"] li', { hasText: 'invoice service' }).waitFor({ timeout: TIMEOUT_MS });
-  await page.getByRole('button', { name: /^Why was/ }).first().click();
+  await page
+    .getByRole('button', { name: /^Why was/ })
+    .first()
+    .click();
   await page.getByTestId('why-superseded').waitFor({ timeout: TIMEOUT_MS });
   await page.waitForTimeout(300);
   await page.screenshot({ path: `${OUT}/explorer-entity.png`, fullPage: true });
@@ -87,8 +102,14 @@ try {
   const sorted = [...renders].sort((a, b) => a - b);
   const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
   console.log(`screenshots: ${OUT}/explorer-{timeline,memory,entity,recall,upkeep}.png`);
-  console.log(`page weight on first load (transferred, gzip): JS ${kb(weight.js)}, CSS ${kb(weight.css)}, HTML ${kb(weight.html)} (the graph's Cytoscape chunk loads on the first entity page only)`);
-  console.log(`first render (navigation to the first timeline row, cold cache, ${RENDER_RUNS} runs): median ${sorted[Math.floor(RENDER_RUNS / 2)].toFixed(0)} ms, max ${sorted.at(-1).toFixed(0)} ms; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `page weight on first load (transferred, gzip): JS ${kb(weight.js)}, CSS ${kb(weight.css)}, HTML ${kb(weight.html)} (the graph's Cytoscape chunk loads on the first entity page only)`,
+  );
+  console.log(
+    `first render (navigation to the first timeline row, cold cache, ${RENDER_RUNS} runs): median ${sorted[Math.floor(RENDER_RUNS / 2)].toFixed(0)} ms, max ${sorted.at(-1).toFixed(0)} ms; load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   console.log(`requests outside 127.0.0.1: ${browser.blocked.length === 0 ? 'none' : browser.blocked.join(', ')}`);
   if (browser.problems.length > 0) console.log(`browser problems:\n  ${browser.problems.join('\n  ')}`);
   if (browser.blocked.length > 0 || browser.problems.length > 0) process.exitCode = 1;

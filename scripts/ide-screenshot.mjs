@@ -78,7 +78,8 @@ try {
   await page.keyboard.press('Delete');
   await page.keyboard.type(QUERY, { delay: 15 });
   const typed = await page.evaluate(() => document.querySelector('.graphiql-query-editor .CodeMirror').CodeMirror.getValue());
-  if (typed.replace(/\s+/g, ' ').trim() !== QUERY) throw new Error(`the editor holds ${JSON.stringify(typed)}, not ${JSON.stringify(QUERY)}`);
+  if (typed.replace(/\s+/g, ' ').trim() !== QUERY)
+    throw new Error(`the editor holds ${JSON.stringify(typed)}, not ${JSON.stringify(QUERY)}`);
 
   await page.locator('.graphiql-execute-button').click();
   await page.waitForFunction(

@@ -48,7 +48,16 @@ const context = await chromium.launchPersistentContext(userDataDir, {
   executablePath,
   headless: true,
   viewport: { width: 1400, height: 900 },
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 });
 try {
   await context.route('**/*', (route) => {
@@ -56,7 +65,10 @@ try {
     return /^(data:|blob:|(https?|wss?):\/\/(127\.0\.0\.1|localhost)[:/])/.test(url) ? route.continue() : route.abort();
   });
   const page = context.pages()[0] ?? (await context.newPage());
-  await page.goto(`http://127.0.0.1:${httpPort}/browser/?dbms=neo4j://neo4j@127.0.0.1:${boltPort}`, { waitUntil: 'networkidle', timeout: TIMEOUT_MS });
+  await page.goto(`http://127.0.0.1:${httpPort}/browser/?dbms=neo4j://neo4j@127.0.0.1:${boltPort}`, {
+    waitUntil: 'networkidle',
+    timeout: TIMEOUT_MS,
+  });
 
   // Log in through the connect form.
   await page.locator('[data-testid="disconnectedBannerCode"]').click();
@@ -91,7 +103,10 @@ try {
   console.log(`Neo4j Browser showed ${nodes} nodes around "${entity}" in namespace "${namespace}"; screenshot: ${output}`);
 } catch (error) {
   const debug = output.replace(/\.png$/, '.failed.png');
-  await context.pages()[0]?.screenshot({ path: debug }).catch(() => undefined);
+  await context
+    .pages()[0]
+    ?.screenshot({ path: debug })
+    .catch(() => undefined);
   console.error(`Neo4j Browser screenshot failed: ${error.message} (page as it was: ${debug})`);
   process.exitCode = 1;
 } finally {

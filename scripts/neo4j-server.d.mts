@@ -21,7 +21,9 @@ export interface RunningNeo4j {
 }
 export function startNeo4j(opts?: Neo4jOptions): Promise<RunningNeo4j>;
 export function stopNeo4j(opts?: Neo4jOptions): Promise<void>;
-export function neo4jStatus(opts?: Neo4jOptions): Promise<{ running: boolean; pid: number | null; boltUrl: string; httpUrl: string; version: string }>;
+export function neo4jStatus(
+  opts?: Neo4jOptions,
+): Promise<{ running: boolean; pid: number | null; boltUrl: string; httpUrl: string; version: string }>;
 /** The generated password of a home (made and stored 0600 in `<home>/password` on first use). */
 export function localPassword(opts?: Pick<Neo4jOptions, 'home'>): string;
 export function passwordFile(home?: string): string;

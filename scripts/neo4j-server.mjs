@@ -115,8 +115,7 @@ async function ensureLib(o) {
   const t0 = Date.now();
   const tmp = `${o.libDir}.tmp-${process.pid}`;
   fs.rmSync(tmp, { recursive: true, force: true });
-  const args = ['-q', '-B', '-f', POM, 'dependency:copy-dependencies',
-    `-DoutputDirectory=${tmp}`, `-Dneo4j.version=${o.version}`];
+  const args = ['-q', '-B', '-f', POM, 'dependency:copy-dependencies', `-DoutputDirectory=${tmp}`, `-Dneo4j.version=${o.version}`];
   const r = await run('mvn', args);
   if (r.code !== 0) {
     fs.rmSync(tmp, { recursive: true, force: true });
@@ -230,8 +229,7 @@ export function localPassword(opts = {}) {
 // the same work in 0.8 s instead of 3 s.
 async function setInitialPassword(o) {
   if (fs.existsSync(path.join(o.home, 'data', 'databases', 'system'))) return;
-  const args = ['-cp', path.join(o.libDir, '*'), 'org.neo4j.cli.AdminTool',
-    'dbms', 'set-initial-password', o.password];
+  const args = ['-cp', path.join(o.libDir, '*'), 'org.neo4j.cli.AdminTool', 'dbms', 'set-initial-password', o.password];
   const env = { NEO4J_HOME: o.home, NEO4J_CONF: path.join(o.home, 'conf') };
   const r = await run(javaBin(), args, env);
   if (r.code !== 0) throw new Error(`neo4j-admin set-initial-password failed (exit ${r.code}):\n${tail(r.output, 20)}`);
@@ -274,10 +272,16 @@ function processCommand(pid) {
 
 function launch(o, extraJvmArgs) {
   const args = [
-    '-cp', `${path.join(o.home, 'plugins', '*')}${path.delimiter}${path.join(o.libDir, '*')}`,
-    ...JVM_FLAGS, `-Xms${o.heapMb}m`, `-Xmx${o.heapMb}m`, ...extraJvmArgs, ...o.jvmArgs,
+    '-cp',
+    `${path.join(o.home, 'plugins', '*')}${path.delimiter}${path.join(o.libDir, '*')}`,
+    ...JVM_FLAGS,
+    `-Xms${o.heapMb}m`,
+    `-Xmx${o.heapMb}m`,
+    ...extraJvmArgs,
+    ...o.jvmArgs,
     'org.neo4j.server.CommunityEntryPoint',
-    `--home-dir=${o.home}`, `--config-dir=${path.join(o.home, 'conf')}`,
+    `--home-dir=${o.home}`,
+    `--config-dir=${path.join(o.home, 'conf')}`,
   ];
   const out = fs.openSync(o.consoleLog, 'w');
   // detached + unref: the server outlives this Node process (CLI exits, server keeps running).
@@ -293,10 +297,16 @@ function launch(o, extraJvmArgs) {
 function serversOfHome(o) {
   let pids;
   try {
-    pids = fs.readdirSync('/proc').filter((n) => /^\d+$/.test(n)).map(Number);
+    pids = fs
+      .readdirSync('/proc')
+      .filter((n) => /^\d+$/.test(n))
+      .map(Number);
   } catch {
     const ps = spawnSync('ps', ['-axww', '-o', 'pid='], { encoding: 'utf8' }).stdout ?? '';
-    pids = ps.split('\n').map((l) => Number(l.trim())).filter((n) => n > 0);
+    pids = ps
+      .split('\n')
+      .map((l) => Number(l.trim()))
+      .filter((n) => n > 0);
   }
   return pids.filter((pid) => pid !== process.pid && isOurServer(o, pid));
 }
@@ -352,7 +362,10 @@ function publishCds(o, clean) {
 function portOpen(port) {
   return new Promise((resolve) => {
     const s = net.connect({ host: HOST, port, timeout: 1000 });
-    const done = (v) => { s.destroy(); resolve(v); };
+    const done = (v) => {
+      s.destroy();
+      resolve(v);
+    };
     s.once('connect', () => done(true));
     s.once('timeout', () => done(false));
     s.once('error', () => done(false));
@@ -370,7 +383,11 @@ function httpJson(url, { method = 'GET', body, auth } = {}) {
       res.on('data', (d) => (text += d));
       res.on('end', () => {
         let json = null;
-        try { json = JSON.parse(text); } catch { /* not JSON */ }
+        try {
+          json = JSON.parse(text);
+        } catch {
+          /* not JSON */
+        }
         resolve({ status: res.statusCode, json });
       });
     });
@@ -390,11 +407,15 @@ async function discovery(o) {
 async function isReady(o) {
   if (!(await discovery(o)) || !(await portOpen(o.boltPort))) return false;
   const r = await httpJson(`${o.httpUrl}/db/neo4j/tx/commit`, {
-    method: 'POST', auth: `${USER}:${o.password}`, body: { statements: [{ statement: 'RETURN 1' }] },
+    method: 'POST',
+    auth: `${USER}:${o.password}`,
+    body: { statements: [{ statement: 'RETURN 1' }] },
   });
   if (r.status === 401 || r.status === 403) {
-    throw new Error(`Neo4j in ${o.home} rejects the password for user '${USER}' (it was initialised with another one): ` +
-      `pass the original password or delete ${o.home} to start fresh`);
+    throw new Error(
+      `Neo4j in ${o.home} rejects the password for user '${USER}' (it was initialised with another one): ` +
+        `pass the original password or delete ${o.home} to start fresh`,
+    );
   }
   return r.status === 200 && Array.isArray(r.json?.errors) && r.json.errors.length === 0;
 }
@@ -421,8 +442,10 @@ function startError(o, msg) {
 async function assertPortsFree(o) {
   for (const port of [o.boltPort, o.httpPort]) {
     if (await portOpen(port)) {
-      throw new Error(`port ${HOST}:${port} is already in use by another process (not the Neo4j in ${o.home}); ` +
-        'stop it or choose other ports (NEO4J_BOLT_PORT / NEO4J_HTTP_PORT)');
+      throw new Error(
+        `port ${HOST}:${port} is already in use by another process (not the Neo4j in ${o.home}); ` +
+          'stop it or choose other ports (NEO4J_BOLT_PORT / NEO4J_HTTP_PORT)',
+      );
     }
   }
 }
@@ -440,7 +463,13 @@ export async function startNeo4j(opts) {
 
 async function startLocked(o) {
   const result = (pid, alreadyRunning) => ({
-    boltUrl: o.boltUrl, httpUrl: o.httpUrl, user: USER, password: o.password, home: o.home, pid, alreadyRunning,
+    boltUrl: o.boltUrl,
+    httpUrl: o.httpUrl,
+    user: USER,
+    password: o.password,
+    home: o.home,
+    pid,
+    alreadyRunning,
   });
 
   const existing = readPid(o);
@@ -531,7 +560,11 @@ function breakStaleLock(lock, holder) {
   }
   const taken = Number(readOr(aside, '').trim());
   if (taken !== holder && taken && isAlive(taken)) {
-    try { fs.linkSync(aside, lock); } catch { /* a new holder already; it is theirs */ }
+    try {
+      fs.linkSync(aside, lock);
+    } catch {
+      /* a new holder already; it is theirs */
+    }
   }
   fs.rmSync(aside, { force: true });
 }

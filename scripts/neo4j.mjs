@@ -15,8 +15,10 @@ const commands = {
   async start() {
     const r = await startNeo4j(opts);
     const secret = opts.password ? 'NEO4J_PASSWORD' : passwordFile(opts.home);
-    console.log(`${r.boltUrl}  user=${r.user}  password: ${secret}  browser=${r.httpUrl}/browser/  home=${r.home}  pid=${r.pid}` +
-      (r.alreadyRunning ? '  (already running)' : ''));
+    console.log(
+      `${r.boltUrl}  user=${r.user}  password: ${secret}  browser=${r.httpUrl}/browser/  home=${r.home}  pid=${r.pid}` +
+        (r.alreadyRunning ? '  (already running)' : ''),
+    );
   },
   async stop() {
     await stopNeo4j(opts);

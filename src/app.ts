@@ -80,7 +80,12 @@ export interface AppOptions {
 /** The composition root: wires config into services. No I/O beyond creating the driver. */
 export function createServices(config: Config, logger: Logger, options: AppOptions): Services {
   if (!config.NEO4J_PASSWORD) throw new MnemographError('CONFIG_INVALID', 'NEO4J_PASSWORD is required to connect to NEO4J_URI');
-  const driver = createDriver({ uri: options.neo4jUri, user: config.NEO4J_USER, password: config.NEO4J_PASSWORD, database: config.NEO4J_DATABASE });
+  const driver = createDriver({
+    uri: options.neo4jUri,
+    user: config.NEO4J_USER,
+    password: config.NEO4J_PASSWORD,
+    database: config.NEO4J_DATABASE,
+  });
   const base = new Executor(driver, config.NEO4J_DATABASE, logger.child({ component: 'neo4j' }), {
     readMs: config.NEO4J_READ_TIMEOUT_MS,
     writeMs: config.NEO4J_WRITE_TIMEOUT_MS,
@@ -121,28 +126,45 @@ export function createServices(config: Config, logger: Logger, options: AppOptio
     logger.child({ component: 'remember' }),
     options.rememberHooks,
   );
-  const accessTracker = new AccessTracker(executor, { flushMs: config.ACCESS_FLUSH_MS, maxPending: config.ACCESS_MAX_PENDING }, logger.child({ component: 'access' }));
+  const accessTracker = new AccessTracker(
+    executor,
+    { flushMs: config.ACCESS_FLUSH_MS, maxPending: config.ACCESS_MAX_PENDING },
+    logger.child({ component: 'access' }),
+  );
   accessTracker.start();
-  const recall = observeRecall(new RecallService(executor, embedder, config, logger.child({ component: 'recall' }), accessTracker), metrics);
+  const recall = observeRecall(
+    new RecallService(executor, embedder, config, logger.child({ component: 'recall' }), accessTracker),
+    metrics,
+  );
   const update = new UpdateService(executor, embedder, rememberSettings, logger.child({ component: 'update' }));
   const upkeep = new UpkeepService({ executor, embedder, remember, config, logger: logger.child({ component: 'upkeep' }) });
   const worker = createWorker({
-    executor, embedder, remember, update, config, feedback: upkeep.feedback,
+    executor,
+    embedder,
+    remember,
+    update,
+    config,
+    feedback: upkeep.feedback,
     logger: logger.child({ component: 'worker' }),
     onLlmUsage: (kind, model, usage) => metrics.observeLlmUsage(kind, model, usage),
     ...(config.WORKER_NAMESPACES.length > 0 ? { namespaces: config.WORKER_NAMESPACES } : {}),
   });
-  const sessions = new SessionService(executor, recall, {
-    enabled: config.SESSIONS_ENABLED,
-    checkpointPrompts: config.SESSION_CHECKPOINT_PROMPTS,
-    checkpointIntervalMs: config.SESSION_CHECKPOINT_INTERVAL_MS,
-    recoveryBudgetChars: config.SESSION_RECOVERY_BUDGET_CHARS,
-    startBudgetChars: config.SESSION_START_BUDGET_CHARS,
-    idleTimeoutMs: config.SESSION_IDLE_TIMEOUT_MS,
-    globalNamespace: config.SESSION_GLOBAL_NAMESPACE || null,
-    maxJobAttempts: config.WORKER_MAX_ATTEMPTS,
-    maxTranscriptChars: config.MAX_CONTENT_CHARS,
-  }, logger.child({ component: 'sessions' }));
+  const sessions = new SessionService(
+    executor,
+    recall,
+    {
+      enabled: config.SESSIONS_ENABLED,
+      checkpointPrompts: config.SESSION_CHECKPOINT_PROMPTS,
+      checkpointIntervalMs: config.SESSION_CHECKPOINT_INTERVAL_MS,
+      recoveryBudgetChars: config.SESSION_RECOVERY_BUDGET_CHARS,
+      startBudgetChars: config.SESSION_START_BUDGET_CHARS,
+      idleTimeoutMs: config.SESSION_IDLE_TIMEOUT_MS,
+      globalNamespace: config.SESSION_GLOBAL_NAMESPACE || null,
+      maxJobAttempts: config.WORKER_MAX_ATTEMPTS,
+      maxTranscriptChars: config.MAX_CONTENT_CHARS,
+    },
+    logger.child({ component: 'sessions' }),
+  );
   const sessionUpkeep = new SessionUpkeep(executor, sessions, config, logger.child({ component: 'session-upkeep' }));
   return {
     config,
@@ -188,7 +210,11 @@ export async function prepareServices(services: Services): Promise<void> {
     // A missing or corrupt model must stop start-up with a reason an operator can act on.
     if (error instanceof MnemographError) throw error;
     const where = modelDirFor(services.config) ?? 'the download cache';
-    throw new MnemographError('UNAVAILABLE', `embedding model ${services.config.EMBEDDING_MODEL} failed to load from ${where} (${(error as Error).message}); run npm run model:provision or fix EMBEDDING_MODEL_DIR`, { cause: error });
+    throw new MnemographError(
+      'UNAVAILABLE',
+      `embedding model ${services.config.EMBEDDING_MODEL} failed to load from ${where} (${(error as Error).message}); run npm run model:provision or fix EMBEDDING_MODEL_DIR`,
+      { cause: error },
+    );
   }
   // Ready means the first recall after a restart answers like the next: every index it reads opened once.
   const warm = await warmUpIndexes(services.executor, services.embedder.dimensions);

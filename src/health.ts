@@ -35,7 +35,14 @@ export async function checkHealth(services: Pick<Services, 'executor' | 'embedde
       indexesNotOnline: s.notOnline.map((i) => `${i.name} (${i.state})`),
       error: null,
     }))
-    .catch((error: Error) => ({ connected: false, ready: false, schemaVersion: 0, expectedSchemaVersion: 0, indexesNotOnline: [], error: error.message }));
+    .catch((error: Error) => ({
+      connected: false,
+      ready: false,
+      schemaVersion: 0,
+      expectedSchemaVersion: 0,
+      indexesNotOnline: [],
+      error: error.message,
+    }));
   const embedding = { loaded: services.embedder.isLoaded(), model: services.embedder.modelId, dimensions: services.embedder.dimensions };
   const { ready, ...report } = neo4j;
   return { ok: ready && embedding.loaded, neo4j: report, embedding, version: SERVICE_VERSION };

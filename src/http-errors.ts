@@ -33,7 +33,13 @@ function retryAfterMsOf(error: MnemographError): number | undefined {
 function describeOwn(error: MnemographError): HttpErrorBody {
   const retryAfterMs = retryAfterMsOf(error);
   if (retryAfterMs !== undefined) {
-    return { status: 429, retryAfter: Math.max(1, Math.ceil(retryAfterMs / 1000)), code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) };
+    return {
+      status: 429,
+      retryAfter: Math.max(1, Math.ceil(retryAfterMs / 1000)),
+      code: error.code,
+      message: error.message,
+      ...(error.details ? { details: error.details } : {}),
+    };
   }
   const status = STATUS_OF[error.code] ?? (error.code === 'INTERNAL' ? 500 : 400);
   if (status >= 500 && error.code !== 'UNAVAILABLE') return { status, code: 'INTERNAL', message: 'internal error' };
@@ -71,6 +77,8 @@ export function httpErrorHandler(logger: Logger): ErrorRequestHandler {
     if (trace) trace.errorCodes = [body.code];
     if (body.retryAfter !== undefined) res.set('Retry-After', String(body.retryAfter));
     if (body.status >= 500) logger.error({ err: error, requestId: requestIdOf(res) }, 'unexpected error in an HTTP handler');
-    res.status(body.status).json({ errors: [{ message: body.message, extensions: { code: body.code, ...(body.details ? { details: body.details } : {}) } }] });
+    res
+      .status(body.status)
+      .json({ errors: [{ message: body.message, extensions: { code: body.code, ...(body.details ? { details: body.details } : {}) } }] });
   };
 }

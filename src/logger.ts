@@ -11,7 +11,10 @@ export function createLogger(level: string, name = 'mnemograph', fd: 1 | 2 = 1):
     name,
     level,
     // Secrets, vectors and prompts never reach the logs, even if passed by mistake.
-    redact: { paths: ['password', '*.password', 'apiKey', '*.apiKey', 'embedding', '*.embedding', 'prompt', '*.prompt'], censor: '[redacted]' },
+    redact: {
+      paths: ['password', '*.password', 'apiKey', '*.apiKey', 'embedding', '*.embedding', 'prompt', '*.prompt'],
+      censor: '[redacted]',
+    },
   };
   return fd === 2 ? pino(options, destination(2)) : pino(options);
 }

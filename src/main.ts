@@ -62,7 +62,9 @@ class Lifecycle {
       if (server) await server.close();
       if (services) await closeServices(services);
     };
-    await withTimeout(close(), CLOSE_TIMEOUT_MS).catch((error: Error) => this.logger.warn({ err: error }, 'closing the services failed; stopping anyway'));
+    await withTimeout(close(), CLOSE_TIMEOUT_MS).catch((error: Error) =>
+      this.logger.warn({ err: error }, 'closing the services failed; stopping anyway'),
+    );
     // A Neo4j still starting is waited for: only then is it known whether this process started it.
     const local = this.neo4j ? await this.neo4j.catch(() => null) : null;
     if (local?.stop) {

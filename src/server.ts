@@ -138,7 +138,8 @@ export async function startServer(services: Services, options: { host: string; p
         } catch (error) {
           const graphQLError = toGraphQLError(error);
           const trace = traceOf(res);
-          if (trace && graphQLError instanceof GraphQLError && typeof graphQLError.extensions.code === 'string') trace.errorCodes = [graphQLError.extensions.code];
+          if (trace && graphQLError instanceof GraphQLError && typeof graphQLError.extensions.code === 'string')
+            trace.errorCodes = [graphQLError.extensions.code];
           throw graphQLError;
         }
       },
@@ -146,12 +147,7 @@ export async function startServer(services: Services, options: { host: string; p
   );
   // /mcp: the same admission as /graphql (one rate and concurrency budget per key), the body
   // limit in the router, refusals as JSON-RPC errors; one log line per tool call (src/mcp).
-  app.use(
-    '/mcp',
-    admit,
-    mcpRouter(services),
-    mcpErrorHandler(services.logger, services.metrics),
-  );
+  app.use('/mcp', admit, mcpRouter(services), mcpErrorHandler(services.logger, services.metrics));
   app.use(httpErrorHandler(services.logger));
 
   const address = httpServer.address();

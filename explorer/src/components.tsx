@@ -12,7 +12,19 @@ export function ErrorBox({ error }: { error: ApiError | null }) {
 }
 
 /** A lookup by id: its error, that it is loading, or that no readable record has that id. */
-export function LookupState({ error, loading, missing, what, id }: { error: ApiError | null; loading: boolean; missing: boolean; what: string; id: string }) {
+export function LookupState({
+  error,
+  loading,
+  missing,
+  what,
+  id,
+}: {
+  error: ApiError | null;
+  loading: boolean;
+  missing: boolean;
+  what: string;
+  id: string;
+}) {
   return (
     <>
       <ErrorBox error={error} />
@@ -38,7 +50,11 @@ export function Tags({ tags }: { tags: readonly string[] }) {
 }
 
 export function Loading({ when }: { when: boolean }) {
-  return when ? <p class="muted" aria-live="polite">Loading…</p> : null;
+  return when ? (
+    <p class="muted" aria-live="polite">
+      Loading…
+    </p>
+  ) : null;
 }
 
 /** `2026-11-24 18:43` (UTC): sortable, and the same for every viewer. */

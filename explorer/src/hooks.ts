@@ -8,7 +8,12 @@ export interface QueryState<T> {
 }
 
 /** Runs one GraphQL query whenever `deps` change; a stale answer never overwrites a newer one. */
-export function useQuery<T>(key: string, query: string | null, variables: Record<string, unknown>, deps: unknown[]): QueryState<T> & { reload: () => void } {
+export function useQuery<T>(
+  key: string,
+  query: string | null,
+  variables: Record<string, unknown>,
+  deps: unknown[],
+): QueryState<T> & { reload: () => void } {
   const [state, setState] = useState<QueryState<T>>({ data: null, error: null, loading: query !== null });
   const [tick, setTick] = useState(0);
   useEffect(() => {
@@ -20,7 +25,9 @@ export function useQuery<T>(key: string, query: string | null, variables: Record
     setState((s) => ({ ...s, loading: true, error: null }));
     gql<T>(key, query, variables).then(
       (data) => current && setState({ data, error: null, loading: false }),
-      (error: unknown) => current && setState({ data: null, error: error instanceof ApiError ? error : new ApiError('ERROR', 'the request failed'), loading: false }),
+      (error: unknown) =>
+        current &&
+        setState({ data: null, error: error instanceof ApiError ? error : new ApiError('ERROR', 'the request failed'), loading: false }),
     );
     return () => {
       current = false;

@@ -20,7 +20,6 @@ const NAV: Array<[View, string]> = [
   ['upkeep', 'Upkeep'],
 ];
 
-
 function KeyForm({ apiKey, onKey }: { apiKey: string; onKey: (key: string) => void }) {
   const [draft, setDraft] = useState(apiKey);
   return (
@@ -32,7 +31,15 @@ function KeyForm({ apiKey, onKey }: { apiKey: string; onKey: (key: string) => vo
       }}
     >
       <label for="api-key">API key</label>
-      <input id="api-key" type="password" autoComplete="off" spellcheck={false} value={draft} onInput={(e) => setDraft(e.currentTarget.value)} placeholder="none in open mode" />
+      <input
+        id="api-key"
+        type="password"
+        autoComplete="off"
+        spellcheck={false}
+        value={draft}
+        onInput={(e) => setDraft(e.currentTarget.value)}
+        placeholder="none in open mode"
+      />
       <button type="submit">Use key</button>
     </form>
   );
@@ -42,7 +49,17 @@ function KeyForm({ apiKey, onKey }: { apiKey: string; onKey: (key: string) => vo
  * A named key picks among its namespaces; a "*" key may also type one (only the first 100
  * namespaces holding memories are listed).
  */
-function NamespacePicker({ namespace, options, free, onPick }: { namespace: string; options: string[]; free: boolean; onPick: (ns: string) => void }) {
+function NamespacePicker({
+  namespace,
+  options,
+  free,
+  onPick,
+}: {
+  namespace: string;
+  options: string[];
+  free: boolean;
+  onPick: (ns: string) => void;
+}) {
   const [draft, setDraft] = useState(namespace);
   useEffect(() => setDraft(namespace), [namespace]);
   if (!free) {
@@ -66,7 +83,14 @@ function NamespacePicker({ namespace, options, free, onPick }: { namespace: stri
       }}
     >
       <label for="namespace">Namespace</label>
-      <input id="namespace" list="known-namespaces" maxLength={200} spellcheck={false} value={draft} onInput={(e) => setDraft(e.currentTarget.value)} />
+      <input
+        id="namespace"
+        list="known-namespaces"
+        maxLength={200}
+        spellcheck={false}
+        value={draft}
+        onInput={(e) => setDraft(e.currentTarget.value)}
+      />
       <datalist id="known-namespaces">
         {options.map((ns) => (
           <option value={ns} />
@@ -94,7 +118,9 @@ function App() {
     if (namespace) remember(NAMESPACE_STORAGE, namespace);
   }, [namespace]);
 
-  const options = me ? [...new Set([...(me.allNamespaces ? [me.defaultNamespace] : []), ...me.namespaces, namespace].filter(Boolean))].sort() : [];
+  const options = me
+    ? [...new Set([...(me.allNamespaces ? [me.defaultNamespace] : []), ...me.namespaces, namespace].filter(Boolean))].sort()
+    : [];
   const props: ViewProps | null = me && namespace ? { apiKey, namespace, viewer: me, id: route.id } : null;
 
   return (
@@ -130,7 +156,9 @@ function App() {
       </header>
       <main id="main">
         <ErrorBox error={viewer.error} />
-        {viewer.error?.code === 'UNAUTHENTICATED' ? <p>Enter an API key above: the explorer calls /graphql with it, like any client.</p> : null}
+        {viewer.error?.code === 'UNAUTHENTICATED' ? (
+          <p>Enter an API key above: the explorer calls /graphql with it, like any client.</p>
+        ) : null}
         {props ? <Routed view={route.view} props={props} /> : null}
       </main>
     </>

@@ -39,7 +39,11 @@ export interface MemoryRow {
 }
 
 export interface TimelineData {
-  memoriesConnection: { totalCount: number; pageInfo: { hasNextPage: boolean; endCursor: string | null }; edges: Array<{ cursor: string; node: MemoryRow }> };
+  memoriesConnection: {
+    totalCount: number;
+    pageInfo: { hasNextPage: boolean; endCursor: string | null };
+    edges: Array<{ cursor: string; node: MemoryRow }>;
+  };
 }
 
 export const SEARCH = `query Search($q: String!, $ns: String) {
@@ -107,7 +111,17 @@ export interface MemoryDetail extends MemoryRow {
   embeddingModel: string | null;
   chunks: Array<{ id: string; index: number; text: string; startChar: number; endChar: number }>;
   entities: Array<{ id: string; name: string; type: string; mentions: number }>;
-  attributes: Array<{ id: string; content: string; kind: string; status: string; confidence: number; validFrom: string; validTo: string | null; supersedes: { id: string; content: string } | null; supersededBy: { id: string; content: string } | null }>;
+  attributes: Array<{
+    id: string;
+    content: string;
+    kind: string;
+    status: string;
+    confidence: number;
+    validFrom: string;
+    validTo: string | null;
+    supersedes: { id: string; content: string } | null;
+    supersededBy: { id: string; content: string } | null;
+  }>;
   history: HistoryEvent[];
   jobs: Job[];
 }
@@ -217,7 +231,12 @@ export interface RecallData {
     boostTimedOut: boolean;
     rerankApplied: boolean;
     tookMs: number;
-    items: Array<{ score: number; tokens: number; memory: { id: string; content: string; type: string; importance: number; createdAt: string }; explain: Explain | null }>;
+    items: Array<{
+      score: number;
+      tokens: number;
+      memory: { id: string; content: string; type: string; importance: number; createdAt: string };
+      explain: Explain | null;
+    }>;
   };
   ranked: { hits: SearchHit[] };
 }
@@ -245,10 +264,33 @@ export interface Depth {
 export interface UpkeepData {
   pipelineStatus: {
     queue: Depth;
-    worker: { running: boolean; workerId: string | null; processed: number; failed: number; lastTickAt: string | null; llmAvailable: boolean; mode: string };
+    worker: {
+      running: boolean;
+      workerId: string | null;
+      processed: number;
+      failed: number;
+      lastTickAt: string | null;
+      llmAvailable: boolean;
+      mode: string;
+    };
     lastErrors: Array<{ jobId: string; kind: string; error: string; at: string }>;
-    embeddings: { running: boolean; model: string; processed: number; failed: number; skippedCycles: number; lastCycleAt: string | null; queueDepth: number } | null;
-    retention: { namespace: string | null; dryRun: boolean; startedAt: string; durationMs: number; total: number; steps: Array<{ step: string; deleted: number; cutoff: string; batchFull: boolean }> } | null;
+    embeddings: {
+      running: boolean;
+      model: string;
+      processed: number;
+      failed: number;
+      skippedCycles: number;
+      lastCycleAt: string | null;
+      queueDepth: number;
+    } | null;
+    retention: {
+      namespace: string | null;
+      dryRun: boolean;
+      startedAt: string;
+      durationMs: number;
+      total: number;
+      steps: Array<{ step: string; deleted: number; cutoff: string; batchFull: boolean }>;
+    } | null;
     maintenance: {
       namespace: string | null;
       mode: string;

@@ -14,7 +14,9 @@ async function main(): Promise<void> {
   const logger = createLogger(config.LOG_LEVEL, 'mnemograph-mcp', 2);
   // The local Neo4j (no NEO4J_URI) has the password generated in its home, as `npm start` uses.
   const password = config.NEO4J_PASSWORD ?? (config.NEO4J_URI ? undefined : await localNeo4jPassword(config.NEO4J_HOME_DIR));
-  const services = createServices({ ...config, NEO4J_PASSWORD: password }, logger, { neo4jUri: config.NEO4J_URI ?? `bolt://127.0.0.1:${config.NEO4J_BOLT_PORT}` });
+  const services = createServices({ ...config, NEO4J_PASSWORD: password }, logger, {
+    neo4jUri: config.NEO4J_URI ?? `bolt://127.0.0.1:${config.NEO4J_BOLT_PORT}`,
+  });
   // Checked before anything loads: a key the service does not accept stops the process at once.
   services.access.authenticate(process.env.MNEMOGRAPH_API_KEY ? `Bearer ${process.env.MNEMOGRAPH_API_KEY}` : undefined);
   await prepareServices(services);

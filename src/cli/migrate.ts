@@ -10,10 +10,15 @@ const logger = createLogger(config.LOG_LEVEL);
 const uri = config.NEO4J_URI ?? `bolt://127.0.0.1:${config.NEO4J_BOLT_PORT}`;
 // Without NEO4J_PASSWORD, the local Neo4j's generated one (scripts/neo4j-server.mjs).
 const password = config.NEO4J_PASSWORD ?? localPassword(config.NEO4J_HOME_DIR ? { home: config.NEO4J_HOME_DIR } : {});
-const executor = new Executor(createDriver({ uri, user: config.NEO4J_USER, password, database: config.NEO4J_DATABASE }), config.NEO4J_DATABASE, logger, {
-  readMs: config.NEO4J_READ_TIMEOUT_MS,
-  writeMs: config.NEO4J_WRITE_TIMEOUT_MS,
-});
+const executor = new Executor(
+  createDriver({ uri, user: config.NEO4J_USER, password, database: config.NEO4J_DATABASE }),
+  config.NEO4J_DATABASE,
+  logger,
+  {
+    readMs: config.NEO4J_READ_TIMEOUT_MS,
+    writeMs: config.NEO4J_WRITE_TIMEOUT_MS,
+  },
+);
 try {
   const report = await migrate(executor, CYPHER_DIR, logger);
   process.stdout.write(`schema at version ${report.version}; applied now: ${report.applied.length ? report.applied.join(', ') : 'none'}\n`);

@@ -15,7 +15,12 @@ const problemsOf = (patterns: unknown): string => {
 
 describe('REDACTION_EXTRA_PATTERNS, validated at start-up', () => {
   it('accepts linear patterns with allowed flags', () => {
-    expect(load([{ kind: 'TICKET', pattern: 'TKT-\\d{4,8}' }, { kind: 'EMPLOYEE_ID', pattern: 'emp[-_ ]?[0-9]+', flags: 'i' }]).REDACTION_EXTRA_PATTERNS).toHaveLength(2);
+    expect(
+      load([
+        { kind: 'TICKET', pattern: 'TKT-\\d{4,8}' },
+        { kind: 'EMPLOYEE_ID', pattern: 'emp[-_ ]?[0-9]+', flags: 'i' },
+      ]).REDACTION_EXTRA_PATTERNS,
+    ).toHaveLength(2);
   });
 
   // Patterns that take exponential or polynomial time on a backtracking engine; safe-regex2 let
@@ -42,7 +47,10 @@ describe('REDACTION_EXTRA_PATTERNS, validated at start-up', () => {
     ['a lookahead', 'secret(?=:)'],
     ['a negative lookbehind', '(?<!x)token'],
   ])('refuses %s (needs backtracking), naming the pattern by index and kind', (_, pattern) => {
-    const message = problemsOf([{ kind: 'OK', pattern: 'x' }, { kind: 'BAD', pattern }]);
+    const message = problemsOf([
+      { kind: 'OK', pattern: 'x' },
+      { kind: 'BAD', pattern },
+    ]);
     expect(message).toMatch(/CONFIG_INVALID|invalid configuration/);
     expect(message).toContain('pattern 1 (BAD) needs backtracking');
   });
@@ -70,7 +78,10 @@ describe('REDACTION_EXTRA_PATTERNS, validated at start-up', () => {
   });
 
   it.each([
-    ['an over-long pattern (the engine would say "Regular expression too large" on every write)', [{ kind: 'HUGE', pattern: 'a'.repeat(50_000) }]],
+    [
+      'an over-long pattern (the engine would say "Regular expression too large" on every write)',
+      [{ kind: 'HUGE', pattern: 'a'.repeat(50_000) }],
+    ],
     ['unknown flags', [{ kind: 'STICKY', pattern: 'a', flags: 'y' }]],
     ['a lower-case kind', [{ kind: 'ticket', pattern: 'a' }]],
     ['too many patterns', Array.from({ length: 51 }, (_, i) => ({ kind: `K${i}`, pattern: 'a' }))],

@@ -28,7 +28,10 @@ export class LinearRegExp extends RegExp {
 
   constructor(source: string, flags = 'g') {
     super(source, flags);
-    this.re2 = RE2JS.compile(RE2JS.translateRegExp(source), [...flags].reduce((bits, f) => bits | (RE2_FLAGS[f] ?? 0), 0));
+    this.re2 = RE2JS.compile(
+      RE2JS.translateRegExp(source),
+      [...flags].reduce((bits, f) => bits | (RE2_FLAGS[f] ?? 0), 0),
+    );
   }
 
   override exec(): RegExpExecArray | null {
@@ -86,7 +89,10 @@ export const extraPatternsSchema = z
     }
     const result = z.array(pattern).max(MAX_EXTRA_PATTERNS).safeParse(parsed);
     if (!result.success) {
-      ctx.addIssue({ code: 'custom', message: `a JSON array of at most ${MAX_EXTRA_PATTERNS} {"kind":"UPPER_SNAKE","pattern":"regex (≤ ${MAX_EXTRA_PATTERN_CHARS} chars)","flags":"imsu"}` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `a JSON array of at most ${MAX_EXTRA_PATTERNS} {"kind":"UPPER_SNAKE","pattern":"regex (≤ ${MAX_EXTRA_PATTERN_CHARS} chars)","flags":"imsu"}`,
+      });
       return z.NEVER;
     }
     for (const [index, entry] of result.data.entries()) {

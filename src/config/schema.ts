@@ -29,7 +29,10 @@ export const configSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DEFAULT_NAMESPACE: namespace.default(d.DEFAULT_NAMESPACE),
 
-  NEO4J_URI: z.string().regex(/^(bolt|neo4j)(\+s|\+ssc)?:\/\//, 'a bolt:// or neo4j:// URI').optional(),
+  NEO4J_URI: z
+    .string()
+    .regex(/^(bolt|neo4j)(\+s|\+ssc)?:\/\//, 'a bolt:// or neo4j:// URI')
+    .optional(),
   NEO4J_USER: z.string().min(1).default(d.DEFAULT_NEO4J_USER),
   /** Unset: the local Neo4j's generated password (`<NEO4J_HOME_DIR>/password`); required with NEO4J_URI. */
   NEO4J_PASSWORD: z.string().min(8, 'Neo4j requires at least 8 characters').optional(),
@@ -80,7 +83,12 @@ export const configSchema = z.object({
   WORKER_NAMESPACES: z
     .string()
     .default('')
-    .transform((s) => s.split(',').map((name) => name.trim()).filter(Boolean))
+    .transform((s) =>
+      s
+        .split(',')
+        .map((name) => name.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(namespace)),
   SEMANTIC_CONTRADICTION_ENABLED: bool.default(false),
   SEMANTIC_CONTRADICTION_TIMEOUT_MS: int(5_000, 300_000).default(pd.DEFAULT_SEMANTIC_CONTRADICTION_TIMEOUT_MS),
@@ -110,8 +118,19 @@ export const configSchema = z.object({
   ALLOWED_HOSTS: z
     .string()
     .default('')
-    .transform((s) => s.split(',').map((name) => name.trim()).filter(Boolean))
-    .pipe(z.array(z.string().regex(/^[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})*$|^\[[0-9A-Fa-f:.]{2,45}\]$/, 'host names (no port), comma-separated'))),
+    .transform((s) =>
+      s
+        .split(',')
+        .map((name) => name.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z.array(
+        z
+          .string()
+          .regex(/^[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})*$|^\[[0-9A-Fa-f:.]{2,45}\]$/, 'host names (no port), comma-separated'),
+      ),
+    ),
   /** Listen beyond loopback without API keys: only inside a private network (docker-compose). */
   TRUST_NETWORK: bool.default(false),
   MAX_REQUEST_BYTES: int(1_024, 100 * 1024 * 1024).default(d.DEFAULT_MAX_REQUEST_BYTES),
@@ -150,8 +169,15 @@ export const configSchema = z.object({
   MAINTENANCE_AUTO_ACTIONS: z
     .string()
     .default(DEFAULT_AUTO_ACTIONS.join(','))
-    .transform((s) => s.split(',').map((name) => name.trim()).filter(Boolean))
-    .pipe(z.array(z.enum(['requeueDeadJobs', 'releaseStaleLeases', 'reembedMissingVectors', 'checkFtsConsistency', 'triggerRetentionSweep']))),
+    .transform((s) =>
+      s
+        .split(',')
+        .map((name) => name.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z.array(z.enum(['requeueDeadJobs', 'releaseStaleLeases', 'reembedMissingVectors', 'checkFtsConsistency', 'triggerRetentionSweep'])),
+    ),
   MAINTENANCE_COOLDOWN_MS: int(0, 24 * 3_600_000).default(d.DEFAULT_MAINTENANCE_COOLDOWN_MS),
   MAINTENANCE_HOURLY_BUDGET: int(1, 1_000).default(d.DEFAULT_MAINTENANCE_HOURLY_BUDGET),
 

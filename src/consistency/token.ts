@@ -17,7 +17,10 @@ export function encodeBookmarkToken(bookmarks: readonly string[]): string {
 
 /** The bookmarks of a token a client sent back; BAD_USER_INPUT when it is not one we made. */
 export function decodeBookmarkToken(token: string): string[] {
-  const invalid = () => new ValidationError(`${BOOKMARK_HEADER} is not a bookmark token: send back the value of a previous response's ${BOOKMARK_HEADER}`, { header: BOOKMARK_HEADER });
+  const invalid = () =>
+    new ValidationError(`${BOOKMARK_HEADER} is not a bookmark token: send back the value of a previous response's ${BOOKMARK_HEADER}`, {
+      header: BOOKMARK_HEADER,
+    });
   if (token.length === 0 || token.length > MAX_BOOKMARK_TOKEN_CHARS || !TOKEN.test(token)) throw invalid();
   let parsed: unknown;
   try {
@@ -27,7 +30,8 @@ export function decodeBookmarkToken(token: string): string[] {
   }
   if (!Array.isArray(parsed) || parsed.length > MAX_BOOKMARKS) throw invalid();
   for (const bookmark of parsed) {
-    if (typeof bookmark !== 'string' || bookmark.length === 0 || bookmark.length > MAX_BOOKMARK_CHARS || !BOOKMARK.test(bookmark)) throw invalid();
+    if (typeof bookmark !== 'string' || bookmark.length === 0 || bookmark.length > MAX_BOOKMARK_CHARS || !BOOKMARK.test(bookmark))
+      throw invalid();
   }
   return parsed as string[];
 }

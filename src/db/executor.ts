@@ -71,7 +71,12 @@ export class Executor {
    * Auto-commit query: required for schema changes and `CALL { … } IN TRANSACTIONS`. Bounded by
    * the write timeout unless the caller names a longer one (waiting for indexes to come online).
    */
-  async autoCommit<T extends Row = Row>(operation: string, cypher: string, params: Params = {}, options: { timeoutMs?: number } = {}): Promise<T[]> {
+  async autoCommit<T extends Row = Row>(
+    operation: string,
+    cypher: string,
+    params: Params = {},
+    options: { timeoutMs?: number } = {},
+  ): Promise<T[]> {
     return this.withSession('write', operation, async (session) => {
       this.emit(cypher, 'auto');
       const result = await session.run(cypher, params, this.txConfig(operation, options.timeoutMs ?? this.timeouts.writeMs));
@@ -101,7 +106,11 @@ export class Executor {
     };
   }
 
-  private async withSession<T>(mode: 'read' | 'write', operation: string, use: (session: ReturnType<Driver['session']>) => Promise<T>): Promise<T> {
+  private async withSession<T>(
+    mode: 'read' | 'write',
+    operation: string,
+    use: (session: ReturnType<Driver['session']>) => Promise<T>,
+  ): Promise<T> {
     // Inside a request's (or a job's) bookmark chain, the session reads at least the chain's state.
     const bookmarkManager = currentScope()?.manager;
     const session = this.driver.session({

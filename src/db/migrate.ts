@@ -84,7 +84,8 @@ export async function loadMigrations(dir: string): Promise<Migration[]> {
   );
   const versions = migrations.map((m) => m.version);
   const twice = versions.find((v, i) => versions.indexOf(v) !== i);
-  if (twice !== undefined) throw new MnemographError('MIGRATION_FAILED', `two migration files share version ${String(twice).padStart(3, '0')}: renumber one`);
+  if (twice !== undefined)
+    throw new MnemographError('MIGRATION_FAILED', `two migration files share version ${String(twice).padStart(3, '0')}: renumber one`);
   return migrations;
 }
 
@@ -127,7 +128,13 @@ export async function migrate(executor: Executor, dir: string, logger: Logger): 
     }
     await retryTransient(
       'migrate.await-indexes',
-      () => executor.autoCommit('migrate.await-indexes', `CALL db.awaitIndexes(${INDEX_ONLINE_TIMEOUT_S})`, {}, { timeoutMs: (INDEX_ONLINE_TIMEOUT_S + 10) * 1000 }),
+      () =>
+        executor.autoCommit(
+          'migrate.await-indexes',
+          `CALL db.awaitIndexes(${INDEX_ONLINE_TIMEOUT_S})`,
+          {},
+          { timeoutMs: (INDEX_ONLINE_TIMEOUT_S + 10) * 1000 },
+        ),
       logger,
     );
     return { applied: newlyApplied, version: await schemaVersion(executor) };
@@ -142,9 +149,16 @@ async function applyMigration(executor: Executor, migration: Migration, owner: s
   const label = `${String(migration.version).padStart(3, '0')}-${migration.name}`;
   for (const statement of migration.statements) {
     try {
-      await retryTransient(`migrate.${migration.version}`, () => executor.autoCommit(`migrate.${migration.version}`, statement, {}, { timeoutMs: SCHEMA_STATEMENT_TIMEOUT_MS }), logger);
+      await retryTransient(
+        `migrate.${migration.version}`,
+        () => executor.autoCommit(`migrate.${migration.version}`, statement, {}, { timeoutMs: SCHEMA_STATEMENT_TIMEOUT_MS }),
+        logger,
+      );
     } catch (error) {
-      throw new MnemographError('MIGRATION_FAILED', `migration ${label} failed: ${(error as Error).message}`, { cause: error, details: { statement } });
+      throw new MnemographError('MIGRATION_FAILED', `migration ${label} failed: ${(error as Error).message}`, {
+        cause: error,
+        details: { statement },
+      });
     }
   }
   const [row] = lease.lost
@@ -156,7 +170,8 @@ async function applyMigration(executor: Executor, migration: Migration, owner: s
         name: migration.name,
         checksum: migration.checksum,
       });
-  if (!row?.recorded) throw new MnemographError('MIGRATION_FAILED', `migration ${label}: the migration lock expired while it ran; start again`);
+  if (!row?.recorded)
+    throw new MnemographError('MIGRATION_FAILED', `migration ${label}: the migration lock expired while it ran; start again`);
   logger.info({ version: migration.version, name: migration.name }, 'migration applied');
 }
 
@@ -170,7 +185,11 @@ async function withMigrationLock(executor: Executor, owner: string, logger: Logg
     if (row?.acquired) break;
     if (row?.owner !== waitingFor) logger.info({ holder: row?.owner }, 'waiting for the migration lock');
     waitingFor = row?.owner ?? null;
-    if (Date.now() > deadline) throw new MnemographError('MIGRATION_FAILED', `the migration lock is still held by ${waitingFor} after ${MIGRATION_LOCK_WAIT_MS / 1000} s`);
+    if (Date.now() > deadline)
+      throw new MnemographError(
+        'MIGRATION_FAILED',
+        `the migration lock is still held by ${waitingFor} after ${MIGRATION_LOCK_WAIT_MS / 1000} s`,
+      );
     await sleep(LOCK_POLL_MS + Math.random() * LOCK_POLL_MS);
   }
   const lease: Lease = { lost: false };
@@ -184,7 +203,9 @@ async function withMigrationLock(executor: Executor, owner: string, logger: Logg
     await work(lease);
   } finally {
     clearInterval(renewal);
-    await executor.write('migrate.unlock', RELEASE, params).catch((error: Error) => logger.warn({ err: error.message }, 'migration lock not released; it expires on its own'));
+    await executor
+      .write('migrate.unlock', RELEASE, params)
+      .catch((error: Error) => logger.warn({ err: error.message }, 'migration lock not released; it expires on its own'));
   }
 }
 
@@ -197,9 +218,16 @@ async function appliedMigrations(executor: Executor): Promise<Map<number, string
 /** Concurrent starters may race on it; whoever loses finds it made by another. */
 async function createLockConstraint(executor: Executor, logger: Logger): Promise<void> {
   try {
-    await retryTransient('migrate.bootstrap', () => executor.autoCommit('migrate.bootstrap', LOCK_CONSTRAINT, {}, { timeoutMs: SCHEMA_STATEMENT_TIMEOUT_MS }), logger);
+    await retryTransient(
+      'migrate.bootstrap',
+      () => executor.autoCommit('migrate.bootstrap', LOCK_CONSTRAINT, {}, { timeoutMs: SCHEMA_STATEMENT_TIMEOUT_MS }),
+      logger,
+    );
   } catch (error) {
-    if (!(await lockConstraintExists(executor))) throw new MnemographError('MIGRATION_FAILED', `could not create the migration lock's constraint: ${(error as Error).message}`, { cause: error });
+    if (!(await lockConstraintExists(executor)))
+      throw new MnemographError('MIGRATION_FAILED', `could not create the migration lock's constraint: ${(error as Error).message}`, {
+        cause: error,
+      });
   }
 }
 

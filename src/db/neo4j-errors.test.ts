@@ -14,7 +14,9 @@ describe('mapNeo4jError', () => {
   });
 
   it('keeps timeouts and bookmark errors apart, and leaves unknown errors to the INTERNAL handler', () => {
-    expect((mapNeo4jError(driverError('Neo.ClientError.Transaction.TransactionTimedOutClientConfiguration')) as { code: string }).code).toBe('TIMEOUT');
+    expect(
+      (mapNeo4jError(driverError('Neo.ClientError.Transaction.TransactionTimedOutClientConfiguration')) as { code: string }).code,
+    ).toBe('TIMEOUT');
     expect((mapNeo4jError(driverError('Neo.ClientError.Transaction.InvalidBookmark')) as { code: string }).code).toBe('BAD_USER_INPUT');
     const unknown = driverError('Neo.ClientError.Statement.SyntaxError');
     expect(mapNeo4jError(unknown)).toBe(unknown);

@@ -130,8 +130,7 @@ export const MEMORY_RETURN = (m: string) => `${m} {
   temporal: coalesce(${m}.temporal, 'persistent'), .validUntil, pinned: coalesce(${m}.pinned, false),
   .deletedAt, .supersededAt, .supersededBy, .embeddingModel, .metadata, .stale, .staleReason, .staleAt }`;
 
-export const CHUNK_RETURN = (c: string, m: string) =>
-  `${c} { .id, memoryId: ${m}.id, .index, .text, .startChar, .endChar, .contentHash }`;
+export const CHUNK_RETURN = (c: string, m: string) => `${c} { .id, memoryId: ${m}.id, .index, .text, .startChar, .endChar, .contentHash }`;
 
 export const ENTITY_RETURN = (e: string) =>
   `${e} { .id, .namespace, .name, .canonicalName, .type, .description, aliases: coalesce(${e}.aliases, []), mentions: coalesce(${e}.mentions, 0), .createdAt }`;

@@ -2,8 +2,19 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Executor } from '../db/index.js';
 import {
-  createDocument, documentById, documentParts, documentsPage, finishDocument, leaseDocument, linkDocumentParts, linkedIndexes,
-  releaseDocument, setDocumentState, type DocumentPage, type DocumentRecord, type LeasedDocument,
+  createDocument,
+  documentById,
+  documentParts,
+  documentsPage,
+  finishDocument,
+  leaseDocument,
+  linkDocumentParts,
+  linkedIndexes,
+  releaseDocument,
+  setDocumentState,
+  type DocumentPage,
+  type DocumentRecord,
+  type LeasedDocument,
 } from '../db/queries/documents.js';
 import { isMnemographError, LimitExceededError, MnemographError, ValidationError } from '../errors.js';
 import type { Logger } from '../logger.js';
@@ -65,7 +76,8 @@ export class DocumentService {
     const hasText = text !== null && text.trim() !== '';
     if (hasUrl === hasText) throw new ValidationError('give exactly one of url and text', { field: hasUrl ? 'text' : 'url' });
     const title = (input.title == null ? '' : cleanText(input.title)).trim() || null;
-    if (title && title.length > MAX_TITLE_CHARS) throw new ValidationError(`title is longer than ${MAX_TITLE_CHARS} characters`, { field: 'title' });
+    if (title && title.length > MAX_TITLE_CHARS)
+      throw new ValidationError(`title is longer than ${MAX_TITLE_CHARS} characters`, { field: 'title' });
     let url: string | null = null;
     if (hasUrl) {
       try {
@@ -74,7 +86,8 @@ export class DocumentService {
         throw new ValidationError((error as Error).message, { field: 'url' });
       }
       // A URL is stored as given (the loop fetches it later): one carrying a secret is refused.
-      if (redactStored(url) !== url) throw new ValidationError('the URL contains what looks like a credential; it is not stored', { field: 'url' });
+      if (redactStored(url) !== url)
+        throw new ValidationError('the URL contains what looks like a credential; it is not stored', { field: 'url' });
     }
     if (hasText && Buffer.byteLength(text!, 'utf8') > this.settings.maxContentBytes) {
       throw new LimitExceededError(`text is over ${this.settings.maxContentBytes} bytes (DOCUMENT_MAX_CONTENT_BYTES)`, { field: 'text' });
@@ -108,7 +121,10 @@ export class DocumentService {
 
   /** Leases and processes one document; false when none was waiting. */
   async processNext(): Promise<boolean> {
-    const doc = await leaseDocument(this.executor, this.owner, { namespaces: this.settings.namespaces, staleMs: this.settings.leaseTimeoutMs });
+    const doc = await leaseDocument(this.executor, this.owner, {
+      namespaces: this.settings.namespaces,
+      staleMs: this.settings.leaseTimeoutMs,
+    });
     if (!doc) return false;
     const log = this.logger.child({ documentId: doc.id, attempt: doc.attempts });
     try {
@@ -119,7 +135,10 @@ export class DocumentService {
       const coded = isMnemographError(error) ? error : new MnemographError('INTERNAL', 'unexpected error while ingesting');
       if (!isMnemographError(error)) log.error({ err: error }, 'document ingest failed unexpectedly');
       const message = `[${coded.code}] ${redactStored(coded.message)}`.slice(0, 500);
-      const permanent = error instanceof FetchError ? error.permanent : !coded.retriable && coded.code !== 'INTERNAL' && coded.code !== 'UNAVAILABLE' && coded.code !== 'TIMEOUT';
+      const permanent =
+        error instanceof FetchError
+          ? error.permanent
+          : !coded.retriable && coded.code !== 'INTERNAL' && coded.code !== 'UNAVAILABLE' && coded.code !== 'TIMEOUT';
       if (!permanent && doc.attempts < doc.maxAttempts) {
         await releaseDocument(this.executor, doc.id, this.owner, message);
         log.warn({ error: message }, 'document ingest failed; will retry');
@@ -150,7 +169,14 @@ export class DocumentService {
       text = doc.rawContent ?? '';
       state.contentType = 'text/plain';
     }
-    if (!(await setDocumentState(this.executor, doc.id, this.owner, { ...state, status: 'CHUNKING', contentBytes: Buffer.byteLength(text, 'utf8') }))) return false;
+    if (
+      !(await setDocumentState(this.executor, doc.id, this.owner, {
+        ...state,
+        status: 'CHUNKING',
+        contentBytes: Buffer.byteLength(text, 'utf8'),
+      }))
+    )
+      return false;
 
     const windows = textWindows(text, this.settings.chunkSize, this.settings.chunkOverlap);
     if (windows.length === 0) throw new FetchError('BAD_USER_INPUT', 'the document has no text', true);
@@ -182,7 +208,8 @@ export class DocumentService {
     if (!(await setDocumentState(this.executor, doc.id, this.owner, { status: 'INDEXING' }))) return false;
     // Every window must be linked before DONE: a part lost on the way is retried, not hidden.
     const all = await linkedIndexes(this.executor, doc.id);
-    if (windows.some((w) => !all.has(w.index))) throw new MnemographError('UNAVAILABLE', 'some chunks were not linked; retrying', { retriable: true });
+    if (windows.some((w) => !all.has(w.index)))
+      throw new MnemographError('UNAVAILABLE', 'some chunks were not linked; retrying', { retriable: true });
     return finishDocument(this.executor, doc.id, this.owner, { status: 'DONE', error: null, chunksDone: windows.length });
   }
 }

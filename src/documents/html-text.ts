@@ -3,7 +3,34 @@ import { Tokenizer } from 'htmlparser2';
 /** Elements whose content is never text a reader sees. */
 const SKIPPED = new Set(['script', 'style', 'noscript', 'template', 'svg', 'iframe', 'object', 'canvas']);
 /** Elements that end a line of text. */
-const BLOCKS = new Set(['p', 'div', 'br', 'li', 'ul', 'ol', 'tr', 'table', 'section', 'article', 'header', 'footer', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'pre', 'blockquote', 'hr', 'dd', 'dt', 'main', 'nav', 'aside']);
+const BLOCKS = new Set([
+  'p',
+  'div',
+  'br',
+  'li',
+  'ul',
+  'ol',
+  'tr',
+  'table',
+  'section',
+  'article',
+  'header',
+  'footer',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'pre',
+  'blockquote',
+  'hr',
+  'dd',
+  'dt',
+  'main',
+  'nav',
+  'aside',
+]);
 /** Void blocks: never closed, so their opening ends the line on both sides. */
 const VOID_BLOCKS = new Set(['br', 'hr']);
 

@@ -24,9 +24,53 @@ const fill = (unit: string, n: number) => unit.repeat(Math.ceil(n / unit.length)
 
 function htmlInputs(): Array<[string, string]> {
   const units = [
-    '<', '>', '&', '&amp;', '&#', '&#x', '&#12345678', '<a', '<a ', '<a b', '<a b=', '<a b="', "<a b='", '</', '</a', '<!', '<!--', '<!-- -',
-    '-->', '<![CDATA[', ']]>', '<?', '<script>', '</script>', '<script><', '<style>a{', '<title>', '<title>a', '<br>', '<br/>', '<p>', '</p>',
-    '<div><div>', '</div>', '<svg><svg>', '<li>a', ' ', '\n', '\t', '\r\n', '\u00a0', '&nbsp;', ' \n ', '\n\n\n', 'a', '中', '\u0000',
+    '<',
+    '>',
+    '&',
+    '&amp;',
+    '&#',
+    '&#x',
+    '&#12345678',
+    '<a',
+    '<a ',
+    '<a b',
+    '<a b=',
+    '<a b="',
+    "<a b='",
+    '</',
+    '</a',
+    '<!',
+    '<!--',
+    '<!-- -',
+    '-->',
+    '<![CDATA[',
+    ']]>',
+    '<?',
+    '<script>',
+    '</script>',
+    '<script><',
+    '<style>a{',
+    '<title>',
+    '<title>a',
+    '<br>',
+    '<br/>',
+    '<p>',
+    '</p>',
+    '<div><div>',
+    '</div>',
+    '<svg><svg>',
+    '<li>a',
+    ' ',
+    '\n',
+    '\t',
+    '\r\n',
+    '\u00a0',
+    '&nbsp;',
+    ' \n ',
+    '\n\n\n',
+    'a',
+    '中',
+    '\u0000',
   ];
   const out: Array<[string, string]> = [];
   for (const u of units) {
@@ -48,7 +92,28 @@ function htmlInputs(): Array<[string, string]> {
 
 /** Strings a model might answer with, each MAX_CONTENT_CHARS long. */
 function answerStrings(): Array<[string, string]> {
-  const units = [' ', '\t', '\n', '-', ' -', '- ', '_', 'a', 'A', '\u00a0', '\u2028', 'password=', 'ghp_', 'https://a', '"', '\\', '{', '[', 'é', '中'];
+  const units = [
+    ' ',
+    '\t',
+    '\n',
+    '-',
+    ' -',
+    '- ',
+    '_',
+    'a',
+    'A',
+    '\u00a0',
+    '\u2028',
+    'password=',
+    'ghp_',
+    'https://a',
+    '"',
+    '\\',
+    '{',
+    '[',
+    'é',
+    '中',
+  ];
   const out: Array<[string, string]> = [];
   for (const u of units) {
     out.push([`run of ${JSON.stringify(u)}`, fill(u, TEXT_N)]);
@@ -59,7 +124,12 @@ function answerStrings(): Array<[string, string]> {
 }
 
 const CANDIDATES = [{ id: '00000000-0000-4000-8000-000000000001', type: 'fact', content: 'Alice lives in Berlin.', score: 0.9 }];
-const CLASSIFY_INPUT = { entityName: 'Alice', entityType: 'unknown', existingAspects: ['location'], attributes: [{ content: 'Alice lives in Berlin.' }] };
+const CLASSIFY_INPUT = {
+  entityName: 'Alice',
+  entityType: 'unknown',
+  existingAspects: ['location'],
+  attributes: [{ content: 'Alice lives in Berlin.' }],
+};
 
 /** Every normalizer of a model answer, each given `s` in every string field it reads. */
 const NORMALIZERS: Record<string, (s: string) => unknown> = {

@@ -43,7 +43,11 @@ export interface FetchedDocument {
 
 /** A fetch that failed; `permanent` ones (refused, too large, wrong type, 4xx) are not retried. */
 export class FetchError extends MnemographError {
-  constructor(code: ErrorCode, message: string, readonly permanent: boolean) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    readonly permanent: boolean,
+  ) {
     super(code, message, { retriable: !permanent });
   }
 }
@@ -58,7 +62,8 @@ export function checkUrl(raw: string): URL {
   } catch {
     throw new FetchError('BAD_USER_INPUT', 'url is not a valid absolute URL', true);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new FetchError('BAD_USER_INPUT', `only http and https URLs are fetched (got ${url.protocol})`, true);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new FetchError('BAD_USER_INPUT', `only http and https URLs are fetched (got ${url.protocol})`, true);
   if (url.username || url.password) throw new FetchError('BAD_USER_INPUT', 'URLs with credentials are refused', true);
   return url;
 }
@@ -85,7 +90,11 @@ export async function fetchUrl(raw: string, options: FetchOptions): Promise<Fetc
       }
       if (status < 200 || status >= 300) {
         response.resume();
-        throw new FetchError(status >= 500 || status === 429 ? 'UNAVAILABLE' : 'BAD_USER_INPUT', `the server answered HTTP ${status}`, !(status >= 500 || status === 429));
+        throw new FetchError(
+          status >= 500 || status === 429 ? 'UNAVAILABLE' : 'BAD_USER_INPUT',
+          `the server answered HTTP ${status}`,
+          !(status >= 500 || status === 429),
+        );
       }
       return await readBody(url, response, options.maxBytes);
     }
@@ -109,7 +118,8 @@ function request(url: URL, options: FetchOptions, signal: AbortSignal): Promise<
         const bad = addresses.find((a) => !options.allowAddress(a.address));
         if (addresses.length === 0) return callback(new FetchError('UNAVAILABLE', `${hostname} did not resolve`, false), '', 4);
         if (bad) return callback(refused(`${hostname} resolves to ${bad.address}, not a public address`), '', 4);
-        if ((lookupOptions as { all?: boolean }).all) return (callback as unknown as (e: null, a: typeof addresses) => void)(null, addresses);
+        if ((lookupOptions as { all?: boolean }).all)
+          return (callback as unknown as (e: null, a: typeof addresses) => void)(null, addresses);
         callback(null, addresses[0]!.address, addresses[0]!.family);
       },
       (error: Error) => callback(error as NodeJS.ErrnoException, '', 4),
@@ -117,8 +127,28 @@ function request(url: URL, options: FetchOptions, signal: AbortSignal): Promise<
   };
   const client = url.protocol === 'https:' ? https : http;
   return new Promise((resolvePromise, reject) => {
-    const req = client.request(url, { method: 'GET', signal, lookup, headers: { accept: 'text/html, text/*;q=0.9, application/json;q=0.8, application/xml;q=0.8', 'user-agent': 'mnemograph-document-ingest' } }, resolvePromise);
-    req.on('error', (error) => reject(error instanceof FetchError ? error : (error as Error & { cause?: unknown }).cause instanceof FetchError ? (error as Error & { cause: FetchError }).cause : error));
+    const req = client.request(
+      url,
+      {
+        method: 'GET',
+        signal,
+        lookup,
+        headers: {
+          accept: 'text/html, text/*;q=0.9, application/json;q=0.8, application/xml;q=0.8',
+          'user-agent': 'mnemograph-document-ingest',
+        },
+      },
+      resolvePromise,
+    );
+    req.on('error', (error) =>
+      reject(
+        error instanceof FetchError
+          ? error
+          : (error as Error & { cause?: unknown }).cause instanceof FetchError
+            ? (error as Error & { cause: FetchError }).cause
+            : error,
+      ),
+    );
     req.end();
   });
 }
@@ -128,7 +158,11 @@ async function readBody(url: URL, response: http.IncomingMessage, maxBytes: numb
   const type = mediaType.trim().toLowerCase();
   if (!(type.startsWith('text/') || ALLOWED_TYPES.includes(type))) {
     response.resume();
-    throw new FetchError('BAD_USER_INPUT', `content type "${type || 'none'}" is not text (allowed: text/*, ${ALLOWED_TYPES.join(', ')})`, true);
+    throw new FetchError(
+      'BAD_USER_INPUT',
+      `content type "${type || 'none'}" is not text (allowed: text/*, ${ALLOWED_TYPES.join(', ')})`,
+      true,
+    );
   }
   const declared = Number(response.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBytes) {
@@ -161,7 +195,11 @@ async function readBody(url: URL, response: http.IncomingMessage, maxBytes: numb
 
 /** The declared charset when the runtime knows it, else UTF-8. */
 function textDecoder(params: string[]): TextDecoder {
-  const charset = params.map((p) => p.trim().toLowerCase()).find((p) => p.startsWith('charset='))?.slice('charset='.length).replace(/"/g, '');
+  const charset = params
+    .map((p) => p.trim().toLowerCase())
+    .find((p) => p.startsWith('charset='))
+    ?.slice('charset='.length)
+    .replace(/"/g, '');
   try {
     return new TextDecoder(charset || 'utf-8');
   } catch {

@@ -9,7 +9,8 @@ describe('textWindows', () => {
     const windows = textWindows(text, 200, 40);
     expect(windows.length).toBeGreaterThan(10);
     for (const w of windows) expect(w.text.length).toBeLessThanOrEqual(200);
-    for (let i = 1; i < windows.length; i += 1) expect(windows[i]!.startChar).toBeLessThan(windows[i - 1]!.startChar + windows[i - 1]!.text.length);
+    for (let i = 1; i < windows.length; i += 1)
+      expect(windows[i]!.startChar).toBeLessThan(windows[i - 1]!.startChar + windows[i - 1]!.text.length);
     expect(windows.at(-1)!.text.endsWith('word399')).toBe(true);
     // Words are not cut: every window starts and ends on a whole word.
     for (const w of windows) expect(w.text).toMatch(/^(word\d+ ?)+$/);
@@ -24,7 +25,8 @@ describe('textWindows', () => {
 
 describe('HtmlText', () => {
   it('drops script, style and noscript, decodes entities and keeps the first title, fed in pieces', () => {
-    const html = '<html><head><title>A &amp; B</title><title>second</title><style>p{}</style></head><body><script>if (a<b) x()</script><p>one &lt;two&gt;</p><noscript>no</noscript><div>three</div></body></html>';
+    const html =
+      '<html><head><title>A &amp; B</title><title>second</title><style>p{}</style></head><body><script>if (a<b) x()</script><p>one &lt;two&gt;</p><noscript>no</noscript><div>three</div></body></html>';
     const parser = new HtmlText();
     for (let i = 0; i < html.length; i += 7) parser.write(html.slice(i, i + 7));
     expect(parser.end()).toEqual({ title: 'A & B', text: 'one <two>\n\nthree' });

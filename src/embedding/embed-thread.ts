@@ -58,8 +58,12 @@ export class EmbedThread {
         for (const { reject: rejectPending } of this.pending.values()) rejectPending(error);
         this.pending.clear();
       };
-      this.worker.on('error', (error) => stop(new MnemographError('UNAVAILABLE', 'embedding thread failed', { cause: error, retriable: true })));
-      this.worker.on('exit', (exitCode) => stop(new MnemographError('UNAVAILABLE', `embedding thread exited (code ${exitCode})`, { retriable: true })));
+      this.worker.on('error', (error) =>
+        stop(new MnemographError('UNAVAILABLE', 'embedding thread failed', { cause: error, retriable: true })),
+      );
+      this.worker.on('exit', (exitCode) =>
+        stop(new MnemographError('UNAVAILABLE', `embedding thread exited (code ${exitCode})`, { retriable: true })),
+      );
     });
     // Callers see load errors through `ready`; this only keeps an unobserved rejection quiet.
     this.ready.catch(() => undefined);

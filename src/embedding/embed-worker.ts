@@ -51,7 +51,10 @@ async function embed(model: Model, { texts, batchSize }: EmbedRequest): Promise<
   let width = 0;
   for (let start = 0; start < order.length; start += batchSize) {
     const indices = order.slice(start, start + batchSize);
-    const output = await runModel(model, indices.map((i) => texts[i]!));
+    const output = await runModel(
+      model,
+      indices.map((i) => texts[i]!),
+    );
     width = output.width;
     data ??= new Float32Array(texts.length * width);
     indices.forEach((textIndex, j) => data!.set(output.data.subarray(j * width, (j + 1) * width), textIndex * width));
@@ -64,7 +67,11 @@ async function main(): Promise<void> {
   try {
     model = await load();
   } catch (error) {
-    post({ type: 'load-failed', message: error instanceof Error ? error.message : String(error), code: isMnemographError(error) ? error.code : undefined });
+    post({
+      type: 'load-failed',
+      message: error instanceof Error ? error.message : String(error),
+      code: isMnemographError(error) ? error.code : undefined,
+    });
     return;
   }
   post({ type: 'ready', dimensions: model.width });

@@ -33,8 +33,7 @@ function requireModel(quantized: boolean): void {
 }
 
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((sum, x, i) => sum + x * b[i]!, 0);
-const maxAbsDiff = (a: ArrayLike<number>, b: ArrayLike<number>) =>
-  Math.max(...Array.from(a, (x, i) => Math.abs(x - b[i]!)));
+const maxAbsDiff = (a: ArrayLike<number>, b: ArrayLike<number>) => Math.max(...Array.from(a, (x, i) => Math.abs(x - b[i]!)));
 
 describe('Embedder (float model, the default)', () => {
   let embedder: Embedder;
@@ -114,68 +113,87 @@ describe('Embedder (float model, the default)', () => {
 });
 
 describe('Embedder (quantized model)', () => {
-  it('matches the reference within quantization error', async () => {
-    requireModel(true);
-    const embedder = createEmbedder({ modelDir: MODEL_DIR, quantized: true });
-    expect(embedder.modelId).toBe('Xenova/all-MiniLM-L6-v2:quantized');
-    for (const { text, head } of REFERENCE) {
-      const vector = await embedder.embedOne(text);
-      expect(maxAbsDiff(vector.subarray(0, 3), head)).toBeLessThanOrEqual(QUANTIZED_TOLERANCE);
-    }
-    for (const { text, head } of MODEL_CARD_QUANTIZED) {
-      const vector = await embedder.embedOne(text);
-      expect(maxAbsDiff(vector.subarray(0, 3), head)).toBeLessThanOrEqual(MODEL_CARD_TOLERANCE);
-    }
-    await embedder.dispose();
-  }, LOAD_TIMEOUT_MS);
+  it(
+    'matches the reference within quantization error',
+    async () => {
+      requireModel(true);
+      const embedder = createEmbedder({ modelDir: MODEL_DIR, quantized: true });
+      expect(embedder.modelId).toBe('Xenova/all-MiniLM-L6-v2:quantized');
+      for (const { text, head } of REFERENCE) {
+        const vector = await embedder.embedOne(text);
+        expect(maxAbsDiff(vector.subarray(0, 3), head)).toBeLessThanOrEqual(QUANTIZED_TOLERANCE);
+      }
+      for (const { text, head } of MODEL_CARD_QUANTIZED) {
+        const vector = await embedder.embedOne(text);
+        expect(maxAbsDiff(vector.subarray(0, 3), head)).toBeLessThanOrEqual(MODEL_CARD_TOLERANCE);
+      }
+      await embedder.dispose();
+    },
+    LOAD_TIMEOUT_MS,
+  );
 
-  it('embeds every text alone, so its vector does not depend on its batch company', async () => {
-    requireModel(true);
-    const embedder = createEmbedder({ modelDir: MODEL_DIR, quantized: true, batchSize: 8 });
-    const texts = ['Ok.', 'Deploys go through CI after code review, never straight from a laptop.', 'Bob prefers tea.'];
-    const together = await embedder.embed(texts);
-    for (const [i, text] of texts.entries()) {
-      expect(Array.from(together[i]!)).toEqual(Array.from(await embedder.embedOne(text)));
-    }
-    await embedder.dispose();
-  }, LOAD_TIMEOUT_MS);
+  it(
+    'embeds every text alone, so its vector does not depend on its batch company',
+    async () => {
+      requireModel(true);
+      const embedder = createEmbedder({ modelDir: MODEL_DIR, quantized: true, batchSize: 8 });
+      const texts = ['Ok.', 'Deploys go through CI after code review, never straight from a laptop.', 'Bob prefers tea.'];
+      const together = await embedder.embed(texts);
+      for (const [i, text] of texts.entries()) {
+        expect(Array.from(together[i]!)).toEqual(Array.from(await embedder.embedOne(text)));
+      }
+      await embedder.dispose();
+    },
+    LOAD_TIMEOUT_MS,
+  );
 });
 
 describe('Embedder thread', () => {
-  const longTexts = Array.from({ length: 32 }, (_, i) => `Note ${i}: ${'the deploy pipeline runs the integration suite before release. '.repeat(20)}`);
+  const longTexts = Array.from(
+    { length: 32 },
+    (_, i) => `Note ${i}: ${'the deploy pipeline runs the integration suite before release. '.repeat(20)}`,
+  );
 
-  it('keeps the event loop free while a batch runs', async () => {
-    requireModel(false);
-    const embedder = createEmbedder({ modelDir: MODEL_DIR });
-    await embedder.load();
-    let last = performance.now();
-    let longestGapMs = 0;
-    const timer = setInterval(() => {
-      const now = performance.now();
-      longestGapMs = Math.max(longestGapMs, now - last);
-      last = now;
-    }, 2);
-    const started = performance.now();
-    await embedder.embed(longTexts);
-    const tookMs = performance.now() - started;
-    clearInterval(timer);
-    await embedder.dispose();
-    // One padded batch of 32 × 256 tokens; run on the main thread, it would block for all of it.
-    expect(longestGapMs).toBeLessThan(tookMs / 2);
-  }, LOAD_TIMEOUT_MS);
+  it(
+    'keeps the event loop free while a batch runs',
+    async () => {
+      requireModel(false);
+      const embedder = createEmbedder({ modelDir: MODEL_DIR });
+      await embedder.load();
+      let last = performance.now();
+      let longestGapMs = 0;
+      const timer = setInterval(() => {
+        const now = performance.now();
+        longestGapMs = Math.max(longestGapMs, now - last);
+        last = now;
+      }, 2);
+      const started = performance.now();
+      await embedder.embed(longTexts);
+      const tookMs = performance.now() - started;
+      clearInterval(timer);
+      await embedder.dispose();
+      // One padded batch of 32 × 256 tokens; run on the main thread, it would block for all of it.
+      expect(longestGapMs).toBeLessThan(tookMs / 2);
+    },
+    LOAD_TIMEOUT_MS,
+  );
 
-  it('rejects calls after dispose, and loads again on the next load()', async () => {
-    requireModel(false);
-    const embedder = createEmbedder({ modelDir: MODEL_DIR });
-    const before = await embedder.embedOne('Bob prefers tea.');
-    const rejected = expect(embedder.embed(longTexts)).rejects.toMatchObject({ code: 'UNAVAILABLE' });
-    await embedder.dispose();
-    await rejected;
-    expect(embedder.isLoaded()).toBe(false);
-    expect(Array.from(await embedder.embedOne('Bob prefers tea.'))).toEqual(Array.from(before));
-    expect(embedder.isLoaded()).toBe(true);
-    await embedder.dispose();
-  }, LOAD_TIMEOUT_MS);
+  it(
+    'rejects calls after dispose, and loads again on the next load()',
+    async () => {
+      requireModel(false);
+      const embedder = createEmbedder({ modelDir: MODEL_DIR });
+      const before = await embedder.embedOne('Bob prefers tea.');
+      const rejected = expect(embedder.embed(longTexts)).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+      await embedder.dispose();
+      await rejected;
+      expect(embedder.isLoaded()).toBe(false);
+      expect(Array.from(await embedder.embedOne('Bob prefers tea.'))).toEqual(Array.from(before));
+      expect(embedder.isLoaded()).toBe(true);
+      await embedder.dispose();
+    },
+    LOAD_TIMEOUT_MS,
+  );
 });
 
 describe('Embedder without a model', () => {

@@ -141,13 +141,12 @@ export class Embedder {
     });
     this.thread = thread;
     // The tokenizer is loaded here too: countTokens is synchronous and cheap.
-    const [dimensions, tokenizer] = await Promise.all([
-      thread.ready,
-      AutoTokenizer.from_pretrained(this.modelName),
-    ]).catch(async (error: unknown) => {
-      await thread.terminate();
-      throw error;
-    });
+    const [dimensions, tokenizer] = await Promise.all([thread.ready, AutoTokenizer.from_pretrained(this.modelName)]).catch(
+      async (error: unknown) => {
+        await thread.terminate();
+        throw error;
+      },
+    );
     if (dimensions > 0) this.dims = dimensions;
     this.tokenizer = tokenizer as unknown as Tokenizer;
     this.options.logger?.info(

@@ -53,7 +53,9 @@ export async function findCandidates(executor: Executor, vector: readonly number
   ]);
   const ranked = combine(keyword, semantic).slice(0, query.limit ?? DECISION_CANDIDATES);
   if (ranked.length === 0) return [];
-  const rows = await executor.read<{ id: string; type: string; content: string }>('extraction.candidates.load', LOAD_CANDIDATES, { ids: ranked.map((r) => r.id) });
+  const rows = await executor.read<{ id: string; type: string; content: string }>('extraction.candidates.load', LOAD_CANDIDATES, {
+    ids: ranked.map((r) => r.id),
+  });
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ranked.flatMap((r) => {
     const row = byId.get(r.id);
@@ -62,7 +64,10 @@ export async function findCandidates(executor: Executor, vector: readonly number
 }
 
 /** BM25 → s / (1 + s) and the index's (1 + cos) / 2 → cos, then alpha-weighted when both exist. */
-export function combine(keyword: ReadonlyArray<{ id: string; score: number }>, vector: ReadonlyArray<{ id: string; score: number }>): Array<{ id: string; score: number }> {
+export function combine(
+  keyword: ReadonlyArray<{ id: string; score: number }>,
+  vector: ReadonlyArray<{ id: string; score: number }>,
+): Array<{ id: string; score: number }> {
   const bm25 = new Map(keyword.map((k) => [k.id, k.score / (1 + Math.abs(k.score))]));
   const cosine = new Map(vector.map((v) => [v.id, 2 * v.score - 1]));
   const ids = new Set([...bm25.keys(), ...cosine.keys()]);

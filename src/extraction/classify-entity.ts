@@ -85,7 +85,15 @@ MERGE (h)-[:ABOUT]->(e)`;
 
 export async function classifyJobEntity(deps: ClassifyDeps, jobId: string): Promise<ClassifyJobResult> {
   const [row] = await deps.executor.read<{ id: string }>('classify.job-entity', JOB_ENTITY, { jobId });
-  const result: ClassifyJobResult = { entityId: row?.id ?? null, calls: 0, classified: 0, keptByRules: 0, newAspects: [], entityType: null, warnings: [] };
+  const result: ClassifyJobResult = {
+    entityId: row?.id ?? null,
+    calls: 0,
+    classified: 0,
+    keptByRules: 0,
+    newAspects: [],
+    entityType: null,
+    warnings: [],
+  };
   if (!row) return result;
   for (let batch = 0; batch < MAX_CLASSIFY_BATCHES; batch += 1) {
     const done = await classifyBatch(deps, row.id, result);
@@ -97,14 +105,20 @@ export async function classifyJobEntity(deps: ClassifyDeps, jobId: string): Prom
 /** One model call and one transaction; true when nothing was left to classify. */
 async function classifyBatch(deps: ClassifyDeps, entityId: string, result: ClassifyJobResult): Promise<boolean> {
   const { executor, provider, settings } = deps;
-  const [entity] = await executor.read<{ name: string; type: string; namespace: string; aspects: string[]; attributes: Array<{ id: string; content: string }> }>(
-    'classify.unclassified',
-    UNCLASSIFIED,
-    { entityId, actor: PIPELINE_ACTOR, limit: settings.batchSize },
-  );
+  const [entity] = await executor.read<{
+    name: string;
+    type: string;
+    namespace: string;
+    aspects: string[];
+    attributes: Array<{ id: string; content: string }>;
+  }>('classify.unclassified', UNCLASSIFIED, { entityId, actor: PIPELINE_ACTOR, limit: settings.batchSize });
   if (!entity || entity.attributes.length === 0) return true;
 
-  const answer = await classifyEntityFacts(provider, { entityName: entity.name, entityType: entity.type, existingAspects: entity.aspects, attributes: entity.attributes }, { timeoutMs: settings.llmTimeoutMs });
+  const answer = await classifyEntityFacts(
+    provider,
+    { entityName: entity.name, entityType: entity.type, existingAspects: entity.aspects, attributes: entity.attributes },
+    { timeoutMs: settings.llmTimeoutMs },
+  );
   result.calls += 1;
   result.warnings.push(...answer.warnings);
   const moves = answer.assignments.map((a: AspectAssignment) => ({
@@ -132,7 +146,15 @@ async function classifyBatch(deps: ClassifyDeps, entityId: string, result: Class
       model: provider.model,
       outcome: moves.length ? 'classified' : 'kept_rules',
       now,
-      details: JSON.stringify(redactJsonValue({ assignments: moves.map((m) => ({ attributeId: m.attributeId, aspect: m.aspect, kind: m.kind })), keptByRules: kept, entityType: answer.entityType, previousType: entity.type, warnings: answer.warnings })),
+      details: JSON.stringify(
+        redactJsonValue({
+          assignments: moves.map((m) => ({ attributeId: m.attributeId, aspect: m.aspect, kind: m.kind })),
+          keptByRules: kept,
+          entityType: answer.entityType,
+          previousType: entity.type,
+          warnings: answer.warnings,
+        }),
+      ),
     });
   });
   result.classified += moves.length;

@@ -12,12 +12,20 @@ const triples = [
 describe('classifyFact', () => {
   it('attaches a fact to the earliest source entity it names, aspect by type', () => {
     expect(classifyFact({ content: 'Maya maintains the billing service.', type: 'fact', confidence: 0.9 }, triples)).toEqual({
-      entityName: 'Maya', entityCanonicalName: 'maya', aspect: 'facts', aspectCanonicalName: 'facts', kind: 'attribute', importance: 0.5,
+      entityName: 'Maya',
+      entityCanonicalName: 'maya',
+      aspect: 'facts',
+      aspectCanonicalName: 'facts',
+      kind: 'attribute',
+      importance: 0.5,
     });
     // a source entity wins over a target-only one mentioned earlier
-    expect(classifyFact({ content: 'PostgreSQL powers the billing service.', type: 'preference', confidence: 0.9 }, triples)).toMatchObject({
-      entityName: 'Billing Service', aspect: 'preferences',
-    });
+    expect(classifyFact({ content: 'PostgreSQL powers the billing service.', type: 'preference', confidence: 0.9 }, triples)).toMatchObject(
+      {
+        entityName: 'Billing Service',
+        aspect: 'preferences',
+      },
+    );
   });
 
   it('makes decisions constraints', () => {
@@ -38,7 +46,13 @@ describe('classifyFact', () => {
 describe('pipeline modes and gates', () => {
   const flags = { PIPELINE_ENABLED: true, PIPELINE_SHADOW_MODE: false, MUTATIONS_FROZEN: false, ALLOW_UPDATE_DELETE: false };
   const fact: ExtractedFact = { content: 'Alice uses PostgreSQL.', type: 'fact', confidence: 0.9 };
-  const decision = (action: Decision['action'], confidence = 0.9): Decision => ({ action, targetId: action === 'ADD' || action === 'NONE' ? null : 'm1', confidence, reason: 'r', byModel: true });
+  const decision = (action: Decision['action'], confidence = 0.9): Decision => ({
+    action,
+    targetId: action === 'ADD' || action === 'NONE' ? null : 'm1',
+    confidence,
+    reason: 'r',
+    byModel: true,
+  });
 
   it('composes the mode from the flags, frozen first', () => {
     expect(pipelineMode(flags)).toBe('controlled-write');
@@ -55,7 +69,10 @@ describe('pipeline modes and gates', () => {
 
   it('gates ADD on fact confidence and blocks UPDATE/DELETE unless full', () => {
     expect(gate('controlled-write', fact, decision('ADD'), 0.7)).toEqual({ apply: 'add' });
-    expect(gate('controlled-write', { ...fact, confidence: 0.5 }, decision('ADD'), 0.7)).toEqual({ apply: 'none', outcome: OUTCOME.lowFactConfidence });
+    expect(gate('controlled-write', { ...fact, confidence: 0.5 }, decision('ADD'), 0.7)).toEqual({
+      apply: 'none',
+      outcome: OUTCOME.lowFactConfidence,
+    });
     expect(gate('controlled-write', fact, decision('UPDATE'), 0.7)).toEqual({ apply: 'none', outcome: OUTCOME.blocked });
     expect(gate('full', fact, decision('UPDATE'), 0.7)).toEqual({ apply: 'update', targetId: 'm1' });
     expect(gate('full', fact, decision('DELETE', 0.2), 0.7)).toEqual({ apply: 'none', outcome: OUTCOME.lowDecisionConfidence });

@@ -56,5 +56,7 @@ export function classifyFact(fact: ExtractedFact, triples: readonly EntityTriple
 
 /** Canonical form with punctuation as word breaks, for whole-word matching. */
 function words(text: string): string {
-  return canonicalName(text).replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  return canonicalName(text)
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 }

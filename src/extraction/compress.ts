@@ -81,7 +81,8 @@ export interface CompressRequest {
 export async function queueSessionCompression(executor: Executor, request: CompressRequest): Promise<JobRecord[]> {
   const olderThan = new Date(request.olderThan);
   if (Number.isNaN(olderThan.getTime())) throw new ValidationError('olderThan must be an ISO 8601 date-time', { field: 'olderThan' });
-  if (!Number.isInteger(request.minSessions) || request.minSessions < 1) throw new ValidationError('minSessions must be a positive integer', { field: 'minSessions' });
+  if (!Number.isInteger(request.minSessions) || request.minSessions < 1)
+    throw new ValidationError('minSessions must be a positive integer', { field: 'minSessions' });
   const maxSessions = Math.min(Math.max(1, request.maxSessions), MAX_SESSIONS_PER_CALL);
   const rows = await executor.write<{ job: JobRecord }>('compress.queue', QUEUE_SESSIONS, {
     namespace: request.namespace,
@@ -141,7 +142,13 @@ export async function compressSessionJob(deps: CompressDeps, jobId: string): Pro
   const { executor, provider } = deps;
   const [job] = await executor.read<{ sessionId: string | null; namespace: string }>('compress.job', JOB_SESSION, { jobId });
   if (!job?.sessionId) return { sessionId: null, summaryMemoryId: null, compressed: 0, outcome: 'skipped:no_session' };
-  const sources = await executor.read<{ id: string; content: string; contentHash: string; occurredAt: string | null; source: string | null }>('compress.session', SESSION_MEMORIES, {
+  const sources = await executor.read<{
+    id: string;
+    content: string;
+    contentHash: string;
+    occurredAt: string | null;
+    source: string | null;
+  }>('compress.session', SESSION_MEMORIES, {
     namespace: job.namespace,
     sessionId: job.sessionId,
     limit: MAX_SESSION_MEMORIES,
@@ -149,7 +156,10 @@ export async function compressSessionJob(deps: CompressDeps, jobId: string): Pro
   const base = { sessionId: job.sessionId, summaryMemoryId: null, compressed: 0 };
   if (sources.length < MIN_SESSION_MEMORIES) return { ...base, outcome: 'skipped:too_few_memories' };
 
-  const text = sources.map((s) => s.content).join('\n').slice(0, MAX_EXTRACTION_INPUT_CHARS);
+  const text = sources
+    .map((s) => s.content)
+    .join('\n')
+    .slice(0, MAX_EXTRACTION_INPUT_CHARS);
   const output = await provider.generate(compressPrompt(text), { timeoutMs: deps.settings.llmTimeoutMs, format: COMPRESS_SCHEMA });
   let summary = '';
   try {
@@ -162,7 +172,19 @@ export async function compressSessionJob(deps: CompressDeps, jobId: string): Pro
 
   const last = sources.at(-1)!;
   const [written] = await deps.writer.rememberBatch(
-    [{ content: summary, namespace: job.namespace, type: 'semantic', sessionId: job.sessionId, occurredAt: last.occurredAt, source: last.source, who: PIPELINE_ACTOR, why: SESSION_SUMMARY_WHY, metadata: { sourceSessionId: job.sessionId, compressionSource: true, sourceCount: sources.length, model: provider.model } }],
+    [
+      {
+        content: summary,
+        namespace: job.namespace,
+        type: 'semantic',
+        sessionId: job.sessionId,
+        occurredAt: last.occurredAt,
+        source: last.source,
+        who: PIPELINE_ACTOR,
+        why: SESSION_SUMMARY_WHY,
+        metadata: { sourceSessionId: job.sessionId, compressionSource: true, sourceCount: sources.length, model: provider.model },
+      },
+    ],
     { enqueueJobs: false, actor: PIPELINE_ACTOR },
   );
   if (written!.error) throw written!.error;
@@ -175,10 +197,28 @@ export async function compressSessionJob(deps: CompressDeps, jobId: string): Pro
   const now = new Date().toISOString();
   try {
     await executor.writeTx('compress.apply', async (tx) => {
-      const [check] = await tx.run<{ unchanged: number }>(CHECK_SOURCES, { summaryId, sources: sources.map((s) => ({ id: s.id, contentHash: s.contentHash })) });
-      if (Number(check?.unchanged ?? 0) !== sources.length) throw new ConflictError('a memory of the session changed while it was summarized');
+      const [check] = await tx.run<{ unchanged: number }>(CHECK_SOURCES, {
+        summaryId,
+        sources: sources.map((s) => ({ id: s.id, contentHash: s.contentHash })),
+      });
+      if (Number(check?.unchanged ?? 0) !== sources.length)
+        throw new ConflictError('a memory of the session changed while it was summarized');
       await tx.run(LINK_SOURCES, { summaryId, sourceIds, now });
-      await recordHistory(tx, [{ id: eventId, memoryId: summaryId, event: HISTORY_EVENT.compress, outcome: 'compressed', reason: null, confidence: null, details: { sessionId: job.sessionId, sourceIds, summary } }], { now, model: provider.model });
+      await recordHistory(
+        tx,
+        [
+          {
+            id: eventId,
+            memoryId: summaryId,
+            event: HISTORY_EVENT.compress,
+            outcome: 'compressed',
+            reason: null,
+            confidence: null,
+            details: { sessionId: job.sessionId, sourceIds, summary },
+          },
+        ],
+        { now, model: provider.model },
+      );
     });
   } catch (error) {
     if (error instanceof ConflictError) return { ...base, summaryMemoryId: summaryId, outcome: 'discarded:session_changed' };

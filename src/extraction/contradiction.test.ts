@@ -15,7 +15,11 @@ describe('syntactic contradiction detection', () => {
   });
 
   it('flags antonym pairs', () => {
-    expect(detectContradiction('Dark mode is enabled in the editor', 'Dark mode is disabled in the editor')).toMatchObject({ contradicts: true, kind: 'antonym', detail: 'enabled/disabled' });
+    expect(detectContradiction('Dark mode is enabled in the editor', 'Dark mode is disabled in the editor')).toMatchObject({
+      contradicts: true,
+      kind: 'antonym',
+      detail: 'enabled/disabled',
+    });
     expect(detectContradiction('Guests allow access to staging', 'Guests deny access to staging').kind).toBe('antonym');
   });
 

@@ -16,9 +16,17 @@ export interface DecideResult {
  * The decision pass for one fact. No candidates → ADD without a model call (nothing to compare with). It makes
  * no writes whatever the mode; applying the decision is the caller's concern.
  */
-export async function decide(provider: LlmProvider, fact: ExtractedFact, candidates: readonly Candidate[], options: { timeoutMs: number }): Promise<DecideResult> {
+export async function decide(
+  provider: LlmProvider,
+  fact: ExtractedFact,
+  candidates: readonly Candidate[],
+  options: { timeoutMs: number },
+): Promise<DecideResult> {
   if (candidates.length === 0) {
-    return { decision: { action: 'ADD', targetId: null, confidence: fact.confidence, reason: NO_CANDIDATES_REASON, byModel: false }, warnings: [] };
+    return {
+      decision: { action: 'ADD', targetId: null, confidence: fact.confidence, reason: NO_CANDIDATES_REASON, byModel: false },
+      warnings: [],
+    };
   }
   const output = await provider.generate(decisionPrompt(fact, candidates), { timeoutMs: options.timeoutMs, format: DECISION_SCHEMA });
   try {

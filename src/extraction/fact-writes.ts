@@ -34,7 +34,13 @@ export interface FactWrite {
  * cache, the write path finds the vectors planning already made for the same text. The write checks that the source
  * memory is still the version read (ConflictError otherwise) and links the new facts to it.
  */
-export async function writeFacts(writer: FactWriter, source: SourceMemory, facts: readonly ExtractedFact[], model: string, embedder?: TextEmbedder): Promise<FactWrite[]> {
+export async function writeFacts(
+  writer: FactWriter,
+  source: SourceMemory,
+  facts: readonly ExtractedFact[],
+  model: string,
+  embedder?: TextEmbedder,
+): Promise<FactWrite[]> {
   if (facts.length === 0) return [];
   const inputs: RememberInput[] = facts.map((fact) => ({
     content: fact.content,
@@ -47,7 +53,12 @@ export async function writeFacts(writer: FactWriter, source: SourceMemory, facts
     occurredAt: source.occurredAt,
     metadata: { sourceMemoryId: source.id, extractionModel: model, factConfidence: fact.confidence },
   }));
-  const outcomes = await writer.rememberBatch(inputs, { enqueueJobs: false, derivedFrom: { memoryId: source.id, contentHash: source.contentHash }, actor: PIPELINE_ACTOR, ...(embedder ? { embedder } : {}) });
+  const outcomes = await writer.rememberBatch(inputs, {
+    enqueueJobs: false,
+    derivedFrom: { memoryId: source.id, contentHash: source.contentHash },
+    actor: PIPELINE_ACTOR,
+    ...(embedder ? { embedder } : {}),
+  });
   return outcomes.map((o): FactWrite => {
     if (o.error) return { memoryId: null, outcome: `skipped:${o.error.code.toLowerCase()}`, error: o.error.message };
     const created = o.result.dedup.action === 'STORED_NEW' || o.result.dedup.action === 'NEAR_DUPLICATE';

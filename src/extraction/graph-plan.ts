@@ -5,7 +5,12 @@ import type { GraphAttribute, GraphEntity, GraphPlan, GraphRelation, TargetRetir
 import type { MemoryPlan } from './plan.js';
 
 /** Turns a memory's plan plus the fact writes into the graph transaction's input. */
-export function buildGraphPlan(namespace: string, sourceMemoryId: string, plan: MemoryPlan, writes: ReadonlyMap<number, FactWrite>): GraphPlan {
+export function buildGraphPlan(
+  namespace: string,
+  sourceMemoryId: string,
+  plan: MemoryPlan,
+  writes: ReadonlyMap<number, FactWrite>,
+): GraphPlan {
   const entities = new Map<string, GraphEntity>();
   const relations = new Map<string, GraphRelation>();
   for (const t of plan.extraction.entities) {
@@ -15,7 +20,12 @@ export function buildGraphPlan(namespace: string, sourceMemoryId: string, plan: 
       if (!seen) entities.set(key, { id: randomUUID(), name, canonicalName: key, mentionText: name, confidence: t.confidence });
       else seen.confidence = Math.max(seen.confidence, t.confidence);
     }
-    const relation = { source: canonicalName(t.source), target: canonicalName(t.target), type: canonicalName(t.relationship), confidence: t.confidence };
+    const relation = {
+      source: canonicalName(t.source),
+      target: canonicalName(t.target),
+      type: canonicalName(t.relationship),
+      confidence: t.confidence,
+    };
     const key = `${relation.source}\u0000${relation.type}\u0000${relation.target}`;
     const seen = relations.get(key);
     if (!seen || seen.confidence < relation.confidence) relations.set(key, relation);

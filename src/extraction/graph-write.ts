@@ -184,24 +184,53 @@ export interface GraphWriteContext {
  */
 export async function persistGraph(executor: Executor, plan: GraphPlan, context: GraphWriteContext): Promise<GraphWriteResult> {
   const base = { namespace: plan.namespace, now: context.now, writeId: randomUUID() };
-  const eventIds = new Map([...plan.supersessions.map((s) => `${s.newId}>${s.oldId}`), ...plan.retirements.map((_, i) => `retire>${i}`)].map((key) => [key, historyId()]));
+  const eventIds = new Map(
+    [...plan.supersessions.map((s) => `${s.newId}>${s.oldId}`), ...plan.retirements.map((_, i) => `retire>${i}`)].map((key) => [
+      key,
+      historyId(),
+    ]),
+  );
   return executor.writeTx('extraction.graph', async (tx) => {
     await requireSourceUnchanged(tx, { memoryId: plan.sourceMemoryId, contentHash: context.sourceContentHash });
     if (plan.entities.length) await tx.run(MERGE_ENTITIES, { ...base, sourceMemoryId: plan.sourceMemoryId, entities: plan.entities });
     if (plan.relations.length) await tx.run(MERGE_RELATIONS, { ...base, sourceMemoryId: plan.sourceMemoryId, relations: plan.relations });
-    const created = plan.attributes.length ? await tx.run<{ id: string }>(CREATE_ATTRIBUTES, { ...base, attributes: plan.attributes, actor: PIPELINE_ACTOR }) : [];
-    const superseded = plan.supersessions.length ? await tx.run<{ newId: string; oldId: string }>(SUPERSEDE, { ...base, supersessions: plan.supersessions }) : [];
-    const retiredAttributes = plan.retirements.length ? await tx.run<{ targetMemoryId: string; attributeIds: string[] }>(RETIRE_TARGETS, { ...base, retirements: plan.retirements }) : [];
-    const classify = (plan.classifyJobs ?? []).filter((j) => created.some((c) => plan.attributes.find((a) => a.id === c.id)?.entityCanonicalName === j.entityCanonicalName));
+    const created = plan.attributes.length
+      ? await tx.run<{ id: string }>(CREATE_ATTRIBUTES, { ...base, attributes: plan.attributes, actor: PIPELINE_ACTOR })
+      : [];
+    const superseded = plan.supersessions.length
+      ? await tx.run<{ newId: string; oldId: string }>(SUPERSEDE, { ...base, supersessions: plan.supersessions })
+      : [];
+    const retiredAttributes = plan.retirements.length
+      ? await tx.run<{ targetMemoryId: string; attributeIds: string[] }>(RETIRE_TARGETS, { ...base, retirements: plan.retirements })
+      : [];
+    const classify = (plan.classifyJobs ?? []).filter((j) =>
+      created.some((c) => plan.attributes.find((a) => a.id === c.id)?.entityCanonicalName === j.entityCanonicalName),
+    );
     if (classify.length) await tx.run(QUEUE_CLASSIFY, { ...base, jobs: classify });
-    const retiredMemories = plan.retirements.length ? (await tx.run<{ id: string }>(RETIRE_TARGET_MEMORIES, { ...base, sourceMemoryId: plan.sourceMemoryId, retirements: plan.retirements })).map((r) => r.id) : [];
+    const retiredMemories = plan.retirements.length
+      ? (
+          await tx.run<{ id: string }>(RETIRE_TARGET_MEMORIES, {
+            ...base,
+            sourceMemoryId: plan.sourceMemoryId,
+            retirements: plan.retirements,
+          })
+        ).map((r) => r.id)
+      : [];
     const attributesOf = new Map(retiredAttributes.map((r) => [r.targetMemoryId, r.attributeIds]));
 
     // Each supersession is audited in the transaction that makes it.
     const byPair = new Map(plan.supersessions.map((s) => [`${s.newId}>${s.oldId}`, s]));
     const events: HistoryEventInput[] = superseded.map(({ newId, oldId }) => {
       const s = byPair.get(`${newId}>${oldId}`)!;
-      return { id: eventIds.get(`${newId}>${oldId}`)!, memoryId: plan.sourceMemoryId, event: HISTORY_EVENT.superseded, outcome: 'superseded', reason: s.detail, confidence: null, details: { newAttributeId: newId, oldAttributeId: oldId, oldContent: s.oldContent, method: s.method } };
+      return {
+        id: eventIds.get(`${newId}>${oldId}`)!,
+        memoryId: plan.sourceMemoryId,
+        event: HISTORY_EVENT.superseded,
+        outcome: 'superseded',
+        reason: s.detail,
+        confidence: null,
+        details: { newAttributeId: newId, oldAttributeId: oldId, oldContent: s.oldContent, method: s.method },
+      };
     });
     for (const [i, r] of plan.retirements.entries()) {
       events.push({

@@ -3,9 +3,26 @@ import { validateHints } from './hints.js';
 
 describe('validateHints', () => {
   it('keeps at most max distinct questions', () => {
-    const raw = { questions: ['Which database does billing use?', 'which database does billing use?', 'Who owns the billing service?', 'x', 'What is Alice working on?', 'When did billing migrate?', 'Why PostgreSQL?', 'Extra question beyond the cap?'] };
+    const raw = {
+      questions: [
+        'Which database does billing use?',
+        'which database does billing use?',
+        'Who owns the billing service?',
+        'x',
+        'What is Alice working on?',
+        'When did billing migrate?',
+        'Why PostgreSQL?',
+        'Extra question beyond the cap?',
+      ],
+    };
     const result = validateHints(raw, 5);
-    expect(result.hints).toEqual(['Which database does billing use?', 'Who owns the billing service?', 'What is Alice working on?', 'When did billing migrate?', 'Why PostgreSQL?']);
+    expect(result.hints).toEqual([
+      'Which database does billing use?',
+      'Who owns the billing service?',
+      'What is Alice working on?',
+      'When did billing migrate?',
+      'Why PostgreSQL?',
+    ]);
     expect(result.warnings.join(' ')).toMatch(/too short/);
   });
 

@@ -18,9 +18,16 @@ export interface HintsResult {
   warnings: string[];
 }
 
-export async function generateHints(provider: LlmProvider, content: string, options: { timeoutMs: number; max?: number; maxInputChars: number }): Promise<HintsResult> {
+export async function generateHints(
+  provider: LlmProvider,
+  content: string,
+  options: { timeoutMs: number; max?: number; maxInputChars: number },
+): Promise<HintsResult> {
   const max = options.max ?? DEFAULT_MAX_HINTS;
-  const output = await provider.generate(hintsPrompt(content.slice(0, options.maxInputChars), max), { timeoutMs: options.timeoutMs, format: hintsSchema(max) });
+  const output = await provider.generate(hintsPrompt(content.slice(0, options.maxInputChars), max), {
+    timeoutMs: options.timeoutMs,
+    format: hintsSchema(max),
+  });
   try {
     return validateHints(parseLlmJson(output), max);
   } catch (error) {
@@ -64,11 +71,24 @@ UNWIND $hints AS h
 CREATE (:Hint {id: h.id, namespace: m.namespace, namespaceToken: m.namespaceToken, text: h.text, name: left(h.text, 60), createdAt: $now})-[:HINT_OF]->(m)`;
 
 /** Throws ConflictError (nothing written) when the memory changed since `source` was read. */
-export async function writeHints(executor: Executor, source: { id: string; contentHash: string }, result: HintsResult, model: string): Promise<void> {
+export async function writeHints(
+  executor: Executor,
+  source: { id: string; contentHash: string },
+  result: HintsResult,
+  model: string,
+): Promise<void> {
   const now = new Date().toISOString();
   const memoryId = source.id;
   const hints = result.hints.map((text) => ({ id: randomUUID(), text }));
-  const event = { id: historyId(), memoryId, event: HISTORY_EVENT.hints, outcome: result.hints.length ? 'created' : 'empty', reason: null, confidence: null, details: { count: result.hints.length, warnings: result.warnings } };
+  const event = {
+    id: historyId(),
+    memoryId,
+    event: HISTORY_EVENT.hints,
+    outcome: result.hints.length ? 'created' : 'empty',
+    reason: null,
+    confidence: null,
+    details: { count: result.hints.length, warnings: result.warnings },
+  };
   await executor.writeTx('extraction.hints', async (tx) => {
     await requireSourceUnchanged(tx, { memoryId, contentHash: source.contentHash });
     await tx.run(REPLACE_HINTS, { memoryId, hints, now });

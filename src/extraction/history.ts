@@ -46,9 +46,18 @@ export function historyId(): string {
 }
 
 /** Audit records, inside the caller's transaction so they commit with what they describe. */
-export async function recordHistory(tx: TxRunner, events: readonly HistoryEventInput[], context: { now: string; model: string }): Promise<void> {
+export async function recordHistory(
+  tx: TxRunner,
+  events: readonly HistoryEventInput[],
+  context: { now: string; model: string },
+): Promise<void> {
   if (events.length === 0) return;
   // Reasons and details carry model output and old content: redacted like every stored string.
-  const rows = events.map((e) => ({ ...e, actor: e.actor ?? null, reason: redactStoredOrNull(e.reason), details: JSON.stringify(redactJsonValue(e.details)) }));
+  const rows = events.map((e) => ({
+    ...e,
+    actor: e.actor ?? null,
+    reason: redactStoredOrNull(e.reason),
+    details: JSON.stringify(redactJsonValue(e.details)),
+  }));
   await tx.run(RECORD_HISTORY, { events: rows, now: context.now, model: context.model, actor: PIPELINE_ACTOR });
 }

@@ -12,9 +12,24 @@ export { EXTRACTION_PROMPT_HEADER, DECISION_PROMPT_HEADER, CONTRADICTION_PROMPT_
 export type { DeepPathDeps, DeepPathSettings } from './deps.js';
 export type { SourceMemory, FactWriter } from './fact-writes.js';
 export type { PipelineMode, ExtractedFact, EntityTriple, ExtractionResult, Decision, Candidate } from './types.js';
-export { resolveNearDuplicate, DEDUP_OUTCOME, type MemoryUpdater, type NearDuplicateDeps, type NearDuplicateResult } from './near-duplicate.js';
+export {
+  resolveNearDuplicate,
+  DEDUP_OUTCOME,
+  type MemoryUpdater,
+  type NearDuplicateDeps,
+  type NearDuplicateResult,
+} from './near-duplicate.js';
 export { NEAR_DUPLICATE_PROMPT_HEADER, NEAR_DUPLICATE_SCHEMA, NEAR_DUPLICATE_ACTIONS } from './near-duplicate-decide.js';
 export { ContentHashEmbeddingCache, DEFAULT_EMBEDDING_CACHE_ENTRIES } from './embedding-cache.js';
 export { classifyJobEntity, MAX_CLASSIFY_BATCHES, type ClassifyDeps, type ClassifyJobResult } from './classify-entity.js';
 export { CLASSIFY_PROMPT_HEADER, ASPECT_SUGGESTIONS, classifySchema } from './structural-classify.js';
-export { compressSessionJob, queueSessionCompression, COMPRESS_PROMPT_HEADER, COMPRESS_SCHEMA, MAX_SESSIONS_PER_CALL, type CompressDeps, type CompressRequest, type CompressResult } from './compress.js';
+export {
+  compressSessionJob,
+  queueSessionCompression,
+  COMPRESS_PROMPT_HEADER,
+  COMPRESS_SCHEMA,
+  MAX_SESSIONS_PER_CALL,
+  type CompressDeps,
+  type CompressRequest,
+  type CompressResult,
+} from './compress.js';

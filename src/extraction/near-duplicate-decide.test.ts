@@ -3,9 +3,19 @@ import { nearDuplicatePrompt, NEAR_DUPLICATE_PROMPT_HEADER, validateNearDuplicat
 
 describe('near-duplicate decision validation', () => {
   it('accepts the three actions, normalizing their spelling, and clamps confidence', () => {
-    expect(validateNearDuplicateDecision({ action: 'Keep-Both', merged: '', confidence: 3, reason: 'different' }).decision).toEqual({ action: 'keep_both', merged: null, confidence: 1, reason: 'different' });
-    expect(validateNearDuplicateDecision({ action: 'replace', merged: 'ignored', confidence: 0.8, reason: 'newer is complete' }).decision?.merged).toBeNull();
-    expect(validateNearDuplicateDecision({ action: 'merge', merged: ' A and B ', confidence: 0.9, reason: 'both' }).decision?.merged).toBe('A and B');
+    expect(validateNearDuplicateDecision({ action: 'Keep-Both', merged: '', confidence: 3, reason: 'different' }).decision).toEqual({
+      action: 'keep_both',
+      merged: null,
+      confidence: 1,
+      reason: 'different',
+    });
+    expect(
+      validateNearDuplicateDecision({ action: 'replace', merged: 'ignored', confidence: 0.8, reason: 'newer is complete' }).decision
+        ?.merged,
+    ).toBeNull();
+    expect(validateNearDuplicateDecision({ action: 'merge', merged: ' A and B ', confidence: 0.9, reason: 'both' }).decision?.merged).toBe(
+      'A and B',
+    );
   });
 
   it('refuses unknown actions, a merge without text and a missing reason', () => {

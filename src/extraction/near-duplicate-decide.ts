@@ -51,8 +51,16 @@ Return ONLY a JSON object, no other text:
 }
 
 /** Null decision (with a warning) when the answer is unusable; never throws on bad output. */
-export async function decideNearDuplicate(provider: LlmProvider, older: string, newer: string, options: { timeoutMs: number }): Promise<{ decision: NearDuplicateDecision | null; warning: string | null }> {
-  const output = await provider.generate(nearDuplicatePrompt(older, newer), { timeoutMs: options.timeoutMs, format: NEAR_DUPLICATE_SCHEMA });
+export async function decideNearDuplicate(
+  provider: LlmProvider,
+  older: string,
+  newer: string,
+  options: { timeoutMs: number },
+): Promise<{ decision: NearDuplicateDecision | null; warning: string | null }> {
+  const output = await provider.generate(nearDuplicatePrompt(older, newer), {
+    timeoutMs: options.timeoutMs,
+    format: NEAR_DUPLICATE_SCHEMA,
+  });
   try {
     return validateNearDuplicateDecision(parseLlmJson(output));
   } catch (error) {
@@ -64,12 +72,22 @@ export async function decideNearDuplicate(provider: LlmProvider, older: string, 
 export function validateNearDuplicateDecision(value: unknown): { decision: NearDuplicateDecision | null; warning: string | null } {
   if (typeof value !== 'object' || value === null) return { decision: null, warning: 'near-duplicate decision is not an object' };
   const v = value as Record<string, unknown>;
-  const action = typeof v.action === 'string' ? v.action.trim().toLowerCase().replace(/[\s-]+/g, '_') : '';
-  if (!(NEAR_DUPLICATE_ACTIONS as readonly string[]).includes(action)) return { decision: null, warning: `unknown near-duplicate action ${JSON.stringify(v.action)}` };
+  const action =
+    typeof v.action === 'string'
+      ? v.action
+          .trim()
+          .toLowerCase()
+          .replace(/[\s-]+/g, '_')
+      : '';
+  if (!(NEAR_DUPLICATE_ACTIONS as readonly string[]).includes(action))
+    return { decision: null, warning: `unknown near-duplicate action ${JSON.stringify(v.action)}` };
   const reason = typeof v.reason === 'string' ? v.reason.trim() : '';
   if (!reason) return { decision: null, warning: 'near-duplicate decision without a reason' };
   const confidence = typeof v.confidence === 'number' && Number.isFinite(v.confidence) ? Math.min(1, Math.max(0, v.confidence)) : 0;
   const merged = typeof v.merged === 'string' ? v.merged.trim().slice(0, MAX_MERGED_CHARS) : '';
   if (action === 'merge' && !merged) return { decision: null, warning: 'merge without a merged text' };
-  return { decision: { action: action as NearDuplicateAction, merged: action === 'merge' ? merged : null, confidence, reason }, warning: null };
+  return {
+    decision: { action: action as NearDuplicateAction, merged: action === 'merge' ? merged : null, confidence, reason },
+    warning: null,
+  };
 }

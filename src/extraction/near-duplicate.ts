@@ -93,7 +93,8 @@ RETURN m.id AS id`;
 export async function resolveNearDuplicate(deps: NearDuplicateDeps, memoryId: string): Promise<NearDuplicateResult> {
   const { executor, provider, settings } = deps;
   const [pair] = await executor.read<Pair & Record<string, unknown>>('dedup.pair', OPEN_PAIR, { id: memoryId });
-  if (!pair) return { outcome: DEDUP_OUTCOME.noPair, action: null, newMemoryId: memoryId, existingMemoryId: null, similarity: null, warning: null };
+  if (!pair)
+    return { outcome: DEDUP_OUTCOME.noPair, action: null, newMemoryId: memoryId, existingMemoryId: null, similarity: null, warning: null };
 
   const { decision, warning } = await decideNearDuplicate(provider, pair.oldContent, pair.newContent, { timeoutMs: settings.llmTimeoutMs });
   const base = { newMemoryId: pair.newId, existingMemoryId: pair.oldId, similarity: pair.similarity, warning };
@@ -122,12 +123,31 @@ export async function resolveNearDuplicate(deps: NearDuplicateDeps, memoryId: st
   }
   const outcome = `applied:${decision.action}`;
   const applied = await executor.writeTx('dedup.apply', async (tx) => {
-    const params = { newId: pair.newId, oldId: pair.oldId, newHash: pair.newHash, oldHash: pair.oldHash, now: at, action: decision.action, eventId };
+    const params = {
+      newId: pair.newId,
+      oldId: pair.oldId,
+      newHash: pair.newHash,
+      oldHash: pair.oldHash,
+      now: at,
+      action: decision.action,
+      eventId,
+    };
     const resolved = await tx.run(decision.action === 'merge' ? MERGED_STILL : RESOLVE, params);
     if (resolved.length === 0) return false;
-    if (decision.action === 'merge') await tx.run(SUPERSEDE, { winnerId: pair.oldId, loserId: pair.newId, now: at, action: 'merge', reason: decision.reason });
-    if (decision.action === 'replace') await tx.run(SUPERSEDE, { winnerId: pair.newId, loserId: pair.oldId, now: at, action: 'replace', reason: decision.reason });
-    await audit(tx, eventId, pair, decision, outcome, decision.action === 'merge' ? { previousContent: pair.oldContent } : null, at, provider.model);
+    if (decision.action === 'merge')
+      await tx.run(SUPERSEDE, { winnerId: pair.oldId, loserId: pair.newId, now: at, action: 'merge', reason: decision.reason });
+    if (decision.action === 'replace')
+      await tx.run(SUPERSEDE, { winnerId: pair.newId, loserId: pair.oldId, now: at, action: 'replace', reason: decision.reason });
+    await audit(
+      tx,
+      eventId,
+      pair,
+      decision,
+      outcome,
+      decision.action === 'merge' ? { previousContent: pair.oldContent } : null,
+      at,
+      provider.model,
+    );
     return true;
   });
   if (!applied) {
@@ -138,7 +158,16 @@ export async function resolveNearDuplicate(deps: NearDuplicateDeps, memoryId: st
   return { ...base, outcome, action: decision.action };
 }
 
-async function audit(tx: TxRunner, eventId: string, pair: Pair, decision: NearDuplicateDecision | null, outcome: string, extra: Record<string, unknown> | null, now: string, model: string): Promise<void> {
+async function audit(
+  tx: TxRunner,
+  eventId: string,
+  pair: Pair,
+  decision: NearDuplicateDecision | null,
+  outcome: string,
+  extra: Record<string, unknown> | null,
+  now: string,
+  model: string,
+): Promise<void> {
   await recordHistory(
     tx,
     [
@@ -149,7 +178,14 @@ async function audit(tx: TxRunner, eventId: string, pair: Pair, decision: NearDu
         outcome,
         reason: decision?.reason ?? null,
         confidence: decision?.confidence ?? null,
-        details: { action: decision?.action ?? null, newMemoryId: pair.newId, existingMemoryId: pair.oldId, similarity: pair.similarity, mergedContent: decision?.merged ?? null, ...extra },
+        details: {
+          action: decision?.action ?? null,
+          newMemoryId: pair.newId,
+          existingMemoryId: pair.oldId,
+          similarity: pair.similarity,
+          mergedContent: decision?.merged ?? null,
+          ...extra,
+        },
       },
     ],
     { now, model },

@@ -11,8 +11,16 @@ const confidence = { type: 'number', minimum: 0, maximum: 1 };
 const object = (properties: Record<string, JsonSchema>): JsonSchema => ({ type: 'object', properties, required: Object.keys(properties) });
 
 export const EXTRACTION_SCHEMA: JsonSchema = object({
-  facts: { type: 'array', maxItems: MAX_FACTS, items: object({ content: { type: 'string' }, type: { type: 'string', enum: [...FACT_TYPES] }, confidence }) },
-  entities: { type: 'array', maxItems: MAX_ENTITY_TRIPLES, items: object({ source: { type: 'string' }, relationship: { type: 'string' }, target: { type: 'string' }, confidence }) },
+  facts: {
+    type: 'array',
+    maxItems: MAX_FACTS,
+    items: object({ content: { type: 'string' }, type: { type: 'string', enum: [...FACT_TYPES] }, confidence }),
+  },
+  entities: {
+    type: 'array',
+    maxItems: MAX_ENTITY_TRIPLES,
+    items: object({ source: { type: 'string' }, relationship: { type: 'string' }, target: { type: 'string' }, confidence }),
+  },
 });
 
 export const DECISION_SCHEMA: JsonSchema = object({

@@ -44,7 +44,13 @@ export async function processMemory(deps: DeepPathDeps, memory: SourceMemory): P
   if (writesAllowed(settings.mode)) {
     const toWrite = plan.proposals.filter((p) => p.verdict.apply === 'add' || p.verdict.apply === 'update');
     try {
-      const results = await writeFacts(deps.writer, memory, toWrite.map((p) => p.fact), provider.model, deps.embedder);
+      const results = await writeFacts(
+        deps.writer,
+        memory,
+        toWrite.map((p) => p.fact),
+        provider.model,
+        deps.embedder,
+      );
       toWrite.forEach((p, i) => writes.set(p.index, results[i]!));
     } catch (error) {
       if (error instanceof ConflictError) return discardStale(deps, memory, plan, 'facts');
@@ -54,7 +60,11 @@ export async function processMemory(deps: DeepPathDeps, memory: SourceMemory): P
       const graphPlan = buildGraphPlan(memory.namespace, memory.id, plan, writes);
       if (settings.classify?.enabled) {
         const maxAttempts = settings.classify.maxAttempts;
-        graphPlan.classifyJobs = [...new Set(graphPlan.attributes.map((a) => a.entityCanonicalName))].map((entityCanonicalName) => ({ id: randomUUID(), entityCanonicalName, maxAttempts }));
+        graphPlan.classifyJobs = [...new Set(graphPlan.attributes.map((a) => a.entityCanonicalName))].map((entityCanonicalName) => ({
+          id: randomUUID(),
+          entityCanonicalName,
+          maxAttempts,
+        }));
       }
       graph = await persistGraph(deps.executor, graphPlan, {
         now: new Date().toISOString(),
@@ -80,7 +90,12 @@ export async function processMemory(deps: DeepPathDeps, memory: SourceMemory): P
 }
 
 /** The memory changed under the job: nothing more of its plan is applied; one event records why. */
-async function discardStale(deps: DeepPathDeps, memory: SourceMemory, plan: MemoryPlan, stage: 'facts' | 'graph'): Promise<ExtractionSummary> {
+async function discardStale(
+  deps: DeepPathDeps,
+  memory: SourceMemory,
+  plan: MemoryPlan,
+  stage: 'facts' | 'graph',
+): Promise<ExtractionSummary> {
   const discarded = `the memory was forgotten or rewritten during extraction; ${stage === 'facts' ? 'no fact was written' : 'facts written, graph discarded'}`;
   const summary: ExtractionSummary = {
     mode: deps.settings.mode,
@@ -92,7 +107,15 @@ async function discardStale(deps: DeepPathDeps, memory: SourceMemory, plan: Memo
     discarded,
     warnings: allWarnings(plan).slice(0, MAX_SUMMARY_WARNINGS),
   };
-  const event: HistoryEventInput = { id: historyId(), memoryId: memory.id, event: HISTORY_EVENT.stale, outcome: 'discarded', reason: discarded, confidence: null, details: { ...summary, readContentHash: memory.contentHash } };
+  const event: HistoryEventInput = {
+    id: historyId(),
+    memoryId: memory.id,
+    event: HISTORY_EVENT.stale,
+    outcome: 'discarded',
+    reason: discarded,
+    confidence: null,
+    details: { ...summary, readContentHash: memory.contentHash },
+  };
   const now = new Date().toISOString();
   await deps.executor.writeTx('extraction.stale', (tx) => recordHistory(tx, [event], { now, model: deps.provider.model }));
   deps.logger.info({ memoryId: memory.id, stage }, 'memory changed during extraction; result discarded');
@@ -152,7 +175,9 @@ function auditOf(
         candidateIds: p.candidates.map((c) => c.id),
         reviewNeeded: p.contradiction?.contradicts ?? false,
         contradiction: p.contradiction,
-        attribute: p.attribute ? { id: p.attribute.id, entity: p.attribute.plan.entityName, aspect: p.attribute.plan.aspect, kind: p.attribute.plan.kind } : null,
+        attribute: p.attribute
+          ? { id: p.attribute.id, entity: p.attribute.plan.entityName, aspect: p.attribute.plan.aspect, kind: p.attribute.plan.kind }
+          : null,
         warnings: p.warnings,
         sourceMemoryId: memory.id,
         extractionModel: provider.model,
@@ -161,7 +186,15 @@ function auditOf(
       },
     };
   });
-  events.push({ id: ids.summary, memoryId: memory.id, event: HISTORY_EVENT.extraction, outcome: summary.facts === 0 ? 'empty' : 'ok', reason: null, confidence: null, details: { ...summary } });
+  events.push({
+    id: ids.summary,
+    memoryId: memory.id,
+    event: HISTORY_EVENT.extraction,
+    outcome: summary.facts === 0 ? 'empty' : 'ok',
+    reason: null,
+    confidence: null,
+    details: { ...summary },
+  });
   return { events, summary };
 }
 

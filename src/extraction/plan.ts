@@ -7,7 +7,13 @@ import type { DeepPathDeps } from './deps.js';
 import { extractFacts } from './extract-facts.js';
 import type { SourceMemory } from './fact-writes.js';
 import { gate, type GateVerdict } from './gates.js';
-import { assessContradiction, planSupersessions, type ContradictionAssessment, type PlannedAttribute, type Supersession } from './supersession.js';
+import {
+  assessContradiction,
+  planSupersessions,
+  type ContradictionAssessment,
+  type PlannedAttribute,
+  type Supersession,
+} from './supersession.js';
 import type { Candidate, Decision, ExtractedFact, ExtractionResult } from './types.js';
 
 export interface Proposal {
@@ -42,13 +48,26 @@ export async function planMemory(deps: DeepPathDeps, memory: SourceMemory): Prom
 
   const proposals: Proposal[] = [];
   for (const [index, fact] of extraction.facts.entries()) {
-    const candidates = await findCandidates(deps.executor, Array.from(vectors[index]!), { namespace: memory.namespace, text: fact.content, exclude: [memory.id] });
+    const candidates = await findCandidates(deps.executor, Array.from(vectors[index]!), {
+      namespace: memory.namespace,
+      text: fact.content,
+      exclude: [memory.id],
+    });
     const { decision, warnings } = await decide(provider, fact, candidates, { timeoutMs: settings.llmTimeoutMs });
     const target = decision?.targetId ? candidates.find((c) => c.id === decision.targetId) : undefined;
     const contradiction = target ? await assessContradiction(provider, fact.content, target.content, settings.semantic) : null;
     const verdict = gate(settings.mode, fact, decision, settings.minFactConfidence);
     const plan = verdict.apply === 'add' || verdict.apply === 'update' ? classifyFact(fact, extraction.entities) : null;
-    proposals.push({ index, fact, candidates, decision, warnings, contradiction, verdict, attribute: plan ? { id: randomUUID(), content: fact.content, plan } : null });
+    proposals.push({
+      index,
+      fact,
+      candidates,
+      decision,
+      warnings,
+      contradiction,
+      verdict,
+      attribute: plan ? { id: randomUUID(), content: fact.content, plan } : null,
+    });
   }
 
   const planned = proposals.flatMap((p) => (p.attribute ? [p.attribute] : []));

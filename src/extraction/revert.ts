@@ -107,7 +107,11 @@ interface ProposalDetails {
 }
 
 /** `namespaces` are the caller's writable namespaces (null = any); others look like missing events. */
-export async function revertProposal(executor: Executor, eventId: string, options: { namespaces: readonly string[] | null; actor: string; reason?: string | null }): Promise<RevertResult> {
+export async function revertProposal(
+  executor: Executor,
+  eventId: string,
+  options: { namespaces: readonly string[] | null; actor: string; reason?: string | null },
+): Promise<RevertResult> {
   if (options.reason && options.reason.length > MAX_REVERT_REASON_CHARS) {
     throw new ValidationError(`reason is longer than ${MAX_REVERT_REASON_CHARS} characters`, { field: 'reason' });
   }
@@ -116,29 +120,44 @@ export async function revertProposal(executor: Executor, eventId: string, option
   const revertId = randomUUID();
   const now = new Date().toISOString();
   return executor.writeTx('extraction.revert', async (tx) => {
-    const [proposal] = await tx.run<{ event: string; outcome: string; details: string; revertedBy: string | null; sourceMemoryId: string }>(LOAD_PROPOSAL, {
-      eventId,
-      proposalEvent: HISTORY_EVENT.proposal,
-      dedupEvent: HISTORY_EVENT.dedup,
-      namespaces: options.namespaces ?? [],
-      anyNamespace: options.namespaces === null,
-    });
+    const [proposal] = await tx.run<{ event: string; outcome: string; details: string; revertedBy: string | null; sourceMemoryId: string }>(
+      LOAD_PROPOSAL,
+      {
+        eventId,
+        proposalEvent: HISTORY_EVENT.proposal,
+        dedupEvent: HISTORY_EVENT.dedup,
+        namespaces: options.namespaces ?? [],
+        anyNamespace: options.namespaces === null,
+      },
+    );
     if (!proposal) throw new NotFoundError('history event', eventId);
     // This very call committed already and is being re-run (its COMMIT reply was lost).
-    if (proposal.revertedBy === revertId) return JSON.parse((await tx.run<{ details: string }>(LOAD_REVERT, { revertId }))[0]!.details) as RevertResult;
+    if (proposal.revertedBy === revertId)
+      return JSON.parse((await tx.run<{ details: string }>(LOAD_REVERT, { revertId }))[0]!.details) as RevertResult;
     if (proposal.revertedBy) throw new ConflictError(`proposal ${eventId} was already reverted`, { revertEventId: proposal.revertedBy });
     const dedup = proposal.event === HISTORY_EVENT.dedup;
-    if (!(dedup ? DEDUP_REVERTIBLE : REVERTIBLE).has(proposal.outcome)) throw new ValidationError(`proposal ${eventId} applied nothing (outcome ${proposal.outcome}); there is nothing to revert`, { outcome: proposal.outcome });
+    if (!(dedup ? DEDUP_REVERTIBLE : REVERTIBLE).has(proposal.outcome))
+      throw new ValidationError(`proposal ${eventId} applied nothing (outcome ${proposal.outcome}); there is nothing to revert`, {
+        outcome: proposal.outcome,
+      });
 
     const details = JSON.parse(proposal.details) as ProposalDetails;
-    const result: RevertResult = { eventId, revertEventId: revertId, restoredMemoryIds: [], restoredAttributeIds: [], retractedAttributeIds: [], forgottenMemoryIds: [] };
+    const result: RevertResult = {
+      eventId,
+      revertEventId: revertId,
+      restoredMemoryIds: [],
+      restoredAttributeIds: [],
+      retractedAttributeIds: [],
+      forgottenMemoryIds: [],
+    };
     const base = { now, sourceMemoryId: proposal.sourceMemoryId };
 
     if (dedup) {
       // The older memory keeps a merge's text: its previous content is in this event's details.
       const d = JSON.parse(proposal.details) as { action: string; newMemoryId: string; existingMemoryId: string };
       const [winnerId, loserId] = d.action === 'merge' ? [d.existingMemoryId, d.newMemoryId] : [d.newMemoryId, d.existingMemoryId];
-      if (d.action !== 'keep_both') result.restoredMemoryIds.push(...(await tx.run<{ id: string }>(RESTORE_DUPLICATE, { now, winnerId, loserId })).map((r) => r.id));
+      if (d.action !== 'keep_both')
+        result.restoredMemoryIds.push(...(await tx.run<{ id: string }>(RESTORE_DUPLICATE, { now, winnerId, loserId })).map((r) => r.id));
       await tx.run(REOPEN_DUPLICATE, { newId: d.newMemoryId, oldId: d.existingMemoryId });
     } else if (details.factMemoryId && proposal.outcome !== OUTCOME.appliedDelete) {
       const factId = details.factMemoryId;
@@ -169,16 +188,38 @@ export async function revertProposal(executor: Executor, eventId: string, option
 }
 
 /** The target-retired audit event of this proposal says what the UPDATE/DELETE took out of service. */
-async function restoreTarget(tx: TxRunner, details: ProposalDetails, sourceMemoryId: string, now: string, result: RevertResult): Promise<void> {
+async function restoreTarget(
+  tx: TxRunner,
+  details: ProposalDetails,
+  sourceMemoryId: string,
+  now: string,
+  result: RevertResult,
+): Promise<void> {
   const newMemoryId = details.action === 'UPDATE' ? (details.factMemoryId ?? null) : null;
-  const retirements = (await tx.run<{ details: string }>(TARGET_RETIREMENTS, { retiredEvent: HISTORY_EVENT.targetRetired, targetId: details.targetId }))
-    .map((r) => JSON.parse(r.details) as { sourceMemoryId?: string; newMemoryId?: string | null; newAttributeIds?: string[]; retiredAttributeIds?: string[]; memorySuperseded?: boolean })
+  const retirements = (
+    await tx.run<{ details: string }>(TARGET_RETIREMENTS, { retiredEvent: HISTORY_EVENT.targetRetired, targetId: details.targetId })
+  )
+    .map(
+      (r) =>
+        JSON.parse(r.details) as {
+          sourceMemoryId?: string;
+          newMemoryId?: string | null;
+          newAttributeIds?: string[];
+          retiredAttributeIds?: string[];
+          memorySuperseded?: boolean;
+        },
+    )
     .filter((d) => d.sourceMemoryId === sourceMemoryId && (d.newMemoryId ?? null) === newMemoryId);
   for (const retirement of retirements) {
-    const restored = await tx.run<{ id: string }>(RESTORE_ATTRIBUTES, { ids: retirement.retiredAttributeIds ?? [], newAttributeIds: retirement.newAttributeIds ?? [] });
+    const restored = await tx.run<{ id: string }>(RESTORE_ATTRIBUTES, {
+      ids: retirement.retiredAttributeIds ?? [],
+      newAttributeIds: retirement.newAttributeIds ?? [],
+    });
     result.restoredAttributeIds.push(...restored.map((r) => r.id).filter((id) => !result.restoredAttributeIds.includes(id)));
     if (retirement.memorySuperseded) {
-      result.restoredMemoryIds.push(...(await tx.run<{ id: string }>(RESTORE_MEMORY, { now, targetId: details.targetId, newMemoryId })).map((r) => r.id));
+      result.restoredMemoryIds.push(
+        ...(await tx.run<{ id: string }>(RESTORE_MEMORY, { now, targetId: details.targetId, newMemoryId })).map((r) => r.id),
+      );
     }
   }
 }

@@ -22,15 +22,27 @@ export function needsSemanticCheck(syntactic: ContradictionCheck): boolean {
  * The slow path, after the syntactic check found nothing: asks the model whether `newer` contradicts `older`. Advisory — any
  * failure, including a timeout, answers "no contradiction" and never throws.
  */
-export async function checkSemanticContradiction(provider: LlmProvider, newer: string, older: string, options: { timeoutMs: number }): Promise<SemanticCheck> {
+export async function checkSemanticContradiction(
+  provider: LlmProvider,
+  newer: string,
+  older: string,
+  options: { timeoutMs: number },
+): Promise<SemanticCheck> {
   try {
-    const raw = parseLlmJson(await provider.generate(contradictionPrompt(newer, older), { timeoutMs: options.timeoutMs, format: CONTRADICTION_SCHEMA }));
+    const raw = parseLlmJson(
+      await provider.generate(contradictionPrompt(newer, older), { timeoutMs: options.timeoutMs, format: CONTRADICTION_SCHEMA }),
+    );
     if (typeof raw !== 'object' || raw === null || typeof (raw as { contradicts?: unknown }).contradicts !== 'boolean') {
       return noContradiction('output has no boolean "contradicts"');
     }
     const r = raw as { contradicts: boolean; confidence?: unknown; reasoning?: unknown };
     const confidence = typeof r.confidence === 'number' && Number.isFinite(r.confidence) ? Math.min(1, Math.max(0, r.confidence)) : 0.5;
-    return { contradicts: r.contradicts, confidence, reasoning: typeof r.reasoning === 'string' ? redactStored(r.reasoning).slice(0, 500) : '', fallback: null };
+    return {
+      contradicts: r.contradicts,
+      confidence,
+      reasoning: typeof r.reasoning === 'string' ? redactStored(r.reasoning).slice(0, 500) : '',
+      fallback: null,
+    };
   } catch (error) {
     return noContradiction((error as Error).message);
   }

@@ -1,12 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { classifyPrompt, CLASSIFY_PROMPT_HEADER, classifySchema, validateClassification } from './structural-classify.js';
 
-const input = { entityName: 'Orion', entityType: 'extracted', existingAspects: ['Deadlines'], attributes: [{ content: 'Orion ships in March.' }, { content: 'Orion must not use MongoDB.' }] };
+const input = {
+  entityName: 'Orion',
+  entityType: 'extracted',
+  existingAspects: ['Deadlines'],
+  attributes: [{ content: 'Orion ships in March.' }, { content: 'Orion must not use MongoDB.' }],
+};
 
 describe('structural classification', () => {
   it('keeps valid assignments, marks new aspects, infers a type only for an untyped entity', () => {
     const result = validateClassification(
-      { entityType: 'Project', assignments: [{ i: 0, aspect: ' deadlines ', kind: 'attribute', new: true }, { i: 1, aspect: 'Tech  stack', kind: 'constraint', new: false }] },
+      {
+        entityType: 'Project',
+        assignments: [
+          { i: 0, aspect: ' deadlines ', kind: 'attribute', new: true },
+          { i: 1, aspect: 'Tech  stack', kind: 'constraint', new: false },
+        ],
+      },
       input,
     );
     expect(result.assignments).toEqual([
@@ -19,7 +30,18 @@ describe('structural classification', () => {
   });
 
   it('drops out-of-range, repeated and empty assignments with warnings', () => {
-    const result = validateClassification({ entityType: 'unknown', assignments: [{ i: 5, aspect: 'x', kind: 'attribute' }, { i: 0, aspect: 'a', kind: 'attribute' }, { i: 0, aspect: 'b', kind: 'attribute' }, { i: 1, aspect: ' ', kind: 'attribute' }] }, input);
+    const result = validateClassification(
+      {
+        entityType: 'unknown',
+        assignments: [
+          { i: 5, aspect: 'x', kind: 'attribute' },
+          { i: 0, aspect: 'a', kind: 'attribute' },
+          { i: 0, aspect: 'b', kind: 'attribute' },
+          { i: 1, aspect: ' ', kind: 'attribute' },
+        ],
+      },
+      input,
+    );
     expect(result.assignments.map((a) => a.aspect)).toEqual(['a']);
     expect(result.warnings).toHaveLength(3);
     expect(result.entityType).toBeNull();

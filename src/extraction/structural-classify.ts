@@ -10,7 +10,18 @@ import type { JsonSchema } from './output-schemas.js';
  * infers the entity's type when it was not known. Pure apart from the model call.
  */
 
-export const CLASSIFY_ENTITY_TYPES = ['person', 'organization', 'place', 'project', 'system', 'tool', 'concept', 'skill', 'task', 'unknown'] as const;
+export const CLASSIFY_ENTITY_TYPES = [
+  'person',
+  'organization',
+  'place',
+  'project',
+  'system',
+  'tool',
+  'concept',
+  'skill',
+  'task',
+  'unknown',
+] as const;
 export const UNTYPED = new Set(['extracted', 'unknown']);
 
 /** Aspect names offered per entity type, so aspects of one type line up; the model may name others. */
@@ -105,8 +116,15 @@ Return ONLY a JSON object, no other text:
 {"entityType":"…","assignments":[{"i":0,"aspect":"…","kind":"attribute|constraint","new":false}]}`;
 }
 
-export async function classifyEntityFacts(provider: LlmProvider, input: ClassifyInput, options: { timeoutMs: number }): Promise<ClassifyResult> {
-  const output = await provider.generate(classifyPrompt(input), { timeoutMs: options.timeoutMs, format: classifySchema(input.attributes.length) });
+export async function classifyEntityFacts(
+  provider: LlmProvider,
+  input: ClassifyInput,
+  options: { timeoutMs: number },
+): Promise<ClassifyResult> {
+  const output = await provider.generate(classifyPrompt(input), {
+    timeoutMs: options.timeoutMs,
+    format: classifySchema(input.attributes.length),
+  });
   try {
     return validateClassification(parseLlmJson(output), input);
   } catch (error) {
@@ -118,7 +136,8 @@ export async function classifyEntityFacts(provider: LlmProvider, input: Classify
 /** Strict and partial-failure safe: bad entries are dropped with a warning, never thrown. */
 export function validateClassification(value: unknown, input: ClassifyInput): ClassifyResult {
   const warnings: string[] = [];
-  if (typeof value !== 'object' || value === null) return { assignments: [], entityType: null, warnings: ['classification is not an object'] };
+  if (typeof value !== 'object' || value === null)
+    return { assignments: [], entityType: null, warnings: ['classification is not an object'] };
   const v = value as Record<string, unknown>;
   const existing = new Set(input.existingAspects.map(canonicalName));
   const assignments: AspectAssignment[] = [];
@@ -133,10 +152,17 @@ export function validateClassification(value: unknown, input: ClassifyInput): Cl
     else {
       seen.add(i);
       const key = canonicalName(aspect);
-      assignments.push({ i, aspect, aspectCanonicalName: key, kind: a.kind === 'constraint' ? 'constraint' : 'attribute', isNew: !existing.has(key) });
+      assignments.push({
+        i,
+        aspect,
+        aspectCanonicalName: key,
+        kind: a.kind === 'constraint' ? 'constraint' : 'attribute',
+        isNew: !existing.has(key),
+      });
     }
   }
   const type = typeof v.entityType === 'string' ? v.entityType.trim().toLowerCase() : '';
-  const entityType = UNTYPED.has(input.entityType) && type !== 'unknown' && (CLASSIFY_ENTITY_TYPES as readonly string[]).includes(type) ? type : null;
+  const entityType =
+    UNTYPED.has(input.entityType) && type !== 'unknown' && (CLASSIFY_ENTITY_TYPES as readonly string[]).includes(type) ? type : null;
   return { assignments, entityType, warnings };
 }

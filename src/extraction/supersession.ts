@@ -44,8 +44,19 @@ export async function planSupersessions(
   semantic: SemanticSettings,
 ): Promise<Supersession[]> {
   if (planned.length === 0) return [];
-  const keys = [...new Map(planned.map((p) => [siblingKey(p.plan.entityCanonicalName, p.plan.aspectCanonicalName), { entity: p.plan.entityCanonicalName, aspect: p.plan.aspectCanonicalName }])).values()];
-  const rows = await executor.read<{ entity: string; aspect: string; id: string; content: string }>('extraction.siblings', ACTIVE_SIBLINGS, { namespace, keys });
+  const keys = [
+    ...new Map(
+      planned.map((p) => [
+        siblingKey(p.plan.entityCanonicalName, p.plan.aspectCanonicalName),
+        { entity: p.plan.entityCanonicalName, aspect: p.plan.aspectCanonicalName },
+      ]),
+    ).values(),
+  ];
+  const rows = await executor.read<{ entity: string; aspect: string; id: string; content: string }>(
+    'extraction.siblings',
+    ACTIVE_SIBLINGS,
+    { namespace, keys },
+  );
   const siblings = new Map<string, Array<{ id: string; content: string }>>();
   for (const row of rows) {
     const key = siblingKey(row.entity, row.aspect);
@@ -71,17 +82,30 @@ export interface ContradictionAssessment {
 }
 
 /** Syntactic first; the semantic check only with a provider, when enabled and the fast path cannot tell. */
-export async function assessContradiction(provider: LlmProvider | null, newer: string, older: string, semantic: SemanticSettings): Promise<ContradictionAssessment> {
+export async function assessContradiction(
+  provider: LlmProvider | null,
+  newer: string,
+  older: string,
+  semantic: SemanticSettings,
+): Promise<ContradictionAssessment> {
   const syntactic = detectContradiction(newer, older);
-  if (syntactic.contradicts || !provider || !semantic.enabled || !needsSemanticCheck(syntactic)) return { contradicts: syntactic.contradicts, syntactic };
+  if (syntactic.contradicts || !provider || !semantic.enabled || !needsSemanticCheck(syntactic))
+    return { contradicts: syntactic.contradicts, syntactic };
   const slow = await checkSemanticContradiction(provider, newer, older, { timeoutMs: semantic.timeoutMs });
   return { contradicts: slow.contradicts, syntactic, semantic: slow };
 }
 
-async function contradicts(provider: LlmProvider | null, newer: string, older: string, semantic: SemanticSettings): Promise<{ method: 'syntactic' | 'semantic'; detail: string } | null> {
+async function contradicts(
+  provider: LlmProvider | null,
+  newer: string,
+  older: string,
+  semantic: SemanticSettings,
+): Promise<{ method: 'syntactic' | 'semantic'; detail: string } | null> {
   const a = await assessContradiction(provider, newer, older, semantic);
   if (!a.contradicts) return null;
-  return a.semantic ? { method: 'semantic', detail: a.semantic.reasoning || 'semantic contradiction' } : { method: 'syntactic', detail: `${a.syntactic.kind}: ${a.syntactic.detail}` };
+  return a.semantic
+    ? { method: 'semantic', detail: a.semantic.reasoning || 'semantic contradiction' }
+    : { method: 'syntactic', detail: `${a.syntactic.kind}: ${a.syntactic.detail}` };
 }
 
 function siblingKey(entity: string, aspect: string): string {

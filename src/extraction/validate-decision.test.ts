@@ -12,8 +12,14 @@ const fact = { content: 'Alice uses PostgreSQL now.', type: 'fact' as const, con
 
 describe('validateDecision', () => {
   it('accepts UPDATE and DELETE only with a candidate id', () => {
-    expect(validateDecision({ action: 'update', targetId: 'mem-1', confidence: 0.9, reason: 'newer database' }, candidates).decision).toEqual({
-      action: 'UPDATE', targetId: 'mem-1', confidence: 0.9, reason: 'newer database', byModel: true,
+    expect(
+      validateDecision({ action: 'update', targetId: 'mem-1', confidence: 0.9, reason: 'newer database' }, candidates).decision,
+    ).toEqual({
+      action: 'UPDATE',
+      targetId: 'mem-1',
+      confidence: 0.9,
+      reason: 'newer database',
+      byModel: true,
     });
     const hallucinated = validateDecision({ action: 'DELETE', targetId: 'mem-9', confidence: 0.9, reason: 'obsolete' }, candidates);
     expect(hallucinated.decision).toBeNull();
@@ -28,7 +34,9 @@ describe('validateDecision', () => {
   });
 
   it('ignores a targetId on ADD and NONE', () => {
-    expect(validateDecision({ action: 'NONE', targetId: 'mem-1', confidence: 1, reason: 'known' }, candidates).decision?.targetId).toBeNull();
+    expect(
+      validateDecision({ action: 'NONE', targetId: 'mem-1', confidence: 1, reason: 'known' }, candidates).decision?.targetId,
+    ).toBeNull();
   });
 });
 
@@ -49,7 +57,13 @@ describe('decide', () => {
   });
 
   it('lets transport failures through so the job is retried', async () => {
-    const provider: LlmProvider = { model: 'm', generate: async () => { throw new Error('socket hang up'); }, available: async () => false };
+    const provider: LlmProvider = {
+      model: 'm',
+      generate: async () => {
+        throw new Error('socket hang up');
+      },
+      available: async () => false,
+    };
     await expect(decide(provider, fact, candidates, { timeoutMs: 1000 })).rejects.toThrow('socket hang up');
   });
 });

@@ -31,7 +31,10 @@ export function validateDecision(raw: unknown, candidates: readonly Candidate[])
     const wanted = typeof r.targetId === 'string' ? r.targetId.trim() : '';
     if (!wanted) return { decision: null, warnings: [`${action} decision without a targetId, proposal dropped`] };
     if (!candidates.some((c) => c.id === wanted)) {
-      return { decision: null, warnings: [`${action} decision names ${JSON.stringify(wanted.slice(0, 80))}, which is not a candidate; proposal dropped`] };
+      return {
+        decision: null,
+        warnings: [`${action} decision names ${JSON.stringify(wanted.slice(0, 80))}, which is not a candidate; proposal dropped`],
+      };
     }
     targetId = wanted;
   }

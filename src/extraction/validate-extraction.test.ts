@@ -6,7 +6,10 @@ const triple = (source: string, relationship: string, target: string) => ({ sour
 
 describe('validateExtraction', () => {
   it('keeps valid facts and triples untouched, without warnings', () => {
-    const result = validateExtraction({ facts: [fact('Alice uses PostgreSQL daily.', { type: 'preference' })], entities: [triple('Alice', 'uses', 'PostgreSQL')] });
+    const result = validateExtraction({
+      facts: [fact('Alice uses PostgreSQL daily.', { type: 'preference' })],
+      entities: [triple('Alice', 'uses', 'PostgreSQL')],
+    });
     expect(result).toEqual({
       facts: [{ content: 'Alice uses PostgreSQL daily.', type: 'preference', confidence: 0.9 }],
       entities: [{ source: 'Alice', relationship: 'uses', target: 'PostgreSQL', confidence: 0.8 }],
@@ -26,11 +29,19 @@ describe('validateExtraction', () => {
     const result = validateExtraction({ facts: [fact('x'.repeat(2500), { type: 'opinion' })] });
     expect(result.facts[0]!.content).toHaveLength(MAX_FACT_CHARS);
     expect(result.facts[0]!.type).toBe('fact');
-    expect(result.warnings).toEqual(expect.arrayContaining([expect.stringMatching(/truncated/), expect.stringMatching(/unknown type "opinion"/)]));
+    expect(result.warnings).toEqual(
+      expect.arrayContaining([expect.stringMatching(/truncated/), expect.stringMatching(/unknown type "opinion"/)]),
+    );
   });
 
   it('clamps confidences and defaults a missing one below the write gate', () => {
-    const result = validateExtraction({ facts: [fact('Confidence is too high here.', { confidence: 7 }), fact('No confidence was given here.', { confidence: undefined }), fact('String confidence is accepted.', { confidence: '0.75' })] });
+    const result = validateExtraction({
+      facts: [
+        fact('Confidence is too high here.', { confidence: 7 }),
+        fact('No confidence was given here.', { confidence: undefined }),
+        fact('String confidence is accepted.', { confidence: '0.75' }),
+      ],
+    });
     expect(result.facts.map((f) => f.confidence)).toEqual([1, DEFAULT_CONFIDENCE, 0.75]);
     expect(result.warnings).toHaveLength(2);
   });

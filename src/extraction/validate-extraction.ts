@@ -57,7 +57,11 @@ function validateFacts(raw: unknown, warn: (m: string) => void): ExtractedFact[]
     const key = text.toLowerCase();
     if (seen.has(key)) return warn(`fact ${i}: repeats an earlier fact, dropped`);
     seen.add(key);
-    facts.push({ content: text, type: factType((item as Record<string, unknown>).type, i, warn), confidence: confidence((item as Record<string, unknown>).confidence, `fact ${i}`, warn) });
+    facts.push({
+      content: text,
+      type: factType((item as Record<string, unknown>).type, i, warn),
+      confidence: confidence((item as Record<string, unknown>).confidence, `fact ${i}`, warn),
+    });
   });
   return facts;
 }
@@ -76,8 +80,10 @@ function validateTriples(raw: unknown, warn: (m: string) => void): EntityTriple[
     const relationship = text(item.relationship);
     const target = text(item.target);
     if (!source || !relationship || !target) return warn(`entity ${i}: source, relationship and target must all be non-empty strings`);
-    if (source.length > MAX_ENTITY_NAME_CHARS || target.length > MAX_ENTITY_NAME_CHARS) return warn(`entity ${i}: name longer than ${MAX_ENTITY_NAME_CHARS} characters`);
-    if (relationship.length > MAX_RELATIONSHIP_CHARS) return warn(`entity ${i}: relationship longer than ${MAX_RELATIONSHIP_CHARS} characters`);
+    if (source.length > MAX_ENTITY_NAME_CHARS || target.length > MAX_ENTITY_NAME_CHARS)
+      return warn(`entity ${i}: name longer than ${MAX_ENTITY_NAME_CHARS} characters`);
+    if (relationship.length > MAX_RELATIONSHIP_CHARS)
+      return warn(`entity ${i}: relationship longer than ${MAX_RELATIONSHIP_CHARS} characters`);
     triples.push({ source, relationship, target, confidence: confidence(item.confidence, `entity ${i}`, warn) });
   });
   return triples;

@@ -4,7 +4,8 @@ import { ASSUMED_LIST_SIZES, FIELD_COSTS, ITEM_COSTS, operationCost } from './co
 import { typeDefs } from './schema.js';
 
 const schema = buildSchema(typeDefs);
-const cost = (query: string, variables: Record<string, unknown> = {}, operationName?: string) => operationCost(schema, parse(query), operationName, variables);
+const cost = (query: string, variables: Record<string, unknown> = {}, operationName?: string) =>
+  operationCost(schema, parse(query), operationName, variables);
 
 describe('operationCost', () => {
   it('counts every plain field once and a priced root field at its price', () => {
@@ -16,8 +17,12 @@ describe('operationCost', () => {
   it('prices every alias of an expensive root field again', () => {
     const one = cost('{ recall(query: "q", limit: 1) { items { score } } }');
     expect(one).toBe(200 + 2);
-    expect(cost('{ a: recall(query: "q", limit: 1) { items { score } } b: recall(query: "q", limit: 1) { items { score } } }')).toBe(2 * one);
-    expect(cost('{ a: search(query: "q", limit: 1) { hits { id } } b: timeline(query: "q", before: 0, after: 0) { anchor { id } } }')).toBe(200 + 2 + 100 + 2);
+    expect(cost('{ a: recall(query: "q", limit: 1) { items { score } } b: recall(query: "q", limit: 1) { items { score } } }')).toBe(
+      2 * one,
+    );
+    expect(cost('{ a: search(query: "q", limit: 1) { hits { id } } b: timeline(query: "q", before: 0, after: 0) { anchor { id } } }')).toBe(
+      200 + 2 + 100 + 2,
+    );
   });
 
   it('multiplies a list field by its first/limit argument, its default, or a variable', () => {
@@ -29,7 +34,11 @@ describe('operationCost', () => {
 
   it('sizes id and input lists by their length', () => {
     expect(cost('{ memories(ids: ["a", "b", "c"]) { id } }')).toBe(1 + 3);
-    expect(cost('mutation M($inputs: [RememberInput!]!) { rememberBatch(inputs: $inputs) { index } }', { inputs: [{ content: 'a' }, { content: 'b' }] })).toBe(1 + (5 + 1) * 2);
+    expect(
+      cost('mutation M($inputs: [RememberInput!]!) { rememberBatch(inputs: $inputs) { index } }', {
+        inputs: [{ content: 'a' }, { content: 'b' }],
+      }),
+    ).toBe(1 + (5 + 1) * 2);
   });
 
   it('assumes a size for relationship lists without a size argument, so nesting multiplies', () => {

@@ -44,7 +44,8 @@ function requestedSize(args: Record<string, unknown>): number | undefined {
     if (Array.isArray(value)) return value.length;
   }
   const { before, after } = args;
-  if (typeof before === 'number' || typeof after === 'number') return 1 + (typeof before === 'number' ? before : 0) + (typeof after === 'number' ? after : 0);
+  if (typeof before === 'number' || typeof after === 'number')
+    return 1 + (typeof before === 'number' ? before : 0) + (typeof after === 'number' ? after : 0);
   return undefined;
 }
 
@@ -109,8 +110,20 @@ const ESTIMATORS: ComplexityEstimator[] = [fieldExtensionsEstimator(), fieldEsti
  * each alias of a field is priced again.
  * Throws when the variables are invalid (execution reports those) or the query is too large.
  */
-export function operationCost(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, variables: Record<string, unknown> = {}): number {
-  return getComplexity({ schema, query: document, variables, estimators: ESTIMATORS, maxQueryNodes: MAX_EVALUATED_NODES, ...(operationName ? { operationName } : {}) });
+export function operationCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | null | undefined,
+  variables: Record<string, unknown> = {},
+): number {
+  return getComplexity({
+    schema,
+    query: document,
+    variables,
+    estimators: ESTIMATORS,
+    maxQueryNodes: MAX_EVALUATED_NODES,
+    ...(operationName ? { operationName } : {}),
+  });
 }
 
 function limitExceeded(message: string, details: Record<string, unknown>): GraphQLError {
@@ -130,7 +143,8 @@ export function costLimitPlugin<TContext extends BaseContext>(maxCost: number): 
           } catch {
             throw limitExceeded(`query is too large to estimate its cost (more than ${MAX_EVALUATED_NODES} fields evaluated)`, { maxCost });
           }
-          if (cost > maxCost) throw limitExceeded(`query cost ${cost} exceeds the maximum of ${maxCost} (MAX_QUERY_COST)`, { cost, maxCost });
+          if (cost > maxCost)
+            throw limitExceeded(`query cost ${cost} exceeds the maximum of ${maxCost} (MAX_QUERY_COST)`, { cost, maxCost });
         },
       };
     },

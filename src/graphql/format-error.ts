@@ -29,7 +29,8 @@ export function isInternalError(error: unknown): boolean {
  */
 export function createErrorFormatter() {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
-    if (isInternalError(error)) return { message: INTERNAL_MESSAGE, locations: formatted.locations, path: formatted.path, extensions: { code: 'INTERNAL' } };
+    if (isInternalError(error))
+      return { message: INTERNAL_MESSAGE, locations: formatted.locations, path: formatted.path, extensions: { code: 'INTERNAL' } };
     const original = unwrapResolverError(error);
     if (isMnemographError(original)) {
       return {

@@ -3,7 +3,15 @@ import type { Principal } from '../auth.js';
 import type { Executor } from '../db/index.js';
 import * as graph from '../db/queries/graph.js';
 import { chunksByMemoryIds, memoriesByIds } from '../db/queries/memories.js';
-import type { AspectRecord, AttributeRecord, ChunkRecord, EntityRecord, HistoryRecord, MemoryRecord, RelationRecord } from '../db/records.js';
+import type {
+  AspectRecord,
+  AttributeRecord,
+  ChunkRecord,
+  EntityRecord,
+  HistoryRecord,
+  MemoryRecord,
+  RelationRecord,
+} from '../db/records.js';
 
 const MEMORIES_PER_ENTITY = 10;
 
@@ -25,7 +33,8 @@ function one<T>(keys: readonly string[], rows: graph.Keyed<T>[]): (T | null)[] {
  */
 export function createLoaders(executor: Executor, principal: Principal) {
   const readable = principal.readableNamespaces;
-  const visible = <T extends { namespace?: string }>(row: T | null) => (row && (readable === null || (row.namespace !== undefined && readable.includes(row.namespace))) ? row : null);
+  const visible = <T extends { namespace?: string }>(row: T | null) =>
+    row && (readable === null || (row.namespace !== undefined && readable.includes(row.namespace))) ? row : null;
 
   return {
     memoryById: new DataLoader<string, MemoryRecord | null>(async (ids) => {
@@ -35,22 +44,37 @@ export function createLoaders(executor: Executor, principal: Principal) {
     }),
     chunksByMemory: new DataLoader<string, ChunkRecord[]>(async (ids) => {
       const rows = await chunksByMemoryIds(executor, ids);
-      return groupByKey(ids, rows.map((row) => ({ key: row.memoryId, row })));
+      return groupByKey(
+        ids,
+        rows.map((row) => ({ key: row.memoryId, row })),
+      );
     }),
     entityById: new DataLoader<string, EntityRecord | null>(async (ids) => one(ids, await graph.entitiesByIds(executor, ids)).map(visible)),
-    entitiesByMemory: new DataLoader<string, EntityRecord[]>(async (ids) => groupByKey(ids, await graph.entitiesByMemoryIds(executor, ids))),
-    attributesByMemory: new DataLoader<string, AttributeRecord[]>(async (ids) => groupByKey(ids, await graph.attributesByMemoryIds(executor, ids))),
+    entitiesByMemory: new DataLoader<string, EntityRecord[]>(async (ids) =>
+      groupByKey(ids, await graph.entitiesByMemoryIds(executor, ids)),
+    ),
+    attributesByMemory: new DataLoader<string, AttributeRecord[]>(async (ids) =>
+      groupByKey(ids, await graph.attributesByMemoryIds(executor, ids)),
+    ),
     historyByMemory: new DataLoader<string, HistoryRecord[]>(async (ids) => groupByKey(ids, await graph.historyByMemoryIds(executor, ids))),
     aspectsByEntity: new DataLoader<string, AspectRecord[]>(async (ids) => groupByKey(ids, await graph.aspectsByEntityIds(executor, ids))),
     aspectById: new DataLoader<string, AspectRecord | null>(async (ids) => one(ids, await graph.aspectsByIds(executor, ids)).map(visible)),
-    attributesByAspect: new DataLoader<string, AttributeRecord[]>(async (ids) => groupByKey(ids, await graph.attributesByAspectIds(executor, ids))),
-    attributeById: new DataLoader<string, AttributeRecord | null>(async (ids) => one(ids, await graph.attributesByIds(executor, ids)).map(visible)),
-    relationsByEntity: new DataLoader<string, RelationRecord[]>(async (ids) => groupByKey(ids, await graph.relationsByEntityIds(executor, ids))),
+    attributesByAspect: new DataLoader<string, AttributeRecord[]>(async (ids) =>
+      groupByKey(ids, await graph.attributesByAspectIds(executor, ids)),
+    ),
+    attributeById: new DataLoader<string, AttributeRecord | null>(async (ids) =>
+      one(ids, await graph.attributesByIds(executor, ids)).map(visible),
+    ),
+    relationsByEntity: new DataLoader<string, RelationRecord[]>(async (ids) =>
+      groupByKey(ids, await graph.relationsByEntityIds(executor, ids)),
+    ),
     relationCountByEntity: new DataLoader<string, number>(async (ids) => {
       const counts = new Map((await graph.relationCountsByEntityIds(executor, ids)).map(({ key, row }) => [key, Number(row)]));
       return ids.map((id) => counts.get(id) ?? 0);
     }),
-    memoriesByEntity: new DataLoader<string, MemoryRecord[]>(async (ids) => groupByKey(ids, await graph.memoriesByEntityIds(executor, ids, MEMORIES_PER_ENTITY))),
+    memoriesByEntity: new DataLoader<string, MemoryRecord[]>(async (ids) =>
+      groupByKey(ids, await graph.memoriesByEntityIds(executor, ids, MEMORIES_PER_ENTITY)),
+    ),
   };
 }
 

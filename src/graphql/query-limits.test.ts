@@ -24,10 +24,14 @@ describe('queryLimitRules (GraphQL Armor)', () => {
   it('counts depth through named and inline fragments without counting the fragments themselves', () => {
     // memory › entities › memories › entities › memories › entities › memories › id = 8 levels
     const eight = 'entities { memories { entities { memories { entities { memories { id } } } } } }';
-    expect(check(`{ memory(id: "m") { ...on Memory { ${eight.replace('{ id }', '{ ...M }')} } } } fragment M on Memory { id }`)).toEqual([]);
+    expect(check(`{ memory(id: "m") { ...on Memory { ${eight.replace('{ id }', '{ ...M }')} } } } fragment M on Memory { id }`)).toEqual(
+      [],
+    );
     const nine = eight.replace('{ id }', '{ entities { name } }');
     const errors = check(`{ memory(id: "m") { ...D } } fragment D on Memory { ${nine} }`);
-    expect(errors.map((e) => [e.extensions.code, e.message])).toEqual([['LIMIT_EXCEEDED', 'query depth exceeds the maximum of 8 (MAX_QUERY_DEPTH)']]);
+    expect(errors.map((e) => [e.extensions.code, e.message])).toEqual([
+      ['LIMIT_EXCEEDED', 'query depth exceeds the maximum of 8 (MAX_QUERY_DEPTH)'],
+    ]);
   });
 
   it('walks a fragment bomb in linear time (the old depth rule re-walked every spread: minutes at 25 levels)', () => {
@@ -41,13 +45,19 @@ describe('queryLimitRules (GraphQL Armor)', () => {
   it('counts aliases, including those repeated through fragment spreads', () => {
     expect(codes('{ a: health { ok } b: health { ok } c: health { ok } }')).toEqual([]);
     expect(codes('{ a: health { ok } b: health { ok } c: health { ok } d: health { ok } }')).toEqual(['LIMIT_EXCEEDED']);
-    expect(codes('{ memory(id: "m") { ...A ...B } } fragment A on Memory { x: id y: id } fragment B on Memory { ...A }')).toEqual(['LIMIT_EXCEEDED']);
+    expect(codes('{ memory(id: "m") { ...A ...B } } fragment A on Memory { x: id y: id } fragment B on Memory { ...A }')).toEqual([
+      'LIMIT_EXCEEDED',
+    ]);
   });
 
   it('counts directives', () => {
     const field = (i: number) => `f${i}: health @include(if: true) { ok }`;
     expect(codes(`{ ${[0, 1].map(field).join(' ')} }`)).toEqual([]);
-    expect(codes('{ health @include(if: true) @skip(if: false) { ok @include(if: true) @skip(if: false) neo4j @skip(if: false) { connected } } }')).toEqual(['LIMIT_EXCEEDED']);
+    expect(
+      codes(
+        '{ health @include(if: true) @skip(if: false) { ok @include(if: true) @skip(if: false) neo4j @skip(if: false) { connected } } }',
+      ),
+    ).toEqual(['LIMIT_EXCEEDED']);
   });
 });
 

@@ -41,7 +41,9 @@ export function queryLimitRules(limits: QueryLimits): ValidationRule[] {
     }),
     maxDirectivesRule({
       n: limits.maxDirectives,
-      ...reportingAs(`query uses more than ${limits.maxDirectives} directives (MAX_QUERY_DIRECTIVES)`, { maxDirectives: limits.maxDirectives }),
+      ...reportingAs(`query uses more than ${limits.maxDirectives} directives (MAX_QUERY_DIRECTIVES)`, {
+        maxDirectives: limits.maxDirectives,
+      }),
     }),
   ] as unknown as ValidationRule[];
 }

@@ -29,7 +29,8 @@ export function principalOf(res: { locals: Record<string, unknown> }): Principal
  * concurrency limits before the body is even read. Refusals go to the HTTP error handler.
  */
 export function admission(access: AccessPolicy, limits: AdmissionLimits): RequestHandler {
-  const rate = limits.ratePerMinute > 0 ? new RateLimiterMemory({ points: limits.ratePerMinute, duration: RATE_WINDOW_SECONDS }) : undefined;
+  const rate =
+    limits.ratePerMinute > 0 ? new RateLimiterMemory({ points: limits.ratePerMinute, duration: RATE_WINDOW_SECONDS }) : undefined;
   const inFlight = new Map<string, number>();
 
   return async (req, res, next) => {
@@ -47,7 +48,12 @@ export function admission(access: AccessPolicy, limits: AdmissionLimits): Reques
         await rate.consume(key);
       } catch (refusal) {
         if (!(refusal instanceof RateLimiterRes)) return next(refusal);
-        return next(new RateLimitedError(`more than ${limits.ratePerMinute} requests per minute for this API key (RATE_LIMIT_PER_MINUTE)`, refusal.msBeforeNext));
+        return next(
+          new RateLimitedError(
+            `more than ${limits.ratePerMinute} requests per minute for this API key (RATE_LIMIT_PER_MINUTE)`,
+            refusal.msBeforeNext,
+          ),
+        );
       }
     }
 
@@ -55,9 +61,12 @@ export function admission(access: AccessPolicy, limits: AdmissionLimits): Reques
       const current = inFlight.get(key) ?? 0;
       if (current >= limits.maxConcurrent) {
         return next(
-          new TooManyInFlightError(`more than ${limits.maxConcurrent} requests of this API key in flight (MAX_CONCURRENT_REQUESTS_PER_KEY)`, {
-            maxConcurrent: limits.maxConcurrent,
-          }),
+          new TooManyInFlightError(
+            `more than ${limits.maxConcurrent} requests of this API key in flight (MAX_CONCURRENT_REQUESTS_PER_KEY)`,
+            {
+              maxConcurrent: limits.maxConcurrent,
+            },
+          ),
         );
       }
       inFlight.set(key, current + 1);

@@ -71,7 +71,13 @@ describe('explorerRouter', () => {
   });
 
   it('serves nothing but built scripts and styles from assets/', async () => {
-    for (const path of ['/explorer/assets/..%2Fsecret.txt', '/explorer/assets/.hidden.js', '/explorer/assets/secret.txt', '/explorer/assets/none-Zz9.js', '/explorer/secret.txt']) {
+    for (const path of [
+      '/explorer/assets/..%2Fsecret.txt',
+      '/explorer/assets/.hidden.js',
+      '/explorer/assets/secret.txt',
+      '/explorer/assets/none-Zz9.js',
+      '/explorer/secret.txt',
+    ]) {
       expect((await fetch(`${built.origin}${path}`)).status, path).toBe(404);
     }
   });

@@ -10,7 +10,9 @@ export const EXPLORER_PATH = '/explorer';
 const ASSET_MAX_AGE_MS = 365 * 24 * 60 * 60 * 1000;
 
 /** `npm install` builds explorer/ into explorer/dist (from src/http or, compiled, dist/src/http). */
-const DIST_CANDIDATES = ['../../explorer/dist/', '../../../explorer/dist/'].map((relative) => fileURLToPath(new URL(relative, import.meta.url)));
+const DIST_CANDIDATES = ['../../explorer/dist/', '../../../explorer/dist/'].map((relative) =>
+  fileURLToPath(new URL(relative, import.meta.url)),
+);
 export const EXPLORER_DIST = DIST_CANDIDATES.find((dir) => existsSync(join(dir, 'index.html'))) ?? DIST_CANDIDATES[0]!;
 
 /**
@@ -63,7 +65,10 @@ export function explorerRouter(distDir = EXPLORER_DIST): Router {
   router.get([EXPLORER_PATH, `${EXPLORER_PATH}/`], async (_req, res, next) => {
     page ??= readFile(join(distDir, 'index.html'), 'utf8');
     try {
-      res.set({ ...SECURITY_HEADERS, 'Cache-Control': 'no-cache' }).type('html').send(await page);
+      res
+        .set({ ...SECURITY_HEADERS, 'Cache-Control': 'no-cache' })
+        .type('html')
+        .send(await page);
     } catch {
       page = null;
       next(new MnemographError('UNAVAILABLE', 'the explorer is not built: run npm run explorer:build'));

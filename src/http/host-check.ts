@@ -25,6 +25,10 @@ export function hostCheck(extraNames: readonly string[]): RequestHandler {
   return (req, _res, next) => {
     const name = hostNameOf(req.headers.host);
     if (name !== undefined && allowed.has(name)) return next();
-    next(new ForbiddenError('the Host header names no allowed host: without API_KEYS only loopback names and ALLOWED_HOSTS are served', { allowedHosts: [...allowed] }));
+    next(
+      new ForbiddenError('the Host header names no allowed host: without API_KEYS only loopback names and ALLOWED_HOSTS are served', {
+        allowedHosts: [...allowed],
+      }),
+    );
   };
 }

@@ -13,7 +13,16 @@ import { planSupersessions } from '../extraction/supersession.js';
 import type { Logger } from '../logger.js';
 import type { RedactionOptions } from '../pipeline/redact.js';
 import type { Actor } from './knowledge-service.js';
-import { checkNamespace, confidence, entityName, factKind, MAX_ASPECT_CHARS, MAX_FACT_CHARS, storedText, type FactKind } from './validate.js';
+import {
+  checkNamespace,
+  confidence,
+  entityName,
+  factKind,
+  MAX_ASPECT_CHARS,
+  MAX_FACT_CHARS,
+  storedText,
+  type FactKind,
+} from './validate.js';
 
 export interface AssertSettings {
   redaction: RedactionOptions;
@@ -68,7 +77,12 @@ export async function assertFact(
   const entity = found.entity;
 
   const fact = { content, type: kind === 'constraint' ? ('decision' as const) : ('fact' as const), confidence: c };
-  const verdict = gate(settings.frozen ? 'frozen' : 'controlled-write', fact, { action: 'ADD', targetId: null, confidence: c, reason: 'asserted', byModel: false }, settings.minFactConfidence);
+  const verdict = gate(
+    settings.frozen ? 'frozen' : 'controlled-write',
+    fact,
+    { action: 'ADD', targetId: null, confidence: c, reason: 'asserted', byModel: false },
+    settings.minFactConfidence,
+  );
   if (verdict.apply !== 'add') {
     const outcome = verdict.apply === 'none' ? verdict.outcome : OUTCOME.dropped;
     deps.logger.info({ namespace, entityId: entity.id, outcome }, 'asserted fact refused by the gate');
@@ -77,7 +91,16 @@ export async function assertFact(
 
   // The fact is a memory like any other (normalize, redact, dedup, embed), without a deep-path job.
   const [written] = await deps.writer.rememberBatch(
-    [{ content: memoryText(entity.name, content), namespace, type: fact.type, who: who.actor, why: ASSERTED_FACT_WHY, metadata: { entityId: entity.id, aspect, factConfidence: c } }],
+    [
+      {
+        content: memoryText(entity.name, content),
+        namespace,
+        type: fact.type,
+        who: who.actor,
+        why: ASSERTED_FACT_WHY,
+        metadata: { entityId: entity.id, aspect, factConfidence: c },
+      },
+    ],
     { enqueueJobs: false },
   );
   if (written!.error) throw written!.error;
@@ -87,7 +110,10 @@ export async function assertFact(
   const attributeId = randomUUID();
   const eventId = historyId();
   const plan = attributePlan(entity, aspect, kind);
-  const supersessions = await planSupersessions(executor, null, namespace, [{ id: attributeId, content, plan }], { enabled: false, timeoutMs: 0 });
+  const supersessions = await planSupersessions(executor, null, namespace, [{ id: attributeId, content, plan }], {
+    enabled: false,
+    timeoutMs: 0,
+  });
   const outcomeOf = (created: string[]) => (created.includes(attributeId) ? OUTCOME.created : OUTCOME.deduped);
   const graph = await persistGraph(
     executor,
@@ -96,7 +122,20 @@ export async function assertFact(
       sourceMemoryId: memoryId,
       entities: [{ id: entity.id, name: entity.name, canonicalName: entity.canonicalName, mentionText: entity.name, confidence: c }],
       relations: [],
-      attributes: [{ id: attributeId, memoryId, entityCanonicalName: entity.canonicalName, aspectId: randomUUID(), aspect, aspectCanonicalName: plan.aspectCanonicalName, content, kind, importance: plan.importance, confidence: c }],
+      attributes: [
+        {
+          id: attributeId,
+          memoryId,
+          entityCanonicalName: entity.canonicalName,
+          aspectId: randomUUID(),
+          aspect,
+          aspectCanonicalName: plan.aspectCanonicalName,
+          content,
+          kind,
+          importance: plan.importance,
+          confidence: c,
+        },
+      ],
       supersessions,
       retirements: [],
     },
@@ -107,16 +146,24 @@ export async function assertFact(
       // The `fact.asserted` event commits with the attribute it records.
       audit: (result) => {
         const created = result.attributesCreated.includes(attributeId);
-        return [{
-          id: eventId,
-          memoryId,
-          event: KNOWLEDGE_EVENT.factAsserted,
-          actor: who.actor,
-          outcome: outcomeOf(result.attributesCreated),
-          reason: null,
-          confidence: c,
-          details: { entityId: entity.id, aspect, kind, attributeId: created ? attributeId : null, superseded: result.superseded.map((s) => s.oldId) },
-        }];
+        return [
+          {
+            id: eventId,
+            memoryId,
+            event: KNOWLEDGE_EVENT.factAsserted,
+            actor: who.actor,
+            outcome: outcomeOf(result.attributesCreated),
+            reason: null,
+            confidence: c,
+            details: {
+              entityId: entity.id,
+              aspect,
+              kind,
+              attributeId: created ? attributeId : null,
+              superseded: result.superseded.map((s) => s.oldId),
+            },
+          },
+        ];
       },
     },
   );

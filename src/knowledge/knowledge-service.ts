@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Executor } from '../db/index.js';
-import { entityByCanonicalName, mergeEntity, mergeEntityInto, relateEntities, type MergeCounts, type RelationRow } from '../db/queries/knowledge.js';
+import {
+  entityByCanonicalName,
+  mergeEntity,
+  mergeEntityInto,
+  relateEntities,
+  type MergeCounts,
+  type RelationRow,
+} from '../db/queries/knowledge.js';
 import type { EntityRecord } from '../db/records.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import type { FactWriter } from '../extraction/fact-writes.js';
@@ -78,7 +85,15 @@ export class KnowledgeService {
     const target = entityName(input.target, 'target', this.settings.redaction);
     const type = relationType(input.type, this.settings.redaction);
     const c = confidence(input.confidence);
-    const row = await relateEntities(this.executor, { id: randomUUID(), namespace, source: source.canonicalName, target: target.canonicalName, type, confidence: c, actor: who.actor });
+    const row = await relateEntities(this.executor, {
+      id: randomUUID(),
+      namespace,
+      source: source.canonicalName,
+      target: target.canonicalName,
+      type,
+      confidence: c,
+      actor: who.actor,
+    });
     if (row) return row;
     await this.requireEntity(namespace, source.canonicalName, source.name);
     await this.requireEntity(namespace, target.canonicalName, target.name);
@@ -90,10 +105,17 @@ export class KnowledgeService {
     const namespace = checkNamespace(who.namespace);
     const keepName = entityName(input.keep, 'keep', this.settings.redaction);
     const mergeName = entityName(input.merge, 'merge', this.settings.redaction);
-    if (keepName.canonicalName === mergeName.canonicalName) throw new ValidationError('keep and merge name the same entity', { field: 'merge' });
+    if (keepName.canonicalName === mergeName.canonicalName)
+      throw new ValidationError('keep and merge name the same entity', { field: 'merge' });
     const keep = await this.requireEntity(namespace, keepName.canonicalName, keepName.name);
     const merge = await this.requireEntity(namespace, mergeName.canonicalName, mergeName.name);
-    const result = await mergeEntityInto(this.executor, { namespace, keepId: keep.id, mergeId: merge.id, eventId: randomUUID(), actor: who.actor });
+    const result = await mergeEntityInto(this.executor, {
+      namespace,
+      keepId: keep.id,
+      mergeId: merge.id,
+      eventId: randomUUID(),
+      actor: who.actor,
+    });
     // A concurrent merge or delete took one of them between the lookup and the transaction.
     if (!result) throw new NotFoundError('entity', mergeName.name);
     this.logger.info({ namespace, keepId: keep.id, mergedId: merge.id, ...result.counts }, 'entities merged');

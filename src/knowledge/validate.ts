@@ -11,7 +11,18 @@ import { cleanText } from '../text/index.js';
  */
 
 /** Entity types a caller may set; `extracted` stays the deep path's own marker. */
-export const ENTITY_TYPES = ['person', 'organization', 'place', 'project', 'system', 'tool', 'concept', 'skill', 'task', 'unknown'] as const;
+export const ENTITY_TYPES = [
+  'person',
+  'organization',
+  'place',
+  'project',
+  'system',
+  'tool',
+  'concept',
+  'skill',
+  'task',
+  'unknown',
+] as const;
 export type EntityType = (typeof ENTITY_TYPES)[number];
 
 export const FACT_KINDS = ['attribute', 'constraint'] as const;
@@ -29,7 +40,10 @@ const RELATION_TYPE = /^[\p{L}\p{N}][\p{L}\p{N} _-]*$/u;
 
 export function checkNamespace(namespace: string): string {
   if (!namespaceSchema.safeParse(namespace).success) {
-    throw new ValidationError(`namespace "${namespace.slice(0, 80)}" is invalid: use 1–64 letters, digits, _ . - starting with a letter or digit`, { field: 'namespace' });
+    throw new ValidationError(
+      `namespace "${namespace.slice(0, 80)}" is invalid: use 1–64 letters, digits, _ . - starting with a letter or digit`,
+      { field: 'namespace' },
+    );
   }
   return namespace;
 }
@@ -42,7 +56,12 @@ export function storedText(value: string, field: string, maxChars: number, redac
   return redactSecrets(trimmed, redaction).text;
 }
 
-export function optionalStoredText(value: string | null | undefined, field: string, maxChars: number, redaction: RedactionOptions): string | null {
+export function optionalStoredText(
+  value: string | null | undefined,
+  field: string,
+  maxChars: number,
+  redaction: RedactionOptions,
+): string | null {
   if (value === null || value === undefined || cleanText(value).trim() === '') return null;
   return storedText(value, field, maxChars, redaction);
 }
@@ -63,7 +82,8 @@ export function entityType(value: string | null | undefined): EntityType {
 
 export function factKind(value: string | null | undefined): FactKind {
   const kind = value ?? 'attribute';
-  if (!(FACT_KINDS as readonly string[]).includes(kind)) throw new ValidationError(`kind must be one of ${FACT_KINDS.join(', ')}`, { field: 'kind' });
+  if (!(FACT_KINDS as readonly string[]).includes(kind))
+    throw new ValidationError(`kind must be one of ${FACT_KINDS.join(', ')}`, { field: 'kind' });
   return kind as FactKind;
 }
 
@@ -71,7 +91,9 @@ export function factKind(value: string | null | undefined): FactKind {
 export function relationType(value: string, redaction: RedactionOptions): string {
   const canonical = canonicalName(storedText(value, 'type', MAX_RELATION_TYPE_CHARS, redaction));
   if (!RELATION_TYPE.test(canonical)) {
-    throw new ValidationError('relation type must start with a letter or digit and use only letters, digits, spaces, _ and -', { field: 'type' });
+    throw new ValidationError('relation type must start with a letter or digit and use only letters, digits, spaces, _ and -', {
+      field: 'type',
+    });
   }
   return canonical;
 }

@@ -22,7 +22,10 @@ const p = (id: string, source: string, objects = true): DecisionPattern => ({ id
 
 export const DECISION_PATTERNS: readonly DecisionPattern[] = [
   p('chose', String.raw`\b(?:chose|chosen)\s+(?:to\s+(?:use|go\s+with|adopt)\s+|(?=${CLAUSE}${OVER}))`),
-  p('decided', String.raw`\bdecided\s+(?:to\s+(?:use|go\s+with|adopt|switch\s+to|migrate\s+to|move\s+to|stick\s+with|keep)\s+|on\s+|against\s+(?:using\s+)?|to\s+)`),
+  p(
+    'decided',
+    String.raw`\bdecided\s+(?:to\s+(?:use|go\s+with|adopt|switch\s+to|migrate\s+to|move\s+to|stick\s+with|keep)\s+|on\s+|against\s+(?:using\s+)?|to\s+)`,
+  ),
   p('switched', String.raw`\bswitch(?:ed|ing)\s+(?:over\s+)?(?:from|to)\s+`),
   p('migrated', String.raw`\bmigrat(?:e|ed|ing)\s+(?:away\s+from|off(?:\s+of)?|from|to)\s+`),
   p('picked', String.raw`\bpicked\s+(?!(?:up|out|off|on)\b)(?=${CLAUSE}${OVER})`),

@@ -33,10 +33,16 @@ describe('extractAttributes', () => {
   });
 
   it('keeps ordinary facts as attributes with importance 0.5, one per clause and entity', () => {
-    const attrs = attributesOf('Sessions are cached in Redis with a 1h TTL.\nThe worker crashed in src/worker/loop.ts; the fix is in PR 12.');
+    const attrs = attributesOf(
+      'Sessions are cached in Redis with a 1h TTL.\nThe worker crashed in src/worker/loop.ts; the fix is in PR 12.',
+    );
     expect(attrs).toEqual([
       expect.objectContaining({ entityCanonicalName: 'redis', aspect: 'configuration', kind: 'attribute', importance: 0.5 }),
-      expect.objectContaining({ entityCanonicalName: 'src/worker/loop.ts', aspect: 'errors', content: 'The worker crashed in src/worker/loop.ts' }),
+      expect.objectContaining({
+        entityCanonicalName: 'src/worker/loop.ts',
+        aspect: 'errors',
+        content: 'The worker crashed in src/worker/loop.ts',
+      }),
     ]);
   });
 

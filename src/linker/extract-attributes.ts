@@ -42,12 +42,30 @@ export const MIN_CLAUSE_CHARS = 10;
 
 /** First rule that matches names the aspect; "general" otherwise. */
 export const ASPECT_RULES: ReadonlyArray<{ aspect: string; test: (clause: string) => boolean }> = [
-  { aspect: 'decisions', test: (c) => isDecisionContent(c) || /\b(?:decided|decisions?|chose|chosen|picked|settled|agreed|opted)\b/i.test(c) },
+  {
+    aspect: 'decisions',
+    test: (c) => isDecisionContent(c) || /\b(?:decided|decisions?|chose|chosen|picked|settled|agreed|opted)\b/i.test(c),
+  },
   { aspect: 'preferences', test: (c) => /\b(?:prefer(?:s|red)?|likes?|loves?|hates?|dislikes?|favou?rite|avoids?)\b/i.test(c) },
-  { aspect: 'errors', test: (c) => /\b(?:errors?|bugs?|crash(?:ed|es)?|fail(?:s|ed|ure|ing)?|exceptions?|broken|fix(?:ed|es)?|issues?)\b/i.test(c) },
-  { aspect: 'configuration', test: (c) => /\b(?:config\w*|settings?|env(?:ironment)?|variables?|flags?|options?|parameters?|ports?|ttl|timeouts?)\b|\w=\S/i.test(c) },
-  { aspect: 'dependencies', test: (c) => /\b(?:depends?|dependenc(?:y|ies)|requires?|install(?:s|ed)?|versions?|upgraded?|packages?|imports?)\b|@\d/i.test(c) },
-  { aspect: 'usage', test: (c) => /\b(?:use[sd]?|using|runs?|ran|running|calls?|called|via|powered by|backed by|stor(?:e|es|ed|ing)|cach(?:e|es|ed|ing)|serv(?:e|es|ed|ing))\b/i.test(c) },
+  {
+    aspect: 'errors',
+    test: (c) => /\b(?:errors?|bugs?|crash(?:ed|es)?|fail(?:s|ed|ure|ing)?|exceptions?|broken|fix(?:ed|es)?|issues?)\b/i.test(c),
+  },
+  {
+    aspect: 'configuration',
+    test: (c) => /\b(?:config\w*|settings?|env(?:ironment)?|variables?|flags?|options?|parameters?|ports?|ttl|timeouts?)\b|\w=\S/i.test(c),
+  },
+  {
+    aspect: 'dependencies',
+    test: (c) => /\b(?:depends?|dependenc(?:y|ies)|requires?|install(?:s|ed)?|versions?|upgraded?|packages?|imports?)\b|@\d/i.test(c),
+  },
+  {
+    aspect: 'usage',
+    test: (c) =>
+      /\b(?:use[sd]?|using|runs?|ran|running|calls?|called|via|powered by|backed by|stor(?:e|es|ed|ing)|cach(?:e|es|ed|ing)|serv(?:e|es|ed|ing))\b/i.test(
+        c,
+      ),
+  },
 ];
 
 export function inferAspect(clause: string): string {
@@ -55,7 +73,11 @@ export function inferAspect(clause: string): string {
 }
 
 /** Attributes for the strong entities, in clause order, deduplicated and capped. */
-export function extractAttributes(text: string, entities: readonly ExtractedEntity[], options: ExtractAttributesOptions = {}): ExtractedAttribute[] {
+export function extractAttributes(
+  text: string,
+  entities: readonly ExtractedEntity[],
+  options: ExtractAttributesOptions = {},
+): ExtractedAttribute[] {
   const max = options.maxAttributes ?? LINKER_MAX_ATTRIBUTES;
   const maxChars = options.maxContentChars ?? LINKER_MAX_ATTRIBUTE_CHARS;
   const decision = options.isDecision ?? isDecisionContent(text);
@@ -64,7 +86,9 @@ export function extractAttributes(text: string, entities: readonly ExtractedEnti
   // A speaker label says who talks, not what the turn is about: it gets no attributes. Nor does a
   // recognized name: "Alice lives in Berlin" is not an attribute of Berlin; it links the memory to
   // both and relates them (co-mention), and an agent's assertFact owns a person's attributes.
-  const strong = entities.filter((e) => e.strength === 'strong' && !NO_ATTRIBUTE_SIGNALS.has(e.signal)).map((e) => ({ key: e.canonicalName, forms: mentionForms(e) }));
+  const strong = entities
+    .filter((e) => e.strength === 'strong' && !NO_ATTRIBUTE_SIGNALS.has(e.signal))
+    .map((e) => ({ key: e.canonicalName, forms: mentionForms(e) }));
   if (strong.length === 0 || max <= 0) return [];
 
   const out: ExtractedAttribute[] = [];
@@ -94,7 +118,16 @@ export const LINKER_MAX_ALIAS_ATTRIBUTES = 10;
 export function aliasAttributes(entities: readonly ExtractedEntity[]): ExtractedAttribute[] {
   return entities
     .filter((e) => e.strength === 'strong')
-    .flatMap((e) => (e.aliases ?? []).map((alias) => ({ entityCanonicalName: e.canonicalName, aspect: 'aliases', content: alias, kind: 'alias' as const, importance: ATTRIBUTE_IMPORTANCE, confidence: INLINE_ATTRIBUTE_CONFIDENCE })))
+    .flatMap((e) =>
+      (e.aliases ?? []).map((alias) => ({
+        entityCanonicalName: e.canonicalName,
+        aspect: 'aliases',
+        content: alias,
+        kind: 'alias' as const,
+        importance: ATTRIBUTE_IMPORTANCE,
+        confidence: INLINE_ATTRIBUTE_CONFIDENCE,
+      })),
+    )
     .slice(0, LINKER_MAX_ALIAS_ATTRIBUTES);
 }
 

@@ -8,7 +8,13 @@ describe('extractEntities: strong signals', () => {
   it('finds known technologies as strong tools, merging aliases', () => {
     const e = byName(extractEntities('We run postgres and Redis; PostgreSQL holds the ledger, redis the sessions.'));
     expect(Object.keys(e)).toEqual(['postgresql', 'redis']);
-    expect(e.postgresql).toMatchObject({ name: 'PostgreSQL', type: 'tool', strength: 'strong', mentionText: 'postgres', signal: 'known-tech' });
+    expect(e.postgresql).toMatchObject({
+      name: 'PostgreSQL',
+      type: 'tool',
+      strength: 'strong',
+      mentionText: 'postgres',
+      signal: 'known-tech',
+    });
     expect(e.redis).toMatchObject({ name: 'Redis', canonicalName: 'redis', type: 'tool', strength: 'strong' });
   });
 
@@ -19,7 +25,13 @@ describe('extractEntities: strong signals', () => {
 
   it('finds files and code identifiers', () => {
     const e = byName(extractEntities('Fixed handleLogin() in src/auth/login.ts'));
-    expect(e.handlelogin).toMatchObject({ name: 'handleLogin', type: 'system', strength: 'strong', signal: 'identifier', mentionText: 'handleLogin()' });
+    expect(e.handlelogin).toMatchObject({
+      name: 'handleLogin',
+      type: 'system',
+      strength: 'strong',
+      signal: 'identifier',
+      mentionText: 'handleLogin()',
+    });
     expect(e['src/auth/login.ts']).toMatchObject({ name: 'src/auth/login.ts', type: 'system', strength: 'strong', signal: 'file' });
   });
 
@@ -37,7 +49,9 @@ describe('extractEntities: strong signals', () => {
   });
 
   it('finds packages from install commands and name@version', () => {
-    const e = byName(extractEntities('Run npm install -D zod @types/node before starting. Added lodash@4.17.21; pip install requests[socks]==2.31'));
+    const e = byName(
+      extractEntities('Run npm install -D zod @types/node before starting. Added lodash@4.17.21; pip install requests[socks]==2.31'),
+    );
     expect(Object.keys(e)).toEqual(['zod', '@types/node', 'lodash', 'requests']);
     for (const x of Object.values(e)) expect(x).toMatchObject({ type: 'tool', strength: 'strong', signal: 'package' });
   });
@@ -117,7 +131,9 @@ describe('extractEntities: shape', () => {
   });
 
   it('handles a 2,000-character memory', () => {
-    const text = 'We decided to use Redis over Memcached. Fixed handleLogin() in src/auth/login.ts. Caroline went to Paris with Bob. '.repeat(18).slice(0, 2000);
+    const text = 'We decided to use Redis over Memcached. Fixed handleLogin() in src/auth/login.ts. Caroline went to Paris with Bob. '
+      .repeat(18)
+      .slice(0, 2000);
     const entities = extractEntities(text);
     expect(entities.length).toBeGreaterThan(4);
   });

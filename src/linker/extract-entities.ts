@@ -100,8 +100,10 @@ const PLACEHOLDER = /\[[A-Z][A-Z0-9_]*\]/g;
 const URL = /\bhttps?:\/\/[^\s<>"'`]*[^\s<>"'`.,;:!?)\]}]/gi;
 const TECH = new RegExp(String.raw`(?<![\w.@/:\\-])(?:${TECH_ALIAS_SOURCE})(?![\w@/\\-]|\.[A-Za-z0-9])`, 'gi');
 const INSTALL = /\b(?:npm|pnpm|yarn|bun)\s+(?:install|i|add)\b([^\n;&|]*)|\b(?:pip3?|uv\s+pip|poetry|uv)\s+(?:install|add)\b([^\n;&|]*)/gi;
-const PACKAGE_AT_VERSION = /(?<![\w@/.-])((?:@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*)@(?:[\^~]?\d+(?:\.[\w-]+)*|latest|next|canary|beta)(?![\w@])/gi;
-const FILE_EXT = 'tsx?|jsx?|mjs|cjs|json|mdx?|py|rs|go|java|kt|rb|php|cs|cpp|cc|hpp|c|h|swift|scala|sql|sh|bash|zsh|ps1|ya?ml|toml|ini|cfg|conf|env|txt|csv|tsv|html|css|scss|vue|svelte|graphql|gql|cypher|proto|xml|lock|log|tf|ipynb|pdf|png|jpe?g|svg';
+const PACKAGE_AT_VERSION =
+  /(?<![\w@/.-])((?:@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*)@(?:[\^~]?\d+(?:\.[\w-]+)*|latest|next|canary|beta)(?![\w@])/gi;
+const FILE_EXT =
+  'tsx?|jsx?|mjs|cjs|json|mdx?|py|rs|go|java|kt|rb|php|cs|cpp|cc|hpp|c|h|swift|scala|sql|sh|bash|zsh|ps1|ya?ml|toml|ini|cfg|conf|env|txt|csv|tsv|html|css|scss|vue|svelte|graphql|gql|cypher|proto|xml|lock|log|tf|ipynb|pdf|png|jpe?g|svg';
 const FILE = new RegExp(
   String.raw`(?<![\w/.@:~\\-])(?:(?:~|\.{1,2})?\/?(?:[\w@.-]+\/)*[\w-][\w.-]*\.(?:${FILE_EXT})|\.(?:env(?:\.\w+)?|gitignore|npmrc|nvmrc|dockerignore|editorconfig)|Dockerfile|Makefile|Procfile)(?![\w/-]|\.\w)`,
   'g',
@@ -114,33 +116,98 @@ const BACKTICK = /`([A-Za-z_$][\w$.:/-]{1,60})`/g;
 /** Strong and weak entity mentions, one per canonical name (the strongest), in order of first mention. */
 export function extractEntities(text: string, options: ExtractEntitiesOptions = {}): ExtractedEntity[] {
   const candidates: Candidate[] = [];
-  const base = mask(text, [...text.matchAll(PLACEHOLDER)].map((m) => [m.index, m.index + m[0].length]));
+  const base = mask(
+    text,
+    [...text.matchAll(PLACEHOLDER)].map((m) => [m.index, m.index + m[0].length]),
+  );
   let masked = base;
   const pass = (found: Candidate[]) => {
     candidates.push(...found);
-    masked = mask(masked, found.map((c) => [c.start, c.end]));
+    masked = mask(
+      masked,
+      found.map((c) => [c.start, c.end]),
+    );
   };
 
   pass(matches(masked, URL, (m) => urlCandidate(m[0], m.index)));
   pass(matches(masked, TECH, (m) => techCandidate(m[0], m.index)));
-  pass([...packagesInInstalls(masked), ...matches(masked, PACKAGE_AT_VERSION, (m) => packageCandidate(m[1]!, m.index, m.index + m[0].length))]);
-  pass(matches(masked, FILE, (m) => ({ name: m[0], type: 'system', mention: m[0], signal: 'file', start: m.index, end: m.index + m[0].length })));
-  pass(matches(masked, HANDLE, (m) => ({ name: m[0], type: 'person', mention: m[0], signal: 'handle', start: m.index, end: m.index + m[0].length })));
+  pass([
+    ...packagesInInstalls(masked),
+    ...matches(masked, PACKAGE_AT_VERSION, (m) => packageCandidate(m[1]!, m.index, m.index + m[0].length)),
+  ]);
+  pass(
+    matches(masked, FILE, (m) => ({
+      name: m[0],
+      type: 'system',
+      mention: m[0],
+      signal: 'file',
+      start: m.index,
+      end: m.index + m[0].length,
+    })),
+  );
+  pass(
+    matches(masked, HANDLE, (m) => ({
+      name: m[0],
+      type: 'person',
+      mention: m[0],
+      signal: 'handle',
+      start: m.index,
+      end: m.index + m[0].length,
+    })),
+  );
   pass(matches(masked, CALL, (m) => callCandidate(m)));
-  pass(matches(masked, CAMEL_CLASS, (m) => ({ name: m[0], type: 'system', mention: m[0], signal: 'identifier', start: m.index, end: m.index + m[0].length })));
-  pass(matches(masked, BACKTICK, (m) => ({ name: m[1]!, type: 'system', mention: m[0], signal: 'identifier', start: m.index, end: m.index + m[0].length })));
+  pass(
+    matches(masked, CAMEL_CLASS, (m) => ({
+      name: m[0],
+      type: 'system',
+      mention: m[0],
+      signal: 'identifier',
+      start: m.index,
+      end: m.index + m[0].length,
+    })),
+  );
+  pass(
+    matches(masked, BACKTICK, (m) => ({
+      name: m[1]!,
+      type: 'system',
+      mention: m[0],
+      signal: 'identifier',
+      start: m.index,
+      end: m.index + m[0].length,
+    })),
+  );
   for (const name of decisionObjects(base)) {
     const tech = knownTech(name);
     const start = Math.max(0, base.indexOf(name));
-    candidates.push({ name: tech?.name ?? name, type: tech ? 'tool' : 'unknown', mention: name, signal: 'decision-object', start, end: start + name.length });
+    candidates.push({
+      name: tech?.name ?? name,
+      type: tech ? 'tool' : 'unknown',
+      mention: name,
+      signal: 'decision-object',
+      start,
+      end: start + name.length,
+    });
   }
   // On the text before the technology pass masked it: "Postgres 16" is a name of its own, and
   // PostgreSQL stays an entity too. Their spans are masked for the recognizer below, which
   // would type "Atlas" of "Atlas, our search service," as a place.
   if (options.namedThings !== false) {
     const things = findNamedThings(base).filter((t) => !isMasked(masked, t.start, t.end) || t.signal === 'versioned');
-    candidates.push(...things.map((t) => ({ name: t.name, type: t.type, mention: t.name, signal: t.signal, start: t.start, end: t.end, aliases: t.aliases })));
-    masked = mask(masked, things.map((t) => [t.start, t.coverEnd ?? t.end]));
+    candidates.push(
+      ...things.map((t) => ({
+        name: t.name,
+        type: t.type,
+        mention: t.name,
+        signal: t.signal,
+        start: t.start,
+        end: t.end,
+        aliases: t.aliases,
+      })),
+    );
+    masked = mask(
+      masked,
+      things.map((t) => [t.start, t.coverEnd ?? t.end]),
+    );
   }
   const names = findNameMentions(masked);
   // On the masked text: a known technology, path or URL keeps its own type. A speaker label stays
@@ -154,14 +221,25 @@ export function extractEntities(text: string, options: ExtractEntitiesOptions = 
   }
   for (const n of names) {
     // A capitalised name mid-sentence that is not a nationality, title or heading: an entity.
-    const signal = n.kind === 'proper-noun' && options.namedThings !== false && isProperName(n.name, masked, n.start) ? 'proper-name' : n.kind;
-    candidates.push({ name: n.name, type: n.kind === 'speaker' ? 'person' : 'unknown', mention: n.name, signal, start: n.start, end: n.end });
+    const signal =
+      n.kind === 'proper-noun' && options.namedThings !== false && isProperName(n.name, masked, n.start) ? 'proper-name' : n.kind;
+    candidates.push({
+      name: n.name,
+      type: n.kind === 'speaker' ? 'person' : 'unknown',
+      mention: n.name,
+      signal,
+      start: n.start,
+      end: n.end,
+    });
   }
   return dedupe(candidates, options.maxEntities ?? LINKER_MAX_ENTITIES);
 }
 
 function urlCandidate(url: string, start: number): Candidate | null {
-  const host = /^https?:\/\/(?:[^@/\s]*@)?([^/:?#\s]+)/i.exec(url)?.[1]?.toLowerCase().replace(/^www\./, '');
+  const host = /^https?:\/\/(?:[^@/\s]*@)?([^/:?#\s]+)/i
+    .exec(url)?.[1]
+    ?.toLowerCase()
+    .replace(/^www\./, '');
   if (!host || host === 'localhost' || /^[\d.]+$/.test(host) || !host.includes('.')) return null;
   return { name: host, type: 'system', mention: url, signal: 'url', start, end: start + url.length };
 }
@@ -204,7 +282,14 @@ function callCandidate(m: RegExpMatchArray): Candidate | null {
   const codeLike = /[a-z][A-Z]|_|\./.test(name);
   if (m[2] !== '' && !codeLike) return null;
   if (!codeLike && STOP_WORDS.has(name.toLowerCase())) return null;
-  return { name, type: 'system', mention: m[0].length <= 100 ? m[0] : `${name}()`, signal: 'identifier', start: m.index!, end: m.index! + m[0].length };
+  return {
+    name,
+    type: 'system',
+    mention: m[0].length <= 100 ? m[0] : `${name}()`,
+    signal: 'identifier',
+    start: m.index!,
+    end: m.index! + m[0].length,
+  };
 }
 
 /** Whether the span was blanked by an earlier pass (all spaces where the text has none). */
@@ -243,7 +328,15 @@ function dedupe(candidates: Candidate[], max: number): ExtractedEntity[] {
     if (canonicalName.length < 2 || canonicalName.length > LINKER_MAX_ENTITY_NAME_CHARS || STOP_WORDS.has(canonicalName)) continue;
     // A transcript's speaker label names who is talking: strong, unlike a capitalised word.
     const strength: EntityStrength = c.signal === 'sentence-start' || c.signal === 'proper-noun' ? 'weak' : 'strong';
-    const e: ExtractedEntity = { name: c.name, canonicalName, type: c.type, mentionText: c.mention, confidence: SIGNAL_CONFIDENCE[c.signal], strength, signal: c.signal };
+    const e: ExtractedEntity = {
+      name: c.name,
+      canonicalName,
+      type: c.type,
+      mentionText: c.mention,
+      confidence: SIGNAL_CONFIDENCE[c.signal],
+      strength,
+      signal: c.signal,
+    };
     const aliases = (c.aliases ?? []).filter((a) => canonicalize(a) !== canonicalName && a.length >= 2 && !STOP_WORDS.has(canonicalize(a)));
     const prev = best.get(canonicalName);
     if (!prev) best.set(canonicalName, { e, at: c.start });

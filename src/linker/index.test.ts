@@ -9,7 +9,9 @@ describe('linkMemory', () => {
     const memcached = result.entities.find((e) => e.canonicalName === 'memcached');
     expect(redis).toMatchObject({ name: 'Redis', type: 'tool', strength: 'strong' });
     expect(memcached).toMatchObject({ name: 'Memcached', type: 'tool', strength: 'strong' });
-    expect(result.attributes).toContainEqual(expect.objectContaining({ entityCanonicalName: 'redis', aspect: 'decisions', kind: 'constraint', importance: 0.85 }));
+    expect(result.attributes).toContainEqual(
+      expect.objectContaining({ entityCanonicalName: 'redis', aspect: 'decisions', kind: 'constraint', importance: 0.85 }),
+    );
   });
 
   it('links files and identifiers', () => {
@@ -38,7 +40,13 @@ describe('linkMemory', () => {
   });
 
   it('stays linear on pathological input', () => {
-    for (const text of ['a.'.repeat(20_000), 'a/'.repeat(20_000), 'Aaa '.repeat(20_000), 'picked ' + 'a '.repeat(20_000), 'x'.repeat(60_000)]) {
+    for (const text of [
+      'a.'.repeat(20_000),
+      'a/'.repeat(20_000),
+      'Aaa '.repeat(20_000),
+      'picked ' + 'a '.repeat(20_000),
+      'x'.repeat(60_000),
+    ]) {
       // CPU time of this process, the faster of two runs: on a shared 2-core machine wall time
       // mostly measures the other processes; a quadratic pattern takes seconds of CPU here.
       const took = () => {

@@ -44,7 +44,13 @@ describe('recognizeNamedEntities', () => {
   });
 
   it('finds nothing in capitalised common words, lowercase chat or an all-caps heading', () => {
-    for (const text of ['Happy birthday! Hope you have a wonderful day.', 'Summer is my favourite season.', 'Please Remember To Water The Plants Before Leaving.', 'ok sounds good, see you at 5', 'WARNING: DEPRECATED CONFIGURATION']) {
+    for (const text of [
+      'Happy birthday! Hope you have a wonderful day.',
+      'Summer is my favourite season.',
+      'Please Remember To Water The Plants Before Leaving.',
+      'ok sounds good, see you at 5',
+      'WARNING: DEPRECATED CONFIGURATION',
+    ]) {
       expect(recognize(text), text).toEqual([]);
     }
   });
@@ -56,14 +62,19 @@ describe('recognizeNamedEntities', () => {
     const lines = `${'We talked.\n\n'.repeat(NER_MAX_SENTENCES)}Alice lives in Berlin.`;
     expect(recognizeNamedEntities(lines)).toEqual([]);
     expect(recognizeNamedEntities(lines, { maxSentences: NER_MAX_SENTENCES + 1 }).map((e) => e.name)).toEqual(['Alice', 'Berlin']);
-    const many = Array.from({ length: 30 }, (_, i) => `my friend ${['Ann', 'Ben', 'Cleo', 'Dev', 'Eve', 'Finn'][i % 6]}${String.fromCharCode(97 + i)} visited`).join(', ');
+    const many = Array.from(
+      { length: 30 },
+      (_, i) => `my friend ${['Ann', 'Ben', 'Cleo', 'Dev', 'Eve', 'Finn'][i % 6]}${String.fromCharCode(97 + i)} visited`,
+    ).join(', ');
     expect(recognizeNamedEntities(many).length).toBe(NER_MAX_ENTITIES);
   });
 });
 
 describe('extractEntities with the recognizer', () => {
   it('makes recognized names strong typed entities, and leaves known technologies to their own rule', () => {
-    const e = Object.fromEntries(extractEntities('Alice deployed the Redis cache for Acme Corp in Frankfurt.').map((x) => [x.canonicalName, x]));
+    const e = Object.fromEntries(
+      extractEntities('Alice deployed the Redis cache for Acme Corp in Frankfurt.').map((x) => [x.canonicalName, x]),
+    );
     expect(e.alice).toMatchObject({ type: 'person', strength: 'strong', signal: 'named-entity' });
     expect(e['acme corp']).toMatchObject({ type: 'organization', strength: 'strong' });
     expect(e.frankfurt).toMatchObject({ type: 'place', strength: 'strong' });

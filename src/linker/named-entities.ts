@@ -58,14 +58,35 @@ const VIEWS: ReadonlyArray<[NamedEntityType, (doc: Doc) => { json(options: objec
  * compromise tags #ProperNoun qualify, so a sentence's first word never does.
  */
 const CONTEXTS: ReadonlyArray<[NamedEntityType, string]> = [
-  ['organization', '(work|works|worked|working|job|employed|intern|interned|interning|hired|ceo|cto|cfo|coo|founder|cofounder|co-founder|engineer|manager|director|president|analyst|developer|designer|employee|consultant) (at|for|of|by) [#ProperNoun+]'],
+  [
+    'organization',
+    '(work|works|worked|working|job|employed|intern|interned|interning|hired|ceo|cto|cfo|coo|founder|cofounder|co-founder|engineer|manager|director|president|analyst|developer|designer|employee|consultant) (at|for|of|by) [#ProperNoun+]',
+  ],
   ['organization', '(join|joins|joined|joining|founded|cofounded) [#ProperNoun+]'],
-  ['place', '(live|lives|lived|living|move|moved|moving|relocate|relocated|trip|travel|travels|travelled|traveled|traveling|travelling|fly|flew|flying|flight|visit|visits|visited|visiting|born|based|stay|stays|stayed|staying|vacation|holiday|heading|near) (in|to|from|at|near)? [#ProperNoun+]'],
-  ['person', '(friend|friends|colleague|coworker|co-worker|boss|manager|neighbor|neighbour|partner|roommate|teacher|coach|mentor|sister|brother|wife|husband|daughter|son|mother|father|mom|mum|dad|cousin|aunt|uncle|grandma|grandpa|niece|nephew|fiance|fiancee|girlfriend|boyfriend) [#ProperNoun+]'],
+  [
+    'place',
+    '(live|lives|lived|living|move|moved|moving|relocate|relocated|trip|travel|travels|travelled|traveled|traveling|travelling|fly|flew|flying|flight|visit|visits|visited|visiting|born|based|stay|stays|stayed|staying|vacation|holiday|heading|near) (in|to|from|at|near)? [#ProperNoun+]',
+  ],
+  [
+    'person',
+    '(friend|friends|colleague|coworker|co-worker|boss|manager|neighbor|neighbour|partner|roommate|teacher|coach|mentor|sister|brother|wife|husband|daughter|son|mother|father|mom|mum|dad|cousin|aunt|uncle|grandma|grandpa|niece|nephew|fiance|fiancee|girlfriend|boyfriend) [#ProperNoun+]',
+  ],
 ];
 
 /** Tags by which compromise knows a word as a name from its lexicon, not by guessing from a capital. */
-const NAME_TAGS = new Set(['FirstName', 'LastName', 'MaleName', 'FemaleName', 'Country', 'City', 'Region', 'Organization', 'Company', 'SportsTeam', 'School']);
+const NAME_TAGS = new Set([
+  'FirstName',
+  'LastName',
+  'MaleName',
+  'FemaleName',
+  'Country',
+  'City',
+  'Region',
+  'Organization',
+  'Company',
+  'SportsTeam',
+  'School',
+]);
 /** Titles and kinship words compromise puts inside a person ("Dr. Patel", "Grandma Rose"). */
 const TITLE_TAGS = new Set(['Honorific', 'Actor', 'FamilyMember']);
 const CAPITALISED = /^\p{Lu}/u;
@@ -92,7 +113,10 @@ export function recognizeNamedEntities(text: string, options: RecognizeOptions =
       }
     }
   }
-  return joinSplitNames(head, found.sort((a, b) => a.start - b.start)).slice(0, options.maxEntities ?? NER_MAX_ENTITIES);
+  return joinSplitNames(
+    head,
+    found.sort((a, b) => a.start - b.start),
+  ).slice(0, options.maxEntities ?? NER_MAX_ENTITIES);
 }
 
 /** compromise splits "Sarah Chen's" in two: same-typed names one space apart are one name. */

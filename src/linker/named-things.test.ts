@@ -19,11 +19,21 @@ describe('named things at write time', () => {
       'postgres 16': { type: 'tool' },
       postgresql: { type: 'tool' },
     });
-    expect(strong('Last week project Larkspur moved into the Quarry library.')).toMatchObject({ larkspur: { type: 'project' }, quarry: { type: 'tool' } });
-    expect(strong('Project Halcyon replaces the old onboarding.')).toMatchObject({ 'project halcyon': { type: 'project', aliases: ['Halcyon'] } });
-    expect(strong('The v2 checkout flow ships behind the `checkout_v2` flag.')).toMatchObject({ 'v2 checkout flow': { type: 'system' }, checkout_v2: { type: 'system' } });
+    expect(strong('Last week project Larkspur moved into the Quarry library.')).toMatchObject({
+      larkspur: { type: 'project' },
+      quarry: { type: 'tool' },
+    });
+    expect(strong('Project Halcyon replaces the old onboarding.')).toMatchObject({
+      'project halcyon': { type: 'project', aliases: ['Halcyon'] },
+    });
+    expect(strong('The v2 checkout flow ships behind the `checkout_v2` flag.')).toMatchObject({
+      'v2 checkout flow': { type: 'system' },
+      checkout_v2: { type: 'system' },
+    });
     expect(strong('Marta filed it in the acme/web-console repo.')).toMatchObject({ 'acme/web-console': { type: 'project' } });
-    expect(strong('The Customer Data Platform (CDP) syncs nightly.')).toMatchObject({ 'customer data platform': { type: 'system', aliases: ['CDP'] } });
+    expect(strong('The Customer Data Platform (CDP) syncs nightly.')).toMatchObject({
+      'customer data platform': { type: 'system', aliases: ['CDP'] },
+    });
     expect(strong('Pegasus, formerly known as Skyline, is the booking backend.')).toMatchObject({ pegasus: { aliases: ['Skyline'] } });
     expect(strong('Our payments API is called Tollbooth.')).toMatchObject({ tollbooth: { type: 'system' } });
     expect(strong('Gemini 1.5 Pro drafts the notes; the Falcon 9 footage sits in the media-archive bucket.')).toMatchObject({
@@ -54,7 +64,9 @@ describe('named things at write time', () => {
 
   it('gives an alias as an attribute of kind alias (what the write transaction stores on the entity)', () => {
     const { attributes } = linkMemory('Zephyr (the notification service) retries failed webhooks.');
-    expect(attributes.filter((a) => a.kind === 'alias')).toEqual([expect.objectContaining({ entityCanonicalName: 'zephyr', content: 'notification service' })]);
+    expect(attributes.filter((a) => a.kind === 'alias')).toEqual([
+      expect.objectContaining({ entityCanonicalName: 'zephyr', content: 'notification service' }),
+    ]);
   });
 
   // Floors a little under what `npm run bench:ner` measured for the whole linker (names precision

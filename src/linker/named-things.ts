@@ -29,7 +29,10 @@ export interface NamedThing {
 
 /** Nouns that type the name next to them, by the entity type they give (schema types only). */
 const TYPE_NOUNS: ReadonlyArray<[EntityType, string]> = [
-  ['system', 'service|services|microservice|api|apis|endpoint|backend|frontend|app|application|platform|database|cluster|pipeline|queue|bucket|dashboard|bot|model|dataset|table|module|gateway|registry|server|worker|job|flag|toggle|topic|index|environment|system'],
+  [
+    'system',
+    'service|services|microservice|api|apis|endpoint|backend|frontend|app|application|platform|database|cluster|pipeline|queue|bucket|dashboard|bot|model|dataset|table|module|gateway|registry|server|worker|job|flag|toggle|topic|index|environment|system',
+  ],
   ['project', 'project|codename|initiative|epic|repo|repository|monorepo'],
   ['tool', 'library|lib|package|framework|sdk|plugin|tool|product|extension|cli|crate|gem'],
   ['organization', 'team|squad|guild|vendor|startup|company'],
@@ -38,7 +41,13 @@ const NOUN_TYPE = new Map<string, EntityType>(TYPE_NOUNS.flatMap(([type, nouns])
 /** Lowercase or capitalised, and the acronyms in capitals ("API", "SDK"): no `i` flag, which would blur capitals. */
 const ACRONYM_NOUNS = new Set(['api', 'apis', 'sdk', 'cli']);
 const anyCase = (words: string[]) =>
-  words.flatMap((w) => [w, w[0]!.toUpperCase() + w.slice(1), ...(ACRONYM_NOUNS.has(w) ? [w.endsWith('s') ? `${w.slice(0, -1).toUpperCase()}s` : w.toUpperCase()] : [])]).join('|');
+  words
+    .flatMap((w) => [
+      w,
+      w[0]!.toUpperCase() + w.slice(1),
+      ...(ACRONYM_NOUNS.has(w) ? [w.endsWith('s') ? `${w.slice(0, -1).toUpperCase()}s` : w.toUpperCase()] : []),
+    ])
+    .join('|');
 const NOUN = anyCase(TYPE_NOUNS.flatMap(([, n]) => n.split('|')));
 
 /** A capitalised word (CamelCase, digits and inner hyphens allowed), or an all-caps acronym. */
@@ -58,19 +67,32 @@ const NOUN_THEN_NAME = new RegExp(String.raw`(?<![\p{L}\p{N}_./-])(${NOUN}) (\x6
 // "Atlas, our search service," / "Zephyr (the notification service)".
 const APPOSITION = new RegExp(String.raw`(?<![\p{L}\p{N}_./-])(${NAME})(?:, | \()(${DET}) (${DESC})(${NOUN})(?=[,.;:!?)]|$)`, 'gmu');
 // "Harbor is the internal container registry", "Wren is our codename".
-const PREDICATE = new RegExp(String.raw`(?<![\p{L}\p{N}_./-])(${NAME}) (?:is|was|will be) (${DET}) (${DESC})(${NOUN})(?![\p{L}\p{N}_-])`, 'gu');
+const PREDICATE = new RegExp(
+  String.raw`(?<![\p{L}\p{N}_./-])(${NAME}) (?:is|was|will be) (${DET}) (${DESC})(${NOUN})(?![\p{L}\p{N}_-])`,
+  'gu',
+);
 // "a location called Whispering Falls", "is named Tollbooth".
-const CALLED = new RegExp(String.raw`(?<![\p{L}\p{N}_./-])([\p{L}]+) (?:(?:is|was|are|were|be) )?(?:called|named|codenamed|nicknamed) (\x60?)(${CAP_RUN}|${CODE})\2(?![\p{L}\p{N}_/-])`, 'gu');
+const CALLED = new RegExp(
+  String.raw`(?<![\p{L}\p{N}_./-])([\p{L}]+) (?:(?:is|was|are|were|be) )?(?:called|named|codenamed|nicknamed) (\x60?)(${CAP_RUN}|${CODE})\2(?![\p{L}\p{N}_/-])`,
+  'gu',
+);
 // "Pegasus, formerly known as Skyline," / "Pegasus (aka Skyline)".
-const ALIAS = new RegExp(String.raw`(?<![\p{L}\p{N}_./-])(${NAME})(?:,| \()? (?:formerly(?: known as| called)?|also (?:known as|called)|aka|a\.k\.a\.|previously(?: called)?|née) (${NAME})(?![\p{L}\p{N}_-])`, 'gu');
+const ALIAS = new RegExp(
+  String.raw`(?<![\p{L}\p{N}_./-])(${NAME})(?:,| \()? (?:formerly(?: known as| called)?|also (?:known as|called)|aka|a\.k\.a\.|previously(?: called)?|née) (${NAME})(?![\p{L}\p{N}_-])`,
+  'gu',
+);
 // "Customer Data Platform (CDP)".
 const SPELLED_ACRONYM = new RegExp(String.raw`(?<![\p{L}\p{N}_./-])(${CAP}(?: (?:of |and |for |&)?${CAP}){1,5}) \((\p{Lu}{2,8})\)`, 'gu');
 // "Postgres 16", "TypeScript 5.6", "Gemini 1.5 Pro", "iPhone 13", "Checkout v2".
-const VERSIONED = new RegExp(String.raw`(?<![\p{L}\p{N}_.-])((?:${CAP}|[a-z]{1,3}\p{Lu}[\p{L}]*)(?: ${CAP}){0,2}) (v?\d{1,3}(?:\.\d{1,3}){0,2}[a-z]?)(?: (Pro|Max|Ultra|Mini|Plus|Lite|Turbo|Flash|LTS|Beta))?(?![\p{L}\p{N}_-]|\.\w)`, 'gu');
+const VERSIONED = new RegExp(
+  String.raw`(?<![\p{L}\p{N}_.-])((?:${CAP}|[a-z]{1,3}\p{Lu}[\p{L}]*)(?: ${CAP}){0,2}) (v?\d{1,3}(?:\.\d{1,3}){0,2}[a-z]?)(?: (Pro|Max|Ultra|Mini|Plus|Lite|Turbo|Flash|LTS|Beta))?(?![\p{L}\p{N}_-]|\.\w)`,
+  'gu',
+);
 // "the v2 checkout flow".
 const V_PREFIXED = new RegExp(String.raw`(?<![\p{L}\p{N}_./-])(?:${DET}) (v\d{1,3}(?:\.\d{1,3}){0,2}(?: [a-z][a-z-]{2,}){1,2})`, 'gu');
 // "the orders-service", "billing-api": a kebab name whose last part says what it is.
-const KEBAB_SYSTEM = /(?<![\w$./\\-])[a-z][a-z0-9]*(?:-[a-z0-9]+)*-(?:service|svc|api|db|worker|gateway|bot|app|ui|web|server|cli|sdk|lib|console|proxy|queue|cron)(?![\w$/\\-]|\.\w)/g;
+const KEBAB_SYSTEM =
+  /(?<![\w$./\\-])[a-z][a-z0-9]*(?:-[a-z0-9]+)*-(?:service|svc|api|db|worker|gateway|bot|app|ui|web|server|cli|sdk|lib|console|proxy|queue|cron)(?![\w$/\\-]|\.\w)/g;
 // "The Name of the Wind": a quoted title-cased phrase is the title of something.
 const QUOTED_TITLE = /["“](\p{Lu}[\p{L}\p{N}'’-]*(?: (?:[a-z]{1,4}|\p{Lu}[\p{L}\p{N}'’-]*)){0,7})[,.!?]?["”]/gu;
 const SNAKE = /(?<![\w$./\\-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w$/\\-]|\.\w)/g;
@@ -78,23 +100,51 @@ const LOWER_CAMEL = /(?<![\w$./\\-])[a-z]+(?:[A-Z][a-z0-9]+)+(?![\w$/\\-]|\.\w)/
 
 /** Words before a number that make a counter, not a versioned name ("Version 3.2", "Room 12"). */
 const NOT_VERSIONED = new Set(
-  ('version release step page chapter room day week year level season episode part section table figure item number no grade class gate floor phase ' +
+  (
+    'version release step page chapter room day week year level season episode part section table figure item number no grade class gate floor phase ' +
     'sprint stage round line rule article issue ticket bug pr top under over about around only just since spring summer autumn fall winter apartment unit ' +
-    'building suite route highway exit platform track lane bus flight seat row act verse psalm size age mile miles hour hours minute minutes').split(' '),
+    'building suite route highway exit platform track lane bus flight seat row act verse psalm size age mile miles hour hours minute minutes'
+  ).split(' '),
 );
 /** A first hyphen part that makes an adjective ("read-only", "long-running"), not a name. */
-const ADJECTIVE_PREFIX = /^(?:high|low|long|short|self|well|non|multi|single|cross|full|half|open|one|two|three|in|out|on|off|pre|post|re|co|anti|semi|sub|super|read|write|real|hand|home|hard|soft|user|client|server|back|front|old|new|built|third|first|last|end|all|any|easy|mid|part|over|under|top|bottom|day|time|year|month|week)$/;
-const ADJECTIVE_SUFFIX = /(?:ing|ed|ly|ful|less|able|ible|only|time|term|level|wide|free|based|known|like|side|end|up|out|off|friendly|ready|safe|proof|style|sized|scale)$/;
+const ADJECTIVE_PREFIX =
+  /^(?:high|low|long|short|self|well|non|multi|single|cross|full|half|open|one|two|three|in|out|on|off|pre|post|re|co|anti|semi|sub|super|read|write|real|hand|home|hard|soft|user|client|server|back|front|old|new|built|third|first|last|end|all|any|easy|mid|part|over|under|top|bottom|day|time|year|month|week)$/;
+const ADJECTIVE_SUFFIX =
+  /(?:ing|ed|ly|ful|less|able|ible|only|time|term|level|wide|free|based|known|like|side|end|up|out|off|friendly|ready|safe|proof|style|sized|scale)$/;
 /** compromise lexicon tags of words that are capitalised in prose without naming one thing. */
-const NOT_A_NAME_TAGS = new Set(['Demonym', 'Expression', 'Actor', 'Honorific', 'Pronoun', 'Possessive', 'Determiner', 'Preposition', 'Conjunction', 'QuestionWord']);
+const NOT_A_NAME_TAGS = new Set([
+  'Demonym',
+  'Expression',
+  'Actor',
+  'Honorific',
+  'Pronoun',
+  'Possessive',
+  'Determiner',
+  'Preposition',
+  'Conjunction',
+  'QuestionWord',
+]);
 const NOT_A_NAME_WORDS = new Set(
-  ('english spanish french german italian portuguese dutch russian chinese japanese korean arabic hindi irish scottish welsh british american canadian mexican ' +
+  (
+    'english spanish french german italian portuguese dutch russian chinese japanese korean arabic hindi irish scottish welsh british american canadian mexican ' +
     'european asian african australian christian jewish muslim catholic buddhist hindu christmas easter halloween thanksgiving hanukkah diwali ramadan ' +
     'lord god mom mum dad mommy daddy grandma grandpa sir madam miss mister mr mrs ms dr congrats lol omg btw wow yay ' +
-    'internet web email wifi wi-fi app apps tv radio').split(' '),
+    'internet web email wifi wi-fi app apps tv radio'
+  ).split(' '),
 );
 const LEXICON = (nlp.model() as { one: { lexicon: Record<string, string | string[]> } }).one.lexicon;
-const NAME_TAGS = new Set(['FirstName', 'LastName', 'MaleName', 'FemaleName', 'Country', 'City', 'Region', 'Place', 'Organization', 'Company']);
+const NAME_TAGS = new Set([
+  'FirstName',
+  'LastName',
+  'MaleName',
+  'FemaleName',
+  'Country',
+  'City',
+  'Region',
+  'Place',
+  'Organization',
+  'Company',
+]);
 
 export function findNamedThings(text: string): NamedThing[] {
   const out: NamedThing[] = [];
@@ -113,19 +163,42 @@ export function findNamedThings(text: string): NamedThing[] {
   }
   for (const m of text.matchAll(ALIAS)) {
     const [, name, alias] = m;
-    add({ name: name!, type: 'unknown', start: m.index, end: m.index + name!.length, signal: 'apposition', aliases: [alias!], coverEnd: m.index + m[0].length });
+    add({
+      name: name!,
+      type: 'unknown',
+      start: m.index,
+      end: m.index + name!.length,
+      signal: 'apposition',
+      aliases: [alias!],
+      coverEnd: m.index + m[0].length,
+    });
   }
   for (const m of text.matchAll(APPOSITION)) {
     const [, name, det, desc, noun] = m;
     if (!isCodeOk(name!)) continue;
     const definite = /^(?:the|our|their|your|my|his|her|its)$/i.test(det!);
     const description = `${desc!}${noun!}`.toLowerCase();
-    add({ name: name!, type: NOUN_TYPE.get(noun!.toLowerCase())!, start: m.index, end: m.index + name!.length, signal: 'apposition', aliases: definite && desc ? [description] : [], coverEnd: m.index + m[0].length });
+    add({
+      name: name!,
+      type: NOUN_TYPE.get(noun!.toLowerCase())!,
+      start: m.index,
+      end: m.index + name!.length,
+      signal: 'apposition',
+      aliases: definite && desc ? [description] : [],
+      coverEnd: m.index + m[0].length,
+    });
   }
   for (const m of text.matchAll(PREDICATE)) {
     const [, name, , , noun] = m;
     if (!isCodeOk(name!)) continue;
-    add({ name: name!, type: NOUN_TYPE.get(noun!.toLowerCase())!, start: m.index, end: m.index + name!.length, signal: 'typed-name', aliases: [] });
+    add({
+      name: name!,
+      type: NOUN_TYPE.get(noun!.toLowerCase())!,
+      start: m.index,
+      end: m.index + name!.length,
+      signal: 'typed-name',
+      aliases: [],
+    });
   }
   for (const m of text.matchAll(NAME_THEN_NOUN)) {
     const [whole, det, name, noun] = m;
@@ -147,13 +220,27 @@ export function findNamedThings(text: string): NamedThing[] {
     const partOfName = /^\p{Lu}/u.test(noun!) && /^\p{Lu}/u.test(name!) && (lower === 'project' || lower === 'team');
     const start = partOfName ? m.index : m.index + noun!.length + 1 + tick!.length;
     const shown = partOfName ? `${noun} ${name}` : name!;
-    add({ name: shown, type: NOUN_TYPE.get(lower)!, start, end: partOfName ? m.index + whole!.length : start + name!.length, signal: 'typed-name', aliases: partOfName ? [name!] : [] });
+    add({
+      name: shown,
+      type: NOUN_TYPE.get(lower)!,
+      start,
+      end: partOfName ? m.index + whole!.length : start + name!.length,
+      signal: 'typed-name',
+      aliases: partOfName ? [name!] : [],
+    });
   }
   for (const m of text.matchAll(CALLED)) {
     const [whole, before, tick, name] = m;
     if (CALLED_AFTER_SUBJECT.test(before!) || (!tick && !isCodeOk(name!))) continue;
     const start = m.index + whole!.length - tick!.length - name!.length;
-    add({ name: name!, type: NOUN_TYPE.get(before!.toLowerCase()) ?? 'unknown', start, end: start + name!.length, signal: 'typed-name', aliases: [] });
+    add({
+      name: name!,
+      type: NOUN_TYPE.get(before!.toLowerCase()) ?? 'unknown',
+      start,
+      end: start + name!.length,
+      signal: 'typed-name',
+      aliases: [],
+    });
   }
   for (const m of text.matchAll(VERSIONED)) {
     let [whole, base] = m;
@@ -183,17 +270,27 @@ export function findNamedThings(text: string): NamedThing[] {
     const start = m.index + 1;
     add({ name: title, type: 'unknown', start, end: start + title.length, signal: 'title', aliases: [] });
   }
-  for (const m of text.matchAll(KEBAB_SYSTEM)) add({ name: m[0], type: 'system', start: m.index, end: m.index + m[0].length, signal: 'code-name', aliases: [] });
-  for (const m of text.matchAll(SNAKE)) add({ name: m[0], type: 'system', start: m.index, end: m.index + m[0].length, signal: 'code-name', aliases: [] });
+  for (const m of text.matchAll(KEBAB_SYSTEM))
+    add({ name: m[0], type: 'system', start: m.index, end: m.index + m[0].length, signal: 'code-name', aliases: [] });
+  for (const m of text.matchAll(SNAKE))
+    add({ name: m[0], type: 'system', start: m.index, end: m.index + m[0].length, signal: 'code-name', aliases: [] });
   for (const m of text.matchAll(LOWER_CAMEL)) {
     // "iPhone", "eBay": a product's spelling; "getUserById": code.
     const product = /^[a-z]{1,2}\p{Lu}/u.test(m[0]);
-    add({ name: m[0], type: product ? 'tool' : 'system', start: m.index, end: m.index + m[0].length, signal: product ? 'versioned' : 'code-name', aliases: [] });
+    add({
+      name: m[0],
+      type: product ? 'tool' : 'system',
+      start: m.index,
+      end: m.index + m[0].length,
+      signal: product ? 'versioned' : 'code-name',
+      aliases: [],
+    });
   }
   return out.sort((a, b) => a.start - b.start);
 }
 
-const CALLED_AFTER_SUBJECT = /^(?:i|you|he|she|we|they|it|someone|somebody|nobody|who|just|also|then|finally|already|recently|never|always|once|and|or|but|me|him|her|us|them)$/i;
+const CALLED_AFTER_SUBJECT =
+  /^(?:i|you|he|she|we|they|it|someone|somebody|nobody|who|just|also|then|finally|already|recently|never|always|once|and|or|but|me|him|her|us|them)$/i;
 
 /**
  * Whether a capitalised word run found mid-sentence (proper-nouns.ts) may create an entity: not
@@ -207,8 +304,14 @@ export function isProperName(name: string, text: string, start: number): boolean
   const next = /^ (\p{L}+)/u.exec(text.slice(start + name.length, start + name.length + 20))?.[1]?.toLowerCase();
   if (next && CALENDAR_WORDS.has(next)) return false;
   // "Chapter 3", "Room 12": a counter.
-  if (words.length === 1 && NOT_VERSIONED.has(words[0]!.toLowerCase()) && /^ \d/.test(text.slice(start + name.length, start + name.length + 2))) return false;
-  if (words.some((w) => w.length > 1 && w === w.toUpperCase() && !/\d/.test(w))) return words.length > 1 && words.some((w) => w !== w.toUpperCase());
+  if (
+    words.length === 1 &&
+    NOT_VERSIONED.has(words[0]!.toLowerCase()) &&
+    /^ \d/.test(text.slice(start + name.length, start + name.length + 2))
+  )
+    return false;
+  if (words.some((w) => w.length > 1 && w === w.toUpperCase() && !/\d/.test(w)))
+    return words.length > 1 && words.some((w) => w !== w.toUpperCase());
   if (words.length === 1 && !isNameWord(words[0]!)) return false;
   return !inTitleCase(text, start);
 }

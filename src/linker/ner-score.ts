@@ -76,7 +76,13 @@ export function scoreNer(sample: readonly NerExample[], predict: (text: string) 
   }
   const table: ScoreTable = {};
   for (const [key, c] of counts) {
-    table[key] = { truePositives: c.tp, predicted: c.predicted, gold: c.gold, precision: c.predicted ? c.tp / c.predicted : 1, recall: c.gold ? c.tp / c.gold : 1 };
+    table[key] = {
+      truePositives: c.tp,
+      predicted: c.predicted,
+      gold: c.gold,
+      precision: c.predicted ? c.tp / c.predicted : 1,
+      recall: c.gold ? c.tp / c.gold : 1,
+    };
   }
   return table;
 }

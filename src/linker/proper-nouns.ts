@@ -59,7 +59,11 @@ export function findNameMentions(text: string): NameMention[] {
   return out;
 }
 
-function acceptRun(text: string, whole: Array<{ word: string; start: number; end: number }>, claimed: Array<[number, number]>): NameMention[] {
+function acceptRun(
+  text: string,
+  whole: Array<{ word: string; start: number; end: number }>,
+  claimed: Array<[number, number]>,
+): NameMention[] {
   // "New York" keeps its prefix, a lone or trailing "New" is dropped.
   let n = whole.length;
   while (n > 0 && isJunk(whole[n - 1]!.word)) n--;
@@ -78,7 +82,19 @@ function acceptRun(text: string, whole: Array<{ word: string; start: number; end
     return [{ name, start: first.start, end: last.end, kind: 'sentence-start' }];
   }
   // "The Acme Corp …": drop the opening word and keep the rest as an ordinary proper noun.
-  return run.length > 1 ? [{ name: run.slice(1).map((r) => r.word).join(' '), start: run[1]!.start, end: last.end, kind: 'proper-noun' }] : [];
+  return run.length > 1
+    ? [
+        {
+          name: run
+            .slice(1)
+            .map((r) => r.word)
+            .join(' '),
+          start: run[1]!.start,
+          end: last.end,
+          kind: 'proper-noun',
+        },
+      ]
+    : [];
 }
 
 /** Drops a possessive "'s" or a trailing run of ' ’ & - (a scan, not a regex: runs can be long). */

@@ -1,6 +1,12 @@
 import { Ollama } from 'ollama';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_FAKE_SPEED, FAKE_OLLAMA_VERSION, fakeTokenCount, startFakeOllama, type FakeOllama } from '../../test/support/fake-ollama.js';
+import {
+  DEFAULT_FAKE_SPEED,
+  FAKE_OLLAMA_VERSION,
+  fakeTokenCount,
+  startFakeOllama,
+  type FakeOllama,
+} from '../../test/support/fake-ollama.js';
 import { meterUsage } from './usage.js';
 import { OllamaProvider } from './ollama-provider.js';
 import { LlmError, LlmHttpError, LlmTimeoutError } from './provider.js';
@@ -21,7 +27,13 @@ describe('OllamaProvider against a protocol-faithful fake server', () => {
     fake.enqueue('<think>x</think>{"facts":[]}');
     await expect(provider.generate('extract this', { timeoutMs: 2_000, format: 'json' })).resolves.toBe('<think>x</think>{"facts":[]}');
     expect(fake.requests).toHaveLength(1);
-    expect(fake.requests[0]).toMatchObject({ path: '/api/generate', model: 'qwen3:4b', prompt: 'extract this', format: 'json', stream: false });
+    expect(fake.requests[0]).toMatchObject({
+      path: '/api/generate',
+      model: 'qwen3:4b',
+      prompt: 'extract this',
+      format: 'json',
+      stream: false,
+    });
   });
 
   it('sends a JSON Schema as format and meters the tokens and durations the server reports', async () => {
@@ -53,7 +65,11 @@ describe('OllamaProvider against a protocol-faithful fake server', () => {
 
   it('a real-time fake takes as long as the model would', async () => {
     await fake.close();
-    fake = await startFakeOllama({ models: ['qwen3:4b'], realTime: true, speed: { evalTokensPerSecond: 100, promptTokensPerSecond: 1e6, loadMs: 0 } });
+    fake = await startFakeOllama({
+      models: ['qwen3:4b'],
+      realTime: true,
+      speed: { evalTokensPerSecond: 100, promptTokensPerSecond: 1e6, loadMs: 0 },
+    });
     provider = new OllamaProvider({ host: fake.url, model: 'qwen3:4b' });
     const text = 'x'.repeat(4 * 30); // 30 tokens at 100 tokens/s: 300 ms
     fake.enqueue(text);

@@ -29,8 +29,14 @@ export class OllamaProvider implements LlmProvider {
 
   async generate(prompt: string, options: GenerateOptions): Promise<string> {
     return this.withDeadline(options.timeoutMs, async (client) => {
-      const response = await client.generate({ model: this.model, prompt, stream: false, ...(options.format ? { format: options.format } : {}) });
-      if (typeof response?.response !== 'string') throw new LlmError(`LLM server at ${this.host} sent a generate response without a "response" field`);
+      const response = await client.generate({
+        model: this.model,
+        prompt,
+        stream: false,
+        ...(options.format ? { format: options.format } : {}),
+      });
+      if (typeof response?.response !== 'string')
+        throw new LlmError(`LLM server at ${this.host} sent a generate response without a "response" field`);
       recordUsage({
         promptTokens: count(response.prompt_eval_count),
         evalTokens: count(response.eval_count),

@@ -30,7 +30,10 @@ export class LlmError extends MnemographError {
 }
 
 export class LlmTimeoutError extends LlmError {
-  constructor(readonly timeoutMs: number, model: string) {
+  constructor(
+    readonly timeoutMs: number,
+    model: string,
+  ) {
     super(`LLM call timed out after ${timeoutMs} ms (model ${model})`, { details: { timeoutMs, model } });
   }
 }
@@ -42,14 +45,24 @@ export class LlmTimeoutError extends LlmError {
  * request itself is wrong and will be refused again.
  */
 export class LlmHttpError extends LlmError {
-  constructor(readonly status: number, body: string, model: string) {
-    super(`LLM server returned HTTP ${status} for model ${model}: ${redactStored(body.slice(0, MAX_ERROR_BODY_CHARS)).slice(0, 200)}`, { details: { status, model }, retriable: status >= 500 || status === 429 || status === 404 });
+  constructor(
+    readonly status: number,
+    body: string,
+    model: string,
+  ) {
+    super(`LLM server returned HTTP ${status} for model ${model}: ${redactStored(body.slice(0, MAX_ERROR_BODY_CHARS)).slice(0, 200)}`, {
+      details: { status, model },
+      retriable: status >= 500 || status === 429 || status === 404,
+    });
   }
 }
 
 /** The output was not the JSON we asked for. Not retriable: the caller records a warning. */
 export class LlmParseError extends MnemographError {
-  constructor(message: string, readonly excerpt: string) {
+  constructor(
+    message: string,
+    readonly excerpt: string,
+  ) {
     super('INTERNAL', message, { details: { excerpt }, retriable: false });
   }
 }

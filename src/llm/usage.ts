@@ -11,7 +11,15 @@ export interface LlmUsage {
   evalDurationMs: number;
 }
 
-export const emptyUsage = (): LlmUsage => ({ calls: 0, promptTokens: 0, evalTokens: 0, totalDurationMs: 0, loadDurationMs: 0, promptDurationMs: 0, evalDurationMs: 0 });
+export const emptyUsage = (): LlmUsage => ({
+  calls: 0,
+  promptTokens: 0,
+  evalTokens: 0,
+  totalDurationMs: 0,
+  loadDurationMs: 0,
+  promptDurationMs: 0,
+  evalDurationMs: 0,
+});
 
 const meters = new AsyncLocalStorage<LlmUsage>();
 

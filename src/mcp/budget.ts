@@ -33,8 +33,15 @@ function largest(max: number, fits: (n: number) => boolean): number {
 }
 
 /** A JSON answer whose list `key` holds as many leading items as fit; `omitted` counts the rest. */
-export function fitList(base: Record<string, unknown>, key: string, items: readonly unknown[], maxTokens: number, count: CountTokens): string {
-  const render = (n: number) => JSON.stringify({ ...base, [key]: items.slice(0, n), ...(n < items.length ? { omitted: items.length - n } : {}) });
+export function fitList(
+  base: Record<string, unknown>,
+  key: string,
+  items: readonly unknown[],
+  maxTokens: number,
+  count: CountTokens,
+): string {
+  const render = (n: number) =>
+    JSON.stringify({ ...base, [key]: items.slice(0, n), ...(n < items.length ? { omitted: items.length - n } : {}) });
   if (count(render(items.length)) <= maxTokens) return render(items.length);
   return render(largest(items.length - 1, (n) => count(render(n)) <= maxTokens));
 }

@@ -19,7 +19,9 @@ export function boundText(text: string, maxTokens: number, count: CountTokens): 
   } catch {
     return clipText(text, maxTokens, count);
   }
-  return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? fitJson(parsed as Record<string, unknown>, maxTokens, count) : clipText(text, maxTokens, count);
+  return parsed && typeof parsed === 'object' && !Array.isArray(parsed)
+    ? fitJson(parsed as Record<string, unknown>, maxTokens, count)
+    : clipText(text, maxTokens, count);
 }
 
 /**
@@ -45,7 +47,8 @@ export interface ItemError {
 
 /** An item's error as the client sees it: its code and message, internals logged and never answered. */
 export function itemError(error: unknown, ctx: ToolContext, tool: string, index: number): { code: string; message: string } {
-  if (isMnemographError(error) && error.code !== 'INTERNAL' && error.code !== 'CONFIG_INVALID' && error.code !== 'MIGRATION_FAILED') return { code: error.code, message: error.message };
+  if (isMnemographError(error) && error.code !== 'INTERNAL' && error.code !== 'CONFIG_INVALID' && error.code !== 'MIGRATION_FAILED')
+    return { code: error.code, message: error.message };
   ctx.logger.error({ err: error, tool, index }, 'unexpected error in an MCP batch item');
   return { code: 'INTERNAL', message: 'internal error' };
 }

@@ -34,9 +34,17 @@ function clipper(maxTokens: number, ctx: ToolContext): Clip {
 function describeWithin(d: EntityDescription, maxTokens: number, ctx: ToolContext): string {
   const clip = clipper(maxTokens, ctx);
   const { entity } = d;
-  const names = (list: readonly string[], share: number) => fitItems(list.map((n) => clip(n, ALIAS_SHARE)), Math.floor(maxTokens * share), ctx.count);
+  const names = (list: readonly string[], share: number) =>
+    fitItems(
+      list.map((n) => clip(n, ALIAS_SHARE)),
+      Math.floor(maxTokens * share),
+      ctx.count,
+    );
   const aliases = names(entity.aliases ?? [], LIST_OF_NAMES_SHARE);
-  const aspects = names(d.aspects.map((a) => a.name), LIST_OF_NAMES_SHARE);
+  const aspects = names(
+    d.aspects.map((a) => a.name),
+    LIST_OF_NAMES_SHARE,
+  );
   const head = {
     id: entity.id,
     name: clip(entity.name, NAME_SHARE),
@@ -49,11 +57,32 @@ function describeWithin(d: EntityDescription, maxTokens: number, ctx: ToolContex
     ...(aspects.omitted > 0 ? { aspects_omitted: aspects.omitted } : {}),
   };
   const facts = d.aspects.flatMap((a) =>
-    a.attributes.map((attr) => ({ aspect: clip(a.name, ALIAS_SHARE), content: clip(attr.content, FACT_SHARE), kind: attr.kind, confidence: attr.confidence, since: attr.validFrom, id: attr.id })),
+    a.attributes.map((attr) => ({
+      aspect: clip(a.name, ALIAS_SHARE),
+      content: clip(attr.content, FACT_SHARE),
+      kind: attr.kind,
+      confidence: attr.confidence,
+      since: attr.validFrom,
+      id: attr.id,
+    })),
   );
-  const relations = d.relations.map((r) => ({ type: r.type, direction: r.direction, other: clip(r.other, ALIAS_SHARE), mentions: r.mentions }));
+  const relations = d.relations.map((r) => ({
+    type: r.type,
+    direction: r.direction,
+    other: clip(r.other, ALIAS_SHARE),
+    mentions: r.mentions,
+  }));
   // Room left for the lists: the head and the lists' own keys and counts are already spent.
-  const frame = ctx.count(JSON.stringify({ ...head, facts: [], facts_omitted: facts.length, relations: [], relations_omitted: d.relationCount, relations_total: d.relationCount }));
+  const frame = ctx.count(
+    JSON.stringify({
+      ...head,
+      facts: [],
+      facts_omitted: facts.length,
+      relations: [],
+      relations_omitted: d.relationCount,
+      relations_total: d.relationCount,
+    }),
+  );
   const keptFacts = fitItems(facts, Math.max(0, Math.floor(maxTokens * FACTS_SHARE) - frame), ctx.count);
   const keptRelations = fitItems(relations, Math.max(0, maxTokens - frame - ctx.count(JSON.stringify(keptFacts.kept))), ctx.count);
   return JSON.stringify({
@@ -89,15 +118,31 @@ export function registerGraphTools(server: McpServer, ctx: ToolContext): void {
     'search_entities',
     {
       description: 'Entities whose name contains the query (case-insensitive), most mentioned first; optionally of one type.',
-      inputSchema: { query: z.string().max(MAX_SEARCH_CHARS), namespace, type: z.enum([...ENTITY_TYPES, 'extracted']).optional(), limit: z.number().int().min(1).max(100).optional(), max_tokens: maxTokens },
+      inputSchema: {
+        query: z.string().max(MAX_SEARCH_CHARS),
+        namespace,
+        type: z.enum([...ENTITY_TYPES, 'extracted']).optional(),
+        limit: z.number().int().min(1).max(100).optional(),
+        max_tokens: maxTokens,
+      },
       annotations: { readOnlyHint: true },
     },
     (args) =>
       runTool(ctx, 'search_entities', args.max_tokens, async () => {
         const ns = ctx.namespaceFor(args.namespace, 'read');
-        const page = await entitiesPage(services.executor, { namespace: ns, search: canonicalSearch(args.query), type: args.type ?? null, first: Math.min(args.limit ?? 20, services.config.MAX_PAGE_SIZE) });
+        const page = await entitiesPage(services.executor, {
+          namespace: ns,
+          search: canonicalSearch(args.query),
+          type: args.type ?? null,
+          first: Math.min(args.limit ?? 20, services.config.MAX_PAGE_SIZE),
+        });
         const clip = clipper(args.max_tokens, ctx);
-        const entities = page.edges.map(({ node }) => ({ id: node.id, name: clip(node.name, NAME_SHARE), type: node.type, mentions: node.mentions }));
+        const entities = page.edges.map(({ node }) => ({
+          id: node.id,
+          name: clip(node.name, NAME_SHARE),
+          type: node.type,
+          mentions: node.mentions,
+        }));
         return fitList({ has_more: page.pageInfo.hasNextPage }, 'entities', entities, args.max_tokens, ctx.count);
       }),
   );
@@ -108,7 +153,19 @@ export function registerGraphTools(server: McpServer, ctx: ToolContext): void {
       description: `Create entities (people, organizations, places, projects, tools…) directly, no LLM. An existing name (case and spacing ignored) gets the given type and description. At most ${MAX_ITEMS_PER_CALL} per call.`,
       inputSchema: {
         // Items are checked by the service, one outcome each: a bad type refuses its item, not the call.
-        entities: z.array(z.object({ name: z.string(), type: z.string().optional().describe(`One of ${ENTITY_TYPES.join(', ')}.`), description: z.string().optional() })).min(1).max(MAX_ITEMS_PER_CALL),
+        entities: z
+          .array(
+            z.object({
+              name: z.string(),
+              type: z
+                .string()
+                .optional()
+                .describe(`One of ${ENTITY_TYPES.join(', ')}.`),
+              description: z.string().optional(),
+            }),
+          )
+          .min(1)
+          .max(MAX_ITEMS_PER_CALL),
         namespace,
         max_tokens: maxTokens,
       },
@@ -131,7 +188,12 @@ export function registerGraphTools(server: McpServer, ctx: ToolContext): void {
     {
       description: `Relate existing entities: source —type→ target, e.g. {"source":"Alice","type":"works_at","target":"Acme"}. Repeating a relation counts another mention. At most ${MAX_ITEMS_PER_CALL} per call.`,
       inputSchema: {
-        relations: z.array(z.object({ source: z.string(), type: z.string(), target: z.string(), confidence: z.number().optional().describe('0 to 1.') })).min(1).max(MAX_ITEMS_PER_CALL),
+        relations: z
+          .array(
+            z.object({ source: z.string(), type: z.string(), target: z.string(), confidence: z.number().optional().describe('0 to 1.') }),
+          )
+          .min(1)
+          .max(MAX_ITEMS_PER_CALL),
         namespace,
         max_tokens: maxTokens,
       },
@@ -143,7 +205,13 @@ export function registerGraphTools(server: McpServer, ctx: ToolContext): void {
         const clip = clipper(args.max_tokens, ctx);
         const results = await eachItem(ctx, 'create_relations', clip, args.relations, async (r) => {
           const row = await services.knowledge.relate(who, r);
-          return { id: row.id, source: clip(r.source, NAME_SHARE), type: clip(row.type, NAME_SHARE), target: clip(r.target, NAME_SHARE), mentions: row.mentions };
+          return {
+            id: row.id,
+            source: clip(r.source, NAME_SHARE),
+            type: clip(row.type, NAME_SHARE),
+            target: clip(r.target, NAME_SHARE),
+            mentions: row.mentions,
+          };
         });
         return fitList({}, 'relations', results, args.max_tokens, ctx.count);
       }),
@@ -155,7 +223,18 @@ export function registerGraphTools(server: McpServer, ctx: ToolContext): void {
       description: `Add facts about existing entities, no LLM. Each goes under an aspect (default "facts"), through the same safety gate, contradiction check and supersession as extracted facts: a fact contradicting an active one (e.g. "likes X" vs "does not like X") supersedes it. kind "constraint" marks a decision that must always be recalled. At most ${MAX_ITEMS_PER_CALL} per call.`,
       inputSchema: {
         observations: z
-          .array(z.object({ entity: z.string(), content: z.string(), aspect: z.string().optional(), kind: z.string().optional().describe(`One of ${FACT_KINDS.join(', ')}.`), confidence: z.number().optional().describe('0 to 1.') }))
+          .array(
+            z.object({
+              entity: z.string(),
+              content: z.string(),
+              aspect: z.string().optional(),
+              kind: z
+                .string()
+                .optional()
+                .describe(`One of ${FACT_KINDS.join(', ')}.`),
+              confidence: z.number().optional().describe('0 to 1.'),
+            }),
+          )
           .min(1)
           .max(MAX_ITEMS_PER_CALL),
         namespace,
@@ -169,7 +248,13 @@ export function registerGraphTools(server: McpServer, ctx: ToolContext): void {
         const clip = clipper(args.max_tokens, ctx);
         const results = await eachItem(ctx, 'add_observations', clip, args.observations, async (o) => {
           const r = await services.knowledge.assertFact(who, { ...o, aspect: o.aspect ?? 'facts' });
-          return { entity: clip(r.entity.name, NAME_SHARE), outcome: r.outcome, attribute_id: r.attribute?.id ?? null, memory_id: r.memory?.id ?? null, superseded: r.superseded };
+          return {
+            entity: clip(r.entity.name, NAME_SHARE),
+            outcome: r.outcome,
+            attribute_id: r.attribute?.id ?? null,
+            memory_id: r.memory?.id ?? null,
+            superseded: r.superseded,
+          };
         });
         return fitList({}, 'observations', results, args.max_tokens, ctx.count);
       }),
@@ -181,7 +266,13 @@ export function registerGraphTools(server: McpServer, ctx: ToolContext): void {
  * whatever the cause (bad name, missing entity, a conflict, the database), is reported in its
  * place and the others still run. Only the call's own checks (arguments, namespace) refuse it whole.
  */
-async function eachItem<T, R extends object>(ctx: ToolContext, tool: string, clip: Clip, items: readonly T[], work: (item: T) => Promise<R>): Promise<Array<{ index: number } & (R | ItemError)>> {
+async function eachItem<T, R extends object>(
+  ctx: ToolContext,
+  tool: string,
+  clip: Clip,
+  items: readonly T[],
+  work: (item: T) => Promise<R>,
+): Promise<Array<{ index: number } & (R | ItemError)>> {
   const out: Array<{ index: number } & (R | ItemError)> = [];
   for (const [index, item] of items.entries()) {
     try {

@@ -31,7 +31,9 @@ export function mcpRouter(services: Services): Router {
   router.post('/', express.json({ limit: services.config.MAX_REQUEST_BYTES }), async (req, res, next) => {
     try {
       if (Array.isArray(req.body) && req.body.length > MAX_MESSAGES_PER_REQUEST) {
-        throw new LimitExceededError(`a request may carry at most ${MAX_MESSAGES_PER_REQUEST} JSON-RPC message; send one per POST`, { messages: req.body.length });
+        throw new LimitExceededError(`a request may carry at most ${MAX_MESSAGES_PER_REQUEST} JSON-RPC message; send one per POST`, {
+          messages: req.body.length,
+        });
       }
       const principal = principalOf(res) ?? services.access.authenticate(req.headers.authorization, headerValue(req.headers['x-api-key']));
       const scope = new ConsistencyScope(bookmarksOf(req));
@@ -56,7 +58,10 @@ export function mcpRouter(services: Services): Router {
   });
   // Stateless: no server-initiated stream (GET) and no session to end (DELETE).
   router.all('/', (_req, res) => {
-    res.status(405).set('Allow', 'POST').json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this server is stateless, use POST' }, id: null });
+    res
+      .status(405)
+      .set('Allow', 'POST')
+      .json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this server is stateless, use POST' }, id: null });
   });
   return router;
 }
@@ -86,16 +91,25 @@ interface BodyParserError {
 function refusalOf(error: unknown): Refusal {
   if (isMnemographError(error)) {
     const retryAfterMs = (error as { retryAfterMs?: unknown }).retryAfterMs;
-    if (typeof retryAfterMs === 'number') return { status: 429, rpcCode: JSONRPC_SERVER_ERROR, code: error.code, message: error.message, details: error.details, retryAfterMs };
+    if (typeof retryAfterMs === 'number')
+      return { status: 429, rpcCode: JSONRPC_SERVER_ERROR, code: error.code, message: error.message, details: error.details, retryAfterMs };
     const status = STATUS_OF[error.code] ?? (error.code === 'INTERNAL' ? 500 : 400);
-    if (status >= 500 && error.code !== 'UNAVAILABLE') return { status: 500, rpcCode: JSONRPC_SERVER_ERROR, code: 'INTERNAL', message: 'internal error' };
+    if (status >= 500 && error.code !== 'UNAVAILABLE')
+      return { status: 500, rpcCode: JSONRPC_SERVER_ERROR, code: 'INTERNAL', message: 'internal error' };
     return { status, rpcCode: JSONRPC_SERVER_ERROR, code: error.code, message: error.message, details: error.details };
   }
   const e = (error ?? {}) as BodyParserError;
   if (e.type === 'entity.too.large') {
-    return { status: 413, rpcCode: JSONRPC_SERVER_ERROR, code: 'LIMIT_EXCEEDED', message: `request body exceeds the maximum of ${String(e.limit)} bytes (MAX_REQUEST_BYTES)`, details: { maxBytes: e.limit } };
+    return {
+      status: 413,
+      rpcCode: JSONRPC_SERVER_ERROR,
+      code: 'LIMIT_EXCEEDED',
+      message: `request body exceeds the maximum of ${String(e.limit)} bytes (MAX_REQUEST_BYTES)`,
+      details: { maxBytes: e.limit },
+    };
   }
-  if (e.type === 'entity.parse.failed') return { status: 400, rpcCode: JSONRPC_PARSE_ERROR, code: 'BAD_REQUEST', message: 'request body is not valid JSON' };
+  if (e.type === 'entity.parse.failed')
+    return { status: 400, rpcCode: JSONRPC_PARSE_ERROR, code: 'BAD_REQUEST', message: 'request body is not valid JSON' };
   return { status: 500, rpcCode: JSONRPC_SERVER_ERROR, code: 'INTERNAL', message: 'internal error' };
 }
 
@@ -113,6 +127,12 @@ export function mcpErrorHandler(logger: Logger, metrics: Services['metrics']): E
     logger.info({ requestId, status: r.status, code: r.code }, 'mcp request refused');
     observeRefusal(metrics, r.code);
     if (r.retryAfterMs !== undefined) res.set('Retry-After', String(Math.max(1, Math.ceil(r.retryAfterMs / 1000))));
-    res.status(r.status).json({ jsonrpc: '2.0', error: { code: r.rpcCode, message: r.message, data: { code: r.code, ...(r.details ? { details: r.details } : {}) } }, id: null });
+    res
+      .status(r.status)
+      .json({
+        jsonrpc: '2.0',
+        error: { code: r.rpcCode, message: r.message, data: { code: r.code, ...(r.details ? { details: r.details } : {}) } },
+        id: null,
+      });
   };
 }

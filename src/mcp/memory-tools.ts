@@ -26,7 +26,8 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
   server.registerTool(
     'remember',
     {
-      description: 'Store a memory (a fact, preference, decision, event or note). Synchronous, no LLM: redacted, deduplicated, embedded and linked to entities. Returns its id.',
+      description:
+        'Store a memory (a fact, preference, decision, event or note). Synchronous, no LLM: redacted, deduplicated, embedded and linked to entities. Returns its id.',
       inputSchema: {
         content: z.string().describe('The text to remember.'),
         namespace,
@@ -44,7 +45,13 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
         const ns = ctx.namespaceFor(args.namespace, 'write');
         const result = await services.remember.remember(rememberInput(args, ns, ctx), { actor: ctx.principal.name });
         // A memory of an open session is one of its tool results (src/sessions); an unknown session is left alone.
-        if (args.session_id) await services.sessions.observeQuietly({ namespace: ns, sessionId: args.session_id, kind: 'tool', remembered: result.memory.content });
+        if (args.session_id)
+          await services.sessions.observeQuietly({
+            namespace: ns,
+            sessionId: args.session_id,
+            kind: 'tool',
+            remembered: result.memory.content,
+          });
         // Up to 50 tags: they get a quarter of the budget, the id and outcome always fit.
         const tags = fitItems(result.tags, Math.floor(args.max_tokens / 4), ctx.count);
         return JSON.stringify({ ...rememberAnswer(result), tags: tags.kept, ...(tags.omitted > 0 ? { tags_omitted: tags.omitted } : {}) });
@@ -61,7 +68,10 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
           .array(
             z.object({
               content: z.string(),
-              type: z.string().optional().describe(`One of ${MEMORY_TYPES.join(', ')}; classified from the content when absent.`),
+              type: z
+                .string()
+                .optional()
+                .describe(`One of ${MEMORY_TYPES.join(', ')}; classified from the content when absent.`),
               tags: z.array(z.string()).max(50).optional(),
               source: z.string().optional(),
               session_id: z.string().optional(),
@@ -78,9 +88,16 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
     (args) =>
       runTool(ctx, 'remember_batch', args.max_tokens, async () => {
         const ns = ctx.namespaceFor(args.namespace, 'write');
-        const outcomes = await services.remember.rememberBatch(args.memories.map((m) => rememberInput(m, ns, ctx)), { actor: ctx.principal.name });
+        const outcomes = await services.remember.rememberBatch(
+          args.memories.map((m) => rememberInput(m, ns, ctx)),
+          { actor: ctx.principal.name },
+        );
         // Compact rows (what is empty or known is left out), so 50 outcomes fit the default budget.
-        const items = outcomes.map((o) => (o.result ? { index: o.index, ...batchRow(o.result) } : { index: o.index, error: batchError(itemError(o.error, ctx, 'remember_batch', o.index), ctx) }));
+        const items = outcomes.map((o) =>
+          o.result
+            ? { index: o.index, ...batchRow(o.result) }
+            : { index: o.index, error: batchError(itemError(o.error, ctx, 'remember_batch', o.index), ctx) },
+        );
         return fitList({}, 'memories', items, args.max_tokens, ctx.count);
       }),
   );
@@ -88,7 +105,8 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
   server.registerTool(
     'recall',
     {
-      description: 'Recall what is relevant to a query: a <memory> block ready for the prompt, plus the ids and scores of the memories in it, within max_tokens.',
+      description:
+        'Recall what is relevant to a query: a <memory> block ready for the prompt, plus the ids and scores of the memories in it, within max_tokens.',
       inputSchema: { query: z.string(), namespace, limit: z.number().int().min(1).max(50).optional(), max_tokens: maxTokens },
       annotations: { readOnlyHint: true },
     },
@@ -98,7 +116,12 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
         const budget = args.max_tokens;
         // The memories get the budget less room for the ids list that follows them; that list
         // always has room for its empty form, so the answer ends in valid JSON.
-        const outcome = await services.recall.recall({ query: args.query, namespace: ns, limit: args.limit ?? 10, tokenBudget: Math.max(1, Math.floor(budget * 0.8)) });
+        const outcome = await services.recall.recall({
+          query: args.query,
+          namespace: ns,
+          limit: args.limit ?? 10,
+          tokenBudget: Math.max(1, Math.floor(budget * 0.8)),
+        });
         const ids = outcome.items.map((item) => ({ id: item.memory.id, type: item.memory.type, score: round(item.score) }));
         const emptyList = ctx.count(JSON.stringify({ memories: [], omitted: ids.length }));
         const prompt = clipText(outcome.prompt, Math.max(0, Math.min(Math.floor(budget * 0.8), budget - emptyList - 2)), ctx.count);
@@ -110,15 +133,34 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
   server.registerTool(
     'search',
     {
-      description: 'Step 1 of progressive disclosure: a compact index of matching memories (id, title, type, date, score, token estimate). Cheap; then call timeline for context or get_memories for full text.',
-      inputSchema: { query: z.string(), namespace, limit: z.number().int().min(1).max(100).optional(), offset: z.number().int().min(0).optional(), max_tokens: maxTokens },
+      description:
+        'Step 1 of progressive disclosure: a compact index of matching memories (id, title, type, date, score, token estimate). Cheap; then call timeline for context or get_memories for full text.',
+      inputSchema: {
+        query: z.string(),
+        namespace,
+        limit: z.number().int().min(1).max(100).optional(),
+        offset: z.number().int().min(0).optional(),
+        max_tokens: maxTokens,
+      },
       annotations: { readOnlyHint: true },
     },
     (args) =>
       runTool(ctx, 'search', args.max_tokens, async () => {
         const ns = ctx.namespaceFor(args.namespace, 'read');
-        const result = await services.disclosure.search({ query: args.query, namespace: ns, limit: args.limit ?? 20, offset: args.offset ?? 0 });
-        const hits = result.hits.map((h) => ({ id: h.id, title: h.title, type: h.type, occurred_at: h.occurredAt ?? h.createdAt, score: round(h.score), tokens: h.tokenEstimate }));
+        const result = await services.disclosure.search({
+          query: args.query,
+          namespace: ns,
+          limit: args.limit ?? 20,
+          offset: args.offset ?? 0,
+        });
+        const hits = result.hits.map((h) => ({
+          id: h.id,
+          title: h.title,
+          type: h.type,
+          occurred_at: h.occurredAt ?? h.createdAt,
+          score: round(h.score),
+          tokens: h.tokenEstimate,
+        }));
         return fitList({ offset: result.offset, has_more: result.hasMore }, 'hits', hits, args.max_tokens, ctx.count);
       }),
   );
@@ -126,7 +168,8 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
   server.registerTool(
     'timeline',
     {
-      description: 'Step 2 of progressive disclosure: the memories just before and after an anchor (an id from search, or the best match of a query), in time order.',
+      description:
+        'Step 2 of progressive disclosure: the memories just before and after an anchor (an id from search, or the best match of a query), in time order.',
       inputSchema: {
         anchor: z.string().optional().describe('A memory id.'),
         query: z.string().optional().describe('Used when no anchor is given.'),
@@ -140,7 +183,13 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
     (args) =>
       runTool(ctx, 'timeline', args.max_tokens, async () => {
         const ns = ctx.namespaceFor(args.namespace, 'read');
-        const t = await services.disclosure.timeline({ namespace: ns, anchor: args.anchor ?? null, query: args.query ?? null, before: args.before ?? 5, after: args.after ?? 5 });
+        const t = await services.disclosure.timeline({
+          namespace: ns,
+          anchor: args.anchor ?? null,
+          query: args.query ?? null,
+          before: args.before ?? 5,
+          after: args.after ?? 5,
+        });
         // A third of the budget at most per memory, so the anchor and its nearest neighbours fit.
         const share = Math.floor(args.max_tokens / 3);
         const line = (m: { id: string; type: string; content: string; occurredAt: string | null; createdAt: string }, position: string) => {
@@ -149,7 +198,18 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
           return { ...row, content: clipText(m.content, room, ctx.count) };
         };
         // Closest to the anchor first, so a tight budget keeps the nearest context.
-        const rows = t.anchor ? [line(t.anchor, 'anchor'), ...interleave(t.before.slice().reverse().map((m) => line(m, 'before')), t.after.map((m) => line(m, 'after')))] : [];
+        const rows = t.anchor
+          ? [
+              line(t.anchor, 'anchor'),
+              ...interleave(
+                t.before
+                  .slice()
+                  .reverse()
+                  .map((m) => line(m, 'before')),
+                t.after.map((m) => line(m, 'after')),
+              ),
+            ]
+          : [];
         return fitList({}, 'memories', rows, args.max_tokens, ctx.count);
       }),
   );
@@ -170,7 +230,14 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
         const records = args.ids.map((id) => {
           const m = byId.get(id);
           if (!m) return { id, error: 'NOT_FOUND' };
-          const record = { id, type: m.type, at: m.occurredAt ?? m.createdAt, tags: m.tags, content: '', ...(m.deletedAt ? { forgotten: true } : {}) };
+          const record = {
+            id,
+            type: m.type,
+            at: m.occurredAt ?? m.createdAt,
+            tags: m.tags,
+            content: '',
+            ...(m.deletedAt ? { forgotten: true } : {}),
+          };
           const room = Math.max(MIN_CONTENT_TOKENS, share - ctx.count(JSON.stringify(record)) - 2);
           return { ...record, content: clipText(m.content, room, ctx.count) };
         });
@@ -181,19 +248,25 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
   server.registerTool(
     'forget',
     {
-      description: 'Forget a memory by id (a soft delete, recorded in its history): it leaves recall and search. Forgetting twice changes nothing.',
+      description:
+        'Forget a memory by id (a soft delete, recorded in its history): it leaves recall and search. Forgetting twice changes nothing.',
       inputSchema: { id: z.string(), reason: z.string().optional(), max_tokens: maxTokens },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
     },
     (args) =>
       runTool(ctx, 'forget', args.max_tokens, async () => {
         if (ctx.principal.readOnly) ctx.principal.assertWrite(services.config.DEFAULT_NAMESPACE);
-        if (args.reason && args.reason.length > MAX_REASON_CHARS) throw new ValidationError(`reason is longer than ${MAX_REASON_CHARS} characters`, { field: 'reason' });
+        if (args.reason && args.reason.length > MAX_REASON_CHARS)
+          throw new ValidationError(`reason is longer than ${MAX_REASON_CHARS} characters`, { field: 'reason' });
         // A memory outside the caller's namespaces looks exactly like a missing one.
         const [memory] = await memoriesByIds(services.executor, [args.id], ctx.principal.readableNamespaces);
         if (!memory) throw new NotFoundError('memory', args.id);
         ctx.principal.assertWrite(memory.namespace);
-        const forgotten = await forgetMemory(services.executor, { id: memory.id, namespace: memory.namespace, actor: ctx.principal.name }, forgetReason(args.reason));
+        const forgotten = await forgetMemory(
+          services.executor,
+          { id: memory.id, namespace: memory.namespace, actor: ctx.principal.name },
+          forgetReason(args.reason),
+        );
         if (!forgotten) throw new NotFoundError('memory', args.id);
         return JSON.stringify({ id: forgotten.id, forgotten_at: forgotten.deletedAt });
       }),

@@ -28,7 +28,12 @@ const refusals = new WeakMap<Metrics, Counter<'code'>>();
 export function observeRefusal(metrics: Metrics, code: string): void {
   let counter = refusals.get(metrics);
   if (!counter) {
-    counter = new Counter({ name: 'mnemograph_mcp_refused_requests_total', help: 'Requests to /mcp refused before any tool ran (admission, limits, bad headers), by code', labelNames: ['code'] as const, registers: [metrics.registry] });
+    counter = new Counter({
+      name: 'mnemograph_mcp_refused_requests_total',
+      help: 'Requests to /mcp refused before any tool ran (admission, limits, bad headers), by code',
+      labelNames: ['code'] as const,
+      registers: [metrics.registry],
+    });
     refusals.set(metrics, counter);
   }
   counter.inc({ code });

@@ -3,7 +3,19 @@ import { MCP_INSTRUCTIONS } from './server.js';
 
 describe('MCP_INSTRUCTIONS', () => {
   it('names every error code a tool call can end with', () => {
-    for (const code of ['BAD_USER_INPUT', 'PII_REJECTED', 'NOT_FOUND', 'UNAUTHENTICATED', 'FORBIDDEN', 'LIMIT_EXCEEDED', 'CONFLICT', 'RATE_LIMITED', 'TIMEOUT', 'UNAVAILABLE', 'INTERNAL']) {
+    for (const code of [
+      'BAD_USER_INPUT',
+      'PII_REJECTED',
+      'NOT_FOUND',
+      'UNAUTHENTICATED',
+      'FORBIDDEN',
+      'LIMIT_EXCEEDED',
+      'CONFLICT',
+      'RATE_LIMITED',
+      'TIMEOUT',
+      'UNAVAILABLE',
+      'INTERNAL',
+    ]) {
       expect(MCP_INSTRUCTIONS).toContain(code);
     }
   });

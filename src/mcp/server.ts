@@ -35,7 +35,10 @@ Errors come back as tool errors (isError) whose text is {"error":{"code":...,"me
  * rules apply), its calls in the session's bookmark chain.
  */
 export function createMcpServer(services: Services, principal: Principal, session: SessionOptions): McpServer {
-  const server = new McpServer({ name: MCP_SERVER_NAME, version: process.env.npm_package_version ?? '0.1.0' }, { instructions: MCP_INSTRUCTIONS });
+  const server = new McpServer(
+    { name: MCP_SERVER_NAME, version: process.env.npm_package_version ?? '0.1.0' },
+    { instructions: MCP_INSTRUCTIONS },
+  );
   const ctx = toolContext(services, principal, services.logger.child({ component: 'mcp', principal: principal.name }), session);
   registerMemoryTools(server, ctx);
   registerGraphTools(server, ctx);

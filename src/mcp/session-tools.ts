@@ -7,7 +7,7 @@ import { runTool } from './errors.js';
 import { maxTokens, namespace } from './schemas.js';
 import type { ToolContext } from './tool-context.js';
 
-const sessionId = z.string().min(1).max(256).describe('The session id session_start answered (or the harness\'s own).');
+const sessionId = z.string().min(1).max(256).describe("The session id session_start answered (or the harness's own).");
 
 const sessionView = (s: SessionRecord) => ({
   session_id: s.sessionId,
@@ -19,7 +19,8 @@ const sessionView = (s: SessionRecord) => ({
   ...(s.endReason ? { end_reason: s.endReason } : {}),
 });
 
-const checkpointView = (c: CheckpointRecord | null | undefined) => (c ? { id: c.id, trigger: c.trigger, prompt_count: c.promptCount, created_at: c.createdAt } : null);
+const checkpointView = (c: CheckpointRecord | null | undefined) =>
+  c ? { id: c.id, trigger: c.trigger, prompt_count: c.promptCount, created_at: c.createdAt } : null;
 
 /**
  * Sessions for agents and their harness hooks: session_start (the context to inject),
@@ -32,7 +33,8 @@ export function registerSessionTools(server: McpServer, ctx: ToolContext): void 
   server.registerTool(
     'session_start',
     {
-      description: 'Open a session and get the context to inject at its start: pinned memories and constraints, where the last session stood, the project\'s best memories, then the global namespace\'s — at most max_chars characters. Pass the same session_id to resume an open session.',
+      description:
+        "Open a session and get the context to inject at its start: pinned memories and constraints, where the last session stood, the project's best memories, then the global namespace's — at most max_chars characters. Pass the same session_id to resume an open session.",
       inputSchema: {
         session_id: sessionId.optional(),
         query: z.string().optional().describe('What the session is about (e.g. the first prompt).'),
@@ -67,14 +69,30 @@ export function registerSessionTools(server: McpServer, ctx: ToolContext): void 
   server.registerTool(
     'session_prompt',
     {
-      description: 'Count a user prompt of an open session (every 10 prompts, or 15 minutes, a checkpoint is written). With recall (default true) it also answers the <memory> block for the prompt.',
-      inputSchema: { session_id: sessionId, prompt: z.string().min(1), recall: z.boolean().optional(), limit: z.number().int().min(1).max(50).optional(), namespace, max_tokens: maxTokens },
+      description:
+        'Count a user prompt of an open session (every 10 prompts, or 15 minutes, a checkpoint is written). With recall (default true) it also answers the <memory> block for the prompt.',
+      inputSchema: {
+        session_id: sessionId,
+        prompt: z.string().min(1),
+        recall: z.boolean().optional(),
+        limit: z.number().int().min(1).max(50).optional(),
+        namespace,
+        max_tokens: maxTokens,
+      },
       annotations: { readOnlyHint: false },
     },
     (args) =>
       runTool(ctx, 'session_prompt', args.max_tokens, async () => {
         const ns = ctx.namespaceFor(args.namespace, 'write');
-        const recalled = args.recall === false ? null : await services.recall.recall({ query: args.prompt, namespace: ns, limit: args.limit ?? 10, tokenBudget: Math.max(1, Math.floor(args.max_tokens * 0.6)) });
+        const recalled =
+          args.recall === false
+            ? null
+            : await services.recall.recall({
+                query: args.prompt,
+                namespace: ns,
+                limit: args.limit ?? 10,
+                tokenBudget: Math.max(1, Math.floor(args.max_tokens * 0.6)),
+              });
         const observed = await services.sessions.observe({
           namespace: ns,
           sessionId: args.session_id,
@@ -82,7 +100,11 @@ export function registerSessionTools(server: McpServer, ctx: ToolContext): void 
           query: args.prompt,
           keywordHits: recalled?.items.filter((i) => i.explanation.keyword).map((i) => i.memory.id) ?? [],
         });
-        const answer = { session: observed ? sessionView(observed.session) : null, checkpoint: checkpointView(observed?.checkpoint), ...(recalled ? { memory: recalled.prompt } : {}) };
+        const answer = {
+          session: observed ? sessionView(observed.session) : null,
+          checkpoint: checkpointView(observed?.checkpoint),
+          ...(recalled ? { memory: recalled.prompt } : {}),
+        };
         return fitJson(answer, args.max_tokens, ctx.count);
       }),
   );
@@ -90,29 +112,51 @@ export function registerSessionTools(server: McpServer, ctx: ToolContext): void 
   server.registerTool(
     'session_tool_result',
     {
-      description: 'Count a tool result of an open session (its text kept, cut, for checkpoints and the end-of-session summary). May fire a checkpoint after 15 minutes.',
+      description:
+        'Count a tool result of an open session (its text kept, cut, for checkpoints and the end-of-session summary). May fire a checkpoint after 15 minutes.',
       inputSchema: { session_id: sessionId, text: z.string().min(1), namespace, max_tokens: maxTokens },
       annotations: { readOnlyHint: false },
     },
     (args) =>
       runTool(ctx, 'session_tool_result', args.max_tokens, async () => {
         const ns = ctx.namespaceFor(args.namespace, 'write');
-        const observed = await services.sessions.observe({ namespace: ns, sessionId: args.session_id, kind: 'tool', remembered: args.text });
-        return fitJson({ session: observed ? sessionView(observed.session) : null, checkpoint: checkpointView(observed?.checkpoint) }, args.max_tokens, ctx.count);
+        const observed = await services.sessions.observe({
+          namespace: ns,
+          sessionId: args.session_id,
+          kind: 'tool',
+          remembered: args.text,
+        });
+        return fitJson(
+          { session: observed ? sessionView(observed.session) : null, checkpoint: checkpointView(observed?.checkpoint) },
+          args.max_tokens,
+          ctx.count,
+        );
       }),
   );
 
   server.registerTool(
     'session_recover',
     {
-      description: 'After a crash or a context compaction: where the session stood, its last checkpoint\'s digest, its recent prompts and memories, at most budget_chars characters (default 2,000).',
-      inputSchema: { session_id: sessionId, budget_chars: z.number().int().min(200).max(10_000).optional(), namespace, max_tokens: maxTokens },
+      description:
+        "After a crash or a context compaction: where the session stood, its last checkpoint's digest, its recent prompts and memories, at most budget_chars characters (default 2,000).",
+      inputSchema: {
+        session_id: sessionId,
+        budget_chars: z.number().int().min(200).max(10_000).optional(),
+        namespace,
+        max_tokens: maxTokens,
+      },
       annotations: { readOnlyHint: true },
     },
     (args) =>
       runTool(ctx, 'session_recover', args.max_tokens, async () => {
         const r = await services.sessions.recover(ctx.namespaceFor(args.namespace, 'read'), args.session_id, args.budget_chars ?? null);
-        const meta = { ...sessionView(r.session), chars: r.chars, budget_chars: r.budget, omitted: r.omitted, checkpoint_id: r.checkpointId };
+        const meta = {
+          ...sessionView(r.session),
+          chars: r.chars,
+          budget_chars: r.budget,
+          omitted: r.omitted,
+          checkpoint_id: r.checkpointId,
+        };
         const room = Math.max(0, args.max_tokens - ctx.count(JSON.stringify({ ...meta, digest: '' })) - 2);
         return JSON.stringify({ ...meta, digest: clipText(r.digest, room, ctx.count) });
       }),
@@ -121,14 +165,26 @@ export function registerSessionTools(server: McpServer, ctx: ToolContext): void 
   server.registerTool(
     'session_end',
     {
-      description: 'Close a session: a final checkpoint, then in the background a summary (request, investigated, learned, next steps), the continuity score of what was injected, and aspect feedback. Safe to repeat.',
-      inputSchema: { session_id: sessionId, transcript: z.string().optional().describe('The raw conversation, stored once per session.'), namespace, max_tokens: maxTokens },
+      description:
+        'Close a session: a final checkpoint, then in the background a summary (request, investigated, learned, next steps), the continuity score of what was injected, and aspect feedback. Safe to repeat.',
+      inputSchema: {
+        session_id: sessionId,
+        transcript: z.string().optional().describe('The raw conversation, stored once per session.'),
+        namespace,
+        max_tokens: maxTokens,
+      },
       annotations: { readOnlyHint: false, idempotentHint: true },
     },
     (args) =>
       runTool(ctx, 'session_end', args.max_tokens, async () => {
         const ns = ctx.namespaceFor(args.namespace, 'write');
-        const r = await services.sessions.end({ namespace: ns, sessionId: args.session_id, transcript: args.transcript ?? null, reason: 'ended', actor: ctx.principal.name });
+        const r = await services.sessions.end({
+          namespace: ns,
+          sessionId: args.session_id,
+          transcript: args.transcript ?? null,
+          reason: 'ended',
+          actor: ctx.principal.name,
+        });
         return fitJson({ ...sessionView(r.session), ended_now: r.ended, summary_job_id: r.session.jobId }, args.max_tokens, ctx.count);
       }),
   );
@@ -145,7 +201,16 @@ export function registerSessionTools(server: McpServer, ctx: ToolContext): void 
         const s = await services.sessions.get(ctx.namespaceFor(args.namespace, 'read'), args.session_id);
         if (!s) return JSON.stringify({ session: null });
         const summary = s.summarizedAt
-          ? { request: s.summaryRequest, investigated: s.summaryInvestigated, learned: s.summaryLearned, next_steps: s.summaryNextSteps, summarizer: s.summarizer, continuity: s.continuityScore, injected: s.injectedIds.length, used: s.continuityUsed }
+          ? {
+              request: s.summaryRequest,
+              investigated: s.summaryInvestigated,
+              learned: s.summaryLearned,
+              next_steps: s.summaryNextSteps,
+              summarizer: s.summarizer,
+              continuity: s.continuityScore,
+              injected: s.injectedIds.length,
+              used: s.continuityUsed,
+            }
           : null;
         return fitJson({ ...sessionView(s), summary_job_id: s.jobId, summary }, args.max_tokens, ctx.count);
       }),

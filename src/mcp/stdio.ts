@@ -9,7 +9,10 @@ import { createMcpServer } from './server.js';
  * MNEMOGRAPH_API_KEY decides what it may reach, exactly as over HTTP. The process is one session:
  * all its calls share one bookmark chain, so each reads what the ones before it wrote.
  */
-export async function serveStdio(services: Services, apiKey: string | undefined): Promise<{ principal: Principal; close(): Promise<void> }> {
+export async function serveStdio(
+  services: Services,
+  apiKey: string | undefined,
+): Promise<{ principal: Principal; close(): Promise<void> }> {
   const principal = services.access.authenticate(apiKey ? `Bearer ${apiKey}` : undefined);
   const server = createMcpServer(services, principal, { scope: new ConsistencyScope() });
   await server.connect(new StdioServerTransport());

@@ -21,7 +21,15 @@ describe('Metrics', () => {
 
   it('sums model usage per job kind and model, prompt and eval tokens apart', async () => {
     const metrics = new Metrics();
-    const usage = { calls: 2, promptTokens: 900, evalTokens: 120, totalDurationMs: 5_500, loadDurationMs: 20, promptDurationMs: 2_000, evalDurationMs: 3_400 };
+    const usage = {
+      calls: 2,
+      promptTokens: 900,
+      evalTokens: 120,
+      totalDurationMs: 5_500,
+      loadDurationMs: 20,
+      promptDurationMs: 2_000,
+      evalDurationMs: 3_400,
+    };
     metrics.observeLlmUsage('extract', 'qwen3:4b', usage);
     metrics.observeLlmUsage('extract', 'qwen3:4b', { ...usage, calls: 1, promptTokens: 100 });
     metrics.observeLlmUsage('hints', 'qwen3:4b', usage);

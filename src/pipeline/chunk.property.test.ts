@@ -22,9 +22,13 @@ const block = fc.oneof(
   { weight: 1, arbitrary: fc.stringMatching(/^[a-z]{1,3}$/).map((w) => w.repeat(900)) }, // one very long word
   { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 3000 }) }, // anything, surrogates included
 );
-const document = fc.array(block, { minLength: 1, maxLength: 14 }).chain((blocks) =>
-  fc.array(fc.constantFrom('\n\n', '\n', ' ', '\n\n\n', '\r\n\r\n'), { minLength: blocks.length, maxLength: blocks.length }).map((seps) => blocks.map((b, i) => b + seps[i]).join('')),
-);
+const document = fc
+  .array(block, { minLength: 1, maxLength: 14 })
+  .chain((blocks) =>
+    fc
+      .array(fc.constantFrom('\n\n', '\n', ' ', '\n\n\n', '\r\n\r\n'), { minLength: blocks.length, maxLength: blocks.length })
+      .map((seps) => blocks.map((b, i) => b + seps[i]).join('')),
+  );
 const options = fc.oneof(
   fc.constant<ChunkOptions>({}),
   fc.integer({ min: 50, max: 600 }).chain((target) =>
@@ -70,9 +74,12 @@ describe('chunkText (properties)', () => {
 
   it('a text within the maximum is one chunk, the text itself', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'binary', minLength: 1, maxLength: CHUNK_MAX_CHARS }).filter((t) => t.trim() !== ''), (text) => {
-        expect(chunkText(text)).toEqual([{ index: 0, text, startChar: 0, endChar: text.length }]);
-      }),
+      fc.property(
+        fc.string({ unit: 'binary', minLength: 1, maxLength: CHUNK_MAX_CHARS }).filter((t) => t.trim() !== ''),
+        (text) => {
+          expect(chunkText(text)).toEqual([{ index: 0, text, startChar: 0, endChar: text.length }]);
+        },
+      ),
       { numRuns: RUNS },
     );
   });

@@ -65,7 +65,8 @@ export function chunkText(text: string, options: ChunkOptions = {}): Chunk[] {
     let brk: Break = Break.Paragraph;
     for (const [ss, se] of sentences(text, ps, pe)) {
       if (se - ss <= o.maxChars) pieces.push({ start: ss, end: se, brk, whole: true });
-      else for (const [ws, we] of words(text, ss, se, o)) pieces.push({ start: ws, end: we, brk: ws === ss ? brk : Break.Word, whole: false });
+      else
+        for (const [ws, we] of words(text, ss, se, o)) pieces.push({ start: ws, end: we, brk: ws === ss ? brk : Break.Word, whole: false });
       brk = Break.Sentence;
     }
   }

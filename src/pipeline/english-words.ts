@@ -18,5 +18,7 @@ export function isDescriptiveWord(word: string): boolean {
 /** Whether compromise's lexicon knows the word, or its stem without -s/-es/-ed/-ing (any part of speech). */
 export function isKnownWord(word: string): boolean {
   const w = word.toLowerCase();
-  return [w, w.replace(/s$/, ''), w.replace(/es$/, ''), w.replace(/ed$/, ''), w.replace(/ing$/, '')].some((x) => x.length >= 2 && lexicon[x] !== undefined);
+  return [w, w.replace(/s$/, ''), w.replace(/es$/, ''), w.replace(/ed$/, ''), w.replace(/ing$/, '')].some(
+    (x) => x.length >= 2 && lexicon[x] !== undefined,
+  );
 }

@@ -34,7 +34,8 @@ export const PREFERENCE_SIGNAL =
 
 // Identifier-like tokens stand in for "average token rarity": camelCase, snake_case,
 // dotted names, calls, paths, versions and acronyms are rare in ordinary language.
-const TECHNICAL_TERM = /\b[a-z]+[A-Z]\w*|\b[A-Z][a-z0-9]+[A-Z]\w*|\b[A-Za-z]\w*_\w+|\b[a-z]\w*\.(?:js|ts|py|io|json|ya?ml)\b|\w\(\)|(?:^|\s)\.{0,2}\/?[\w-]+\/[\w-]+\/[\w./-]+|\bv\d+(?:\.\d+)+\b|\b\d+\.\d+\.\d+\b|\b[A-Z]{2,6}s?\b/;
+const TECHNICAL_TERM =
+  /\b[a-z]+[A-Z]\w*|\b[A-Z][a-z0-9]+[A-Z]\w*|\b[A-Za-z]\w*_\w+|\b[a-z]\w*\.(?:js|ts|py|io|json|ya?ml)\b|\w\(\)|(?:^|\s)\.{0,2}\/?[\w-]+\/[\w-]+\/[\w./-]+|\bv\d+(?:\.\d+)+\b|\b\d+\.\d+\.\d+\b|\b[A-Z]{2,6}s?\b/;
 
 const NOT_NAMES = new Set(['I', 'I’m', "I'm", 'I’ve', "I've", 'I’d', "I'd", 'I’ll', "I'll", 'OK', 'Ok', 'TODO', 'FIXME']);
 
@@ -88,9 +89,11 @@ export function importanceScore(input: { novelty: number; salience: number }, op
   return round3(clamp01(nw * clamp01(input.novelty) + sw * clamp01(input.salience)));
 }
 
-const WORKING = /\b(?:right now|currently|at the moment|for now|at present|for the time being|(?:in )?this (?:session|conversation|chat))\b|(?<!\b(?:from|until|till|by|up to)\s+)\bnow\b(?!\s+on\b)/i;
+const WORKING =
+  /\b(?:right now|currently|at the moment|for now|at present|for the time being|(?:in )?this (?:session|conversation|chat))\b|(?<!\b(?:from|until|till|by|up to)\s+)\bnow\b(?!\s+on\b)/i;
 const FIRST_OR_SECOND_PERSON = /\b(?:I|me|my|mine|we|us|our|you|your)\b/i;
-const EVENT_TIME = /\b(?:yesterday|today|tonight|tomorrow|last (?:week|month|year|night)|ago|went|came|did|happened|visited|attended|met)\b|\b\d{1,2}(?::\d{2})?\s?[ap]m\b/i;
+const EVENT_TIME =
+  /\b(?:yesterday|today|tonight|tomorrow|last (?:week|month|year|night)|ago|went|came|did|happened|visited|attended|met)\b|\b\d{1,2}(?::\d{2})?\s?[ap]m\b/i;
 const VAGUE_SUBJECT = /^(?:it|this|that|there|here)\b/i;
 const FACT_STATEMENT =
   /^[\p{L}\p{N}][\p{L}\p{N} .'’&@/+#-]{0,80}?\s(?:is|are|has|have|uses|runs(?: on)?|supports|requires|depends on|contains|includes|belongs to|means|equals|lives in|works (?:at|for|on)|owns|stores|listens on|defaults to|costs|consists of|was born in)\s\S/u;

@@ -14,16 +14,29 @@ const separator = fc.constantFrom(...SEPARATORS);
 const word = fc.stringMatching(/^[a-zA-Z0-9éñüÅḱ中ß-]{1,12}$/);
 const words = fc.array(word, { minLength: 1, maxLength: 30 });
 /** Any text, lone surrogates and control characters included. */
-const anyText = fc.string({ unit: fc.oneof(fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }), fc.constantFrom(...SEPARATORS, '\u0000', '\u001b', '\ud800', '\udfff')), maxLength: 400 });
+const anyText = fc.string({
+  unit: fc.oneof(
+    fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
+    fc.constantFrom(...SEPARATORS, '\u0000', '\u001b', '\ud800', '\udfff'),
+  ),
+  maxLength: 400,
+});
 
 describe('normalizeContent (properties)', () => {
   it('is idempotent: normalizing stored content again changes nothing', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string({ unit: 'binary', maxLength: 400 }), anyText, words.map((w) => w.join(' \n\t '))), (raw) => {
-        const once = normalizeContent(raw);
-        const twice = normalizeContent(once.storageContent);
-        expect(twice).toEqual(once);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string({ unit: 'binary', maxLength: 400 }),
+          anyText,
+          words.map((w) => w.join(' \n\t ')),
+        ),
+        (raw) => {
+          const once = normalizeContent(raw);
+          const twice = normalizeContent(once.storageContent);
+          expect(twice).toEqual(once);
+        },
+      ),
       { numRuns: RUNS },
     );
   });
@@ -42,13 +55,19 @@ describe('normalizeContent (properties)', () => {
 
   it('hashes NFC and NFD spellings of any text the same, and stores the NFC one', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string({ unit: 'grapheme', maxLength: 200 }), words.map((w) => w.join(' '))), (text) => {
-        const nfc = normalizeContent(text.normalize('NFC'));
-        const nfd = normalizeContent(text.normalize('NFD'));
-        expect(nfd.contentHash).toBe(nfc.contentHash);
-        expect(nfd.storageContent).toBe(nfc.storageContent);
-        expect(nfc.storageContent).toBe(nfc.storageContent.normalize('NFC'));
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string({ unit: 'grapheme', maxLength: 200 }),
+          words.map((w) => w.join(' ')),
+        ),
+        (text) => {
+          const nfc = normalizeContent(text.normalize('NFC'));
+          const nfd = normalizeContent(text.normalize('NFD'));
+          expect(nfd.contentHash).toBe(nfc.contentHash);
+          expect(nfd.storageContent).toBe(nfc.storageContent);
+          expect(nfc.storageContent).toBe(nfc.storageContent.normalize('NFC'));
+        },
+      ),
       { numRuns: RUNS },
     );
   });

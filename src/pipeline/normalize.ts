@@ -41,4 +41,3 @@ export function normalizeContent(raw: string): NormalizedContent {
   const contentHash = createHash('sha256').update(hashBasis, 'utf8').digest('hex');
   return { storageContent, normalizedContent, contentHash };
 }
-

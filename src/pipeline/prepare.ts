@@ -34,7 +34,10 @@ const CAPTION_CHARS = 60;
  * and `redactions` counts what was found in all of them.
  */
 export function prepareMemory(input: ValidatedInput, options: PrepareOptions): PreparedMemory {
-  const { text: redacted, redactions: contentRedactions } = redactSecrets(normalizeContent(input.content).storageContent, options.redaction);
+  const { text: redacted, redactions: contentRedactions } = redactSecrets(
+    normalizeContent(input.content).storageContent,
+    options.redaction,
+  );
   const tally = new RedactionTally();
   tally.add(contentRedactions);
   const fields = redactFields(input, options.redaction, tally);

@@ -40,7 +40,11 @@ const CORPUS: ReadonlyArray<[string, string, string]> = [
   ['GCP OAuth access token', `ya29.${fake(B62, 60)}`, 'token {} expires soon'],
   ['GCP service-account private key (JSON)', PEM, '{"type": "service_account", "private_key": "{}"}'],
   ['Azure AD client secret', `abc8Q~${fake(B62, 34)}`, 'the app secret is {}'],
-  ['Azure storage connection string key', `${fake(B64, 86)}==`, 'DefaultEndpointsProtocol=https;AccountName=acme;AccountKey={};EndpointSuffix=core.windows.net'],
+  [
+    'Azure storage connection string key',
+    `${fake(B64, 86)}==`,
+    'DefaultEndpointsProtocol=https;AccountName=acme;AccountKey={};EndpointSuffix=core.windows.net',
+  ],
   ['Azure SAS signature', `${fake(B62, 40)}%3D`, 'https://acme.blob.core.windows.net/c/f?sv=2022-11-02&sig={}&se=2030'],
   ['GitHub classic PAT', `ghp_${fake(B62, 36)}`, 'export GH_TOKEN={}'],
   ['GitHub OAuth token', `gho_${fake(B62, 36)}`, 'oauth {} granted'],
@@ -54,7 +58,11 @@ const CORPUS: ReadonlyArray<[string, string, string]> = [
   ['Slack bot token', `xoxb-${fake('0123456789', 12)}-${fake('0123456789', 13)}-${fake(B62, 24)}`, 'SLACK_BOT_TOKEN={}'],
   ['Slack user token', `xoxp-${fake('0123456789', 12)}-${fake('0123456789', 12)}-${fake(HEX, 32)}`, 'user token {}'],
   ['Slack app token', `xapp-1-A${fake(UPPER_NUM, 10)}-${fake('0123456789', 13)}-${fake(HEX, 64)}`, 'socket mode uses {}'],
-  ['Slack webhook', `https://hooks.slack.com/services/T${fake(UPPER_NUM, 8)}/B${fake(UPPER_NUM, 8)}/${fake(B62, 24)}`, 'post alerts to {} please'],
+  [
+    'Slack webhook',
+    `https://hooks.slack.com/services/T${fake(UPPER_NUM, 8)}/B${fake(UPPER_NUM, 8)}/${fake(B62, 24)}`,
+    'post alerts to {} please',
+  ],
   ['Discord webhook', `https://discord.com/api/webhooks/${fake('0123456789', 18)}/${fake(B62, 68)}`, 'hook: {}'],
   ['Stripe live secret key', `sk_live_${fake(B62, 24)}`, 'STRIPE_SECRET_KEY={}'],
   ['Stripe restricted key', `rk_live_${fake(B62, 24)}`, 'restricted {}'],
@@ -141,7 +149,11 @@ const CORPUS: ReadonlyArray<[string, string, string]> = [
   ['URL ?token=', fake(B62, 20), 'https://api.example.com/v1/export?token={}&format=csv'],
   ['URL ?api_key=', fake(LOWER_NUM, 16), 'GET /maps?api_key={}'],
   ['URL ?key=', `k${fake(B62, 15)}`, 'https://maps.example.com/v1?key={}&zoom=3'],
-  ['ADO connection string Password=', `Vq7!${fake(B62, 8)}`, 'Server=tcp:sql.internal,1433;Database=crm;User Id=svc;Password={};Encrypt=true'],
+  [
+    'ADO connection string Password=',
+    `Vq7!${fake(B62, 8)}`,
+    'Server=tcp:sql.internal,1433;Database=crm;User Id=svc;Password={};Encrypt=true',
+  ],
   ['connection string with encoded password', `s3cr%21${fake(B62, 8)}`, 'postgresql://reporting:{}@10.0.3.7/warehouse?sslmode=require'],
   // Named by the sentence (#24).
   ['sentence: password … is', `Tr0ub4dor&3${fake(B62, 4)}`, 'The root password for the staging box is {} until Friday.'],
@@ -149,7 +161,7 @@ const CORPUS: ReadonlyArray<[string, string, string]> = [
   ['sentence: API key … was', `${fake(B62, 14)}9`, 'The API key the vendor sent us was {} so please update the config.'],
   ['sentence: quoted passphrase', 'correct horse battery staple', 'Use passphrase "{}" to unlock the vault'],
   ['sentence: password set to quoted', `Vq7 Lm2 ${fake(B62, 6)}`, 'set the admin password to "{}" for now'],
-  ['sentence: colon, trailing symbol', `Xk29sLq0${fake(B62, 4)}!`, 'the wifi password: {} Don\'t share it.'],
+  ['sentence: colon, trailing symbol', `Xk29sLq0${fake(B62, 4)}!`, "the wifi password: {} Don't share it."],
   ['sentence: PIN after a bridge', '4821', 'The alarm PIN for the garage is {}, remember it.'],
 ];
 
@@ -162,7 +174,8 @@ function expectNoSecret(output: string, secret: string, label: string): void {
   if (core.length >= 16) {
     for (let i = 0; i + 8 <= core.length; i += 4) {
       const piece = core.slice(i, i + 8);
-      if (/^[\w+/=.-]{8}$/.test(piece) && /\d/.test(piece) && /[A-Za-z]/.test(piece)) expect(output, `${label}: piece ${piece}`).not.toContain(piece);
+      if (/^[\w+/=.-]{8}$/.test(piece) && /\d/.test(piece) && /[A-Za-z]/.test(piece))
+        expect(output, `${label}: piece ${piece}`).not.toContain(piece);
     }
   }
 }
@@ -276,7 +289,7 @@ const INNOCENT: readonly string[] = [
   'url: jdbc:postgresql://localhost:5432/app',
   'The password policy for admins is strict.',
   'The API key for the staging service is rotated weekly.',
-  "password: { type: String, required: true, minlength: 8 },",
+  'password: { type: String, required: true, minlength: 8 },',
   '<input type="password" name="password" placeholder="Enter your password">',
   'const [password, setPassword] = useState("");',
   'UPDATE users SET password = ? WHERE id = ?',

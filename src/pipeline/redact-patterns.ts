@@ -32,7 +32,15 @@ export interface SpanPattern {
 /** A header value is a credential unless it is a placeholder, code or a word of prose. */
 function credentialValue(raw: string): boolean {
   const value = trimValue(raw);
-  return value.length >= 6 && !(/^[A-Za-z]+$/.test(value) && isKnownWord(value)) && !SCHEME_WORD.test(value) && !isPlaceholder(value) && !isTypeName(value) && !isCodeExpression(raw, true) && !PROSE_WORDS.has(value.toLowerCase());
+  return (
+    value.length >= 6 &&
+    !(/^[A-Za-z]+$/.test(value) && isKnownWord(value)) &&
+    !SCHEME_WORD.test(value) &&
+    !isPlaceholder(value) &&
+    !isTypeName(value) &&
+    !isCodeExpression(raw, true) &&
+    !PROSE_WORDS.has(value.toLowerCase())
+  );
 }
 
 /** The password of a URL's user:password@, unless a documentation stand-in (`user:password@`, `:<pass>@`). */
@@ -58,10 +66,14 @@ const SCHEME = String.raw`(?:Basic|Bearer|Token|Digest|Negotiate|NTLM|ApiKey|Api
 const HEADER_PATTERNS: readonly SpanPattern[] = [
   {
     kind: 'AUTHORIZATION',
-    regex: new RegExp(String.raw`(?<![\w-])((?:Proxy-)?Authorization[ \t]*:[ \t]*(?:${SCHEME})?)([^\s"'\x60<>{}$][^\s"'\x60]{0,1023})`, 'gi'),
+    regex: new RegExp(
+      String.raw`(?<![\w-])((?:Proxy-)?Authorization[ \t]*:[ \t]*(?:${SCHEME})?)([^\s"'\x60<>{}$][^\s"'\x60]{0,1023})`,
+      'gi',
+    ),
     keepPrefix: true,
     // Without a scheme, a lone short word is prose ("Authorization: headers on a redirect").
-    accept: (value, prefix) => credentialValue(value) && (/[ \t]$/.test(prefix.replace(/:[ \t]*$/, ':')) || !/^[A-Za-z]{1,11}[.,;:]?$/.test(value)),
+    accept: (value, prefix) =>
+      credentialValue(value) && (/[ \t]$/.test(prefix.replace(/:[ \t]*$/, ':')) || !/^[A-Za-z]{1,11}[.,;:]?$/.test(value)),
   },
   {
     kind: 'COOKIE',
@@ -73,7 +85,8 @@ const HEADER_PATTERNS: readonly SpanPattern[] = [
   {
     kind: 'API_KEY',
     // A header name has a hyphen (`X-Api-Key`, `Api-Key`); `apiKey:` in code is an object key.
-    regex: /(?<![\w-])((?:X-[A-Za-z-]{0,40}(?:Key|Token|Secret|Signature|Auth)|(?:[A-Za-z]{1,20}-)?(?:Api-Key|Auth-Token|Access-Token|Api-Token))[ \t]*:[ \t]*)([^\s"'`<>{}$][^\s"'`]{0,1023})/gi,
+    regex:
+      /(?<![\w-])((?:X-[A-Za-z-]{0,40}(?:Key|Token|Secret|Signature|Auth)|(?:[A-Za-z]{1,20}-)?(?:Api-Key|Auth-Token|Access-Token|Api-Token))[ \t]*:[ \t]*)([^\s"'`<>{}$][^\s"'`]{0,1023})/gi,
     keepPrefix: true,
     accept: credentialValue,
   },
@@ -90,22 +103,40 @@ export const PRE_ASSIGNMENT_PATTERNS: readonly SpanPattern[] = [
   },
   {
     kind: 'DATABASE_URI',
-    regex: /\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver)(?:\+\w+)?:\/\/[^\s'"<>`]*[^\s'"<>`.,;:!?)\]}]/gi,
+    regex:
+      /\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver)(?:\+\w+)?:\/\/[^\s'"<>`]*[^\s'"<>`.,;:!?)\]}]/gi,
     // Only a URI that carries a credential (user:password@ or a password parameter) hides a secret;
     // `redis://localhost:6379/0` and `jdbc:postgresql://db:5432/app` are addresses.
-    accept: (uri) => (/@/.test(uri) && realPassword(/^[^:]+:\/\/[^/@:]*:([^/@]*)@/.exec(uri)?.[1] ?? 'x'.repeat(8))) || /[?&;](?:password|pwd|pass|secret|token|key|sig)=/i.test(uri),
+    accept: (uri) =>
+      (/@/.test(uri) && realPassword(/^[^:]+:\/\/[^/@:]*:([^/@]*)@/.exec(uri)?.[1] ?? 'x'.repeat(8))) ||
+      /[?&;](?:password|pwd|pass|secret|token|key|sig)=/i.test(uri),
   },
   { kind: 'JWT', regex: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
   ...TOKEN_PATTERNS,
   { kind: 'BEARER_TOKEN', regex: /\b(Bearer[ \t]+)([A-Za-z0-9._~+/-]{20,}=*)/gi, keepPrefix: true },
   // The whole token up to a delimiter: a value that is not base64 is masked whole too.
-  { kind: 'BASIC_AUTH', regex: /\b((?:Proxy-)?Authorization:[ \t]*Basic[ \t]+)([^\s"'`<>{}$][^\s"'`]{7,1023})/gi, keepPrefix: true, accept: (v) => !isPlaceholder(v) },
+  {
+    kind: 'BASIC_AUTH',
+    regex: /\b((?:Proxy-)?Authorization:[ \t]*Basic[ \t]+)([^\s"'`<>{}$][^\s"'`]{7,1023})/gi,
+    keepPrefix: true,
+    accept: (v) => !isPlaceholder(v),
+  },
   ...HEADER_PATTERNS,
   // Any other URL with user:password@ (database URIs are masked whole above): only the password goes.
-  { kind: 'URL_PASSWORD', regex: /(\b[A-Za-z][A-Za-z0-9+.-]{1,20}:\/\/[^\s/?#@:'"<>]{1,256}:)([^\s/?#@'"<>]{1,256})(?=@)/g, keepPrefix: true, accept: realPassword },
+  {
+    kind: 'URL_PASSWORD',
+    regex: /(\b[A-Za-z][A-Za-z0-9+.-]{1,20}:\/\/[^\s/?#@:'"<>]{1,256}:)([^\s/?#@'"<>]{1,256})(?=@)/g,
+    keepPrefix: true,
+    accept: realPassword,
+  },
   // curl -u user:password, and command-line flags that carry a secret (--password x, --token=x).
   // `-u http://host/x` is a URL, not user:password.
-  { kind: 'PASSWORD', regex: /(\s(?:-u|--user)[ \t]+['"]?[^\s:'"]{1,256}:)([^\s'"]{1,256})/g, keepPrefix: true, accept: (v) => !v.startsWith('//') && notProse(v) },
+  {
+    kind: 'PASSWORD',
+    regex: /(\s(?:-u|--user)[ \t]+['"]?[^\s:'"]{1,256}:)([^\s'"]{1,256})/g,
+    keepPrefix: true,
+    accept: (v) => !v.startsWith('//') && notProse(v),
+  },
   {
     kind: 'PASSWORD',
     regex: /((?<![\w-])--?(?:password|passwd|pass|pwd|passphrase|db-password)(?:=|[ \t]+)['"]?)([^\s'"-][^\s'"]{0,255})/gi,

@@ -3,7 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { validateDecision } from '../extraction/validate-decision.js';
 import { validateExtraction } from '../extraction/validate-extraction.js';
 import { validateHints } from '../extraction/hints.js';
-import { configureStoredRedaction, RedactionTally, redactJsonString, redactJsonValue, redactStored, redactStoredOrNull } from './redact-stored.js';
+import {
+  configureStoredRedaction,
+  RedactionTally,
+  redactJsonString,
+  redactJsonValue,
+  redactStored,
+  redactStoredOrNull,
+} from './redact-stored.js';
 
 const TOKEN = `ghp_${'Ab1'.repeat(12)}`;
 
@@ -58,14 +65,18 @@ describe('redactStored', () => {
       { kind: 'SECRET', count: 3 },
       { kind: 'PIN', count: 1 },
     ]);
-    expect(redactJsonString(JSON.stringify({ credentials: { user: 'bob', password: 'hunter2' } }))).toBe('{"credentials":{"user":"[SECRET]","password":"[SECRET]"}}');
+    expect(redactJsonString(JSON.stringify({ credentials: { user: 'bob', password: 'hunter2' } }))).toBe(
+      '{"credentials":{"user":"[SECRET]","password":"[SECRET]"}}',
+    );
     expect(redactJsonValue({ password: 'hunter22' }, { enabled: false })).toEqual({ password: 'hunter22' });
   });
 
   it('masks connection strings, env lines and URL tokens in short fields (#24)', () => {
     expect(redactStored('postgres://app:Vq7Lm2@db.internal:5432/main')).toBe('[DATABASE_URI]');
     expect(redactStored('REDIS_PASSWORD=Tr0ub4dor&3')).toBe('REDIS_PASSWORD=[PASSWORD]');
-    expect(redactStored('https://api.example.com/v1/export?token=orbitviolet&format=csv')).toBe('https://api.example.com/v1/export?token=[TOKEN]&format=csv');
+    expect(redactStored('https://api.example.com/v1/export?token=orbitviolet&format=csv')).toBe(
+      'https://api.example.com/v1/export?token=[TOKEN]&format=csv',
+    );
   });
 
   it('uses the configured settings, and refuses a bad extra pattern at configuration', () => {

@@ -36,7 +36,11 @@ export function redactStored(text: string, options: RedactionOptions = settings,
   return result.text;
 }
 
-export function redactStoredOrNull(text: string | null | undefined, options: RedactionOptions = settings, tally?: RedactionTally): string | null {
+export function redactStoredOrNull(
+  text: string | null | undefined,
+  options: RedactionOptions = settings,
+  tally?: RedactionTally,
+): string | null {
   return text == null ? null : redactStored(text, options, tally);
 }
 
@@ -73,7 +77,8 @@ function maskWhole(value: unknown, kind: string, tally?: RedactionTally): unknow
     return `[${kind}]`;
   }
   if (Array.isArray(value)) return value.map((v) => maskWhole(v, kind, tally));
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskWhole(v, kind, tally)]));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskWhole(v, kind, tally)]));
   return value;
 }
 

@@ -53,7 +53,8 @@ export const TOKEN_PATTERNS: readonly SpanPattern[] = [
   token('AGE_SECRET_KEY', String.raw`AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}`),
   {
     kind: 'WEBHOOK_URL',
-    regex: /\bhttps:\/\/(?:hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9+/_-]{20,200}|discord(?:app)?\.com\/api\/webhooks\/\d{5,30}\/[A-Za-z0-9_-]{20,200}|[a-z0-9-]{1,63}\.webhook\.office\.com\/webhookb2\/[A-Za-z0-9@\/_-]{20,400})/g,
+    regex:
+      /\bhttps:\/\/(?:hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9+/_-]{20,200}|discord(?:app)?\.com\/api\/webhooks\/\d{5,30}\/[A-Za-z0-9_-]{20,200}|[a-z0-9-]{1,63}\.webhook\.office\.com\/webhookb2\/[A-Za-z0-9@\/_-]{20,400})/g,
   },
   // Azure storage connection strings and SAS URLs: only the key or signature is masked.
   { kind: 'AZURE_STORAGE_KEY', regex: /\b(AccountKey=)([A-Za-z0-9+/]{40,120}={0,2})/g, keepPrefix: true },

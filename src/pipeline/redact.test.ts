@@ -32,14 +32,23 @@ describe('redactSecrets: secret and PII patterns', () => {
   it('masks api keys, bearer tokens and known token formats', () => {
     expect(redact('api_key=abcd1234efgh5678ijkl9012').text).toBe('api_key=[API_KEY]');
     expect(redact('X-API-Key: 9f8e7d6c5b4a').text).toBe('X-API-Key: [API_KEY]');
-    expect(redact('Authorization: Bearer eyJhbGciOiJIUzI1NiJ9abcdefghijklmnopqrstuvwxyz0123').text).toBe('Authorization: Bearer [BEARER_TOKEN]');
+    expect(redact('Authorization: Bearer eyJhbGciOiJIUzI1NiJ9abcdefghijklmnopqrstuvwxyz0123').text).toBe(
+      'Authorization: Bearer [BEARER_TOKEN]',
+    );
     expect(redact('export GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789').text).toBe('export GITHUB_TOKEN=[GITHUB_TOKEN]');
     expect(redact('OPENAI_API_KEY=sk-proj-abcdefghijklmnopqrstuvwx').text).toBe('OPENAI_API_KEY=[API_KEY]');
     expect(redact('token: <your token here>, key=[API_KEY].').text).toBe('token: <your token here>, key=[API_KEY].');
   });
 
   it('masks database URIs of every listed scheme, keeping trailing punctuation', () => {
-    for (const uri of ['postgres://u:p@db:5432/app', 'postgresql://u:p@db/app', 'mysql://root:pw@localhost/x', 'mongodb+srv://a:b@cluster0.mongodb.net/db', 'redis://:pw@cache:6379/0', 'amqp://guest:guest@mq:5672']) {
+    for (const uri of [
+      'postgres://u:p@db:5432/app',
+      'postgresql://u:p@db/app',
+      'mysql://root:pw@localhost/x',
+      'mongodb+srv://a:b@cluster0.mongodb.net/db',
+      'redis://:pw@cache:6379/0',
+      'amqp://guest:guest@mq:5672',
+    ]) {
       expect(redact(`connect to ${uri}.`).text).toBe('connect to [DATABASE_URI].');
     }
   });
@@ -78,7 +87,17 @@ describe('redactSecrets: SSN and phone numbers', () => {
   });
 
   it('leaves dates, versions, times, plain numbers and addresses untouched', () => {
-    for (const s of ['2023-05-08', '2023-05-08T13:56:00Z', 'v1.2.3', 'call at 3pm', '1,234,567', '192.168.1.10', '123456789', 'ticket 000-12-3456', 'port 8080, 10:30-11:45']) {
+    for (const s of [
+      '2023-05-08',
+      '2023-05-08T13:56:00Z',
+      'v1.2.3',
+      'call at 3pm',
+      '1,234,567',
+      '192.168.1.10',
+      '123456789',
+      'ticket 000-12-3456',
+      'port 8080, 10:30-11:45',
+    ]) {
       const { text, redactions } = redact(s);
       expect(text).toBe(s);
       expect(redactions).toEqual([]);
@@ -175,13 +194,17 @@ describe('redactSecrets: reject rule (flagged without a span to mask)', () => {
 
 describe('redactSecrets: options', () => {
   it('applies extra patterns after the built-in ones', () => {
-    const { text, redactions } = redactSecrets('employee ACME-123456 joined', { extraPatterns: [{ kind: 'EMPLOYEE_ID', pattern: 'ACME-\\d{6}' }] });
+    const { text, redactions } = redactSecrets('employee ACME-123456 joined', {
+      extraPatterns: [{ kind: 'EMPLOYEE_ID', pattern: 'ACME-\\d{6}' }],
+    });
     expect(text).toBe('employee [EMPLOYEE_ID] joined');
     expect(redactions).toEqual([{ kind: 'EMPLOYEE_ID', count: 1 }]);
   });
 
   it('honours extra flags and ignores empty matches', () => {
-    const { text } = redactSecrets('Project Zeus and project zeus', { extraPatterns: [{ kind: 'CODENAME', pattern: 'zeus|x*', flags: 'i' }] });
+    const { text } = redactSecrets('Project Zeus and project zeus', {
+      extraPatterns: [{ kind: 'CODENAME', pattern: 'zeus|x*', flags: 'i' }],
+    });
     expect(text).toBe('Project [CODENAME] and project [CODENAME]');
   });
 
@@ -223,7 +246,7 @@ describe('redactSecrets: code is not a secret (#24)', () => {
     'token=***',
     'curl -H "Authorization: Bearer $TOKEN" https://api.example.com',
     'send `Authorization: Bearer <token>` from the client',
-    "headers: { Authorization: `Bearer ${token}` },",
+    'headers: { Authorization: `Bearer ${token}` },',
     'const [password, setPassword] = useState("");',
     'apiKey: DataTypes.STRING,',
     'authToken: authToken,',
@@ -231,14 +254,19 @@ describe('redactSecrets: code is not a secret (#24)', () => {
     'url: jdbc:postgresql://localhost:5432/app',
     'WRONG_PASSWORD: "Wrong Password",',
     'proxy_pass http://127.0.0.1:5000;',
-    "lastSignificantToken = \"?NonExpressionParenEnd\";",
+    'lastSignificantToken = "?NonExpressionParenEnd";',
     'token = match?.[0];',
   ])('leaves %s alone', (code) => {
     expect(redact(code)).toEqual({ text: code, redactions: [] });
   });
 
   it('never refuses code that names a password without a value', () => {
-    for (const code of ['if not password:', 'Why does `if not password:` never trigger?', 'def check(password):\n    if not password:\n        raise ValueError', 'password:\n  type: string\n  format: password']) {
+    for (const code of [
+      'if not password:',
+      'Why does `if not password:` never trigger?',
+      'def check(password):\n    if not password:\n        raise ValueError',
+      'password:\n  type: string\n  format: password',
+    ]) {
       expect(() => redact(code), code).not.toThrow();
       expect(redact(code).text).toBe(code);
     }
@@ -247,23 +275,35 @@ describe('redactSecrets: code is not a secret (#24)', () => {
 
 describe('redactSecrets: secrets named by their sentence (#24)', () => {
   it('masks a value a few words after the secret word, up to its end', () => {
-    expect(redact('The root password for the staging box is Tr0ub4dor&3 until Friday.').text).toBe('The root password for the staging box is [PASSWORD] until Friday.');
-    expect(redact('The API key the vendor sent us was Kq7Zt2Lm9Xw4 so please update it.').text).toBe('The API key the vendor sent us was [API_KEY] so please update it.');
+    expect(redact('The root password for the staging box is Tr0ub4dor&3 until Friday.').text).toBe(
+      'The root password for the staging box is [PASSWORD] until Friday.',
+    );
+    expect(redact('The API key the vendor sent us was Kq7Zt2Lm9Xw4 so please update it.').text).toBe(
+      'The API key the vendor sent us was [API_KEY] so please update it.',
+    );
     expect(redact('the alarm PIN is 4821, remember it').text).toBe('the alarm PIN is [PIN], remember it');
   });
 
   it('masks a quoted value whole, spaces included', () => {
-    expect(redact('Use passphrase "correct horse battery staple" to unlock the vault').text).toBe('Use passphrase "[PASSWORD]" to unlock the vault');
+    expect(redact('Use passphrase "correct horse battery staple" to unlock the vault').text).toBe(
+      'Use passphrase "[PASSWORD]" to unlock the vault',
+    );
     expect(redact('set the admin password to "Vq7 Lm2 Np9" for now').text).toBe('set the admin password to "[PASSWORD]" for now');
   });
 
   it('leaves no trailing piece of the value behind', () => {
-    expect(redact('the wifi password: Xk29sLq0Tz! Don\'t share it.').text).toBe("the wifi password: [PASSWORD] Don't share it.");
+    expect(redact("the wifi password: Xk29sLq0Tz! Don't share it.").text).toBe("the wifi password: [PASSWORD] Don't share it.");
     expect(redact('Password: Tr0ub4dor&3').text).toBe('Password: [PASSWORD]');
   });
 
   it('leaves sentences about secrets alone', () => {
-    for (const s of ['The secret to good tests is isolation.', 'The password for the box is long and random.', 'The password policy for admins is strict.', 'Pin the dependency to 4.17.21.', 'Click "Forgot password" then "Reset".']) {
+    for (const s of [
+      'The secret to good tests is isolation.',
+      'The password for the box is long and random.',
+      'The password policy for admins is strict.',
+      'Pin the dependency to 4.17.21.',
+      'Click "Forgot password" then "Reset".',
+    ]) {
       expect(redact(s), s).toEqual({ text: s, redactions: [] });
     }
   });
@@ -271,7 +311,9 @@ describe('redactSecrets: secrets named by their sentence (#24)', () => {
 
 describe('redactSecrets: secrets named by structure (#24)', () => {
   it('masks env and YAML lines whatever the value looks like', () => {
-    expect(redact('NODE_ENV=production\nDB_PASSWORD=swordfish\nPORT=3000').text).toBe('NODE_ENV=production\nDB_PASSWORD=[PASSWORD]\nPORT=3000');
+    expect(redact('NODE_ENV=production\nDB_PASSWORD=swordfish\nPORT=3000').text).toBe(
+      'NODE_ENV=production\nDB_PASSWORD=[PASSWORD]\nPORT=3000',
+    );
     expect(redact('export STRIPE_SECRET="purple monkey"').text).toBe('export STRIPE_SECRET="[SECRET]"');
     expect(redact('database:\n  password: meadowlantern\n  pool: 5').text).toBe('database:\n  password: [PASSWORD]\n  pool: 5');
     expect(redact('SMTP_PASS=Tr0ub4dor&3').text).toBe('SMTP_PASS=[PASSWORD]');
@@ -288,14 +330,22 @@ describe('redactSecrets: secrets named by structure (#24)', () => {
     expect(redact('Proxy-Authorization: Basic Zm9vOmJhcg$$').text).toBe('Proxy-Authorization: Basic [BASIC_AUTH]');
     expect(redact('Cookie: theme=dark; session_id=abc123XYZ; lang=en').text).toBe('Cookie: [COOKIE]');
     expect(redact('Set-Cookie: sid=s3ss10n; Path=/; HttpOnly').text).toBe('Set-Cookie: [COOKIE]');
-    expect(redact('curl -H "X-Api-Key: meadowmonkey" https://api.example.com').text).toBe('curl -H "X-Api-Key: [API_KEY]" https://api.example.com');
+    expect(redact('curl -H "X-Api-Key: meadowmonkey" https://api.example.com').text).toBe(
+      'curl -H "X-Api-Key: [API_KEY]" https://api.example.com',
+    );
   });
 
   it('masks URL credentials, query parameters and connection-string passwords', () => {
-    expect(redact('https://api.example.com/export?api_key=orbitviolet&format=csv').text).toBe('https://api.example.com/export?api_key=[API_KEY]&format=csv');
+    expect(redact('https://api.example.com/export?api_key=orbitviolet&format=csv').text).toBe(
+      'https://api.example.com/export?api_key=[API_KEY]&format=csv',
+    );
     expect(redact('https://maps.example.com/v1?key=AbCdEf123&z=3').text).toBe('https://maps.example.com/v1?key=[SECRET]&z=3');
-    expect(redact('Server=tcp:sql,1433;User Id=svc;Password=Vq7!Lm2;Encrypt=true').text).toBe('Server=tcp:sql,1433;User Id=svc;Password=[PASSWORD];Encrypt=true');
-    expect(redact('clone https://deploy:s3cr3t%21@git.example.com/app.git').text).toBe('clone https://deploy:[URL_PASSWORD]@git.example.com/app.git');
+    expect(redact('Server=tcp:sql,1433;User Id=svc;Password=Vq7!Lm2;Encrypt=true').text).toBe(
+      'Server=tcp:sql,1433;User Id=svc;Password=[PASSWORD];Encrypt=true',
+    );
+    expect(redact('clone https://deploy:s3cr3t%21@git.example.com/app.git').text).toBe(
+      'clone https://deploy:[URL_PASSWORD]@git.example.com/app.git',
+    );
   });
 });
 

@@ -104,11 +104,14 @@ export function compileExtraPatterns(extras: readonly ExtraRedactionPattern[]): 
       // Operators' patterns run on RE2 (linear time), never on the backtracking engine.
       return { kind, regex: new LinearRegExp(pattern, allFlags) };
     } catch (error) {
-      throw new ValidationError(`redaction pattern for ${kind} is not a valid regular expression: /${pattern}/${flags ?? ''} (${(error as Error).message})`, {
-        kind,
-        pattern,
-        flags,
-      });
+      throw new ValidationError(
+        `redaction pattern for ${kind} is not a valid regular expression: /${pattern}/${flags ?? ''} (${(error as Error).message})`,
+        {
+          kind,
+          pattern,
+          flags,
+        },
+      );
     }
   });
 }

@@ -27,7 +27,9 @@ export interface RememberResult {
   importance: number;
 }
 
-export type BatchOutcome = { index: number; result: RememberResult; error?: undefined } | { index: number; result?: undefined; error: MnemographError };
+export type BatchOutcome =
+  | { index: number; result: RememberResult; error?: undefined }
+  | { index: number; result?: undefined; error: MnemographError };
 
 /** The subset of the embedder the write path needs. */
 export interface TextEmbedder {
@@ -138,7 +140,11 @@ export class RememberService {
 
     for (let round = 1; todo.length > 0; round += 1) {
       if (round > MAX_DEDUP_ROUNDS) {
-        for (const item of todo) outcomes.push({ index: item.index, error: new UnavailableError('the memory this content duplicates kept changing during the write; try again') });
+        for (const item of todo)
+          outcomes.push({
+            index: item.index,
+            error: new UnavailableError('the memory this content duplicates kept changing during the write; try again'),
+          });
         break;
       }
       const result = await this.round(todo, options, round);
@@ -158,7 +164,11 @@ export class RememberService {
     const early = items.length === 1 ? this.embedTexts(items, embedder) : undefined;
     early?.catch(() => undefined); // awaited below unless the read fails first
     const exact = await this.exactDuplicates(items);
-    const pending = await this.embedAndDedup(items.filter((p) => !exact.has(p.index)), embedder, exact.size === 0 ? early : undefined);
+    const pending = await this.embedAndDedup(
+      items.filter((p) => !exact.has(p.index)),
+      embedder,
+      exact.size === 0 ? early : undefined,
+    );
 
     const duplicates: DuplicateOf[] = [...exact.values()];
     const toWrite: Pending[] = [];
@@ -172,7 +182,12 @@ export class RememberService {
 
     const { written, records, confirmed } = await this.write(toWrite, duplicates, options);
 
-    const payload = (p: { prepared: PreparedMemory }, memoryId: string, dedup: RememberResult['dedup'], importance: number): RememberResult => ({
+    const payload = (
+      p: { prepared: PreparedMemory },
+      memoryId: string,
+      dedup: RememberResult['dedup'],
+      importance: number,
+    ): RememberResult => ({
       memory: records.get(memoryId)!,
       dedup,
       redactions: p.prepared.redactions,
@@ -211,7 +226,8 @@ export class RememberService {
     const result = new Map<number, DuplicateOf>();
     items.forEach((item, position) => {
       const id = existing.get(keys[position]!);
-      if (id) result.set(item.index, { item, action: 'DUPLICATE_EXACT', existingId: id, contentHash: item.prepared.contentHash, similarity: 1 });
+      if (id)
+        result.set(item.index, { item, action: 'DUPLICATE_EXACT', existingId: id, contentHash: item.prepared.contentHash, similarity: 1 });
     });
     return result;
   }
@@ -225,7 +241,11 @@ export class RememberService {
   }
 
   /** `embedded`: the vectors of exactly these items, when already under way. */
-  private async embedAndDedup(items: Item[], embedder: TextEmbedder, embedded?: Promise<number[][]>): Promise<Array<Pending | (Pending & { duplicateOf: DuplicateOf })>> {
+  private async embedAndDedup(
+    items: Item[],
+    embedder: TextEmbedder,
+    embedded?: Promise<number[][]>,
+  ): Promise<Array<Pending | (Pending & { duplicateOf: DuplicateOf })>> {
     if (items.length === 0) return [];
     const vectors = await (embedded ?? this.embedTexts(items, embedder));
 
@@ -241,7 +261,12 @@ export class RememberService {
     const byNamespace = groupBy(withVectors, (i) => i.prepared.namespace);
     const neighbours = new Map<number, NearestHit[][]>();
     for (const [namespace, group] of byNamespace) {
-      const hits = await nearestMemories(this.executor, namespace, group.flatMap((g) => g.vectors), DEDUP_NEIGHBOURS);
+      const hits = await nearestMemories(
+        this.executor,
+        namespace,
+        group.flatMap((g) => g.vectors),
+        DEDUP_NEIGHBOURS,
+      );
       let at = 0;
       for (const g of group) {
         neighbours.set(g.index, hits.slice(at, at + g.vectors.length));
@@ -256,13 +281,30 @@ export class RememberService {
       const nearest = perChunk[0]?.[0]?.cosine ?? null;
       const importance = importanceScore({ novelty: noveltyScore(nearest), salience: item.prepared.salience });
       const key = dedupKey(item.prepared);
-      const base: Pending = { index: item.index, prepared: item.prepared, memoryId: randomUUID(), dedupKey: key, vectors: item.vectors, nearDuplicate: null, importance };
+      const base: Pending = {
+        index: item.index,
+        prepared: item.prepared,
+        memoryId: randomUUID(),
+        dedupKey: key,
+        vectors: item.vectors,
+        nearDuplicate: null,
+        importance,
+      };
       // A repeat inside the batch: the MERGE in the write reports it as an exact duplicate.
       if (seenInBatch.has(key)) return base;
       seenInBatch.add(key);
       if (best && best.similarity >= this.settings.duplicateThreshold) {
         const contentHash = perChunk.flat().find((h) => h.memoryId === best.existingId)!.contentHash;
-        return { ...base, duplicateOf: { item, action: 'DUPLICATE_SEMANTIC' as const, existingId: best.existingId, contentHash, similarity: best.similarity } };
+        return {
+          ...base,
+          duplicateOf: {
+            item,
+            action: 'DUPLICATE_SEMANTIC' as const,
+            existingId: best.existingId,
+            contentHash,
+            similarity: best.similarity,
+          },
+        };
       }
       if (best && best.similarity >= this.settings.nearDuplicateThreshold) return { ...base, nearDuplicate: best };
       return base;
@@ -283,14 +325,20 @@ export class RememberService {
     const now = new Date().toISOString();
     const writeId = randomUUID();
     const enqueueJobs = options.enqueueJobs ?? true;
-    const memories: MemoryInsert[] = items.map((p) => ({ ref: p.index, dedupKey: p.dedupKey, props: memoryProps(p, this.embedder.modelId, now, options.actor ?? DEFAULT_ACTOR) }));
+    const memories: MemoryInsert[] = items.map((p) => ({
+      ref: p.index,
+      dedupKey: p.dedupKey,
+      props: memoryProps(p, this.embedder.modelId, now, options.actor ?? DEFAULT_ACTOR),
+    }));
     const rows = new Map<string, MemoryRows>(
       items.map((p) => [
         p.memoryId,
         {
           chunks: chunkInserts(p.memoryId, p.prepared.chunks, p.vectors),
           mentions: mentionInserts(p.memoryId, p.prepared.links),
-          nearDuplicates: p.nearDuplicate ? [{ memoryId: p.memoryId, existingId: p.nearDuplicate.existingId, similarity: p.nearDuplicate.similarity }] : [],
+          nearDuplicates: p.nearDuplicate
+            ? [{ memoryId: p.memoryId, existingId: p.nearDuplicate.existingId, similarity: p.nearDuplicate.similarity }]
+            : [],
           jobs: enqueueJobs ? jobInserts(p.memoryId, this.settings) : [],
           created: historyInsert(p.memoryId),
         },
@@ -303,7 +351,13 @@ export class RememberService {
       if (derivedFrom) await requireSourceUnchanged(tx, derivedFrom);
       const touched = await touchDuplicates(tx, targets, { now, writeId });
       const merged = memories.length ? await writeMemories(tx, { now, writeId, memories, rows }) : [];
-      if (derivedFrom) await linkDerived(tx, derivedFrom.memoryId, merged.filter((m) => m.created).map((m) => m.id), now);
+      if (derivedFrom)
+        await linkDerived(
+          tx,
+          derivedFrom.memoryId,
+          merged.filter((m) => m.created).map((m) => m.id),
+          now,
+        );
       await this.hooks.beforeCommit?.(tx);
       return { merged, touched };
     });
@@ -317,13 +371,13 @@ export class RememberService {
 
 /** The one check that refuses a batch whole (besides the request's own size and cost limits). */
 export function checkBatchSize(count: number, max: number): void {
-  if (count > max) throw new LimitExceededError(`a batch holds at most ${max} memories (MAX_BATCH_SIZE); got ${count}`, { field: 'inputs', max });
+  if (count > max)
+    throw new LimitExceededError(`a batch holds at most ${max} memories (MAX_BATCH_SIZE); got ${count}`, { field: 'inputs', max });
 }
 
 function dedupKey(prepared: PreparedMemory): string {
   return keyFor(prepared.namespace, prepared.contentHash);
 }
-
 
 function memoryProps(p: Pending, embeddingModel: string, now: string, actor: string): Record<string, unknown> {
   const m = p.prepared;

@@ -25,7 +25,18 @@
 import { PiiRejectedError } from '../errors.js';
 import { classifyKey, classifyStructuredKey, type KeyInfo } from './secret-keys.js';
 import { sentenceSecrets, type SecretSpan } from './secret-sentences.js';
-import { endsClause, isCamelCaseOfWords, isCodeExpression, isPlaceholder, isSecretValue, looksGenerated, MESSAGE_WORDS, PROSE_WORDS, trimValue, type ValueContext } from './secret-values.js';
+import {
+  endsClause,
+  isCamelCaseOfWords,
+  isCodeExpression,
+  isPlaceholder,
+  isSecretValue,
+  looksGenerated,
+  MESSAGE_WORDS,
+  PROSE_WORDS,
+  trimValue,
+  type ValueContext,
+} from './secret-values.js';
 
 export { PROSE_WORDS } from './secret-values.js';
 
@@ -51,9 +62,75 @@ const KEY_AND_MARKER = new RegExp(
 /** What may precede a key on its line for the line to be a `KEY=value` or YAML `key: value` line. */
 const LINE_PREFIX = /^[ \t]*(?:export[ \t]+|set[ \t]+|-[ \t]+)?["']?$/;
 
-const DEFERRAL = /^(?:(?:see|check|find|is|in|at)\s+)?(?:the\s+)?(?:below|above|attached|following|as follows|next (?:message|line)|(?:in|on) (?:the|my|a) (?:next|following|separate)|to follow|tbd|to be provided)\b/i;
+const DEFERRAL =
+  /^(?:(?:see|check|find|is|in|at)\s+)?(?:the\s+)?(?:below|above|attached|following|as follows|next (?:message|line)|(?:in|on) (?:the|my|a) (?:next|following|separate)|to follow|tbd|to be provided)\b/i;
 /** First words of prose after "passphrase is", never of a passphrase. */
-const PHRASE_STOP = new Set(['none', 'null', 'nil', 'blank', 'true', 'false', 'given', 'provided', 'supplied', 'required', 'optional', 'mandatory', 'missing', 'empty', 'not', 'too', 'very', 'in', 'on', 'at', 'the', 'a', 'an', 'case', 'set', 'used', 'needed', 'only', 'also', 'still', 'never', 'always', 'what', 'how', 'why', 'where', 'when', 'for', 'to', 'of', 'with', 'and', 'or', 'but', 'that', 'this', 'it', 'is', 'was', 'be', 'must', 'should', 'will', 'can', 'may', 'different', 'same', 'long', 'short', 'weak', 'strong', 'wrong', 'invalid', 'valid']);
+const PHRASE_STOP = new Set([
+  'none',
+  'null',
+  'nil',
+  'blank',
+  'true',
+  'false',
+  'given',
+  'provided',
+  'supplied',
+  'required',
+  'optional',
+  'mandatory',
+  'missing',
+  'empty',
+  'not',
+  'too',
+  'very',
+  'in',
+  'on',
+  'at',
+  'the',
+  'a',
+  'an',
+  'case',
+  'set',
+  'used',
+  'needed',
+  'only',
+  'also',
+  'still',
+  'never',
+  'always',
+  'what',
+  'how',
+  'why',
+  'where',
+  'when',
+  'for',
+  'to',
+  'of',
+  'with',
+  'and',
+  'or',
+  'but',
+  'that',
+  'this',
+  'it',
+  'is',
+  'was',
+  'be',
+  'must',
+  'should',
+  'will',
+  'can',
+  'may',
+  'different',
+  'same',
+  'long',
+  'short',
+  'weak',
+  'strong',
+  'wrong',
+  'invalid',
+  'valid',
+]);
 const LABEL: Record<string, string> = {
   PASSWORD: 'a password',
   PIN: 'a PIN',
@@ -103,7 +180,10 @@ export function redactAssignments(text: string, rejectUnmaskable = true): Assign
       const context: ValueContext = param || json || wholeLine ? 'literal' : marker && marker !== ':' ? 'code' : 'prose';
       // A quoted value on a `key: "…"` line may be a JavaScript object's (`token: "comment"`), not YAML's.
       const lineQuoted = wholeLine && !param && !json && /^["'`]/.test(rest);
-      found = key.phrase && context !== 'code' ? (phraseSpan(rest) ?? valueSpan(rest, context, param, key, copula, lineQuoted)) : valueSpan(rest, context, param, key, copula, lineQuoted);
+      found =
+        key.phrase && context !== 'code'
+          ? (phraseSpan(rest) ?? valueSpan(rest, context, param, key, copula, lineQuoted))
+          : valueSpan(rest, context, param, key, copula, lineQuoted);
       if (found === 'empty') {
         // "my password is" ⏎ hunter2: the next line's lone token; wrapped prose ("… the passphrase is" ⏎
         // "longer than …") is no announcement; nothing at all after it is.
@@ -113,10 +193,13 @@ export function redactAssignments(text: string, rejectUnmaskable = true): Assign
     }
     if (found === 'reject') {
       if (!key.strong || !rejectUnmaskable) continue;
-      throw new PiiRejectedError(`content mentions ${LABEL[key.kind] ?? 'a secret'} but no redactable value follows it; include the value inline so it can be redacted, or leave the mention out`, {
-        kind: key.kind,
-        offset: m.index,
-      });
+      throw new PiiRejectedError(
+        `content mentions ${LABEL[key.kind] ?? 'a secret'} but no redactable value follows it; include the value inline so it can be redacted, or leave the mention out`,
+        {
+          kind: key.kind,
+          offset: m.index,
+        },
+      );
     }
     if (found) {
       spans.push({ start: valueStart + found.start, end: valueStart + found.end, kind: key.kind });
@@ -172,7 +255,14 @@ function bareValueSpan(rest: string): { start: number; end: number } | null {
   const raw = /^[^\s'"`]{1,256}/.exec(rest)?.[0] ?? '';
   const token = trimValue(raw);
   // Paths, links and calls (`Export](docs/export.md)`) are no values.
-  if (/[/()[\]{}<>]/.test(token) || token.length < 6 || isPlaceholder(token) || isCodeExpression(raw) || PROSE_WORDS.has(token.toLowerCase())) return null;
+  if (
+    /[/()[\]{}<>]/.test(token) ||
+    token.length < 6 ||
+    isPlaceholder(token) ||
+    isCodeExpression(raw) ||
+    PROSE_WORDS.has(token.toLowerCase())
+  )
+    return null;
   if (/^v?\d+(?:\.\d+)+/.test(token) || /^\d+[a-z]{1,3}$/i.test(token)) return null;
   return /[A-Za-z]/.test(token) && /\d/.test(token) ? { start: 0, end: token.length } : null;
 }
@@ -190,7 +280,14 @@ function phraseSpan(rest: string): { start: number; end: number } | null {
 }
 
 /** Where the value sits in the rest of the line; 'empty' when nothing follows the marker, 'reject' on a deferral. */
-function valueSpan(rest: string, context: ValueContext, param: string | false, key: KeyInfo, copula: boolean, lineQuoted = false): Found | 'empty' {
+function valueSpan(
+  rest: string,
+  context: ValueContext,
+  param: string | false,
+  key: KeyInfo,
+  copula: boolean,
+  lineQuoted = false,
+): Found | 'empty' {
   const trimmed = rest.trim();
   if (DEFERRAL.test(trimmed)) return 'reject';
   if (trimmed === '') return 'empty';
@@ -202,7 +299,11 @@ function valueSpan(rest: string, context: ValueContext, param: string | false, k
     const inner = rest.slice(1, close);
     if (inner.trim() === '' || isPlaceholder(inner)) return null;
     // `':' + urlquote(password)`, `'%s:%s' % (…)`: a string being built is code; `"challengePassword"` is a name.
-    if (context !== 'literal' && (/^\s*(?:[-+%*]|\.[A-Za-z_])/.test(rest.slice(close + 1)) || (!/\d/.test(inner) && isCamelCaseOfWords(inner)))) return null;
+    if (
+      context !== 'literal' &&
+      (/^\s*(?:[-+%*]|\.[A-Za-z_])/.test(rest.slice(close + 1)) || (!/\d/.test(inner) && isCamelCaseOfWords(inner)))
+    )
+      return null;
     // In code, a string under a token/secret/key name is a secret only when it looks generated
     // (`token = "linkified"` is not); a password's or PIN's quoted value is one whatever it is.
     if ((context !== 'literal' || lineQuoted) && !key.strong && !looksGenerated(inner)) return null;

@@ -13,14 +13,162 @@ export interface KeyInfo {
   phrase?: boolean;
 }
 
-const BENIGN_LAST = new Set(['regexp', 're', 'rx', 'file', 'path', 'dir', 'url', 'uri', 'length', 'len', 'min', 'max', 'policy', 'policies', 'reset', 'expiry', 'expires', 'expiration', 'ttl', 'rounds', 'type', 'name', 'id', 'ids', 'count', 'limit', 'field', 'label', 'hint', 'prompt', 'regex', 'pattern', 'strength', 'required', 'enabled', 'disabled', 'header', 'param', 'placeholder', 'endpoint', 'env', 'var', 'rotation', 'age', 'timeout', 'lifetime', 'validation', 'prefix', 'format', 'mode', 'manager', 'usage', 'size', 'budget', 'budgets', 'estimate', 'hash', 'hashed', 'digest', 'confirmation', 'ref', 'key_ref', 'provider', 'scheme', 'schemes', 'store', 'vault', 'kind', 'location', 'source', 'version', 'used', 'at', 'on', 'method', 'methods', 'flow', 'fields']);
-const BENIGN_FIRST = new Set(['max', 'min', 'num', 'total', 'no', 'show', 'hide', 'has', 'is', 'use', 'reset', 'forgot', 'check', 'verify', 'validate', 'hash', 'hashed', 'set', 'get', 'on', 'handle', 'create', 'generate', 'update', 'change', 'prompt']);
+const BENIGN_LAST = new Set([
+  'regexp',
+  're',
+  'rx',
+  'file',
+  'path',
+  'dir',
+  'url',
+  'uri',
+  'length',
+  'len',
+  'min',
+  'max',
+  'policy',
+  'policies',
+  'reset',
+  'expiry',
+  'expires',
+  'expiration',
+  'ttl',
+  'rounds',
+  'type',
+  'name',
+  'id',
+  'ids',
+  'count',
+  'limit',
+  'field',
+  'label',
+  'hint',
+  'prompt',
+  'regex',
+  'pattern',
+  'strength',
+  'required',
+  'enabled',
+  'disabled',
+  'header',
+  'param',
+  'placeholder',
+  'endpoint',
+  'env',
+  'var',
+  'rotation',
+  'age',
+  'timeout',
+  'lifetime',
+  'validation',
+  'prefix',
+  'format',
+  'mode',
+  'manager',
+  'usage',
+  'size',
+  'budget',
+  'budgets',
+  'estimate',
+  'hash',
+  'hashed',
+  'digest',
+  'confirmation',
+  'ref',
+  'key_ref',
+  'provider',
+  'scheme',
+  'schemes',
+  'store',
+  'vault',
+  'kind',
+  'location',
+  'source',
+  'version',
+  'used',
+  'at',
+  'on',
+  'method',
+  'methods',
+  'flow',
+  'fields',
+]);
+const BENIGN_FIRST = new Set([
+  'max',
+  'min',
+  'num',
+  'total',
+  'no',
+  'show',
+  'hide',
+  'has',
+  'is',
+  'use',
+  'reset',
+  'forgot',
+  'check',
+  'verify',
+  'validate',
+  'hash',
+  'hashed',
+  'set',
+  'get',
+  'on',
+  'handle',
+  'create',
+  'generate',
+  'update',
+  'change',
+  'prompt',
+]);
 
 /** Segments that follow the secret word in its name (`SECRET_KEY`, `API_TOKEN`, `SEED_PHRASE`). */
-const SUFFIXES = new Set(['key', 'value', 'str', 'string', 'text', 'b64', 'base64', 'hex', 'raw', 'enc', 'data', 'phrase', 'code', 'token', 'secret']);
+const SUFFIXES = new Set([
+  'key',
+  'value',
+  'str',
+  'string',
+  'text',
+  'b64',
+  'base64',
+  'hex',
+  'raw',
+  'enc',
+  'data',
+  'phrase',
+  'code',
+  'token',
+  'secret',
+]);
 
 /** `SMTP_PASS`, `DB_PASS`: "pass" names a password after one of these (not nginx's `proxy_pass`). */
-const PASS_OWNERS = new Set(['db', 'smtp', 'mail', 'email', 'redis', 'ftp', 'sftp', 'ssh', 'ldap', 'mysql', 'pg', 'postgres', 'mongo', 'sql', 'admin', 'root', 'user', 'login', 'wifi', 'auth', 'app', 'amqp', 'rabbitmq', 'vnc', 'proxy_user']);
+const PASS_OWNERS = new Set([
+  'db',
+  'smtp',
+  'mail',
+  'email',
+  'redis',
+  'ftp',
+  'sftp',
+  'ssh',
+  'ldap',
+  'mysql',
+  'pg',
+  'postgres',
+  'mongo',
+  'sql',
+  'admin',
+  'root',
+  'user',
+  'login',
+  'wifi',
+  'auth',
+  'app',
+  'amqp',
+  'rabbitmq',
+  'vnc',
+  'proxy_user',
+]);
 
 /** Cuts a key into lower-case segments: `dbPassword` → db, password; `X-API-Key` → x, api, key. */
 export function keySegments(key: string): string[] {
@@ -46,10 +194,14 @@ export function classifyKey(key: string): KeyInfo | null {
   if (has(/^[a-z]{0,6}pass(?:word|wd|phrase|code)$/) || has(/^pwd$/) || (last === 'pass' && PASS_OWNERS.has(all[all.length - 2] ?? ''))) {
     return { kind: 'PASSWORD', strong: true, phrase: segments.some((x) => x.endsWith('phrase')) };
   }
-  if (has(/^mnemonic$/) || pair('seed', 'phrase') || pair('recovery', 'phrase') || pair('secret', 'phrase')) return { kind: 'PASSWORD', strong: true, phrase: true };
+  if (has(/^mnemonic$/) || pair('seed', 'phrase') || pair('recovery', 'phrase') || pair('secret', 'phrase'))
+    return { kind: 'PASSWORD', strong: true, phrase: true };
   if (segments.length <= 2 && has(/^pin$/)) return { kind: 'PIN', strong: true };
   if (all.includes('aws') && all.includes('secret')) return { kind: 'AWS_SECRET_KEY', strong: true };
-  if (has(/^(?:client|app|api|shared|signing|webhook|jwt|session|consumer|oauth|auth|master|private|cookie|django|flask|rails|token|)secret$/)) return { kind: all.includes('aws') ? 'AWS_SECRET_KEY' : 'SECRET', strong: segments.length > 1 };
+  if (
+    has(/^(?:client|app|api|shared|signing|webhook|jwt|session|consumer|oauth|auth|master|private|cookie|django|flask|rails|token|)secret$/)
+  )
+    return { kind: all.includes('aws') ? 'AWS_SECRET_KEY' : 'SECRET', strong: segments.length > 1 };
   if (has(/^apikey$/) || pair('api', 'key')) return { kind: 'API_KEY', strong: true };
   if (has(/^privatekey$/) || pair('private', 'key')) return { kind: 'PRIVATE_KEY', strong: true };
   if (has(/^accesskey$/) || pair('access', 'key')) return { kind: 'ACCESS_KEY', strong: true };
@@ -74,7 +226,8 @@ export function classifyStructuredKey(key: string, param = false): KeyInfo | nul
     const plural = classifyKey([...segments.slice(0, -1), singular].join('_'));
     if (plural) return plural;
   }
-  if (/^(?:auth|authorization|authentication|cookie|cookies|sig|signature)$/.test(last) && segments.length <= 2) return { kind: 'SECRET', strong: false };
+  if (/^(?:auth|authorization|authentication|cookie|cookies|sig|signature)$/.test(last) && segments.length <= 2)
+    return { kind: 'SECRET', strong: false };
   if (param && (last === 'key' || last === 'code') && segments.length <= 2) return { kind: 'SECRET', strong: false };
   return null;
 }

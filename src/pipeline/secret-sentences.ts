@@ -8,7 +8,16 @@
  * "the password for the box is long" and "the secret to good tests is isolation" stay.
  * The word list is bounded and each match reads a bounded window: linear in the text.
  */
-import { endsClause, isCodeExpression, isMixed, isPlaceholder, isSecretValue, MESSAGE_WORDS, PROSE_WORDS, trimValue } from './secret-values.js';
+import {
+  endsClause,
+  isCodeExpression,
+  isMixed,
+  isPlaceholder,
+  isSecretValue,
+  MESSAGE_WORDS,
+  PROSE_WORDS,
+  trimValue,
+} from './secret-values.js';
 
 export interface SecretSpan {
   start: number;
@@ -16,9 +25,11 @@ export interface SecretSpan {
   kind: string;
 }
 
-const SECRET_WORD = /(?<![\w-])(pass(?:word|phrase|code)s?|PINs?|pin (?:code|number)s?|(?:api|access|secret|private|license) keys?|(?:access|auth|api|bearer|refresh|session) tokens?|credentials)(?![\w-])/gi;
+const SECRET_WORD =
+  /(?<![\w-])(pass(?:word|phrase|code)s?|PINs?|pin (?:code|number)s?|(?:api|access|secret|private|license) keys?|(?:access|auth|api|bearer|refresh|session) tokens?|credentials)(?![\w-])/gi;
 /** Up to six bridging words, then the marker; sticky, so it reads only from where the word ends. */
-const BRIDGE = /((?:[ \t]+(?!(?:is|was|are|to|as)\b)[A-Za-z][\w'’-]{0,30}){0,6}?)[ \t]*(?:\b(is|was|are)\b[ \t]*:?|(=|:(?!\/\/))|\b(to|as)\b)[ \t]*/y;
+const BRIDGE =
+  /((?:[ \t]+(?!(?:is|was|are|to|as)\b)[A-Za-z][\w'’-]{0,30}){0,6}?)[ \t]*(?:\b(is|was|are)\b[ \t]*:?|(=|:(?!\/\/))|\b(to|as)\b)[ \t]*/y;
 /** Or a quoted value right after the word. */
 const DIRECT = /[ \t]+(?=["“'])/y;
 const MAX_VALUE = 256;
@@ -89,6 +100,13 @@ function valueOf(rest: string, kind: string, marker: string | undefined, bridged
   const digits = /^\d{4,12}$/.test(value) && (kind === 'PIN' || kind === 'PASSWORD');
   const generated = value.length >= 6 && isMixed(value);
   // A lone word (6+ letters, no prose) counts when the clause ends or goes on past it: "… is orbitviolet until Friday".
-  const word = value.length >= 6 && /^[A-Za-z]+$/.test(value) && marker !== 'to' && marker !== 'as' && marker !== 'are' && isSecretValue(value, 'prose', PROSE_WORDS) && endsClause(rest.slice(value.length));
+  const word =
+    value.length >= 6 &&
+    /^[A-Za-z]+$/.test(value) &&
+    marker !== 'to' &&
+    marker !== 'as' &&
+    marker !== 'are' &&
+    isSecretValue(value, 'prose', PROSE_WORDS) &&
+    endsClause(rest.slice(value.length));
   return digits || generated || word ? { start: 0, end: value.length } : null;
 }

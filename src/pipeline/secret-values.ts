@@ -19,7 +19,132 @@ import { isDescriptiveWord, isKnownWord } from './english-words.js';
 export type ValueContext = 'literal' | 'code' | 'prose';
 
 /** Words that follow a secret keyword in prose, never as its value. */
-export const PROSE_WORDS: ReadonlySet<string> = new Set(['a', 'an', 'the', 'not', 'no', 'yes', 'true', 'false', 'null', 'nil', 'none', 'too', 'very', 'so', 'still', 'now', 'just', 'only', 'also', 'never', 'always', 'case', 'required', 'optional', 'mandatory', 'wrong', 'incorrect', 'correct', 'invalid', 'valid', 'missing', 'empty', 'blank', 'weak', 'strong', 'secure', 'insecure', 'safe', 'unsafe', 'long', 'short', 'different', 'same', 'good', 'bad', 'fine', 'ok', 'okay', 'great', 'simple', 'complex', 'easy', 'hard', 'secret', 'private', 'public', 'sensitive', 'important', 'new', 'old', 'unknown', 'known', 'visible', 'hidden', 'in', 'on', 'at', 'for', 'from', 'of', 'to', 'by', 'with', 'via', 'into', 'over', 'under', 'there', 'here', 'must', 'should', 'will', 'would', 'can', 'could', 'cannot', 'may', 'might', 'and', 'or', 'but', 'that', 'which', 'what', 'how', 'where', 'when', 'why', 'my', 'your', 'his', 'her', 'our', 'their', 'its', 'it', 'this', 'these', 'those', 'one', 'something', 'stored', 'set', 'hashed', 'encrypted', 'expired', 'revoked', 'rotated', 'unique', 'reused', 'shared', 'same', 'generated', 'random']);
+export const PROSE_WORDS: ReadonlySet<string> = new Set([
+  'a',
+  'an',
+  'the',
+  'not',
+  'no',
+  'yes',
+  'true',
+  'false',
+  'null',
+  'nil',
+  'none',
+  'too',
+  'very',
+  'so',
+  'still',
+  'now',
+  'just',
+  'only',
+  'also',
+  'never',
+  'always',
+  'case',
+  'required',
+  'optional',
+  'mandatory',
+  'wrong',
+  'incorrect',
+  'correct',
+  'invalid',
+  'valid',
+  'missing',
+  'empty',
+  'blank',
+  'weak',
+  'strong',
+  'secure',
+  'insecure',
+  'safe',
+  'unsafe',
+  'long',
+  'short',
+  'different',
+  'same',
+  'good',
+  'bad',
+  'fine',
+  'ok',
+  'okay',
+  'great',
+  'simple',
+  'complex',
+  'easy',
+  'hard',
+  'secret',
+  'private',
+  'public',
+  'sensitive',
+  'important',
+  'new',
+  'old',
+  'unknown',
+  'known',
+  'visible',
+  'hidden',
+  'in',
+  'on',
+  'at',
+  'for',
+  'from',
+  'of',
+  'to',
+  'by',
+  'with',
+  'via',
+  'into',
+  'over',
+  'under',
+  'there',
+  'here',
+  'must',
+  'should',
+  'will',
+  'would',
+  'can',
+  'could',
+  'cannot',
+  'may',
+  'might',
+  'and',
+  'or',
+  'but',
+  'that',
+  'which',
+  'what',
+  'how',
+  'where',
+  'when',
+  'why',
+  'my',
+  'your',
+  'his',
+  'her',
+  'our',
+  'their',
+  'its',
+  'it',
+  'this',
+  'these',
+  'those',
+  'one',
+  'something',
+  'stored',
+  'set',
+  'hashed',
+  'encrypted',
+  'expired',
+  'revoked',
+  'rotated',
+  'unique',
+  'reused',
+  'shared',
+  'same',
+  'generated',
+  'random',
+]);
 
 /** Shannon entropy in bits per character. */
 export function shannonEntropy(text: string): number {
@@ -36,12 +161,73 @@ export function shannonEntropy(text: string): number {
 
 /** Template values and documentation stand-ins (the stop words of secret scanners). */
 const PLACEHOLDER_WORDS = new Set([
-  'value', 'read', 'write', 'passphrase', 'passcode', 'mask', 'masked', 'secure', 'omitted', 'censored', 'filtered',
-  'changeme', 'change_me', 'change-me', 'changeit', 'password', 'passwd', 'secret', 'token', 'apikey', 'api_key', 'example', 'sample', 'dummy', 'test', 'testing', 'foo', 'bar', 'baz',
-  'redacted', 'removed', 'hidden', 'masked', 'todo', 'tbd', 'fixme', 'replaceme', 'replace_me', 'placeholder', 'none', 'null', 'nil', 'undefined', 'true', 'false', 'yes', 'no', 'empty',
-  'xxx', 'xxxx', 'xxxxx', 'xxxxxx', 'xxxxxxxx', 'notset', 'not_set', 'unset', 'default', 'required', 'optional', 'string', 'secret_key', 'mysecret', 'mypassword', 'yourpassword',
+  'value',
+  'read',
+  'write',
+  'passphrase',
+  'passcode',
+  'mask',
+  'masked',
+  'secure',
+  'omitted',
+  'censored',
+  'filtered',
+  'changeme',
+  'change_me',
+  'change-me',
+  'changeit',
+  'password',
+  'passwd',
+  'secret',
+  'token',
+  'apikey',
+  'api_key',
+  'example',
+  'sample',
+  'dummy',
+  'test',
+  'testing',
+  'foo',
+  'bar',
+  'baz',
+  'redacted',
+  'removed',
+  'hidden',
+  'masked',
+  'todo',
+  'tbd',
+  'fixme',
+  'replaceme',
+  'replace_me',
+  'placeholder',
+  'none',
+  'null',
+  'nil',
+  'undefined',
+  'true',
+  'false',
+  'yes',
+  'no',
+  'empty',
+  'xxx',
+  'xxxx',
+  'xxxxx',
+  'xxxxxx',
+  'xxxxxxxx',
+  'notset',
+  'not_set',
+  'unset',
+  'default',
+  'required',
+  'optional',
+  'string',
+  'secret_key',
+  'mysecret',
+  'mypassword',
+  'yourpassword',
 ]);
-const PLACEHOLDER_SHAPE = /^(?:\$\{?[A-Za-z_][\w.]*\}?|\$\(.*\)|%[A-Za-z_]\w*%|<[^<>]*>|\{\{.*\}\}|\$\{\{.*\}\}|\{[A-Za-z_][\w.]*\}|\[[A-Z][A-Z0-9_]*\]|:?[*•.xX#?-]{3,}|(?:your|my|the|some|insert|enter|add|put)[-_ ].*|.*[-_](?:here|goes[-_]here|placeholder)|process\.env\.\w+|env\(.*\)|secrets?\.[A-Za-z_]\w*|%[sdrif]|%\([a-z_]+\)s|\?|\$\d+|:[a-z_]\w*|@[a-z_]\w*)$/i;
+const PLACEHOLDER_SHAPE =
+  /^(?:\$\{?[A-Za-z_][\w.]*\}?|\$\(.*\)|%[A-Za-z_]\w*%|<[^<>]*>|\{\{.*\}\}|\$\{\{.*\}\}|\{[A-Za-z_][\w.]*\}|\[[A-Z][A-Z0-9_]*\]|:?[*•.xX#?-]{3,}|(?:your|my|the|some|insert|enter|add|put)[-_ ].*|.*[-_](?:here|goes[-_]here|placeholder)|process\.env\.\w+|env\(.*\)|secrets?\.[A-Za-z_]\w*|%[sdrif]|%\([a-z_]+\)s|\?|\$\d+|:[a-z_]\w*|@[a-z_]\w*)$/i;
 
 /** A stand-in rather than a value: `${X}`, `<token>`, `{{token}}`, `***`, `changeme`, `your-api-key`. */
 export function isPlaceholder(value: string): boolean {
@@ -50,9 +236,60 @@ export function isPlaceholder(value: string): boolean {
 
 /** Type names as they follow a field name in TypeScript, Python, SQL, GraphQL, Go, Rust, schemas. */
 const TYPE_WORDS = new Set([
-  'str', 'string', 'int', 'integer', 'number', 'float', 'double', 'decimal', 'bool', 'boolean', 'bytes', 'bytea', 'byte', 'char', 'varchar', 'text', 'blob', 'binary', 'uuid', 'date', 'datetime',
-  'timestamp', 'any', 'unknown', 'object', 'dict', 'list', 'array', 'map', 'set', 'tuple', 'optional', 'secretstr', 'emailstr', 'void', 'never', 'u8', 'i32', 'i64', 'u32', 'u64', 'usize',
-  'rune', 'interface', 'struct', 'json', 'jsonb', 'password', 'hash', 'long', 'short', 'id', 'bigint', 'serial',
+  'str',
+  'string',
+  'int',
+  'integer',
+  'number',
+  'float',
+  'double',
+  'decimal',
+  'bool',
+  'boolean',
+  'bytes',
+  'bytea',
+  'byte',
+  'char',
+  'varchar',
+  'text',
+  'blob',
+  'binary',
+  'uuid',
+  'date',
+  'datetime',
+  'timestamp',
+  'any',
+  'unknown',
+  'object',
+  'dict',
+  'list',
+  'array',
+  'map',
+  'set',
+  'tuple',
+  'optional',
+  'secretstr',
+  'emailstr',
+  'void',
+  'never',
+  'u8',
+  'i32',
+  'i64',
+  'u32',
+  'u64',
+  'usize',
+  'rune',
+  'interface',
+  'struct',
+  'json',
+  'jsonb',
+  'password',
+  'hash',
+  'long',
+  'short',
+  'id',
+  'bigint',
+  'serial',
 ]);
 const TYPE_SHAPE = /^(?:[A-Za-z_][\w.]*(?:\[[\w\[\], |.]*\]|<[\w<>, |.]*>|\(\d+\))?[!?]?(?:\[\])?)$/;
 
@@ -70,9 +307,11 @@ export function isTypeName(value: string): boolean {
  * non-space characters after the marker, before any trimming.
  */
 /** A call, member access, subscript or generic: `getenv("X")`, `request.form['password']`, `Pick<T, K>`. */
-const CALL_SHAPE = /^(?:(?:new|await|typeof|not|yield|return)\s*)?[A-Za-z_$@][\w$]*(?:(?:\?\.|\.|::|->)[A-Za-z_$][\w$]*)*(?:\s*(?:\?\.)?[([<]|(?:(?:\?\.|\.|::|->)[A-Za-z_$][\w$]*)[,;)\]}]*$)/;
+const CALL_SHAPE =
+  /^(?:(?:new|await|typeof|not|yield|return)\s*)?[A-Za-z_$@][\w$]*(?:(?:\?\.|\.|::|->)[A-Za-z_$][\w$]*)*(?:\s*(?:\?\.)?[([<]|(?:(?:\?\.|\.|::|->)[A-Za-z_$][\w$]*)[,;)\]}]*$)/;
 /** What only code starts or is made with: brackets, spreads, templates, comments, regexes, operators. */
-const OPERATOR_SHAPE = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+\s*[-+*/%]|[-+*/%]\s*[A-Za-z_$][\w$.]*\(|^[[{(!&*]|^\.\.\.|^`|^f["']|^\/[*/]|^\/[^\s/]|&&|\|\||=>|[!=]==?|^[A-Za-z_$][\w$]*\s*(?:[-+*/%|&^]|\?\?|<=|>=|\?|:)\s*$/;
+const OPERATOR_SHAPE =
+  /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+\s*[-+*/%]|[-+*/%]\s*[A-Za-z_$][\w$.]*\(|^[[{(!&*]|^\.\.\.|^`|^f["']|^\/[*/]|^\/[^\s/]|&&|\|\||=>|[!=]==?|^[A-Za-z_$][\w$]*\s*(?:[-+*/%|&^]|\?\?|<=|>=|\?|:)\s*$/;
 const MEMBER_CHAIN = /^[A-Za-z_$][\w$]*(?:(?:\?\.|\.|::|->)[A-Za-z_$][\w$]*)+$/;
 
 /**
@@ -123,7 +362,14 @@ export function isSecretValue(value: string, context: ValueContext, prose: Reado
   if (value === '' || isPlaceholder(value)) return false;
   const lower = value.toLowerCase();
   if (context === 'literal') return value.length >= 3 && !prose.has(lower) && !isTypeName(value) && !/^\d{1,3}$/.test(value);
-  if (isTypeName(value) || prose.has(lower) || /^\d{1,3}$/.test(value) || value.length < 4 || isIdentifier(value) && (context === 'code' || /\d|_|[a-z][A-Z]/.test(value))) return false;
+  if (
+    isTypeName(value) ||
+    prose.has(lower) ||
+    /^\d{1,3}$/.test(value) ||
+    value.length < 4 ||
+    (isIdentifier(value) && (context === 'code' || /\d|_|[a-z][A-Z]/.test(value)))
+  )
+    return false;
   // Inline code: an unquoted value is an expression or a number literal (`1*tchar`, `4299n`, `0xff`).
   if (context === 'code') return !/^[\w.]+(?:[*%][\w.(]+)+$/.test(value) && !/^(?:0x[\da-f]+|\d+(?:\.\d+)?(?:e\d+)?[nlufd]?)$/i.test(value);
   if (/^[A-Za-z]+(?:ed|ing|ly)$/.test(value) || /^[a-z]+(?:-[a-z]+)+$/.test(value)) return false;
@@ -162,7 +408,8 @@ function count(text: string, ch: string, end: number): number {
  * After a lone word that follows "is": the clause ends, or goes on with what follows a value
  * ("… is swordfish until Friday", "… was orbitviolet so please …"), not with more description.
  */
-export const endsClause = (after: string) => /^[.,;:!?)\]]*\s*$|^[.,;!?]|^[ \t]+(?:(?:until|till|so|and|but|since|from|for now|then|please)\b|[—–-][ \t])/i.test(after);
+export const endsClause = (after: string) =>
+  /^[.,;:!?)\]]*\s*$|^[.,;!?]|^[ \t]+(?:(?:until|till|so|and|but|since|from|for now|then|please)\b|[—–-][ \t])/i.test(after);
 
 /** A lower-case word chain (`ietf-token`, `comment.doc`, `variable-2`): a name, not a generated value. */
 const WORD_CHAIN = /^(?:[A-Za-z][a-z]*|[A-Z]+)(?:[-._/](?:[A-Za-z][a-z]*|[A-Z]+)|[-._]\d{1,2})*$/;
@@ -179,4 +426,5 @@ export function looksGenerated(value: string): boolean {
 }
 
 /** Words of a message rather than a passphrase: "Wrong Password", "Password used to generate key". */
-export const MESSAGE_WORDS = /\b(?:password|passwd|passphrase|token|secret|key|credentials?|invalid|incorrect|wrong|enter|must|required|please|failed|error|missing|expired|reset|forgot)\b/i;
+export const MESSAGE_WORDS =
+  /\b(?:password|passwd|passphrase|token|secret|key|credentials?|invalid|incorrect|wrong|enter|must|required|please|failed|error|missing|expired|reset|forgot)\b/i;

@@ -60,7 +60,10 @@ export const TAG_RULES: ReadonlyArray<{ tag: string; signals: readonly Signal[] 
   {
     tag: 'error',
     signals: [
-      [/\b(?:errors?|exceptions?|crash(?:ed|es|ing)?|bugs?|failed|failure|panic(?:ked)?|traceback|stack ?trace|broken|not working|segfault)\b/i, 3],
+      [
+        /\b(?:errors?|exceptions?|crash(?:ed|es|ing)?|bugs?|failed|failure|panic(?:ked)?|traceback|stack ?trace|broken|not working|segfault)\b/i,
+        3,
+      ],
       [/\b[A-Z]\w*(?:Error|Exception)\b/, 3],
       [/^[ \t]+at [^\n]+:\d+:\d+\)?$|Traceback \(most recent call last\)|goroutine \d+ \[/m, 3],
       [/\b(?:fix(?:ed|es|ing)?|issues?|problems?|wrong|regression|timeout|warning)\b/i, 1],

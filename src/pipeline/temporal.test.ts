@@ -12,6 +12,9 @@ describe('classifyTemporal', () => {
   });
 
   it('reads an explicit ISO expiry', () => {
-    expect(classifyTemporal('Feature flag stays on until 2026-12-01')).toEqual({ temporal: 'temporal', validUntil: '2026-12-01T23:59:59.000Z' });
+    expect(classifyTemporal('Feature flag stays on until 2026-12-01')).toEqual({
+      temporal: 'temporal',
+      validUntil: '2026-12-01T23:59:59.000Z',
+    });
   });
 });

@@ -6,7 +6,8 @@ import { parseExpiry } from '../sessions/expiry.js';
  * phrase read against when it happened, gives its validUntil. Expired memories rank lower, never
  * deleted.
  */
-const TIME_BOUND = /\b(today|tonight|tomorrow|this (morning|afternoon|evening|week|weekend|month|sprint)|next (week|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|until|through (monday|tuesday|wednesday|thursday|friday|saturday|sunday)|at \d{1,2}(:\d{2})?\s?(am|pm)|for now|temporarily|on-call)\b/i;
+const TIME_BOUND =
+  /\b(today|tonight|tomorrow|this (morning|afternoon|evening|week|weekend|month|sprint)|next (week|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|until|through (monday|tuesday|wednesday|thursday|friday|saturday|sunday)|at \d{1,2}(:\d{2})?\s?(am|pm)|for now|temporarily|on-call)\b/i;
 const UNTIL_ISO_DATE = /\buntil\s+(\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?Z?)?)/i;
 
 export interface TemporalClassification {

@@ -54,10 +54,16 @@ export class UpdateService {
     }
 
     const vectors = (await this.embedder.embed(prepared.chunks.map((c) => c.text))).map((v) => Array.from(v));
-    const others = (await nearestMemories(this.executor, input.namespace, vectors, DEDUP_NEIGHBOURS + 1)).map((hits) => hits.filter((h) => h.memoryId !== input.id));
+    const others = (await nearestMemories(this.executor, input.namespace, vectors, DEDUP_NEIGHBOURS + 1)).map((hits) =>
+      hits.filter((h) => h.memoryId !== input.id),
+    );
     const best = bestWholeMemoryMatch(others);
     if (best && best.similarity >= this.settings.duplicateThreshold) {
-      throw new ValidationError(`the new content duplicates memory ${best.existingId}`, { field: 'content', existingId: best.existingId, similarity: best.similarity });
+      throw new ValidationError(`the new content duplicates memory ${best.existingId}`, {
+        field: 'content',
+        existingId: best.existingId,
+        similarity: best.similarity,
+      });
     }
     const near = best && best.similarity >= this.settings.nearDuplicateThreshold ? best : null;
     const importance = importanceScore({ novelty: noveltyScore(others[0]?.[0]?.cosine ?? null), salience: prepared.salience });

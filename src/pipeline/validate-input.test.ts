@@ -34,7 +34,9 @@ describe('validateRememberInput: every text field made well-formed, never refuse
   });
 
   it('refuses content that cleaning leaves blank, saying why', () => {
-    expect(() => validateRememberInput({ content: '\u0000\u202e\u200b ' }, LIMITS)).toThrow(/once control, bidi and invisible characters are removed/);
+    expect(() => validateRememberInput({ content: '\u0000\u202e\u200b ' }, LIMITS)).toThrow(
+      /once control, bidi and invisible characters are removed/,
+    );
     expect(() => validateRememberInput({ content: '   ' }, LIMITS)).toThrow(/must not be empty or whitespace$/);
   });
 

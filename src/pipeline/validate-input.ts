@@ -67,7 +67,10 @@ export function validateRememberInput(input: RememberInput, limits: InputLimits)
   }
   const namespace = input.namespace ?? limits.defaultNamespace;
   if (!namespaceSchema.safeParse(namespace).success) {
-    throw new ValidationError(`namespace "${namespace.slice(0, 80)}" is invalid: use 1–64 letters, digits, _ . - starting with a letter or digit`, { field: 'namespace' });
+    throw new ValidationError(
+      `namespace "${namespace.slice(0, 80)}" is invalid: use 1–64 letters, digits, _ . - starting with a letter or digit`,
+      { field: 'namespace' },
+    );
   }
   if (input.type != null && !(MEMORY_TYPES as readonly string[]).includes(input.type)) {
     throw new ValidationError(`type must be one of ${MEMORY_TYPES.join(', ')}`, { field: 'type' });
@@ -98,7 +101,8 @@ function parseOccurredAt(value: Date | string | null | undefined): string | null
 function shortField(field: string, value: string | null | undefined, tally: CleanupTally): string | null {
   if (value == null) return null;
   if (typeof value !== 'string') throw new ValidationError(`${field} must be a string`, { field });
-  if (value.length > MAX_SHORT_FIELD_CHARS) throw new ValidationError(`${field} is longer than ${MAX_SHORT_FIELD_CHARS} characters`, { field });
+  if (value.length > MAX_SHORT_FIELD_CHARS)
+    throw new ValidationError(`${field} is longer than ${MAX_SHORT_FIELD_CHARS} characters`, { field });
   return cleanText(value, tally).trim() || null;
 }
 
@@ -123,10 +127,14 @@ function serializeMetadata(metadata: unknown, maxBytes: number, tally: CleanupTa
     throw new LimitExceededError(`metadata is larger than ${maxBytes} bytes (MAX_METADATA_BYTES)`, { field: 'metadata', max: maxBytes });
   }
   if (depthOf(metadata) > MAX_METADATA_DEPTH) {
-    throw new LimitExceededError(`metadata is nested deeper than ${MAX_METADATA_DEPTH} levels`, { field: 'metadata', max: MAX_METADATA_DEPTH });
+    throw new LimitExceededError(`metadata is nested deeper than ${MAX_METADATA_DEPTH} levels`, {
+      field: 'metadata',
+      max: MAX_METADATA_DEPTH,
+    });
   }
   // JSON.stringify writes Infinity and NaN (a literal like 1e400) as null: what is stored would not be what was sent.
-  if (!finiteNumbers(metadata)) throw new ValidationError('metadata holds a number JSON cannot represent (Infinity or NaN)', { field: 'metadata' });
+  if (!finiteNumbers(metadata))
+    throw new ValidationError('metadata holds a number JSON cannot represent (Infinity or NaN)', { field: 'metadata' });
   // Keys and string values made well-formed only now that size and depth are known to be bounded.
   return JSON.stringify(cleanJsonStrings(metadata, tally));
 }

@@ -80,7 +80,9 @@ export interface JobSettings {
 /** The deep-path jobs a stored memory gets, minus kinds listed in `skip`. */
 export function jobInserts(memoryId: string, settings: JobSettings, skip: readonly string[] = []): JobInsert[] {
   const kinds = [...(settings.enqueueExtract ? ['extract'] : []), ...(settings.enqueueHints ? ['hints'] : [])];
-  return kinds.filter((kind) => !skip.includes(kind)).map((kind) => ({ id: randomUUID(), memoryId, kind, maxAttempts: settings.maxJobAttempts }));
+  return kinds
+    .filter((kind) => !skip.includes(kind))
+    .map((kind) => ({ id: randomUUID(), memoryId, kind, maxAttempts: settings.maxJobAttempts }));
 }
 
 export function historyInsert(memoryId: string): HistoryInsert {

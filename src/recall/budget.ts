@@ -59,7 +59,9 @@ export function applyTokenBudget<T extends { candidate: RecallMemory }>(
   selected.sort((a, b) => rank.get(a.source)! - rank.get(b.source)!);
   return {
     selected: selected.map((s) => s.chosen),
-    promptOrder: [...selected.filter((s) => promoted.has(s.source)), ...selected.filter((s) => !promoted.has(s.source))].map((s) => s.chosen),
+    promptOrder: [...selected.filter((s) => promoted.has(s.source)), ...selected.filter((s) => !promoted.has(s.source))].map(
+      (s) => s.chosen,
+    ),
     totalTokens,
     budgetUsed: options.tokenBudget ? totalTokens / options.tokenBudget : 0,
     omittedForBudget,

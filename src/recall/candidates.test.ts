@@ -45,10 +45,22 @@ describe('assembleCandidates', () => {
   });
 
   it('adds graph-only memories unless told not to, and drops ids without a memory', () => {
-    const legs = { vector: [{ memoryId: 'a', score: 0.5 }, { memoryId: 'gone', score: 0.9 }], graph: new Map([['g', 1], ['a', 0.5]]) };
+    const legs = {
+      vector: [
+        { memoryId: 'a', score: 0.5 },
+        { memoryId: 'gone', score: 0.9 },
+      ],
+      graph: new Map([
+        ['g', 1],
+        ['a', 0.5],
+      ]),
+    };
     expect(candidateIds(legs)).toEqual(['a', 'gone', 'g']);
     const out = assembleCandidates(legs, memories);
-    expect(out.map((c) => [c.memoryId, c.graphBoost])).toEqual([['a', 0.5], ['g', 1]]);
+    expect(out.map((c) => [c.memoryId, c.graphBoost])).toEqual([
+      ['a', 0.5],
+      ['g', 1],
+    ]);
     expect(assembleCandidates(legs, memories, { includeGraphOnly: false }).map((c) => c.memoryId)).toEqual(['a']);
   });
 });

@@ -9,7 +9,11 @@ export interface CollapseResult<T> {
   collapsed: Map<string, string[]>;
 }
 
-export function collapseDuplicates<T>(ranked: readonly T[], groupOf: ReadonlyMap<string, string>, idOf: (item: T) => string): CollapseResult<T> {
+export function collapseDuplicates<T>(
+  ranked: readonly T[],
+  groupOf: ReadonlyMap<string, string>,
+  idOf: (item: T) => string,
+): CollapseResult<T> {
   const keptByGroup = new Map<string, string>();
   const collapsed = new Map<string, string[]>();
   const items: T[] = [];

@@ -45,7 +45,10 @@ describe('applyContextBoost', () => {
     const ungated = applyContextBoost(ranked, neighbours, newcomers, { ...settings.context, similarityGate: false }, () => 0.5);
     const noSims = applyContextBoost(ranked, neighbours, newcomers, settings.context);
     for (const out of [ungated, noSims]) {
-      expect(out.find((r) => r.candidate.memoryId === 'unrelated')!.explanation.context).toBeCloseTo(settings.context.weight * anchorScore, 10);
+      expect(out.find((r) => r.candidate.memoryId === 'unrelated')!.explanation.context).toBeCloseTo(
+        settings.context.weight * anchorScore,
+        10,
+      );
     }
   });
 });

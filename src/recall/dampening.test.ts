@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { dampeningFactors, gravityFactor, hasTemporalAnchor, hubFactor, hubThreshold, percentileOf, resolutionFactor } from './dampening.js';
+import {
+  dampeningFactors,
+  gravityFactor,
+  hasTemporalAnchor,
+  hubFactor,
+  hubThreshold,
+  percentileOf,
+  resolutionFactor,
+} from './dampening.js';
 import { queryTokens } from './lucene.js';
 import { resolveRecallSettings } from './presets.js';
 import type { LegExplanation, RecallCandidate } from './types.js';
@@ -54,25 +62,35 @@ describe('gravity', () => {
     // index score 0.6 is cosine 0.2: below the 0.3 threshold, so exempt.
     expect(gravityFactor({ candidate: unrelated, vector: leg(0.6), keyword: null, hint: null }, q, settings.gravity)).toBe(1);
     // index score 0.9 is cosine 0.8: above it, dampened.
-    expect(gravityFactor({ candidate: unrelated, vector: leg(0.9), keyword: null, hint: null }, q, settings.gravity)).toBeCloseTo(damped(0.9), 10);
+    expect(gravityFactor({ candidate: unrelated, vector: leg(0.9), keyword: null, hint: null }, q, settings.gravity)).toBeCloseTo(
+      damped(0.9),
+      10,
+    );
   });
 
   it('never drops a closer match below a weaker one the threshold exempts', () => {
     const q = tokens('billing database');
-    const scored = [0.6, 0.64, 0.66, 0.7, 0.8, 0.95].map((v) => v * gravityFactor({ candidate: unrelated, vector: leg(v), keyword: null, hint: null }, q, settings.gravity));
+    const scored = [0.6, 0.64, 0.66, 0.7, 0.8, 0.95].map(
+      (v) => v * gravityFactor({ candidate: unrelated, vector: leg(v), keyword: null, hint: null }, q, settings.gravity),
+    );
     for (let i = 1; i < scored.length; i++) expect(scored[i]!).toBeGreaterThan(scored[i - 1]!);
     expect(scored[5]!).toBeLessThan(0.95);
   });
 
   it('does nothing for a query without meaningful words', () => {
-    expect(gravityFactor({ candidate: unrelated, vector: leg(0.9), keyword: null, hint: null }, tokens('what is it?'), settings.gravity)).toBe(1);
+    expect(
+      gravityFactor({ candidate: unrelated, vector: leg(0.9), keyword: null, hint: null }, tokens('what is it?'), settings.gravity),
+    ).toBe(1);
   });
 
   it('can be switched off', () => {
     const off = resolveRecallSettings('default', { dampening: { gravity: { enabled: false } } }).dampening;
     const input = { candidate: unrelated, vector: leg(0.8), keyword: null, hint: null };
     expect(dampeningFactors(input, { queryTokens: tokens('billing'), hubThreshold: Infinity }, off).gravity).toBe(1);
-    expect(dampeningFactors(input, { queryTokens: tokens('billing'), hubThreshold: Infinity }, settings).gravity).toBeCloseTo(damped(0.8), 10);
+    expect(dampeningFactors(input, { queryTokens: tokens('billing'), hubThreshold: Infinity }, settings).gravity).toBeCloseTo(
+      damped(0.8),
+      10,
+    );
   });
 });
 
@@ -122,14 +140,20 @@ describe('resolution', () => {
   });
 
   it('boosts temporal anchors by half the factor', () => {
-    expect(resolutionFactor(candidate({ content: 'The billing migration finished on 2024-03-15 without any downtime' }), settings.resolution)).toBeCloseTo(1.1);
-    expect(resolutionFactor(candidate({ content: 'In September the team moved the billing service to Kubernetes' }), settings.resolution)).toBeCloseTo(1.1);
+    expect(
+      resolutionFactor(candidate({ content: 'The billing migration finished on 2024-03-15 without any downtime' }), settings.resolution),
+    ).toBeCloseTo(1.1);
+    expect(
+      resolutionFactor(candidate({ content: 'In September the team moved the billing service to Kubernetes' }), settings.resolution),
+    ).toBeCloseTo(1.1);
   });
 
   it('gives nothing to short content, plain content or the modal "may"', () => {
     expect(resolutionFactor(candidate({ type: 'decision', content: 'Use pnpm.' }), settings.resolution)).toBe(1);
     expect(resolutionFactor(candidate(), settings.resolution)).toBe(1);
-    expect(resolutionFactor(candidate({ content: 'The billing service may store invoices in PostgreSQL later on' }), settings.resolution)).toBe(1);
+    expect(
+      resolutionFactor(candidate({ content: 'The billing service may store invoices in PostgreSQL later on' }), settings.resolution),
+    ).toBe(1);
   });
 
   it('recognizes dates and month names, not look-alikes', () => {
@@ -143,7 +167,12 @@ describe('resolution', () => {
 
   it('can be switched off', () => {
     const off = resolveRecallSettings('default', { dampening: { resolution: { enabled: false } } }).dampening;
-    const input = { candidate: candidate({ type: 'decision', content: 'We decided to use Neo4j Community Edition for the memory graph' }), vector: null, keyword: null, hint: null };
+    const input = {
+      candidate: candidate({ type: 'decision', content: 'We decided to use Neo4j Community Edition for the memory graph' }),
+      vector: null,
+      keyword: null,
+      hint: null,
+    };
     expect(dampeningFactors(input, { queryTokens: new Set(), hubThreshold: Infinity }, off).resolution).toBe(1);
   });
 });

@@ -44,11 +44,7 @@ export function dampeningFactors(input: DampeningInput, context: DampeningContex
  * The penalty scales the index score's excess over the threshold, keeping such results in vector order.
  * Results reached only through the graph boost are left alone — the boost only adds.
  */
-export function gravityFactor(
-  input: DampeningInput,
-  tokens: ReadonlySet<string>,
-  settings: DampeningSettings['gravity'],
-): number {
+export function gravityFactor(input: DampeningInput, tokens: ReadonlySet<string>, settings: DampeningSettings['gravity']): number {
   const { vector, keyword, hint, candidate } = input;
   // The index reports (1 + cos) / 2; the threshold is on the cosine itself.
   if (!vector || keyword || hint || indexScoreToCosine(vector.raw) <= settings.minScore || tokens.size === 0) return 1;

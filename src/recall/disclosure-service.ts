@@ -32,7 +32,8 @@ export class DisclosureService {
   async search(request: { query: string; namespace: string; limit: number; offset: number; filters?: RecallFilters | null }) {
     const { limit, offset } = request;
     if (limit < 1 || offset < 0) throw new ValidationError('limit must be ≥ 1 and offset ≥ 0');
-    if (offset + limit > MAX_SEARCH_WINDOW) throw new LimitExceededError(`search pages reach at most ${MAX_SEARCH_WINDOW} results (offset + limit)`);
+    if (offset + limit > MAX_SEARCH_WINDOW)
+      throw new LimitExceededError(`search pages reach at most ${MAX_SEARCH_WINDOW} results (offset + limit)`);
     const outcome = await this.recall.recall({ ...request, limit: offset + limit, tokenBudget: null, trackAccess: false, rankOnly: true });
     const hits: SearchHitView[] = outcome.ranked.slice(offset, offset + limit).map(({ candidate, score }) => ({
       id: candidate.memoryId,
@@ -46,7 +47,13 @@ export class DisclosureService {
     return { hits, offset, hasMore: outcome.ranked.length > offset + limit };
   }
 
-  async timeline(request: { namespace: string; anchor?: string | null; query?: string | null; before: number; after: number }): Promise<TimelineRows | { anchor: null; before: []; after: [] }> {
+  async timeline(request: {
+    namespace: string;
+    anchor?: string | null;
+    query?: string | null;
+    before: number;
+    after: number;
+  }): Promise<TimelineRows | { anchor: null; before: []; after: [] }> {
     const { before, after } = request;
     if (before < 0 || after < 0 || before > MAX_TIMELINE_SIDE || after > MAX_TIMELINE_SIDE) {
       throw new ValidationError(`before and after must be between 0 and ${MAX_TIMELINE_SIDE}`);

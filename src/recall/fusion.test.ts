@@ -8,9 +8,12 @@ import type { RecallSettingsOverrides } from './config.js';
 // normalization, single-leg scores, boost 0.15), whatever the tuned defaults are.
 const SEED_FUSION = { method: 'weighted', alpha: 0.7, keywordNormalization: 'max', missingLeg: 'single' } as const;
 function seedSettings(preset: Parameters<typeof resolveRecallSettings>[0] = 'default', overrides: RecallSettingsOverrides = {}) {
-  return resolveRecallSettings(preset, { ...overrides, graph: { boostWeight: 0.15, ...overrides.graph }, fusion: { ...SEED_FUSION, ...overrides.fusion } });
+  return resolveRecallSettings(preset, {
+    ...overrides,
+    graph: { boostWeight: 0.15, ...overrides.graph },
+    fusion: { ...SEED_FUSION, ...overrides.fusion },
+  });
 }
-
 
 function candidate(memoryId: string, legs: Partial<Pick<RecallCandidate, 'vector' | 'keyword' | 'hint' | 'entity'>> = {}): RecallCandidate {
   return {
@@ -36,7 +39,10 @@ describe('fuseScores — weighted', () => {
   it('combines alpha × vector + (1 − alpha) × keyword normalized by the top keyword score', () => {
     const fused = byId(
       fuseScores(
-        [candidate('a', { vector: { raw: 0.8, rank: 1 }, keyword: { raw: 5, rank: 2 } }), candidate('b', { keyword: { raw: 10, rank: 1 } })],
+        [
+          candidate('a', { vector: { raw: 0.8, rank: 1 }, keyword: { raw: 5, rank: 2 } }),
+          candidate('b', { keyword: { raw: 10, rank: 1 } }),
+        ],
         weighted,
       ),
     );
@@ -75,7 +81,11 @@ describe('fuseScores — weighted', () => {
     const settings = seedSettings('keywordOnly', { fusion: { keywordNormalization: 'minmax' } });
     const fused = byId(
       fuseScores(
-        [candidate('a', { keyword: { raw: 2, rank: 3 } }), candidate('b', { keyword: { raw: 6, rank: 2 } }), candidate('c', { keyword: { raw: 10, rank: 1 } })],
+        [
+          candidate('a', { keyword: { raw: 2, rank: 3 } }),
+          candidate('b', { keyword: { raw: 6, rank: 2 } }),
+          candidate('c', { keyword: { raw: 10, rank: 1 } }),
+        ],
         settings,
       ),
     );
@@ -159,10 +169,7 @@ describe('fuseScores — rrf', () => {
   it('takes the better of the keyword and hint ranks', () => {
     const fused = byId(
       fuseScores(
-        [
-          candidate('a', { keyword: { raw: 1, rank: 7 }, hint: { raw: 5, rank: 1 } }),
-          candidate('b', { keyword: { raw: 9, rank: 1 } }),
-        ],
+        [candidate('a', { keyword: { raw: 1, rank: 7 }, hint: { raw: 5, rank: 1 } }), candidate('b', { keyword: { raw: 9, rank: 1 } })],
         rrf,
       ),
     );
@@ -208,7 +215,11 @@ describe('fuseScores — zscore', () => {
 });
 
 describe('fuseScores — entity leg', () => {
-  const legs = { a: { vector: { raw: 0.8, rank: 1 }, keyword: { raw: 4, rank: 2 } }, b: { vector: { raw: 0.7, rank: 2 }, keyword: { raw: 5, rank: 1 }, entity: { raw: 0.6, rank: 1 } }, c: { entity: { raw: 0.3, rank: 2 } } };
+  const legs = {
+    a: { vector: { raw: 0.8, rank: 1 }, keyword: { raw: 4, rank: 2 } },
+    b: { vector: { raw: 0.7, rank: 2 }, keyword: { raw: 5, rank: 1 }, entity: { raw: 0.6, rank: 1 } },
+    c: { entity: { raw: 0.3, rank: 2 } },
+  };
   const all = () => [candidate('a', legs.a), candidate('b', legs.b), candidate('c', legs.c)];
 
   it('adds entityWeight × its score relative to the best, scaled back into [0, 1], on every method', () => {

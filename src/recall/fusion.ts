@@ -58,7 +58,9 @@ export function fuseScores(candidates: readonly RecallCandidate[], settings: Fus
     let fused: number;
     if (fusion.method === 'zscore') {
       const zt = Math.max(keywords[i] ? zText.z(keywords[i]!.raw) : -Infinity, hints[i] ? zText.z(hints[i]!.raw) : -Infinity);
-      fused = fusion.alpha * (vectors[i] ? zVector.z(vectors[i]!.raw) : zVector.lowest) + (1 - fusion.alpha) * (Number.isFinite(zt) ? zt : zText.lowest);
+      fused =
+        fusion.alpha * (vectors[i] ? zVector.z(vectors[i]!.raw) : zVector.lowest) +
+        (1 - fusion.alpha) * (Number.isFinite(zt) ? zt : zText.lowest);
     } else if (fusion.method === 'rrf') {
       const rrf = (leg: LegExplanation | null) => (leg ? 1 / (fusion.rrfK + leg.rank) : 0);
       const textRrf = Math.max(rrf(keyword), rrf(hint));

@@ -1,6 +1,21 @@
-export type { EntityMention, FusionMethod, LegExplanation, LegScore, RankedCandidate, RecallCandidate, RecallMemory, ScoreExplanation } from './types.js';
+export type {
+  EntityMention,
+  FusionMethod,
+  LegExplanation,
+  LegScore,
+  RankedCandidate,
+  RecallCandidate,
+  RecallMemory,
+  ScoreExplanation,
+} from './types.js';
 export * from './config.js';
-export { isRecallPresetName, RECALL_PRESET_NAMES, resolveRecallSettings, validateRecallSettings, type RecallPresetName } from './presets.js';
+export {
+  isRecallPresetName,
+  RECALL_PRESET_NAMES,
+  resolveRecallSettings,
+  validateRecallSettings,
+  type RecallPresetName,
+} from './presets.js';
 export { escapeLuceneTerm, MAX_LUCENE_TERMS, queryTokens, STOP_WORDS, toLuceneQuery } from './lucene.js';
 export { assembleCandidates, candidateIds, type LegHit, type LegResults } from './candidates.js';
 export { fuseScores, type FusedCandidate } from './fusion.js';

@@ -36,11 +36,12 @@ export type LoadedMemory = RecallMemory & {
 
 export async function loadRecallMemories(executor: Executor, ids: string[], options: LoadOptions): Promise<Map<string, LoadedMemory>> {
   if (ids.length === 0) return new Map();
-  const rows = await executor.read<{ record: MemoryRecord; isConstraint: boolean; entityMentions: RecallMemory['entityMentions']; similarities: number[] }>(
-    'recall.load',
-    LOAD_RECALL_MEMORIES,
-    { ids, ...options, vector: options.vector ? [...options.vector] : null },
-  );
+  const rows = await executor.read<{
+    record: MemoryRecord;
+    isConstraint: boolean;
+    entityMentions: RecallMemory['entityMentions'];
+    similarities: number[];
+  }>('recall.load', LOAD_RECALL_MEMORIES, { ids, ...options, vector: options.vector ? [...options.vector] : null });
   return new Map(
     rows.map(({ record, isConstraint, entityMentions, similarities }) => [
       record.id,

@@ -6,7 +6,14 @@ describe('resolveRecallSettings', () => {
   it('has the documented defaults', () => {
     const s = resolveRecallSettings();
     expect(s.legs).toEqual({ vector: true, keyword: true, hints: true, entity: true });
-    expect(s.fusion).toEqual({ method: 'zscore', alpha: 0.3, rrfK: 60, keywordNormalization: 'minmax', missingLeg: 'zero', entityWeight: 0.2 });
+    expect(s.fusion).toEqual({
+      method: 'zscore',
+      alpha: 0.3,
+      rrfK: 60,
+      keywordNormalization: 'minmax',
+      missingLeg: 'zero',
+      entityWeight: 0.2,
+    });
     expect(s.overFetchFactor).toBe(4);
     expect(s.graph).toEqual({ enabled: true, boostWeight: 0.1, timeoutMs: 500, maxEntities: 20, maxNeighbours: 50, maxMemories: 200 });
     expect(s.dampening).toEqual({
@@ -38,7 +45,11 @@ describe('resolveRecallSettings', () => {
   });
 
   it('deep-merges overrides without touching siblings or the preset', () => {
-    const s = resolveRecallSettings('fast', { fusion: { method: 'rrf' }, dampening: { hub: { penalty: 0.5 } }, budget: { tokenBudget: null } });
+    const s = resolveRecallSettings('fast', {
+      fusion: { method: 'rrf' },
+      dampening: { hub: { penalty: 0.5 } },
+      budget: { tokenBudget: null },
+    });
     expect(s.fusion).toMatchObject({ method: 'rrf', alpha: 0.3, rrfK: 60 });
     expect(s.dampening.hub).toEqual({ enabled: true, percentile: 0.9, penalty: 0.5 });
     expect(s.budget.tokenBudget).toBeNull();

@@ -40,7 +40,14 @@ import {
 
 const DEFAULT_SETTINGS: RecallSettings = {
   legs: { vector: true, keyword: true, hints: true, entity: true },
-  fusion: { method: 'zscore', alpha: DEFAULT_ALPHA, rrfK: DEFAULT_RRF_K, keywordNormalization: 'minmax', missingLeg: 'zero', entityWeight: DEFAULT_ENTITY_LEG_WEIGHT },
+  fusion: {
+    method: 'zscore',
+    alpha: DEFAULT_ALPHA,
+    rrfK: DEFAULT_RRF_K,
+    keywordNormalization: 'minmax',
+    missingLeg: 'zero',
+    entityWeight: DEFAULT_ENTITY_LEG_WEIGHT,
+  },
   overFetchFactor: DEFAULT_OVER_FETCH_FACTOR,
   entityLeg: { perEntity: DEFAULT_ENTITY_LEG_PER_ENTITY, maxEntityMentions: DEFAULT_ENTITY_LEG_MAX_ENTITY_MENTIONS },
   graph: {
@@ -60,7 +67,13 @@ const DEFAULT_SETTINGS: RecallSettings = {
   importance: { enabled: true, weight: DEFAULT_IMPORTANCE_WEIGHT },
   validity: { enabled: true, expiredPenalty: DEFAULT_EXPIRED_PENALTY },
   time: { enabled: true, boost: DEFAULT_TIME_WINDOW_BOOST },
-  context: { enabled: true, weight: DEFAULT_CONTEXT_WEIGHT, window: DEFAULT_CONTEXT_WINDOW, anchors: DEFAULT_CONTEXT_ANCHORS, similarityGate: true },
+  context: {
+    enabled: true,
+    weight: DEFAULT_CONTEXT_WEIGHT,
+    window: DEFAULT_CONTEXT_WINDOW,
+    anchors: DEFAULT_CONTEXT_ANCHORS,
+    similarityGate: true,
+  },
   rerank: {
     enabled: true,
     topN: DEFAULT_RERANK_TOP_N,
@@ -198,7 +211,8 @@ export function validateRecallSettings(s: RecallSettings): void {
     ['context.similarityGate', s.context.similarityGate],
   ];
   for (const [path, value] of flags) {
-    if (typeof value !== 'boolean') throw new ValidationError(`recall setting ${path} must be a boolean (got ${String(value)})`, { path, value });
+    if (typeof value !== 'boolean')
+      throw new ValidationError(`recall setting ${path} must be a boolean (got ${String(value)})`, { path, value });
   }
   if (!Array.isArray(s.budget.priorityTypes) || !s.budget.priorityTypes.every((t) => typeof t === 'string')) {
     throw new ValidationError('recall setting budget.priorityTypes must be a list of memory types', { path: 'budget.priorityTypes' });

@@ -8,9 +8,12 @@ import type { RecallSettingsOverrides } from './config.js';
 // normalization, single-leg scores, boost 0.15), whatever the tuned defaults are.
 const SEED_FUSION = { method: 'weighted', alpha: 0.7, keywordNormalization: 'max', missingLeg: 'single' } as const;
 function seedSettings(preset: Parameters<typeof resolveRecallSettings>[0] = 'default', overrides: RecallSettingsOverrides = {}) {
-  return resolveRecallSettings(preset, { ...overrides, graph: { boostWeight: 0.15, ...overrides.graph }, fusion: { ...SEED_FUSION, ...overrides.fusion } });
+  return resolveRecallSettings(preset, {
+    ...overrides,
+    graph: { boostWeight: 0.15, ...overrides.graph },
+    fusion: { ...SEED_FUSION, ...overrides.fusion },
+  });
 }
-
 
 function candidate(memoryId: string, overrides: Partial<RecallCandidate> = {}): RecallCandidate {
   return {
@@ -35,14 +38,21 @@ const ids = (ranked: ReturnType<typeof rankCandidates>) => ranked.map((r) => r.c
 describe('rankCandidates', () => {
   it('keeps a graph-boosted candidate that no leg found, scored by the boost alone', () => {
     const settings = seedSettings('default');
-    const ranked = rankCandidates([candidate('leg', { vector: { raw: 0.9, rank: 1 } }), candidate('graphOnly', { graphBoost: 1 })], settings, context);
+    const ranked = rankCandidates(
+      [candidate('leg', { vector: { raw: 0.9, rank: 1 } }), candidate('graphOnly', { graphBoost: 1 })],
+      settings,
+      context,
+    );
     const graphOnly = ranked.find((r) => r.candidate.memoryId === 'graphOnly');
     expect(graphOnly?.score).toBeCloseTo(0.15);
     expect(graphOnly?.explanation).toMatchObject({ fused: 0, graphBoost: 0.15, vector: null, keyword: null, hint: null });
   });
 
   it('adds the boost on top of the fused score, and only when the graph is enabled', () => {
-    const pair = [candidate('plain', { vector: { raw: 0.6, rank: 1 } }), candidate('linked', { vector: { raw: 0.6, rank: 2 }, graphBoost: 1 })];
+    const pair = [
+      candidate('plain', { vector: { raw: 0.6, rank: 1 } }),
+      candidate('linked', { vector: { raw: 0.6, rank: 2 }, graphBoost: 1 }),
+    ];
     const on = rankCandidates(pair, seedSettings('default', { importance: { enabled: false } }), context);
     expect(ids(on)).toEqual(['linked', 'plain']);
     expect(on[0]?.score).toBeCloseTo(0.6 + 0.15);
@@ -78,7 +88,12 @@ describe('rankCandidates', () => {
           vector: { raw: 0.75, rank: 2 },
           entityMentions: [{ entityId: 'hub', mentions: 900 }],
         }),
-        candidate('other', { entityMentions: [{ entityId: 'e1', mentions: 1 }, { entityId: 'e2', mentions: 2 }] }),
+        candidate('other', {
+          entityMentions: [
+            { entityId: 'e1', mentions: 1 },
+            { entityId: 'e2', mentions: 2 },
+          ],
+        }),
       ],
       settings,
       { ...context, hubThreshold: 100 },
@@ -101,7 +116,9 @@ describe('rankCandidates', () => {
   it('computes the hub threshold from the candidates when none is given', () => {
     const settings = seedSettings('default');
     const entities = (n: number) => [{ entityId: `e${n}`, mentions: n }];
-    const input = Array.from({ length: 10 }, (_, i) => candidate(`m${i}`, { entityMentions: entities(i + 1), vector: { raw: 0.5, rank: i + 1 } }));
+    const input = Array.from({ length: 10 }, (_, i) =>
+      candidate(`m${i}`, { entityMentions: entities(i + 1), vector: { raw: 0.5, rank: i + 1 } }),
+    );
     input.push(candidate('hubby', { entityMentions: entities(1000), vector: { raw: 0.5, rank: 11 } }));
     const ranked = rankCandidates(input, settings, context);
     expect(ranked.find((r) => r.candidate.memoryId === 'hubby')?.explanation.hub).toBe(0.7);
@@ -122,7 +139,13 @@ describe('rankCandidates', () => {
   it('ranks baselines by their own leg only', () => {
     const input = [
       candidate('kw', { keyword: { raw: 9, rank: 1 }, vector: { raw: 0.5, rank: 2 } }),
-      candidate('vec', { keyword: { raw: 1, rank: 2 }, vector: { raw: 0.9, rank: 1 }, graphBoost: 1, type: 'decision', isConstraint: true }),
+      candidate('vec', {
+        keyword: { raw: 1, rank: 2 },
+        vector: { raw: 0.9, rank: 1 },
+        graphBoost: 1,
+        type: 'decision',
+        isConstraint: true,
+      }),
     ];
     expect(ids(rankCandidates(input, seedSettings('keywordOnly'), context))).toEqual(['kw', 'vec']);
     const vectorOnly = rankCandidates(input, seedSettings('vectorOnly'), context);
@@ -133,7 +156,10 @@ describe('rankCandidates', () => {
   it('fuses with RRF when asked, keeping boosts meaningful on the [0, 1] scale', () => {
     const settings = seedSettings('default', { fusion: { method: 'rrf' }, importance: { enabled: false } });
     const ranked = rankCandidates(
-      [candidate('both', { vector: { raw: 0.9, rank: 1 }, keyword: { raw: 5, rank: 1 } }), candidate('one', { vector: { raw: 0.8, rank: 2 }, graphBoost: 1 })],
+      [
+        candidate('both', { vector: { raw: 0.9, rank: 1 }, keyword: { raw: 5, rank: 1 } }),
+        candidate('one', { vector: { raw: 0.8, rank: 2 }, graphBoost: 1 }),
+      ],
       settings,
       context,
     );
@@ -149,7 +175,10 @@ describe('validity and pin (issue 9 review defects)', () => {
 
   it('an expired validUntil ranks below the same memory still valid', () => {
     const ranked = rankCandidates(
-      [candidate('expired', { ...found, validUntil: '2024-06-01T00:00:00Z' }), candidate('valid', { ...found, validUntil: '2024-12-01T00:00:00Z' })],
+      [
+        candidate('expired', { ...found, validUntil: '2024-06-01T00:00:00Z' }),
+        candidate('valid', { ...found, validUntil: '2024-12-01T00:00:00Z' }),
+      ],
       settings,
       context,
     );
@@ -159,7 +188,10 @@ describe('validity and pin (issue 9 review defects)', () => {
   });
 
   it('validity follows the time of the question', () => {
-    const [r] = rankCandidates([candidate('m', { ...found, validUntil: '2024-06-01T00:00:00Z' })], settings, { ...context, now: new Date('2024-05-01T00:00:00Z') });
+    const [r] = rankCandidates([candidate('m', { ...found, validUntil: '2024-06-01T00:00:00Z' })], settings, {
+      ...context,
+      now: new Date('2024-05-01T00:00:00Z'),
+    });
     expect(r!.explanation.validity).toBe(1);
   });
 

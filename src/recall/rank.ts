@@ -24,11 +24,7 @@ export interface RankContext {
  * candidate comes back, each with an explanation of every factor; rerank, filters and the token
  * budget come after, in the orchestrator. Candidates must be unique by memoryId.
  */
-export function rankCandidates(
-  candidates: readonly RecallCandidate[],
-  settings: RecallSettings,
-  context: RankContext,
-): RankedCandidate[] {
+export function rankCandidates(candidates: readonly RecallCandidate[], settings: RecallSettings, context: RankContext): RankedCandidate[] {
   const tokens = new Set(queryTokens(context.query));
   const threshold = context.hubThreshold ?? hubThreshold(candidates, settings.dampening.hub.percentile);
 
@@ -41,7 +37,9 @@ export function rankCandidates(
     );
     const recency = settings.recency.enabled ? recencyFactor(candidate, context.now, settings.recency) : 1;
     const importance = settings.importance.enabled ? importanceFactor(candidate.importance, settings.importance.weight) : 1;
-    const validity = settings.validity.enabled ? validityFactor(candidate.validUntil ?? null, context.now, settings.validity.expiredPenalty) : 1;
+    const validity = settings.validity.enabled
+      ? validityFactor(candidate.validUntil ?? null, context.now, settings.validity.expiredPenalty)
+      : 1;
     const time = settings.time.enabled ? timeFactor(candidate.occurredAt, context.timeWindow ?? null, settings.time.boost) : 1;
     const stale = staleFactor(candidate.staleReason ?? null);
     const pinned = candidate.pinned === true;
@@ -51,7 +49,28 @@ export function rankCandidates(
     return {
       candidate,
       score,
-      explanation: { method, vector, keyword, hint, entity, fused, graphBoost, gravity, hub, resolution, recency, importance, validity, time, stale, staleReason: candidate.staleReason ?? null, pinned, context: 0, rerank: null, final: score },
+      explanation: {
+        method,
+        vector,
+        keyword,
+        hint,
+        entity,
+        fused,
+        graphBoost,
+        gravity,
+        hub,
+        resolution,
+        recency,
+        importance,
+        validity,
+        time,
+        stale,
+        staleReason: candidate.staleReason ?? null,
+        pinned,
+        context: 0,
+        rerank: null,
+        final: score,
+      },
     };
   });
   return ranked.sort(byScoreThenId);

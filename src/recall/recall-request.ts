@@ -35,7 +35,14 @@ export interface RecallPlan {
 }
 
 export function planRecall(
-  request: { query: string; namespace: string; limit?: number | null; tokenBudget?: number | null; filters?: RecallFilters | null; asOf?: string | Date | null },
+  request: {
+    query: string;
+    namespace: string;
+    limit?: number | null;
+    tokenBudget?: number | null;
+    filters?: RecallFilters | null;
+    asOf?: string | Date | null;
+  },
   settings: RecallSettings,
 ): RecallPlan {
   const query = request.query.trim();
@@ -60,7 +67,11 @@ export function planRecall(
     asOf,
     filters,
     memoryFilters: { ...filters, minImportance: filters.minImportance ?? settings.filters.minImportance },
-    include: { includeDeleted: !!filters.includeDeleted, includeSuperseded: !!filters.includeSuperseded, includeCompressed: !!filters.includeCompressed },
+    include: {
+      includeDeleted: !!filters.includeDeleted,
+      includeSuperseded: !!filters.includeSuperseded,
+      includeCompressed: !!filters.includeCompressed,
+    },
     fetch: limit * settings.overFetchFactor,
     timeWindow: settings.time.enabled ? queryTimeWindow(query, asOf.time) : null,
   };

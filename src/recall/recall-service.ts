@@ -131,9 +131,16 @@ export class RecallService {
     const plan = planRecall(request, this.settingsFor(request.preset, request.overrides));
     const vector = await this.embedQuery(plan, timer);
     const retrieved = await this.retrieve(plan, vector, timer);
-    const memories = await timer.run('load', () => loadRecallMemories(this.executor, candidateIds(retrieved.legs), { namespace: plan.namespace, ...plan.include, vector }));
+    const memories = await timer.run('load', () =>
+      loadRecallMemories(this.executor, candidateIds(retrieved.legs), { namespace: plan.namespace, ...plan.include, vector }),
+    );
     let ranked = timer.runSync('rank', () =>
-      rankCandidates(assembleCandidates(retrieved.legs, memories), plan.settings, { query: plan.query, now: plan.asOf.time, hubThreshold: retrieved.hubThreshold, timeWindow: plan.timeWindow }),
+      rankCandidates(assembleCandidates(retrieved.legs, memories), plan.settings, {
+        query: plan.query,
+        now: plan.asOf.time,
+        hubThreshold: retrieved.hubThreshold,
+        timeWindow: plan.timeWindow,
+      }),
     );
     ranked = await this.context(plan, ranked, memories, vector, timer);
     ranked = applyFilters(
@@ -144,7 +151,17 @@ export class RecallService {
     reranked.items = await this.collapse(plan, reranked.items, timer);
     const boostTimedOut = retrieved.boost?.timedOut ?? false;
     if (request.rankOnly) {
-      return { items: [], ranked: reranked.items, totalTokens: 0, budgetUsed: 0, prompt: '', boostTimedOut, rerankApplied: reranked.applied, timings: timer.timings, tookMs: timer.elapsed() };
+      return {
+        items: [],
+        ranked: reranked.items,
+        totalTokens: 0,
+        budgetUsed: 0,
+        prompt: '',
+        boostTimedOut,
+        rerankApplied: reranked.applied,
+        timings: timer.timings,
+        tookMs: timer.elapsed(),
+      };
     }
 
     const budget = timer.runSync('budget', () =>
@@ -156,7 +173,12 @@ export class RecallService {
       }),
     );
     const record = (id: string) => memories.get(id)!.record;
-    const items = budget.selected.map((s) => ({ memory: record(s.candidate.memoryId), score: s.score, tokens: s.tokens, explanation: s.explanation }));
+    const items = budget.selected.map((s) => ({
+      memory: record(s.candidate.memoryId),
+      score: s.score,
+      tokens: s.tokens,
+      explanation: s.explanation,
+    }));
     if (request.trackAccess !== false && items.length > 0) this.accessTracker?.record(items.map((i) => i.memory.id));
     return {
       items,
@@ -207,7 +229,13 @@ export class RecallService {
     const named: Promise<QueryEntity[] | Error> =
       settings.graph.enabled || settings.legs.entity
         ? timer
-            .run('entities', () => queryEntities(this.executor, { namespaceToken: token, tokens: queryTokens(plan.query).filter((t) => t.length >= 2), maxEntities: settings.graph.maxEntities }))
+            .run('entities', () =>
+              queryEntities(this.executor, {
+                namespaceToken: token,
+                tokens: queryTokens(plan.query).filter((t) => t.length >= 2),
+                maxEntities: settings.graph.maxEntities,
+              }),
+            )
             .catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))))
         : Promise.resolve([]);
     const entitiesOrThrow = async () => {
@@ -216,8 +244,12 @@ export class RecallService {
       return found;
     };
     const [vectorHits, keyword, hints, entity, boost, hubThreshold] = await Promise.all([
-      leg(settings.legs.vector && vector !== null, 'vector', () => vectorLeg(this.executor, { namespace, vector: vector!, limit: fetch, includeDeleted })),
-      leg(settings.legs.keyword, 'keyword', () => keywordLeg(this.executor, { namespaceToken: token, luceneQuery, limit: fetch, includeDeleted })),
+      leg(settings.legs.vector && vector !== null, 'vector', () =>
+        vectorLeg(this.executor, { namespace, vector: vector!, limit: fetch, includeDeleted }),
+      ),
+      leg(settings.legs.keyword, 'keyword', () =>
+        keywordLeg(this.executor, { namespaceToken: token, luceneQuery, limit: fetch, includeDeleted }),
+      ),
       leg(settings.legs.hints, 'hints', () => hintLeg(this.executor, { namespaceToken: token, luceneQuery, limit: fetch, includeDeleted })),
       leg(settings.legs.entity, 'entity', async () =>
         entityLeg(this.executor, { entities: await entitiesOrThrow(), limit: fetch, ...settings.entityLeg, includeDeleted }),
@@ -226,30 +258,52 @@ export class RecallService {
         ? named.then((found) =>
             found instanceof Error
               ? { strengths: new Map<string, number>(), timedOut: false, error: found.message }
-              : timer.run('boost', () => graphBoost(this.executor, { entities: found, maxNeighbours: settings.graph.maxNeighbours, maxMemories: settings.graph.maxMemories })),
+              : timer.run('boost', () =>
+                  graphBoost(this.executor, {
+                    entities: found,
+                    maxNeighbours: settings.graph.maxNeighbours,
+                    maxMemories: settings.graph.maxMemories,
+                  }),
+                ),
           )
         : Promise.resolve(null),
       settings.dampening.hub.enabled
-        ? timer.run('hubs', () => this.hubThresholds.get(namespace, settings.dampening.hub.percentile)).catch((error: unknown) => {
-            this.logger.warn({ error }, 'hub threshold unavailable; recall continues without hub dampening');
-            return Number.POSITIVE_INFINITY;
-          })
+        ? timer
+            .run('hubs', () => this.hubThresholds.get(namespace, settings.dampening.hub.percentile))
+            .catch((error: unknown) => {
+              this.logger.warn({ error }, 'hub threshold unavailable; recall continues without hub dampening');
+              return Number.POSITIVE_INFINITY;
+            })
         : Promise.resolve(Number.POSITIVE_INFINITY),
     ]);
     if (attempted > 0 && failures.length === attempted) throw failures[0];
     if (boost?.error) this.logger.warn({ error: boost.error }, 'graph boost failed; recall continues without it');
-    return { legs: { vector: vectorHits, keyword, hints, entity, graph: boost?.strengths ?? new Map<string, number>() }, boost, hubThreshold };
+    return {
+      legs: { vector: vectorHits, keyword, hints, entity, graph: boost?.strengths ?? new Map<string, number>() },
+      boost,
+      hubThreshold,
+    };
   }
 
   /** Session neighbours of the top results gain part of their anchor's score; additive only. */
-  private async context(plan: RecallPlan, ranked: RankedCandidate[], memories: Map<string, LoadedMemory>, vector: number[] | null, timer: StageTimer): Promise<RankedCandidate[]> {
+  private async context(
+    plan: RecallPlan,
+    ranked: RankedCandidate[],
+    memories: Map<string, LoadedMemory>,
+    vector: number[] | null,
+    timer: StageTimer,
+  ): Promise<RankedCandidate[]> {
     const { context } = plan.settings;
     if (!context.enabled || context.weight <= 0 || ranked.length === 0) return ranked;
     try {
       return await timer.run('context', async () => {
         const anchors = ranked.slice(0, context.anchors).map((r) => r.candidate.memoryId);
         const neighbours = await sessionNeighbours(this.executor, anchors, context.window);
-        const newcomers = await loadRecallMemories(this.executor, contextNewcomerIds(ranked, neighbours), { namespace: plan.namespace, ...plan.include, vector });
+        const newcomers = await loadRecallMemories(this.executor, contextNewcomerIds(ranked, neighbours), {
+          namespace: plan.namespace,
+          ...plan.include,
+          vector,
+        });
         for (const [id, memory] of newcomers) memories.set(id, memory);
         const candidates = new Map([...newcomers].map(([id, m]) => [id, { ...m, graphBoost: 0 }]));
         return applyContextBoost(ranked, neighbours, candidates, context, (id) => memories.get(id)?.similarity);
@@ -278,7 +332,12 @@ export class RecallService {
   }
 
   /** Reorders the head by stored similarity (computed while hydrating: no I/O here); a timeout keeps the order. */
-  private async rerank(plan: RecallPlan, ranked: RankedCandidate[], memories: Map<string, LoadedMemory>, timer: StageTimer): Promise<{ items: RankedCandidate[]; applied: boolean }> {
+  private async rerank(
+    plan: RecallPlan,
+    ranked: RankedCandidate[],
+    memories: Map<string, LoadedMemory>,
+    timer: StageTimer,
+  ): Promise<{ items: RankedCandidate[]; applied: boolean }> {
     const { rerank } = plan.settings;
     if (!rerank.enabled || ranked.length < 2) return { items: ranked, applied: false };
     const provider = createSimilarityReranker((id) => memories.get(id)?.similarity, rerank);
@@ -291,7 +350,10 @@ function mergeDeep(base: object, overrides: object): object {
   const out: Record<string, unknown> = { ...(base as Record<string, unknown>) };
   for (const [key, value] of Object.entries(overrides)) {
     const current = out[key];
-    out[key] = value && typeof value === 'object' && !Array.isArray(value) && current && typeof current === 'object' ? mergeDeep(current, value) : value;
+    out[key] =
+      value && typeof value === 'object' && !Array.isArray(value) && current && typeof current === 'object'
+        ? mergeDeep(current, value)
+        : value;
   }
   return out;
 }

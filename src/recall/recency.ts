@@ -9,11 +9,7 @@ export type RecencySettings = Pick<RecallSettings['recency'], 'halfLifeDays' | '
  * `now`, tending to 1 − weight for old ones. Age is measured from occurredAt (event time), else
  * createdAt; a future time, or no parsable time at all, counts as age 0 (no penalty).
  */
-export function recencyFactor(
-  memory: { occurredAt: string | null; createdAt: string },
-  now: Date,
-  settings: RecencySettings,
-): number {
+export function recencyFactor(memory: { occurredAt: string | null; createdAt: string }, now: Date, settings: RecencySettings): number {
   const age = ageInDays(memory, now);
   return 1 - settings.weight + settings.weight * 0.5 ** (age / settings.halfLifeDays);
 }

@@ -71,7 +71,10 @@ describe('rerankWithTimeout', () => {
   });
 
   it('keeps results the provider did not score, right after the scored ones', async () => {
-    const partial: RerankProvider = async () => [{ memoryId: 'c', score: 5 }, { memoryId: 'zzz', score: 9 }];
+    const partial: RerankProvider = async () => [
+      { memoryId: 'c', score: 5 },
+      { memoryId: 'zzz', score: 9 },
+    ];
     const out = await rerankWithTimeout('q', ranked(['a', 'b', 'c', 'd']), partial, { topN: 3, timeoutMs: 1000 });
     expect(ids(out.items)).toEqual(['c', 'a', 'b', 'd']);
   });

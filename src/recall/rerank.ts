@@ -44,7 +44,9 @@ export async function rerankWithTimeout(
   options: RerankOptions,
 ): Promise<RerankOutcome> {
   const unchanged = (reason: 'timeout' | 'error' | 'empty', error?: unknown): RerankOutcome =>
-    error === undefined ? { items: [...ranked], rerankApplied: false, reason } : { items: [...ranked], rerankApplied: false, reason, error };
+    error === undefined
+      ? { items: [...ranked], rerankApplied: false, reason }
+      : { items: [...ranked], rerankApplied: false, reason, error };
   const head = ranked.slice(0, Math.max(0, options.topN));
   if (head.length === 0) return unchanged('empty');
 
@@ -127,7 +129,10 @@ export function createSimilarityReranker(
     candidates
       .map((c) => {
         const similarity = getSimilarity(c.memoryId);
-        const score = similarity === null || similarity === undefined || !Number.isFinite(similarity) ? c.score : weights.scoreWeight * c.score + weights.similarityWeight * similarity;
+        const score =
+          similarity === null || similarity === undefined || !Number.isFinite(similarity)
+            ? c.score
+            : weights.scoreWeight * c.score + weights.similarityWeight * similarity;
         return { memoryId: c.memoryId, score };
       })
       .sort((a, b) => b.score - a.score);

@@ -34,10 +34,12 @@ export function queryTimeWindow(query: string, asOf: Date): TimeWindow | null {
 function widen(result: chrono.ParsedResult, text: string, at: number, now: number): { start: number; end: number } | null {
   if (result.end) return { start: startOfDay(at), end: endOfDay(result.end.date().getTime()) };
   // "the past two months", "in the last 3 months", "this year": from then until the question.
-  if (/\b(?:past|last)\s+(?:\w+\s+)?(?:months|weeks|years)\b|\bthis (?:month|year|week)\b/.test(text)) return { start: startOfDay(at), end: now };
+  if (/\b(?:past|last)\s+(?:\w+\s+)?(?:months|weeks|years)\b|\bthis (?:month|year|week)\b/.test(text))
+    return { start: startOfDay(at), end: now };
   // "two weeks ago", "last week": approximate, so a week around the day.
   if (/\bweeks?\b/.test(text)) return { start: startOfDay(at - 3 * DAY_MS), end: endOfDay(at + 3 * DAY_MS) };
-  if (result.start.isCertain('day') || result.start.isCertain('weekday')) return { start: startOfDay(at - DAY_MS), end: endOfDay(at + DAY_MS) };
+  if (result.start.isCertain('day') || result.start.isCertain('weekday'))
+    return { start: startOfDay(at - DAY_MS), end: endOfDay(at + DAY_MS) };
   if (result.start.isCertain('month')) {
     const d = new Date(at);
     return { start: Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1), end: Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) - 1 };

@@ -21,5 +21,7 @@ export async function sessionTranscripts(
   }
   const found = await transcriptsBySessions(executor, [...keys.values()], MAX_EXPANDED_TRANSCRIPTS);
   const order = [...keys.keys()];
-  return found.sort((a, b) => order.indexOf(JSON.stringify([a.namespace, a.sessionId])) - order.indexOf(JSON.stringify([b.namespace, b.sessionId])));
+  return found.sort(
+    (a, b) => order.indexOf(JSON.stringify([a.namespace, a.sessionId])) - order.indexOf(JSON.stringify([b.namespace, b.sessionId])),
+  );
 }

@@ -18,7 +18,11 @@ export interface ContinuityScore {
  * session's text (transcript, prompts, memories written); one the session's own recall found by
  * keyword counts as fully relevant.
  */
-export function scoreContinuity(injected: ReadonlyArray<{ id: string; content: string }>, sessionText: string, keywordHits: readonly string[]): ContinuityScore {
+export function scoreContinuity(
+  injected: ReadonlyArray<{ id: string; content: string }>,
+  sessionText: string,
+  keywordHits: readonly string[],
+): ContinuityScore {
   const seen = new Set(queryTokens(sessionText));
   const hits = new Set(keywordHits);
   const relevance = injected.map((m) => {

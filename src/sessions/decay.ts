@@ -26,7 +26,11 @@ export interface DecayReport {
  * they happened), then stale flags set (expired; persistent and not retrieved within
  * `unretrievedDays`) and lifted where they no longer hold. `full` says a step filled its batch.
  */
-export async function runDecayPass(executor: Executor, settings: DecaySettings, now = new Date()): Promise<DecayReport & { full: boolean }> {
+export async function runDecayPass(
+  executor: Executor,
+  settings: DecaySettings,
+  now = new Date(),
+): Promise<DecayReport & { full: boolean }> {
   const scope = { namespaces: settings.namespaces, limit: DECAY_BATCH, now: now.toISOString() };
   const candidates = await expiryCandidates(executor, scope, EXPIRY_TEXT_CHARS);
   const parsed = candidates.map((c) => ({ id: c.id, validUntil: parseExpiry(c.content, new Date(c.reference)) }));

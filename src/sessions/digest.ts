@@ -61,7 +61,10 @@ export function fitSections(header: string, sections: readonly DigestSection[], 
 
 const minutes = (fromIso: string, to: Date) => Math.max(0, Math.round((to.getTime() - Date.parse(fromIso)) / 60_000));
 
-export type CheckpointReason = { kind: 'prompts'; prompts: number } | { kind: 'elapsed'; minutes: number } | { kind: 'session_end'; reason: string };
+export type CheckpointReason =
+  | { kind: 'prompts'; prompts: number }
+  | { kind: 'elapsed'; minutes: number }
+  | { kind: 'session_end'; reason: string };
 
 function reasonText(reason: CheckpointReason): string {
   switch (reason.kind) {
@@ -80,15 +83,22 @@ function reasonText(reason: CheckpointReason): string {
  * recent prompts and the memory activity, within `budget` characters.
  */
 export function checkpointDigest(session: SessionRecord, reason: CheckpointReason, now: Date, budget: number): string {
-  const where = [session.project ? `project ${session.project}` : null, session.harness ? `harness ${session.harness}` : null].filter(Boolean).join(', ');
-  const totals = reason.kind === 'session_end'
-    ? `${session.prompts} prompts in total, ${session.toolResults} tool results`
-    : `${session.prompts} prompts, ${session.toolResults} tool results`;
+  const where = [session.project ? `project ${session.project}` : null, session.harness ? `harness ${session.harness}` : null]
+    .filter(Boolean)
+    .join(', ');
+  const totals =
+    reason.kind === 'session_end'
+      ? `${session.prompts} prompts in total, ${session.toolResults} tool results`
+      : `${session.prompts} prompts, ${session.toolResults} tool results`;
   const header = `## Checkpoint — ${reasonText(reason)}\nsession ${session.sessionId}${where ? ` (${where})` : ''}: ${totals}, ${minutes(session.startedAt, now)} min`;
-  return fitSections(header, [
-    { title: '### Recent prompts', lines: [...session.recentQueries].reverse() },
-    { title: '### Memory activity', lines: [...session.recentRemembers].reverse().map((r) => `remembered: ${r}`) },
-  ], budget).text;
+  return fitSections(
+    header,
+    [
+      { title: '### Recent prompts', lines: [...session.recentQueries].reverse() },
+      { title: '### Memory activity', lines: [...session.recentRemembers].reverse().map((r) => `remembered: ${r}`) },
+    ],
+    budget,
+  ).text;
 }
 
 /**
@@ -97,14 +107,29 @@ export function checkpointDigest(session: SessionRecord, reason: CheckpointReaso
  * first: the checkpoint may be older than the crash), then the last checkpoint's digest — cut
  * to `budget` characters.
  */
-export function recoveryDigest(session: SessionRecord, latest: { digest: string; updatedAt: string; trigger: string } | null, now: Date, budget: number): FittedText {
+export function recoveryDigest(
+  session: SessionRecord,
+  latest: { digest: string; updatedAt: string; trigger: string } | null,
+  now: Date,
+  budget: number,
+): FittedText {
   const header = `# Recovering session ${session.sessionId} (${session.status})\n${session.prompts} prompts, ${session.toolResults} tool results, ${minutes(session.startedAt, now)} min; ${session.checkpoints} checkpoints${latest ? `, the last ${minutes(latest.updatedAt, now)} min ago (${latest.trigger})` : ''}`;
   const sections: DigestSection[] = [];
   if (session.summaryLearned || session.summaryNextSteps) {
-    sections.push({ title: '## Summary', lines: [`learned: ${session.summaryLearned ?? ''}`, `next steps: ${session.summaryNextSteps ?? ''}`] });
+    sections.push({
+      title: '## Summary',
+      lines: [`learned: ${session.summaryLearned ?? ''}`, `next steps: ${session.summaryNextSteps ?? ''}`],
+    });
   }
   sections.push({ title: '## Recent prompts', lines: [...session.recentQueries].reverse() });
   sections.push({ title: '## Recent memories and tool results', lines: [...session.recentRemembers].reverse() });
-  if (latest) sections.push({ title: '## Last checkpoint', lines: latest.digest.split('\n').filter((l) => l.trim() && !l.startsWith('## Checkpoint')).map((l) => l.replace(/^[-#\s]+/, '')) });
+  if (latest)
+    sections.push({
+      title: '## Last checkpoint',
+      lines: latest.digest
+        .split('\n')
+        .filter((l) => l.trim() && !l.startsWith('## Checkpoint'))
+        .map((l) => l.replace(/^[-#\s]+/, '')),
+    });
   return fitSections(header, sections, budget);
 }

@@ -27,8 +27,11 @@ describe('parseExpiry: relative and absolute time phrases against when the memor
     expect(parseExpiry('I went to the support group today', at)).toBeNull();
   });
 
-  it('is what the write path stores as validUntil (the memory\'s occurredAt as reference)', () => {
-    expect(classifyTemporal('Meeting at 3pm tomorrow', '2026-11-24T10:00:00Z')).toEqual({ temporal: 'temporal', validUntil: '2026-11-25T15:00:00.000Z' });
+  it("is what the write path stores as validUntil (the memory's occurredAt as reference)", () => {
+    expect(classifyTemporal('Meeting at 3pm tomorrow', '2026-11-24T10:00:00Z')).toEqual({
+      temporal: 'temporal',
+      validUntil: '2026-11-25T15:00:00.000Z',
+    });
     expect(classifyTemporal('On-call rotation through Friday', '2026-11-24T10:00:00Z').validUntil).toBe('2026-11-27T23:59:59.000Z');
     // An explicit ISO date still wins.
     expect(classifyTemporal('Feature flag stays on until 2026-12-01', '2026-11-24T10:00:00Z').validUntil).toBe('2026-12-01T23:59:59.000Z');

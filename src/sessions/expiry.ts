@@ -33,7 +33,9 @@ export function parseExpiry(text: string, reference: Date): string | null {
       if (/^now$/i.test(result.text.trim())) continue;
       const component = result.end ?? result.start;
       const at = component.date();
-      const until = component.isCertain('hour') ? at.getTime() : Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate(), 23, 59, 59);
+      const until = component.isCertain('hour')
+        ? at.getTime()
+        : Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate(), 23, 59, 59);
       if (Number.isFinite(until) && (latest === null || until > latest)) latest = until;
     }
   }

@@ -1,4 +1,16 @@
-export { SessionService, sessionKey, CONTEXT_LIMITS, CHECKPOINT_DIGEST_CHARS, type SessionSettings, type StartInput, type StartResult, type ObserveInput, type ObserveResult, type EndResult, type RecoverResult } from './session-service.js';
+export {
+  SessionService,
+  sessionKey,
+  CONTEXT_LIMITS,
+  CHECKPOINT_DIGEST_CHARS,
+  type SessionSettings,
+  type StartInput,
+  type StartResult,
+  type ObserveInput,
+  type ObserveResult,
+  type EndResult,
+  type RecoverResult,
+} from './session-service.js';
 export { SessionUpkeep, type SessionUpkeepStats } from './upkeep-loops.js';
 export { runSessionEnd, SESSION_END_ACTOR, type SessionEndDeps, type SessionEndResult, type FeedbackSink } from './session-end-job.js';
 export { runDecayPass, type DecayReport } from './decay.js';

@@ -14,7 +14,12 @@ const SUMMARY_EVENT_BASE = '9e47b0d1-2c3a-4f58-b6e1-sessionsumm0';
 
 /** Aspect feedback (src/upkeep/aspect-feedback.ts): once per session, safe to repeat. */
 export interface FeedbackSink {
-  apply(input: { namespace: string; sessionId: string; memoryIds: readonly string[]; actor: string }): Promise<{ applied: boolean; aspectsUpdated: number }>;
+  apply(input: {
+    namespace: string;
+    sessionId: string;
+    memoryIds: readonly string[];
+    actor: string;
+  }): Promise<{ applied: boolean; aspectsUpdated: number }>;
 }
 
 export interface SessionEndDeps {
@@ -54,14 +59,23 @@ export async function runSessionEnd(deps: SessionEndDeps, jobId: string): Promis
   // Tool results count with the memories written, unless they are one of them (remember with the sessionId).
   const contents = memories.map((m) => m.content);
   const toolResults = session.recentRemembers.filter((r) => !contents.some((c) => c.startsWith(r.replace(/…$/, ''))));
-  const material: SessionMaterial = { transcript: transcript?.content ?? null, prompts: session.recentQueries, memories: [...contents, ...toolResults] };
+  const material: SessionMaterial = {
+    transcript: transcript?.content ?? null,
+    prompts: session.recentQueries,
+    memories: [...contents, ...toolResults],
+  };
   const summary = await summarize(deps, material);
 
   const injected = await memoryTexts(executor, job.namespace, session.injectedIds);
   const byId = new Map(injected.map((m) => [m.id, m]));
   const ordered = session.injectedIds.map((id) => byId.get(id) ?? { id, content: '' });
   const continuity = scoreContinuity(ordered, sessionText(material), session.keywordHits);
-  const feedback = await deps.feedback.apply({ namespace: job.namespace, sessionId: job.sessionId, memoryIds: session.keywordHits, actor: SESSION_END_ACTOR });
+  const feedback = await deps.feedback.apply({
+    namespace: job.namespace,
+    sessionId: job.sessionId,
+    memoryIds: session.keywordHits,
+    actor: SESSION_END_ACTOR,
+  });
 
   await saveSummary(executor, {
     namespace: job.namespace,
@@ -72,7 +86,13 @@ export async function runSessionEnd(deps: SessionEndDeps, jobId: string): Promis
     continuity,
     // Recorded now or by an earlier run of this job: either way the session's feedback is in.
     feedbackApplied: true,
-    details: JSON.stringify({ summarizer: summary.summarizer, continuity: continuity.score, injected: ordered.length, used: continuity.used, keywordHits: session.keywordHits.length }),
+    details: JSON.stringify({
+      summarizer: summary.summarizer,
+      continuity: continuity.score,
+      injected: ordered.length,
+      used: continuity.used,
+      keywordHits: session.keywordHits.length,
+    }),
     now: new Date().toISOString(),
   });
   return {

@@ -3,8 +3,19 @@ import type { Executor } from '../db/index.js';
 import { derivedId } from '../db/ids.js';
 import type { MemoryRecord } from '../db/records.js';
 import {
-  bestMemories, endSessionRecord, getSession, idleSessions, latestNamespaceCheckpoint, markCheckpoint, pinnedAndConstraints,
-  queueEndJob, recordEvent, sessionStats, startSessionRecord, type SessionRecord, type SessionStats,
+  bestMemories,
+  endSessionRecord,
+  getSession,
+  idleSessions,
+  latestNamespaceCheckpoint,
+  markCheckpoint,
+  pinnedAndConstraints,
+  queueEndJob,
+  recordEvent,
+  sessionStats,
+  startSessionRecord,
+  type SessionRecord,
+  type SessionStats,
 } from '../db/queries/sessions.js';
 import { ConflictError, LimitExceededError, NotFoundError, ValidationError } from '../errors.js';
 import type { Logger } from '../logger.js';
@@ -28,7 +39,13 @@ export interface SessionSettings {
 
 /** The recall a start-of-session context asks when it is given a query (RecallService.recall). */
 export interface ContextRecall {
-  recall(request: { query: string; namespace: string; limit: number; tokenBudget: null; trackAccess: boolean }): Promise<{ items: Array<{ memory: MemoryRecord }> }>;
+  recall(request: {
+    query: string;
+    namespace: string;
+    limit: number;
+    tokenBudget: null;
+    trackAccess: boolean;
+  }): Promise<{ items: Array<{ memory: MemoryRecord }> }>;
 }
 
 /** Memories of each kind a start-of-session context considers (before the character budget). */
@@ -105,13 +122,15 @@ export interface RecoverResult {
 /** The session id as sessions, checkpoints and memories store it (well-formed, trimmed, redacted). */
 export function sessionKey(raw: string): string {
   const trimmed = cleanText(raw).trim();
-  if (!trimmed || trimmed.length > MAX_SESSION_ID_CHARS) throw new ValidationError(`sessionId must be 1–${MAX_SESSION_ID_CHARS} characters`, { field: 'sessionId' });
+  if (!trimmed || trimmed.length > MAX_SESSION_ID_CHARS)
+    throw new ValidationError(`sessionId must be 1–${MAX_SESSION_ID_CHARS} characters`, { field: 'sessionId' });
   return redactStored(trimmed);
 }
 
 function budget(value: number | null | undefined, fallback: number, min: number, max: number, field: string): number {
   if (value == null) return fallback;
-  if (!Number.isInteger(value) || value < min || value > max) throw new LimitExceededError(`${field} must be an integer from ${min} to ${max}`, { field });
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw new LimitExceededError(`${field} must be an integer from ${min} to ${max}`, { field });
   return value;
 }
 
@@ -145,16 +164,27 @@ export class SessionService {
     const query = input.query?.trim() ? input.query.trim() : null;
     const pinned = await pinnedAndConstraints(this.executor, input.namespace, CONTEXT_LIMITS.pinned);
     const checkpoint = await latestNamespaceCheckpoint(this.executor, input.namespace, sessionId);
-    const project = await this.best(input.namespace, query, pinned.map((m) => m.id), CONTEXT_LIMITS.project);
+    const project = await this.best(
+      input.namespace,
+      query,
+      pinned.map((m) => m.id),
+      CONTEXT_LIMITS.project,
+    );
     const globalNs = this.settings.globalNamespace;
-    const global = globalNs && globalNs !== input.namespace && input.canReadGlobal ? await this.best(globalNs, query, [], CONTEXT_LIMITS.global) : [];
+    const global =
+      globalNs && globalNs !== input.namespace && input.canReadGlobal ? await this.best(globalNs, query, [], CONTEXT_LIMITS.global) : [];
 
     const names: Array<ContextSection['name']> = ['pinned', 'checkpoint', 'project', 'global'];
     const sections: DigestSection[] = [
       { title: '## Pinned memories and constraints', lines: pinned.map(memoryLine), ids: pinned.map((m) => m.id) },
       {
         title: `## Where the last session stood (${checkpoint?.sessionId === sessionId ? 'this session' : 'previous session'})`,
-        lines: checkpoint ? checkpoint.digest.split('\n').filter((l) => l.trim() && !l.startsWith('## Checkpoint')).map((l) => l.replace(/^[-#\s]+/, '')) : [],
+        lines: checkpoint
+          ? checkpoint.digest
+              .split('\n')
+              .filter((l) => l.trim() && !l.startsWith('## Checkpoint'))
+              .map((l) => l.replace(/^[-#\s]+/, ''))
+          : [],
       },
       { title: `## Memories of ${input.namespace}`, lines: project.map(memoryLine), ids: project.map((m) => m.id) },
       // Another namespace's memories: shown, never recorded on this session (continuity reads its own namespace).
@@ -214,22 +244,26 @@ export class SessionService {
       if (!reason) return { session: event.session, checkpoint: null, replayed: false };
       const sincePrompts = event.session.prompts - event.session.checkpointPrompts;
       const session = await markCheckpoint(tx, base);
-      const checkpoint = await checkpointWork({
-        namespace: input.namespace,
-        sessionId,
-        trigger: 'periodic',
-        digest: checkpointDigest(session, reason, now, CHECKPOINT_DIGEST_CHARS),
-        promptCount: sincePrompts,
-        memoryQueries: session.recentQueries,
-        recentRemembers: session.recentRemembers,
-        harness: session.harness,
-        project: session.project,
-      }, now)(tx);
+      const checkpoint = await checkpointWork(
+        {
+          namespace: input.namespace,
+          sessionId,
+          trigger: 'periodic',
+          digest: checkpointDigest(session, reason, now, CHECKPOINT_DIGEST_CHARS),
+          promptCount: sincePrompts,
+          memoryQueries: session.recentQueries,
+          recentRemembers: session.recentRemembers,
+          harness: session.harness,
+          project: session.project,
+        },
+        now,
+      )(tx);
       return { session, checkpoint, replayed: false };
     });
     if (!outcome) return null;
     // The first run committed (a lost COMMIT reply): its checkpoint is the session's latest.
-    if (outcome.replayed) return { session: outcome.session, checkpoint: (await latestCheckpoints(this.executor, input.namespace, sessionId, 1))[0] ?? null };
+    if (outcome.replayed)
+      return { session: outcome.session, checkpoint: (await latestCheckpoints(this.executor, input.namespace, sessionId, 1))[0] ?? null };
     return { session: outcome.session, checkpoint: outcome.checkpoint };
   }
 
@@ -259,22 +293,41 @@ export class SessionService {
     if (!session) throw new NotFoundError('session', sessionId);
     const [latest] = await latestCheckpoints(this.executor, namespace, sessionId, 1);
     const fitted = recoveryDigest(session, latest ?? null, new Date(), limit);
-    return { session, digest: fitted.text, chars: fitted.text.length, budget: limit, omitted: fitted.omitted, checkpointId: latest?.id ?? null };
+    return {
+      session,
+      digest: fitted.text,
+      chars: fitted.text.length,
+      budget: limit,
+      omitted: fitted.omitted,
+      checkpointId: latest?.id ?? null,
+    };
   }
 
   /**
    * Ends an open session: a session_end checkpoint and the session-end job, in one transaction.
    * Ending it again changes nothing. `idleBefore` (the idle sweep) ends it only if it is still idle.
    */
-  async end(input: { namespace: string; sessionId: string; reason: 'ended' | 'idle'; actor: string; transcript?: string | null; idleBefore?: string | null }, now = new Date()): Promise<EndResult> {
+  async end(
+    input: {
+      namespace: string;
+      sessionId: string;
+      reason: 'ended' | 'idle';
+      actor: string;
+      transcript?: string | null;
+      idleBefore?: string | null;
+    },
+    now = new Date(),
+  ): Promise<EndResult> {
     const sessionId = sessionKey(input.sessionId);
     if (input.transcript != null) {
       if (!input.transcript.trim()) throw new ValidationError('transcript must not be empty', { field: 'transcript' });
-      if (input.transcript.length > this.settings.maxTranscriptChars) throw new LimitExceededError(`transcript is longer than ${this.settings.maxTranscriptChars} characters`, { field: 'transcript' });
+      if (input.transcript.length > this.settings.maxTranscriptChars)
+        throw new LimitExceededError(`transcript is longer than ${this.settings.maxTranscriptChars} characters`, { field: 'transcript' });
     }
     const known = await getSession(this.executor, input.namespace, sessionId);
     if (!known) throw new NotFoundError('session', sessionId);
-    if (input.transcript != null) await saveTranscript(this.executor, { namespace: input.namespace, sessionId, transcript: input.transcript, actor: input.actor });
+    if (input.transcript != null)
+      await saveTranscript(this.executor, { namespace: input.namespace, sessionId, transcript: input.transcript, actor: input.actor });
     const key = JSON.stringify([input.namespace, sessionId]);
     const params = {
       namespace: input.namespace,
@@ -291,18 +344,24 @@ export class SessionService {
       const row = await endSessionRecord(tx, params);
       if (!row?.closing) return row;
       const s = row.session;
-      await checkpointWork({
-        namespace: input.namespace,
-        sessionId,
-        trigger: 'session_end',
-        digest: checkpointDigest(s, { kind: 'session_end', reason: input.reason }, now, CHECKPOINT_DIGEST_CHARS),
-        promptCount: s.prompts - s.checkpointPrompts,
-        memoryQueries: s.recentQueries,
-        recentRemembers: s.recentRemembers,
-        harness: s.harness,
-        project: s.project,
-      }, now)(tx);
-      await queueEndJob(tx, { ...params, details: JSON.stringify({ prompts: s.prompts, toolResults: s.toolResults, checkpoints: s.checkpoints }) });
+      await checkpointWork(
+        {
+          namespace: input.namespace,
+          sessionId,
+          trigger: 'session_end',
+          digest: checkpointDigest(s, { kind: 'session_end', reason: input.reason }, now, CHECKPOINT_DIGEST_CHARS),
+          promptCount: s.prompts - s.checkpointPrompts,
+          memoryQueries: s.recentQueries,
+          recentRemembers: s.recentRemembers,
+          harness: s.harness,
+          project: s.project,
+        },
+        now,
+      )(tx);
+      await queueEndJob(tx, {
+        ...params,
+        details: JSON.stringify({ prompts: s.prompts, toolResults: s.toolResults, checkpoints: s.checkpoints }),
+      });
       return row;
     });
     if (!outcome) throw new NotFoundError('session', sessionId);

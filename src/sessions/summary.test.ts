@@ -3,7 +3,7 @@ import { scoreContinuity } from './continuity.js';
 import { deterministicSummary } from './summary.js';
 
 describe('session summary without a model', () => {
-  it('request, investigated, learned and next steps from the session\'s own prompts and memories', () => {
+  it("request, investigated, learned and next steps from the session's own prompts and memories", () => {
     const s = deterministicSummary({
       transcript: null,
       prompts: ['Why does the invoice exporter fail on Mondays?', 'Check the cron schedule'],
@@ -16,7 +16,11 @@ describe('session summary without a model', () => {
   });
 
   it('redacts what it writes', () => {
-    const s = deterministicSummary({ transcript: null, prompts: ['use key sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD'], memories: [] });
+    const s = deterministicSummary({
+      transcript: null,
+      prompts: ['use key sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD'],
+      memories: [],
+    });
     expect(s.request).not.toContain('sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD');
   });
 });

@@ -29,7 +29,12 @@ export const MAX_SUMMARY_INPUT_CHARS = 12_000;
 export const SESSION_SUMMARY_PROMPT_HEADER = 'Task: summarize a work session for the next session.';
 export const SESSION_SUMMARY_SCHEMA = {
   type: 'object',
-  properties: { request: { type: 'string' }, investigated: { type: 'string' }, learned: { type: 'string' }, next_steps: { type: 'string' } },
+  properties: {
+    request: { type: 'string' },
+    investigated: { type: 'string' },
+    learned: { type: 'string' },
+    next_steps: { type: 'string' },
+  },
   required: ['request', 'investigated', 'learned', 'next_steps'],
 } as const;
 
@@ -39,7 +44,10 @@ const SENTENCE_BREAK = /(?<=[.!?])\s+|\n+/;
 const NEXT_STEP_CUE = /\b(?:todo|next step|next steps|need to|needs to|still to|should|will|follow[- ]up|remaining|pending)\b/i;
 
 function sentences(texts: readonly string[]): string[] {
-  return texts.flatMap((t) => t.split(SENTENCE_BREAK)).map((s) => s.trim()).filter((s) => s.length > 0);
+  return texts
+    .flatMap((t) => t.split(SENTENCE_BREAK))
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
 }
 
 function joined(items: readonly string[], max = SUMMARY_FIELD_CHARS): string {
@@ -48,7 +56,8 @@ function joined(items: readonly string[], max = SUMMARY_FIELD_CHARS): string {
 
 /** The input as the summarizer sees it: the transcript, else the prompts and memories; its tail. */
 export function sessionText(material: SessionMaterial): string {
-  const text = material.transcript ?? [...material.prompts.map((p) => `User: ${p}`), ...material.memories.map((m) => `Noted: ${m}`)].join('\n');
+  const text =
+    material.transcript ?? [...material.prompts.map((p) => `User: ${p}`), ...material.memories.map((m) => `Noted: ${m}`)].join('\n');
   return text.length <= MAX_SUMMARY_INPUT_CHARS ? text : text.slice(-MAX_SUMMARY_INPUT_CHARS);
 }
 
@@ -62,7 +71,9 @@ export function deterministicSummary(material: SessionMaterial): SessionSummary 
   const request = material.prompts[0] ?? transcriptLines[0] ?? material.memories[0] ?? '';
   const investigated = material.prompts.length > 0 ? material.prompts : transcriptLines.slice(0, 5);
   const learned = material.memories.length > 0 ? material.memories : transcriptLines.slice(-5);
-  const next = sentences([...material.memories, ...(material.transcript ? [material.transcript] : [])]).filter((s) => NEXT_STEP_CUE.test(s)).slice(-3);
+  const next = sentences([...material.memories, ...(material.transcript ? [material.transcript] : [])])
+    .filter((s) => NEXT_STEP_CUE.test(s))
+    .slice(-3);
   return {
     request: clipLine(redactStored(request), SUMMARY_FIELD_CHARS),
     investigated: redactStored(joined(investigated)),
@@ -91,7 +102,10 @@ Session:
 
 /** The model's summary; null when its answer is not the four fields (the caller falls back). */
 export async function llmSummary(provider: LlmProvider, material: SessionMaterial, timeoutMs: number): Promise<SessionSummary | null> {
-  const output = await provider.generate(summaryPrompt(sessionText(material)), { timeoutMs, format: SESSION_SUMMARY_SCHEMA as unknown as Record<string, unknown> });
+  const output = await provider.generate(summaryPrompt(sessionText(material)), {
+    timeoutMs,
+    format: SESSION_SUMMARY_SCHEMA as unknown as Record<string, unknown>,
+  });
   let parsed: Record<string, unknown>;
   try {
     parsed = parseLlmJson(output) as Record<string, unknown>;
@@ -99,7 +113,8 @@ export async function llmSummary(provider: LlmProvider, material: SessionMateria
     if (error instanceof LlmParseError) return null;
     throw error;
   }
-  const field = (key: string) => (typeof parsed?.[key] === 'string' ? redactStored(clipLine(parsed[key] as string, SUMMARY_FIELD_CHARS)) : null);
+  const field = (key: string) =>
+    typeof parsed?.[key] === 'string' ? redactStored(clipLine(parsed[key] as string, SUMMARY_FIELD_CHARS)) : null;
   const [request, investigated, learned, nextSteps] = [field('request'), field('investigated'), field('learned'), field('next_steps')];
   if (request === null || investigated === null || learned === null || nextSteps === null || !(request || learned)) return null;
   return { request, investigated, learned, nextSteps, summarizer: `llm:${provider.model}` };

@@ -29,7 +29,13 @@ export interface SessionUpkeepStats {
  */
 export class SessionUpkeep {
   private readonly loops: PeriodicTask[] = [];
-  private readonly stats: SessionUpkeepStats = { idleEnded: 0, lastIdleSweepAt: null, decay: null, compressionQueued: 0, lastCompressionCheckAt: null };
+  private readonly stats: SessionUpkeepStats = {
+    idleEnded: 0,
+    lastIdleSweepAt: null,
+    decay: null,
+    compressionQueued: 0,
+    lastCompressionCheckAt: null,
+  };
   private decayPasses = 0;
 
   constructor(
@@ -40,15 +46,38 @@ export class SessionUpkeep {
   ) {
     const namespaces = config.WORKER_NAMESPACES.length > 0 ? config.WORKER_NAMESPACES : null;
     if (config.SESSIONS_ENABLED && config.SESSION_IDLE_TIMEOUT_MS > 0) {
-      this.loops.push(new PeriodicTask('session-idle', config.SESSION_SWEEP_INTERVAL_MS, async () => {
-        this.stats.lastIdleSweepAt = new Date().toISOString();
-        this.stats.idleEnded += await sessions.sweepIdle(namespaces);
-      }, logger));
+      this.loops.push(
+        new PeriodicTask(
+          'session-idle',
+          config.SESSION_SWEEP_INTERVAL_MS,
+          async () => {
+            this.stats.lastIdleSweepAt = new Date().toISOString();
+            this.stats.idleEnded += await sessions.sweepIdle(namespaces);
+          },
+          logger,
+        ),
+      );
     }
-    this.loops.push(new PeriodicTask('decay', config.DECAY_INTERVAL_MS, () => this.decay(namespaces), logger, AGAIN_MS, Math.min(60_000, config.DECAY_INTERVAL_MS)));
-    this.loops.push(new PeriodicTask('compression-threshold', config.COMPRESSION_AUTO_INTERVAL_MS, async () => {
-      this.stats.compressionQueued += await this.checkCompression(namespaces);
-    }, logger));
+    this.loops.push(
+      new PeriodicTask(
+        'decay',
+        config.DECAY_INTERVAL_MS,
+        () => this.decay(namespaces),
+        logger,
+        AGAIN_MS,
+        Math.min(60_000, config.DECAY_INTERVAL_MS),
+      ),
+    );
+    this.loops.push(
+      new PeriodicTask(
+        'compression-threshold',
+        config.COMPRESSION_AUTO_INTERVAL_MS,
+        async () => {
+          this.stats.compressionQueued += await this.checkCompression(namespaces);
+        },
+        logger,
+      ),
+    );
   }
 
   /** One decay pass now (the loop, tests and operators). */
@@ -66,7 +95,12 @@ export class SessionUpkeep {
   async checkCompression(namespaces: readonly string[] | null, now = new Date()): Promise<number> {
     this.stats.lastCompressionCheckAt = now.toISOString();
     const olderThan = new Date(now.getTime() - this.config.COMPRESSION_AUTO_AGE_DAYS * 86_400_000).toISOString();
-    const over = await namespacesOverCompressionThreshold(this.executor, { namespaces, olderThan, minSessions: this.config.COMPRESSION_AUTO_MIN_SESSIONS, limit: COMPRESSION_MAX_NAMESPACES });
+    const over = await namespacesOverCompressionThreshold(this.executor, {
+      namespaces,
+      olderThan,
+      minSessions: this.config.COMPRESSION_AUTO_MIN_SESSIONS,
+      limit: COMPRESSION_MAX_NAMESPACES,
+    });
     let queued = 0;
     for (const namespace of over) {
       const jobs = await queueSessionCompression(this.executor, {

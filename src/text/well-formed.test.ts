@@ -4,15 +4,58 @@ import { cleanJsonStrings, cleanText, CleanupTally, isCleanText, wellFormedText 
 
 /** The characters the module acts on, and ordinary ones around them. */
 const SPECIALS = [
-  '\t', '\n', '\r', '\r\n', '\u000b', '\u000c', '\u0085', '\u2028', '\u2029', // whitespace controls
-  '\u0000', '\u0001', '\u0007', '\u001b', '\u007f', '\u0080', '\u009f', // other C0/C1 controls, NUL, DEL
-  '\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069', // bidi
-  '\u200b', '\u2060', '\ufeff', // invisible
-  '\ud800', '\udbff', '\udc00', '\udfff', // surrogate halves
-  '\u200d', '\u200c', '\u200e', '\u200f', '\u061c', '\u00ad', '\u00a0', // kept
-  '\ud83d\ude00', '👩\u200d💻', 'é', 'e\u0301', '中', 'a', ' ', // kept
+  '\t',
+  '\n',
+  '\r',
+  '\r\n',
+  '\u000b',
+  '\u000c',
+  '\u0085',
+  '\u2028',
+  '\u2029', // whitespace controls
+  '\u0000',
+  '\u0001',
+  '\u0007',
+  '\u001b',
+  '\u007f',
+  '\u0080',
+  '\u009f', // other C0/C1 controls, NUL, DEL
+  '\u202a',
+  '\u202b',
+  '\u202c',
+  '\u202d',
+  '\u202e',
+  '\u2066',
+  '\u2067',
+  '\u2068',
+  '\u2069', // bidi
+  '\u200b',
+  '\u2060',
+  '\ufeff', // invisible
+  '\ud800',
+  '\udbff',
+  '\udc00',
+  '\udfff', // surrogate halves
+  '\u200d',
+  '\u200c',
+  '\u200e',
+  '\u200f',
+  '\u061c',
+  '\u00ad',
+  '\u00a0', // kept
+  '\ud83d\ude00',
+  '👩\u200d💻',
+  'é',
+  'e\u0301',
+  '中',
+  'a',
+  ' ', // kept
 ];
-const unit = fc.oneof(fc.constantFrom(...SPECIALS), fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }), fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 1 }));
+const unit = fc.oneof(
+  fc.constantFrom(...SPECIALS),
+  fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
+  fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 1 }),
+);
 const anyText = fc.string({ unit, maxLength: 300 });
 
 /** Well-formed UTF-16: UTF-8 encoding (which replaces a lone half) gives back the same string. */
@@ -28,7 +71,10 @@ describe('cleanText', () => {
   });
 
   it('removes other controls, NUL and DEL, and counts them', () => {
-    expect(wellFormedText('bell\u0007nul\u0000esc\u001b[0mdel\u007fc1\u0080\u009f')).toEqual({ text: 'bellnulesc[0mdelc1', cleanup: [{ kind: 'control', count: 6 }] });
+    expect(wellFormedText('bell\u0007nul\u0000esc\u001b[0mdel\u007fc1\u0080\u009f')).toEqual({
+      text: 'bellnulesc[0mdelc1',
+      cleanup: [{ kind: 'control', count: 6 }],
+    });
   });
 
   it('removes bidi embeddings, overrides and isolates, keeps the marks right-to-left text needs', () => {
@@ -62,7 +108,10 @@ describe('cleanText', () => {
     const tally = new CleanupTally();
     cleanText('a\u0000', tally);
     cleanText('\u202eb\u0001', tally);
-    expect(tally.list()).toEqual([{ kind: 'control', count: 2 }, { kind: 'bidi', count: 1 }]);
+    expect(tally.list()).toEqual([
+      { kind: 'control', count: 2 },
+      { kind: 'bidi', count: 1 },
+    ]);
   });
 });
 
@@ -71,7 +120,10 @@ describe('cleanJsonStrings', () => {
     const tally = new CleanupTally();
     const cleaned = cleanJsonStrings({ 'k\u0000ey': ['v\u202e', { deep: 'x\u000by' }], n: 1.5, b: true, z: null }, tally);
     expect(cleaned).toEqual({ key: ['v', { deep: 'x\ny' }], n: 1.5, b: true, z: null });
-    expect(tally.list()).toEqual([{ kind: 'control', count: 1 }, { kind: 'bidi', count: 1 }]);
+    expect(tally.list()).toEqual([
+      { kind: 'control', count: 1 },
+      { kind: 'bidi', count: 1 },
+    ]);
   });
 });
 

@@ -33,7 +33,8 @@ const NOT_CLEAN_ALL = new RegExp(`${SPECIAL}|${SURROGATE_HALF}`, 'g');
 function classify(match: string): { kind: CleanupKind | null; replacement: string } {
   const c = match.charCodeAt(0);
   if (match === '\t') return { kind: null, replacement: ' ' };
-  if (match === '\r\n' || c === 0x0d || c === 0x0b || c === 0x0c || c === 0x85 || c === 0x2028 || c === 0x2029) return { kind: null, replacement: '\n' };
+  if (match === '\r\n' || c === 0x0d || c === 0x0b || c === 0x0c || c === 0x85 || c === 0x2028 || c === 0x2029)
+    return { kind: null, replacement: '\n' };
   if (c <= 0x9f) return { kind: 'control', replacement: '' };
   if ((c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069)) return { kind: 'bidi', replacement: '' };
   if (c >= 0xd800 && c <= 0xdfff) return { kind: 'lone_surrogate', replacement: '\ufffd' };

@@ -82,7 +82,8 @@ export class AspectFeedback {
   async apply(input: { namespace: string; sessionId: string; memoryIds: readonly string[]; actor: string }): Promise<FeedbackResult> {
     const sessionId = cleanText(input.sessionId).trim(); // as the memories store it (src/text)
     if (!sessionId || sessionId.length > 256) throw new ValidationError('sessionId must be 1–256 characters', { field: 'sessionId' });
-    if (input.memoryIds.length > FEEDBACK.maxMemories) throw new ValidationError(`at most ${FEEDBACK.maxMemories} memoryIds`, { field: 'memoryIds' });
+    if (input.memoryIds.length > FEEDBACK.maxMemories)
+      throw new ValidationError(`at most ${FEEDBACK.maxMemories} memoryIds`, { field: 'memoryIds' });
     const now = new Date();
     const [row] = await this.executor.write<{ aspects: number; confirmations: number; attributes: number }>('feedback.apply', APPLY, {
       eventId: derivedId(FEEDBACK_ID_BASE, JSON.stringify([input.namespace, sessionId])),
@@ -94,7 +95,13 @@ export class AspectFeedback {
       minWeight: FEEDBACK.minWeight,
       maxWeight: FEEDBACK.maxWeight,
     });
-    const result: FeedbackResult = { applied: Boolean(row), aspectsUpdated: Number(row?.aspects ?? 0), ftsConfirmations: Number(row?.confirmations ?? 0), decayedAspects: 0, propagatedAttributes: Number(row?.attributes ?? 0) };
+    const result: FeedbackResult = {
+      applied: Boolean(row),
+      aspectsUpdated: Number(row?.aspects ?? 0),
+      ftsConfirmations: Number(row?.confirmations ?? 0),
+      decayedAspects: 0,
+      propagatedAttributes: Number(row?.attributes ?? 0),
+    };
     if (result.applied) {
       const sessions = (this.sessions.get(input.namespace) ?? 0) + 1;
       this.sessions.set(input.namespace, sessions);
@@ -119,4 +126,3 @@ export class AspectFeedback {
     return result;
   }
 }
-

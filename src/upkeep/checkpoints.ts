@@ -110,11 +110,14 @@ export function checkpointWork(input: CheckpointInput, now = new Date()): TxWork
   // Every string made well-formed (src/text) before its checks, like the memories it points at.
   const sessionId = cleanText(input.sessionId).trim();
   if (!sessionId || sessionId.length > 256) throw new ValidationError('sessionId must be 1–256 characters', { field: 'sessionId' });
-  if (!CHECKPOINTS.triggers.includes(input.trigger)) throw new ValidationError(`trigger must be one of ${CHECKPOINTS.triggers.join(', ')}`, { field: 'trigger' });
+  if (!CHECKPOINTS.triggers.includes(input.trigger))
+    throw new ValidationError(`trigger must be one of ${CHECKPOINTS.triggers.join(', ')}`, { field: 'trigger' });
   const digest = cleanText(input.digest);
-  if (digest.length > CHECKPOINTS.maxDigestChars) throw new LimitExceededError(`digest is longer than ${CHECKPOINTS.maxDigestChars} characters`, { field: 'digest' });
+  if (digest.length > CHECKPOINTS.maxDigestChars)
+    throw new LimitExceededError(`digest is longer than ${CHECKPOINTS.maxDigestChars} characters`, { field: 'digest' });
   const promptCount = input.promptCount ?? 0;
-  if (!Number.isInteger(promptCount) || promptCount < 0) throw new ValidationError('promptCount must be a non-negative integer', { field: 'promptCount' });
+  if (!Number.isInteger(promptCount) || promptCount < 0)
+    throw new ValidationError('promptCount must be a non-negative integer', { field: 'promptCount' });
   const c = {
     trigger: input.trigger,
     digest: redactStored(digest),
@@ -147,8 +150,17 @@ export function checkpointWork(input: CheckpointInput, now = new Date()): TxWork
   };
 }
 
-export async function latestCheckpoints(executor: Executor, namespace: string, sessionId: string, limit: number): Promise<CheckpointRecord[]> {
-  const rows = await executor.read<{ checkpoint: CheckpointRecord }>('checkpoints.latest', LATEST, { namespace, sessionId: redactStored(cleanText(sessionId).trim()), limit: neo4j.int(limit) });
+export async function latestCheckpoints(
+  executor: Executor,
+  namespace: string,
+  sessionId: string,
+  limit: number,
+): Promise<CheckpointRecord[]> {
+  const rows = await executor.read<{ checkpoint: CheckpointRecord }>('checkpoints.latest', LATEST, {
+    namespace,
+    sessionId: redactStored(cleanText(sessionId).trim()),
+    limit: neo4j.int(limit),
+  });
   return rows.map((r) => r.checkpoint);
 }
 

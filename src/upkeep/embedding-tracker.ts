@@ -41,11 +41,17 @@ export class EmbeddingTracker {
     private readonly logger: Logger,
   ) {
     this.stats = { running: false, model: embedder.modelId, processed: 0, failed: 0, skippedCycles: 0, lastCycleAt: null, queueDepth: 0 };
-    this.loop = new PeriodicTask('embedding-tracker', settings.pollMs, async () => {
-      const written = await this.cycle();
-      this.idle = written > 0 ? 0 : this.idle + 1;
-      return written > 0 ? { again: true } : { delayMs: Math.min(settings.pollMs * 2 ** Math.min(this.idle - 1, 10), MAX_IDLE_MS) };
-    }, logger, 0);
+    this.loop = new PeriodicTask(
+      'embedding-tracker',
+      settings.pollMs,
+      async () => {
+        const written = await this.cycle();
+        this.idle = written > 0 ? 0 : this.idle + 1;
+        return written > 0 ? { again: true } : { delayMs: Math.min(settings.pollMs * 2 ** Math.min(this.idle - 1, 10), MAX_IDLE_MS) };
+      },
+      logger,
+      0,
+    );
   }
 
   private get scope(): TrackerScope {

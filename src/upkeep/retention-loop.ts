@@ -32,7 +32,11 @@ export function retentionLoop(executor: Executor, config: Config, logger: Logger
     async () => {
       const report = await runRetention(executor, settings, { namespace: null });
       onReport(report);
-      if (report.total > 0) logger.info({ total: report.total, durationMs: report.durationMs, steps: report.steps.map((s) => [s.step, s.deleted]) }, 'retention sweep');
+      if (report.total > 0)
+        logger.info(
+          { total: report.total, durationMs: report.durationMs, steps: report.steps.map((s) => [s.step, s.deleted]) },
+          'retention sweep',
+        );
       sweeps = report.steps.some((s) => s.batchFull) ? sweeps + 1 : 0;
       if (sweeps >= MAX_SWEEPS_PER_INTERVAL) sweeps = 0;
       return { again: sweeps > 0 };

@@ -15,8 +15,10 @@ export function checkTranscript(input: { transcript?: string | null; sessionId?:
   // Well-formed like the memory it comes with (src/text): controls removed, never refused for them.
   const text = typeof transcript === 'string' ? cleanText(transcript) : '';
   if (text.trim() === '') throw new ValidationError('transcript must not be empty', { field: 'transcript' });
-  if (!(input.sessionId && cleanText(input.sessionId).trim())) throw new ValidationError('a transcript needs the sessionId it belongs to', { field: 'sessionId' });
-  if (text.length > maxChars) throw new LimitExceededError(`transcript is longer than ${maxChars} characters (MAX_CONTENT_CHARS)`, { field: 'transcript' });
+  if (!(input.sessionId && cleanText(input.sessionId).trim()))
+    throw new ValidationError('a transcript needs the sessionId it belongs to', { field: 'sessionId' });
+  if (text.length > maxChars)
+    throw new LimitExceededError(`transcript is longer than ${maxChars} characters (MAX_CONTENT_CHARS)`, { field: 'transcript' });
   return text;
 }
 

@@ -2,7 +2,14 @@ import type { Config } from '../config/index.js';
 import type { Executor } from '../db/index.js';
 import type { Logger } from '../logger.js';
 import type { RememberService, TextEmbedder } from '../pipeline/remember-service.js';
-import { anyAddress, DocumentService, publicAddressesOnly, type AddressPolicy, type IngestInput, type Resolver } from '../documents/index.js';
+import {
+  anyAddress,
+  DocumentService,
+  publicAddressesOnly,
+  type AddressPolicy,
+  type IngestInput,
+  type Resolver,
+} from '../documents/index.js';
 import type { DocumentRecord } from '../db/queries/documents.js';
 import { AspectFeedback } from './aspect-feedback.js';
 import { pruneCheckpoints } from './checkpoints.js';
@@ -51,7 +58,12 @@ export class UpkeepService {
       }),
     );
     this.tracker = config.EMBEDDING_TRACKER_ENABLED
-      ? new EmbeddingTracker(deps.executor, deps.embedder, { pollMs: config.EMBEDDING_TRACKER_POLL_MS, batchSize: config.EMBEDDING_TRACKER_BATCH_SIZE, namespaces }, deps.logger.child({ component: 'embedding-tracker' }))
+      ? new EmbeddingTracker(
+          deps.executor,
+          deps.embedder,
+          { pollMs: config.EMBEDDING_TRACKER_POLL_MS, batchSize: config.EMBEDDING_TRACKER_BATCH_SIZE, namespaces },
+          deps.logger.child({ component: 'embedding-tracker' }),
+        )
       : null;
     this.feedback = new AspectFeedback(deps.executor);
     const maintenanceLogger = deps.logger.child({ component: 'maintenance' });
@@ -71,9 +83,14 @@ export class UpkeepService {
       maintenanceLogger,
     );
     this.loops.push(
-      new PeriodicTask('maintenance', config.MAINTENANCE_INTERVAL_MS, async () => {
-        for (const scope of namespaces ?? [null]) await this.maintenance.tick(config.MAINTENANCE_MODE, scope, { scheduled: true });
-      }, maintenanceLogger),
+      new PeriodicTask(
+        'maintenance',
+        config.MAINTENANCE_INTERVAL_MS,
+        async () => {
+          for (const scope of namespaces ?? [null]) await this.maintenance.tick(config.MAINTENANCE_MODE, scope, { scheduled: true });
+        },
+        maintenanceLogger,
+      ),
     );
     const docLogger = deps.logger.child({ component: 'documents' });
     this.documents = new DocumentService(
@@ -95,7 +112,13 @@ export class UpkeepService {
       docLogger,
     );
     // Drains the queue while documents wait; polls DOCUMENT_POLL_MS when idle (woken by ingest).
-    this.ingestLoop = new PeriodicTask('documents', config.DOCUMENT_POLL_MS, async () => ({ again: await this.documents.processNext() }), docLogger, 0);
+    this.ingestLoop = new PeriodicTask(
+      'documents',
+      config.DOCUMENT_POLL_MS,
+      async () => ({ again: await this.documents.processNext() }),
+      docLogger,
+      0,
+    );
   }
 
   /** Queues a document; the worker process's ingest loop picks it up (at once when it runs here). */

@@ -5,7 +5,14 @@ import { ConsistencyScope, withConsistency } from '../consistency/index.js';
 import { MnemographError } from '../errors.js';
 import type { Executor } from '../db/executor.js';
 import type { JobRecord } from '../db/records.js';
-import { ContentHashEmbeddingCache, pipelineMode, writesAllowed, type FactWriter, type MemoryUpdater, type PipelineMode } from '../extraction/index.js';
+import {
+  ContentHashEmbeddingCache,
+  pipelineMode,
+  writesAllowed,
+  type FactWriter,
+  type MemoryUpdater,
+  type PipelineMode,
+} from '../extraction/index.js';
 import { emptyUsage, isLlmError, meterUsage, OllamaProvider, type LlmProvider, type LlmUsage } from '../llm/index.js';
 import type { Logger } from '../logger.js';
 import type { TextEmbedder } from '../pipeline/remember-service.js';
@@ -25,11 +32,26 @@ export const STALE_LEASE_REAPER_MS = 60 * 1000;
 
 export type WorkerConfig = Pick<
   Config,
-  | 'PIPELINE_ENABLED' | 'PIPELINE_SHADOW_MODE' | 'MUTATIONS_FROZEN' | 'ALLOW_UPDATE_DELETE' | 'HINTS_ENABLED' | 'HINTS_MAX'
-  | 'OLLAMA_HOST' | 'OLLAMA_MODEL' | 'EXTRACTION_TIMEOUT_MS' | 'MIN_FACT_CONFIDENCE' | 'DEDUP_LLM_ENABLED'
-  | 'CLASSIFY_LLM_ENABLED' | 'CLASSIFY_BATCH_SIZE' | 'WORKER_MAX_ATTEMPTS'
-  | 'SEMANTIC_CONTRADICTION_ENABLED' | 'SEMANTIC_CONTRADICTION_TIMEOUT_MS'
-  | 'WORKER_ENABLED' | 'WORKER_POLL_MS' | 'WORKER_LEASE_TIMEOUT_MS' | 'WORKER_RETRY_BASE_MS'
+  | 'PIPELINE_ENABLED'
+  | 'PIPELINE_SHADOW_MODE'
+  | 'MUTATIONS_FROZEN'
+  | 'ALLOW_UPDATE_DELETE'
+  | 'HINTS_ENABLED'
+  | 'HINTS_MAX'
+  | 'OLLAMA_HOST'
+  | 'OLLAMA_MODEL'
+  | 'EXTRACTION_TIMEOUT_MS'
+  | 'MIN_FACT_CONFIDENCE'
+  | 'DEDUP_LLM_ENABLED'
+  | 'CLASSIFY_LLM_ENABLED'
+  | 'CLASSIFY_BATCH_SIZE'
+  | 'WORKER_MAX_ATTEMPTS'
+  | 'SEMANTIC_CONTRADICTION_ENABLED'
+  | 'SEMANTIC_CONTRADICTION_TIMEOUT_MS'
+  | 'WORKER_ENABLED'
+  | 'WORKER_POLL_MS'
+  | 'WORKER_LEASE_TIMEOUT_MS'
+  | 'WORKER_RETRY_BASE_MS'
 >;
 
 export interface WorkerDeps {
@@ -97,16 +119,42 @@ export function createWorker(deps: WorkerDeps): Worker {
         },
       }),
       createHintsHandler({ executor, provider, timeoutMs: config.EXTRACTION_TIMEOUT_MS, maxHints: config.HINTS_MAX }),
-      createClassifyHandler({ executor, provider, settings: { llmTimeoutMs: config.EXTRACTION_TIMEOUT_MS, batchSize: config.CLASSIFY_BATCH_SIZE } }),
+      createClassifyHandler({
+        executor,
+        provider,
+        settings: { llmTimeoutMs: config.EXTRACTION_TIMEOUT_MS, batchSize: config.CLASSIFY_BATCH_SIZE },
+      }),
       createCompressHandler({ executor, provider, writer: deps.remember, settings: { llmTimeoutMs: config.EXTRACTION_TIMEOUT_MS } }),
-      createDedupHandler({ executor, provider, updater: deps.update, logger, settings: { mode, llmTimeoutMs: config.EXTRACTION_TIMEOUT_MS, minConfidence: config.MIN_FACT_CONFIDENCE } }),
-      createSessionEndHandler({ executor, provider, feedback: deps.feedback ?? new AspectFeedback(executor), logger, settings: { llmTimeoutMs: config.EXTRACTION_TIMEOUT_MS } }),
+      createDedupHandler({
+        executor,
+        provider,
+        updater: deps.update,
+        logger,
+        settings: { mode, llmTimeoutMs: config.EXTRACTION_TIMEOUT_MS, minConfidence: config.MIN_FACT_CONFIDENCE },
+      }),
+      createSessionEndHandler({
+        executor,
+        provider,
+        feedback: deps.feedback ?? new AspectFeedback(executor),
+        logger,
+        settings: { llmTimeoutMs: config.EXTRACTION_TIMEOUT_MS },
+      }),
     ].map((h) => [h.kind, h]),
   );
   // Disabled: nothing runs. Frozen: extraction still audits proposals, hints wait (they would write).
   // Near-duplicate decisions are audited in every mode and applied only in a writing one.
   // Session summaries write only their session (and aspect weights): every mode but frozen.
-  const kinds = mode === 'disabled' ? [] : ['extract', ...(config.HINTS_ENABLED && mode !== 'frozen' ? ['hints'] : []), ...(config.DEDUP_LLM_ENABLED ? ['dedup'] : []), ...(config.CLASSIFY_LLM_ENABLED && mode !== 'frozen' ? ['classify'] : []), ...(writesAllowed(mode) ? ['compress'] : []), ...(mode !== 'frozen' ? ['session_end'] : [])];
+  const kinds =
+    mode === 'disabled'
+      ? []
+      : [
+          'extract',
+          ...(config.HINTS_ENABLED && mode !== 'frozen' ? ['hints'] : []),
+          ...(config.DEDUP_LLM_ENABLED ? ['dedup'] : []),
+          ...(config.CLASSIFY_LLM_ENABLED && mode !== 'frozen' ? ['classify'] : []),
+          ...(writesAllowed(mode) ? ['compress'] : []),
+          ...(mode !== 'frozen' ? ['session_end'] : []),
+        ];
 
   let running = false;
   let timer: NodeJS.Timeout | undefined;
@@ -150,9 +198,12 @@ export function createWorker(deps: WorkerDeps): Worker {
 
   async function runJob(job: JobRecord): Promise<boolean> {
     const jobLogger = logger.child({ jobId: job.id, kind: job.kind, attempt: job.attempts });
-    const heartbeat = setInterval(() => {
-      extendLease(executor, job.id, workerId).catch((error: unknown) => jobLogger.warn({ err: error }, 'lease heartbeat failed'));
-    }, Math.max(1000, Math.floor(config.WORKER_LEASE_TIMEOUT_MS / 3)));
+    const heartbeat = setInterval(
+      () => {
+        extendLease(executor, job.id, workerId).catch((error: unknown) => jobLogger.warn({ err: error }, 'lease heartbeat failed'));
+      },
+      Math.max(1000, Math.floor(config.WORKER_LEASE_TIMEOUT_MS / 3)),
+    );
     heartbeat.unref();
     let usage = emptyUsage();
     const llm = () => ({ model: provider.model, usage });
@@ -164,7 +215,8 @@ export function createWorker(deps: WorkerDeps): Worker {
       if (usage.calls > 0) deps.onLlmUsage?.(job.kind, provider.model, usage);
       if (metered.outcome.status === 'rejected') throw metered.outcome.reason;
       const result = metered.outcome.value;
-      if (!(await completeJob(executor, job.id, workerId, result, { llm: llm() }))) jobLogger.warn('job finished after its lease was lost; result not recorded');
+      if (!(await completeJob(executor, job.id, workerId, result, { llm: llm() })))
+        jobLogger.warn('job finished after its lease was lost; result not recorded');
       counters.processed += 1;
       counters.llmAvailable = true;
       jobLogger.info({ result, llmCalls: usage.calls, promptTokens: usage.promptTokens, evalTokens: usage.evalTokens }, 'job completed');
@@ -174,7 +226,12 @@ export function createWorker(deps: WorkerDeps): Worker {
       if (isLlmError(error)) counters.llmAvailable = false;
       // Redacted and bounded here already: the log line below carries it too.
       const message = storedJobError(`attempt ${job.attempts}/${job.maxAttempts}: ${describe(error)}`);
-      const status = await failJob(executor, job.id, workerId, message, { attempts: job.attempts, retryBaseMs: config.WORKER_RETRY_BASE_MS, llm: llm(), permanent: isPermanent(error) }).catch((failError: unknown) => {
+      const status = await failJob(executor, job.id, workerId, message, {
+        attempts: job.attempts,
+        retryBaseMs: config.WORKER_RETRY_BASE_MS,
+        llm: llm(),
+        permanent: isPermanent(error),
+      }).catch((failError: unknown) => {
         // Neo4j itself is failing; the stale-lease reaper will return the job to the queue.
         jobLogger.error({ err: failError }, 'could not record the job failure');
         return null;

@@ -23,7 +23,15 @@ import { loadDataset } from './locomo-data.js';
 import { benchServices, int, progress, table, uptimeLine } from './perf-harness.js';
 
 const REPO = new URL('../..', import.meta.url).pathname;
-const DB = { home: join(REPO, '.neo4j', 'deep-bench'), boltPort: 47887, httpPort: 47874, password: 'deep-bench-pw', heapMb: 512, pageCacheMb: 128, timeoutMs: 600_000 };
+const DB = {
+  home: join(REPO, '.neo4j', 'deep-bench'),
+  boltPort: 47887,
+  httpPort: 47874,
+  password: 'deep-bench-pw',
+  heapMb: 512,
+  pageCacheMb: 128,
+  timeoutMs: 600_000,
+};
 
 const { values: args, positionals } = parseArgs({
   allowPositionals: true,
@@ -44,17 +52,73 @@ const timeScale = Number(args['time-scale'] ?? 0.02);
 
 const SENTENCE = /[^.!?]+[.!?]?/g;
 const PROPER = /\b[A-Z][a-z]{2,}\b/g;
-const COMMON = new Set(['The', 'And', 'But', 'That', 'This', 'What', 'When', 'How', 'Yes', 'Yeah', 'Thanks', 'Wow', 'Hey', 'Hi', 'Great', 'It', 'I', 'My', 'So', 'Oh', 'Sounds', 'Sure', 'Just', 'Really', 'Thank', 'You', 'Have', 'Did', 'Do', 'Not', 'For', 'Can', 'Are', 'Was', 'Its', 'Glad', 'Good', 'Nice', 'Haha', 'Awesome', 'Totally', 'Definitely', 'Absolutely']);
+const COMMON = new Set([
+  'The',
+  'And',
+  'But',
+  'That',
+  'This',
+  'What',
+  'When',
+  'How',
+  'Yes',
+  'Yeah',
+  'Thanks',
+  'Wow',
+  'Hey',
+  'Hi',
+  'Great',
+  'It',
+  'I',
+  'My',
+  'So',
+  'Oh',
+  'Sounds',
+  'Sure',
+  'Just',
+  'Really',
+  'Thank',
+  'You',
+  'Have',
+  'Did',
+  'Do',
+  'Not',
+  'For',
+  'Can',
+  'Are',
+  'Was',
+  'Its',
+  'Glad',
+  'Good',
+  'Nice',
+  'Haha',
+  'Awesome',
+  'Totally',
+  'Definitely',
+  'Absolutely',
+]);
 
 /** What a small model makes of one turn: up to two facts in the third person, and its names. */
-function extractAnswer(text: string): { facts: Array<{ content: string; type: string; confidence: number }>; entities: Array<{ source: string; relationship: string; target: string; confidence: number }> } {
+function extractAnswer(text: string): {
+  facts: Array<{ content: string; type: string; confidence: number }>;
+  entities: Array<{ source: string; relationship: string; target: string; confidence: number }>;
+} {
   const colon = text.indexOf(': ');
   const speaker = colon > 0 ? text.slice(0, colon) : 'Someone';
   const body = colon > 0 ? text.slice(colon + 2) : text;
   const sentences = (body.match(SENTENCE) ?? []).map((s) => s.trim()).filter((s) => s.length >= 25 && !s.endsWith('?'));
-  const facts = sentences.slice(0, 2).map((s) => ({ content: `${speaker} said that ${s.charAt(0).toLowerCase()}${s.slice(1)}`, type: /\b(love|like|prefer|enjoy)/i.test(s) ? 'preference' : 'fact', confidence: 0.8 }));
+  const facts = sentences
+    .slice(0, 2)
+    .map((s) => ({
+      content: `${speaker} said that ${s.charAt(0).toLowerCase()}${s.slice(1)}`,
+      type: /\b(love|like|prefer|enjoy)/i.test(s) ? 'preference' : 'fact',
+      confidence: 0.8,
+    }));
   const names = [...new Set((body.match(PROPER) ?? []).filter((n) => !COMMON.has(n) && n !== speaker))].slice(0, 2);
-  return { facts, entities: facts.length ? names.map((n) => ({ source: speaker, relationship: 'talks about', target: n, confidence: 0.7 })) : [] };
+  return {
+    facts,
+    entities: facts.length ? names.map((n) => ({ source: speaker, relationship: 'talks about', target: n, confidence: 0.7 })) : [],
+  };
 }
 
 function answer(request: FakeRequest): string {
@@ -73,7 +137,15 @@ function answer(request: FakeRequest): string {
     }
     case 'classify': {
       const count = [...request.prompt.matchAll(/^(\d+)\. /gm)].length;
-      value = { entityType: 'person', assignments: Array.from({ length: count }, (_, i) => ({ i, aspect: i % 2 ? 'preferences' : 'life events', kind: 'attribute', new: false })) };
+      value = {
+        entityType: 'person',
+        assignments: Array.from({ length: count }, (_, i) => ({
+          i,
+          aspect: i % 2 ? 'preferences' : 'life events',
+          kind: 'attribute',
+          new: false,
+        })),
+      };
       break;
     }
     case 'dedup':
@@ -121,7 +193,9 @@ async function main(): Promise<void> {
   const started = performance.now();
   const dataset = await loadDataset(folder);
   const picked = dataset.conversations.slice(0, conversations);
-  progress(`${dataset.name}: ${picked.length} conversation(s), ${picked.reduce((n, c) => n + Math.min(c.turns.length, maxTurns), 0)} turns; fake model at ${DEFAULT_FAKE_SPEED.promptTokensPerSecond}/${DEFAULT_FAKE_SPEED.evalTokensPerSecond} tok/s, waits scaled ×${timeScale}`);
+  progress(
+    `${dataset.name}: ${picked.length} conversation(s), ${picked.reduce((n, c) => n + Math.min(c.turns.length, maxTurns), 0)} turns; fake model at ${DEFAULT_FAKE_SPEED.promptTokensPerSecond}/${DEFAULT_FAKE_SPEED.evalTokensPerSecond} tok/s, waits scaled ×${timeScale}`,
+  );
 
   await stopNeo4j(DB).catch(() => undefined);
   rmSync(join(DB.home, 'data'), { recursive: true, force: true });
@@ -130,7 +204,13 @@ async function main(): Promise<void> {
   // A loaded machine and a cold database: generous transaction timeouts (migrations, first queries).
   process.env.NEO4J_READ_TIMEOUT_MS ??= '120000';
   process.env.NEO4J_WRITE_TIMEOUT_MS ??= '120000';
-  const bench = await benchServices({ uri: running.boltUrl, password: DB.password, external: false, storeBytes: () => null, stop: async () => undefined });
+  const bench = await benchServices({
+    uri: running.boltUrl,
+    password: DB.password,
+    external: false,
+    storeBytes: () => null,
+    stop: async () => undefined,
+  });
   const { services } = bench;
   const namespaces = picked.map((c) => `deep-bench-${c.id}`);
   const worker = createWorker({
@@ -138,7 +218,15 @@ async function main(): Promise<void> {
     embedder: services.embedder,
     remember: services.remember,
     update: services.update,
-    config: { ...services.config, WORKER_ENABLED: true, WORKER_POLL_MS: 100, WORKER_RETRY_BASE_MS: 100, OLLAMA_HOST: fake.url, OLLAMA_MODEL: 'qwen3:4b', HINTS_ENABLED: args.hints ?? false },
+    config: {
+      ...services.config,
+      WORKER_ENABLED: true,
+      WORKER_POLL_MS: 100,
+      WORKER_RETRY_BASE_MS: 100,
+      OLLAMA_HOST: fake.url,
+      OLLAMA_MODEL: 'qwen3:4b',
+      HINTS_ENABLED: args.hints ?? false,
+    },
     logger: services.logger,
     namespaces,
   });
@@ -148,7 +236,18 @@ async function main(): Promise<void> {
     for (const [n, conversation] of picked.entries()) {
       const turns = conversation.turns.slice(0, maxTurns);
       for (let i = 0; i < turns.length; i += 50) {
-        const outcomes = await services.remember.rememberBatch(turns.slice(i, i + 50).map((t) => ({ content: t.content, namespace: namespaces[n]!, externalId: t.externalId, occurredAt: t.occurredAt, sessionId: t.sessionId, type: 'episodic' })));
+        const outcomes = await services.remember.rememberBatch(
+          turns
+            .slice(i, i + 50)
+            .map((t) => ({
+              content: t.content,
+              namespace: namespaces[n]!,
+              externalId: t.externalId,
+              occurredAt: t.occurredAt,
+              sessionId: t.sessionId,
+              type: 'episodic',
+            })),
+        );
         memories += outcomes.filter((o) => o.result).length;
       }
     }
@@ -170,29 +269,81 @@ async function main(): Promise<void> {
     const deepMs = await drain('deep path');
     let queued = 0;
     for (const namespace of namespaces) {
-      queued += (await queueSessionCompression(services.executor, { namespace, olderThan: new Date().toISOString(), minSessions: 1, maxSessions: 100, maxAttempts: 3 })).length;
+      queued += (
+        await queueSessionCompression(services.executor, {
+          namespace,
+          olderThan: new Date().toISOString(),
+          minSessions: 1,
+          maxSessions: 100,
+          maxAttempts: 3,
+        })
+      ).length;
     }
     progress(`compression: ${queued} sessions queued`);
     const compressMs = await drain('compression');
 
     const rows = await services.executor.read<KindRow & Record<string, unknown>>('bench.jobs', JOB_FIGURES, { namespaces });
     const usage = await Promise.all(namespaces.map((ns) => llmUsage(services.executor, ns)));
-    const figures = rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'string' ? v : Number(v)]))) as unknown as KindRow[];
-    const total = figures.reduce((t, r) => ({ calls: t.calls + r.calls, promptTokens: t.promptTokens + r.promptTokens, evalTokens: t.evalTokens + r.evalTokens, modelMs: t.modelMs + r.modelMs }), { calls: 0, promptTokens: 0, evalTokens: 0, modelMs: 0 });
+    const figures = rows.map((r) =>
+      Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'string' ? v : Number(v)])),
+    ) as unknown as KindRow[];
+    const total = figures.reduce(
+      (t, r) => ({
+        calls: t.calls + r.calls,
+        promptTokens: t.promptTokens + r.promptTokens,
+        evalTokens: t.evalTokens + r.evalTokens,
+        modelMs: t.modelMs + r.modelMs,
+      }),
+      { calls: 0, promptTokens: 0, evalTokens: 0, modelMs: 0 },
+    );
     const unschema = fake.requests.filter((r) => typeof r.format !== 'object' || r.format === null).length;
 
     console.log(`\n# bench:deep — ${dataset.name}, ${picked.map((c) => c.id).join(', ')}: ${int(memories)} memories`);
-    console.log(`fake Ollama (qwen3:4b at ${DEFAULT_FAKE_SPEED.promptTokensPerSecond} prompt / ${DEFAULT_FAKE_SPEED.evalTokensPerSecond} eval tokens/s, answers by the schema sent; waits ×${timeScale}); ${uptimeLine()}`);
-    console.log(`write path ${(writeMs / 1000).toFixed(1)} s, deep path drained in ${(deepMs / 1000).toFixed(1)} s, compression in ${(compressMs / 1000).toFixed(1)} s; total ${((performance.now() - started) / 1000).toFixed(1)} s`);
-    console.log(`model calls ${int(fake.requests.length)}: ${unschema} without a JSON Schema in format, ${offSchema.length} answers off their schema\n`);
+    console.log(
+      `fake Ollama (qwen3:4b at ${DEFAULT_FAKE_SPEED.promptTokensPerSecond} prompt / ${DEFAULT_FAKE_SPEED.evalTokensPerSecond} eval tokens/s, answers by the schema sent; waits ×${timeScale}); ${uptimeLine()}`,
+    );
+    console.log(
+      `write path ${(writeMs / 1000).toFixed(1)} s, deep path drained in ${(deepMs / 1000).toFixed(1)} s, compression in ${(compressMs / 1000).toFixed(1)} s; total ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
+    console.log(
+      `model calls ${int(fake.requests.length)}: ${unschema} without a JSON Schema in format, ${offSchema.length} answers off their schema\n`,
+    );
     console.log(
       table(
-        ['kind', 'jobs', 'completed', 'dead', 'calls', 'prompt tok', 'eval tok', 'tok/job', 'model s (reported)', 'model s/job', 'job wall ms (mean)'],
-        figures.map((r) => [r.kind, int(r.jobs), int(r.completed), int(r.dead), int(r.calls), int(r.promptTokens), int(r.evalTokens), int((r.promptTokens + r.evalTokens) / Math.max(1, r.jobs)), (r.modelMs / 1000).toFixed(1), (r.modelMs / 1000 / Math.max(1, r.jobs)).toFixed(2), int(r.wallMs / Math.max(1, r.completed))]),
+        [
+          'kind',
+          'jobs',
+          'completed',
+          'dead',
+          'calls',
+          'prompt tok',
+          'eval tok',
+          'tok/job',
+          'model s (reported)',
+          'model s/job',
+          'job wall ms (mean)',
+        ],
+        figures.map((r) => [
+          r.kind,
+          int(r.jobs),
+          int(r.completed),
+          int(r.dead),
+          int(r.calls),
+          int(r.promptTokens),
+          int(r.evalTokens),
+          int((r.promptTokens + r.evalTokens) / Math.max(1, r.jobs)),
+          (r.modelMs / 1000).toFixed(1),
+          (r.modelMs / 1000 / Math.max(1, r.jobs)).toFixed(2),
+          int(r.wallMs / Math.max(1, r.completed)),
+        ]),
       ),
     );
-    console.log(`\ntotal: ${int(total.calls)} calls, ${int(total.promptTokens)} prompt + ${int(total.evalTokens)} eval tokens = ${int((total.promptTokens + total.evalTokens) / Math.max(1, memories))} tokens per stored memory; ${(total.modelMs / 3_600_000).toFixed(2)} h of model time at this speed (${((total.modelMs / 1000) / Math.max(1, memories)).toFixed(1)} s per memory)`);
-    console.log(`pipelineStatus (llmUsage) per kind agrees: ${JSON.stringify(usage.flatMap((u) => u.byKind.map((k) => [k.kind, Number(k.calls), Number(k.promptTokens) + Number(k.evalTokens)])))}`);
+    console.log(
+      `\ntotal: ${int(total.calls)} calls, ${int(total.promptTokens)} prompt + ${int(total.evalTokens)} eval tokens = ${int((total.promptTokens + total.evalTokens) / Math.max(1, memories))} tokens per stored memory; ${(total.modelMs / 3_600_000).toFixed(2)} h of model time at this speed (${(total.modelMs / 1000 / Math.max(1, memories)).toFixed(1)} s per memory)`,
+    );
+    console.log(
+      `pipelineStatus (llmUsage) per kind agrees: ${JSON.stringify(usage.flatMap((u) => u.byKind.map((k) => [k.kind, Number(k.calls), Number(k.promptTokens) + Number(k.evalTokens)])))}`,
+    );
   } finally {
     await worker.stop();
     await fake.close();

@@ -20,9 +20,25 @@ import type { Readable, Writable } from 'node:stream';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { AutoTokenizer, env } from '@huggingface/transformers';
-import { DEFAULT_EMBEDDING_BATCH_SIZE_TEXTS, DEFAULT_EMBEDDING_MODEL_NAME, Embedder, MAX_SEQUENCE_TOKENS } from '../../src/embedding/index.js';
+import {
+  DEFAULT_EMBEDDING_BATCH_SIZE_TEXTS,
+  DEFAULT_EMBEDDING_MODEL_NAME,
+  Embedder,
+  MAX_SEQUENCE_TOKENS,
+} from '../../src/embedding/index.js';
 import { MemoryCorpus } from './perf-corpus.js';
-import { MODEL_DIR, REPO, int, loadAverage, positiveInt, progress, routeConsoleToStderr, summarize, table, uptimeLine } from './perf-harness.js';
+import {
+  MODEL_DIR,
+  REPO,
+  int,
+  loadAverage,
+  positiveInt,
+  progress,
+  routeConsoleToStderr,
+  summarize,
+  table,
+  uptimeLine,
+} from './perf-harness.js';
 
 const TARGET_RATIO = 0.9;
 const VENV_PYTHON = join(REPO, '.cache', 'model-venv', 'bin', 'python');
@@ -74,7 +90,10 @@ interface VariantResult {
 
 /** The batches exactly as the embedding thread forms them: texts sorted by length, then sliced. */
 function batchesOf(texts: string[], batchSize: number): string[][] {
-  const sorted = texts.map((t, i) => ({ t, i })).sort((a, b) => a.t.length - b.t.length || a.i - b.i).map((x) => x.t);
+  const sorted = texts
+    .map((t, i) => ({ t, i }))
+    .sort((a, b) => a.t.length - b.t.length || a.i - b.i)
+    .map((x) => x.t);
   const batches: string[][] = [];
   for (let i = 0; i < sorted.length; i += batchSize) batches.push(sorted.slice(i, i + batchSize));
   return batches;
@@ -119,7 +138,8 @@ async function measure(variant: Variant, texts: string[], workDir: string): Prom
   env.localModelPath = modelDir;
   env.allowRemoteModels = false;
   const tokenizer = await AutoTokenizer.from_pretrained(DEFAULT_EMBEDDING_MODEL_NAME);
-  const ids = (text: string) => Array.from(tokenizer(text, { truncation: true, max_length: MAX_SEQUENCE_TOKENS }).input_ids.data as BigInt64Array, Number);
+  const ids = (text: string) =>
+    Array.from(tokenizer(text, { truncation: true, max_length: MAX_SEQUENCE_TOKENS }).input_ids.data as BigInt64Array, Number);
   const modelFile = join(modelDir, DEFAULT_EMBEDDING_MODEL_NAME, 'onnx', quantized ? 'model_quantized.onnx' : 'model.onnx');
   const jobFile = join(workDir, `${variant}.json`);
   writeFileSync(jobFile, JSON.stringify({ model: modelFile, threads: opts.threads, batches: batches.map((b) => b.map(ids)) }));
@@ -170,7 +190,11 @@ async function measure(variant: Variant, texts: string[], workDir: string): Prom
       node: {
         textsPerSecond: Math.round(node),
         roundsTextsPerSecond: nodeRounds.map(Math.round),
-        eventLoopDelayMs: { p50: median(delays.map((d) => d.p50)), p99: Math.max(...delays.map((d) => d.p99)), max: Math.max(...delays.map((d) => d.max)) },
+        eventLoopDelayMs: {
+          p50: median(delays.map((d) => d.p50)),
+          p99: Math.max(...delays.map((d) => d.p99)),
+          max: Math.max(...delays.map((d) => d.max)),
+        },
         singleTextMs: summarize(single).p50,
       },
       reference: { textsPerSecond: Math.round(ref), roundsTextsPerSecond: refRounds.map(Math.round), onnxruntime },
@@ -201,10 +225,26 @@ function round3(n: number): number {
 }
 
 function render(results: VariantResult[], uptime: string): string {
-  const out = ['== bench:embed ==', `${os.cpus().length} cores, ${opts.threads} onnxruntime threads on both sides, ${opts.texts} texts (100–300 chars), median of ${opts.rounds} alternating rounds`, `at the end: ${uptime}`, ''];
+  const out = [
+    '== bench:embed ==',
+    `${os.cpus().length} cores, ${opts.threads} onnxruntime threads on both sides, ${opts.texts} texts (100–300 chars), median of ${opts.rounds} alternating rounds`,
+    `at the end: ${uptime}`,
+    '',
+  ];
   out.push(
     table(
-      ['variant', 'batch', 'node texts/s', 'onnxruntime texts/s', 'ratio', 'target ≥ 0.90', 'node 1 text p50 ms', 'event loop p99 / max ms', 'min cosine', 'load avg'],
+      [
+        'variant',
+        'batch',
+        'node texts/s',
+        'onnxruntime texts/s',
+        'ratio',
+        'target ≥ 0.90',
+        'node 1 text p50 ms',
+        'event loop p99 / max ms',
+        'min cosine',
+        'load avg',
+      ],
       results.map((r) => [
         `${r.variant} (${r.reference.onnxruntime})`,
         r.batchSize === 1 ? 'each text alone' : String(r.batchSize),

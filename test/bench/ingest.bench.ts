@@ -23,10 +23,20 @@ import { createLogger } from '../../src/logger.js';
 import { startNeo4j, stopNeo4j } from '../../scripts/neo4j-server.mjs';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
-const NEO4J = { home: join(REPO, '.neo4j', 'ingest-bench'), boltPort: 47987, httpPort: 47974, password: 'ingest-bench-pw', heapMb: 512, pageCacheMb: 128, timeoutMs: 600_000 };
+const NEO4J = {
+  home: join(REPO, '.neo4j', 'ingest-bench'),
+  boltPort: 47987,
+  httpPort: 47974,
+  password: 'ingest-bench-pw',
+  heapMb: 512,
+  pageCacheMb: 128,
+  timeoutMs: 600_000,
+};
 const PAGE_CHARS = 3_000;
 
-const { values: args } = parseArgs({ options: { bytes: { type: 'string' }, seed: { type: 'string' }, html: { type: 'boolean', default: false } } });
+const { values: args } = parseArgs({
+  options: { bytes: { type: 'string' }, seed: { type: 'string' }, html: { type: 'boolean', default: false } },
+});
 const targetBytes = Number(args.bytes ?? 1024 * 1024);
 
 const uptime = () => {
@@ -40,18 +50,77 @@ const uptime = () => {
 /** Varied prose from a seeded generator: no two windows alike, so dedup does not shortcut the work. */
 function corpus(bytes: number, seed: number): string {
   let s = seed >>> 0;
-  const rand = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  const rand = () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;
-  const subjects = ['The billing team', 'Our staging cluster', 'The mobile client', 'The on-call engineer', 'The data platform', 'Customer support', 'The search index', 'The payments gateway', 'The design review', 'The release train', 'Finance', 'The security audit'];
-  const verbs = ['migrated', 'reviewed', 'rebuilt', 'measured', 'postponed', 'documented', 'replaced', 'monitored', 'scaled down', 'tested', 'approved', 'rolled back'];
-  const objects = ['the invoice exporter', 'the Kafka consumers', 'the nightly backups', 'the login flow', 'the cache warmers', 'the quarterly forecast', 'the alert thresholds', 'the Terraform modules', 'the onboarding guide', 'the feature flags', 'the load balancer', 'the GDPR export'];
-  const tails = ['after the outage on', 'ahead of the deadline of', 'during the freeze starting', 'before the audit on', 'as agreed in the meeting of', 'following the incident of'];
+  const subjects = [
+    'The billing team',
+    'Our staging cluster',
+    'The mobile client',
+    'The on-call engineer',
+    'The data platform',
+    'Customer support',
+    'The search index',
+    'The payments gateway',
+    'The design review',
+    'The release train',
+    'Finance',
+    'The security audit',
+  ];
+  const verbs = [
+    'migrated',
+    'reviewed',
+    'rebuilt',
+    'measured',
+    'postponed',
+    'documented',
+    'replaced',
+    'monitored',
+    'scaled down',
+    'tested',
+    'approved',
+    'rolled back',
+  ];
+  const objects = [
+    'the invoice exporter',
+    'the Kafka consumers',
+    'the nightly backups',
+    'the login flow',
+    'the cache warmers',
+    'the quarterly forecast',
+    'the alert thresholds',
+    'the Terraform modules',
+    'the onboarding guide',
+    'the feature flags',
+    'the load balancer',
+    'the GDPR export',
+  ];
+  const tails = [
+    'after the outage on',
+    'ahead of the deadline of',
+    'during the freeze starting',
+    'before the audit on',
+    'as agreed in the meeting of',
+    'following the incident of',
+  ];
   const parts: string[] = [];
   let size = 0;
   let n = 0;
   while (size < bytes) {
     const day = 1 + Math.floor(rand() * 28);
-    const month = pick(['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']);
+    const month = pick([
+      'January',
+      'February',
+      'March',
+      'April',
+      'May',
+      'June',
+      'July',
+      'August',
+      'September',
+      'October',
+      'November',
+      'December',
+    ]);
     const sentence = `${pick(subjects)} ${pick(verbs)} ${pick(objects)} ${pick(tails)} ${month} ${day}, ticket OPS-${1000 + n} (${Math.floor(rand() * 900) + 100} changes).`;
     n += 1;
     parts.push(n % 6 === 0 ? `${sentence}\n\n` : `${sentence} `);
@@ -80,7 +149,10 @@ async function main(): Promise<void> {
     const namespace = 'ingest-bench';
     let source: { url: string } | { text: string } = { text };
     if (args.html) {
-      const html = `<html><head><title>Ops log</title><style>p{margin:0}</style></head><body>${text.split('\n\n').map((p) => `<p>${p}</p>`).join('\n')}</body></html>`;
+      const html = `<html><head><title>Ops log</title><style>p{margin:0}</style></head><body>${text
+        .split('\n\n')
+        .map((p) => `<p>${p}</p>`)
+        .join('\n')}</body></html>`;
       server.on('request', (_, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html));
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       source = { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/log.html` };
@@ -105,7 +177,7 @@ async function main(): Promise<void> {
       `bench:ingest — ${args.html ? 'HTML over HTTP (URL fetcher)' : 'text'}: ${(Buffer.byteLength(text) / 2 ** 20).toFixed(2)} MiB, ${extractedChars.toLocaleString('en')} bytes extracted`,
       `windows (document chunks): ${done.chunksTotal} of ${config.DOCUMENT_CHUNK_SIZE} chars, overlap ${config.DOCUMENT_CHUNK_OVERLAP}; memories ${counts?.memories}; embedded vector chunks ${counts?.chunks}`,
       `time: ${seconds.toFixed(1)} s`,
-      `throughput: ${(pages / seconds).toFixed(2)} pages/s (page = ${PAGE_CHARS} chars), ${(done.chunksTotal / seconds).toFixed(2)} document chunks/s, ${(Number(counts?.chunks ?? 0) / seconds).toFixed(1)} vector chunks/s, ${(extractedChars / 2 ** 20 / seconds * 60).toFixed(2)} MiB/min`,
+      `throughput: ${(pages / seconds).toFixed(2)} pages/s (page = ${PAGE_CHARS} chars), ${(done.chunksTotal / seconds).toFixed(2)} document chunks/s, ${(Number(counts?.chunks ?? 0) / seconds).toFixed(1)} vector chunks/s, ${((extractedChars / 2 ** 20 / seconds) * 60).toFixed(2)} MiB/min`,
       `load before: ${loadBefore}`,
       `load after:  ${uptime()}`,
       `neo4j: ${db.boltUrl} (heap ${NEO4J.heapMb} MB, page cache ${NEO4J.pageCacheMb} MB); node ${process.version}`,

@@ -20,7 +20,21 @@ import type { Services } from '../../src/app.js';
 import { createDriver, Executor } from '../../src/db/index.js';
 import { OPERATIONS, runLoad, verifyAcks, type LoadResult, type Verification } from '../support/load-driver.js';
 import { spawnService, type EventLoopDelay, type ServiceChild } from '../support/service-process.js';
-import { loadAverage, machineFacts, machineLines, MODEL_DIR, positiveInt, progress, REPO, routeConsoleToStderr, summarize, table, uptimeLine, type BenchDb, type Summary } from './perf-harness.js';
+import {
+  loadAverage,
+  machineFacts,
+  machineLines,
+  MODEL_DIR,
+  positiveInt,
+  progress,
+  REPO,
+  routeConsoleToStderr,
+  summarize,
+  table,
+  uptimeLine,
+  type BenchDb,
+  type Summary,
+} from './perf-harness.js';
 
 const LOAD_NEO4J = {
   home: join(REPO, '.neo4j', 'load-bench'),
@@ -68,7 +82,15 @@ interface Report {
   operations: Record<string, Summary & { requests: number; ok: number; failed: number; perSecond: number }>;
   errorsByCode: Record<string, number>;
   serverErrors: number;
-  writes: { attempted: number; acknowledged: number; lost: number; duplicated: number; unacknowledgedStored: number; withoutChunks: number; storedMemories: number };
+  writes: {
+    attempted: number;
+    acknowledged: number;
+    lost: number;
+    duplicated: number;
+    unacknowledgedStored: number;
+    withoutChunks: number;
+    storedMemories: number;
+  };
   eventLoopDelayMs: EventLoopDelay & { idleReference: EventLoopDelay };
   loadAverage: { start: number[]; duringMean1m: number; end: number[]; uptime: string };
   targets: Record<string, { target: string; value: number; pass: boolean }>;
@@ -135,7 +157,19 @@ async function main(): Promise<void> {
     const results: LoadResult[] = [];
     if (warmup > 0) {
       progress(`warm-up: ${warmup} s of writes so that reads find something`);
-      results.push(await runLoad({ url, clients, seconds: warmup, runId, phase: 'warmup', seed: 2, batchSize, mix: { remember: 1, rememberBatch: 1, recall: 0, search: 0, entity: 0 }, longItemShare: 0 }));
+      results.push(
+        await runLoad({
+          url,
+          clients,
+          seconds: warmup,
+          runId,
+          phase: 'warmup',
+          seed: 2,
+          batchSize,
+          mix: { remember: 1, rememberBatch: 1, recall: 0, search: 0, entity: 0 },
+          longItemShare: 0,
+        }),
+      );
     }
 
     progress(`load: ${clients} clients for ${seconds} s against ${url}`);
@@ -155,7 +189,9 @@ async function main(): Promise<void> {
       onRequest: (event) => {
         if (event.at - last < 10_000) return;
         last = event.at;
-        progress(`${Math.round(event.at / 1000)} s: ${event.op} ${event.ok ? 'ok' : event.codes.join(',')} in ${Math.round(event.latencyMs)} ms`);
+        progress(
+          `${Math.round(event.at / 1000)} s: ${event.op} ${event.ok ? 'ok' : event.codes.join(',')} in ${Math.round(event.latencyMs)} ms`,
+        );
       },
     });
     clearInterval(sampler);
@@ -172,7 +208,11 @@ async function main(): Promise<void> {
 
     if (external) {
       for (const namespace of main.namespaces) {
-        await executor.autoCommit('bench.clean', 'MATCH (n) WHERE n.namespace = $namespace CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 2000 ROWS', { namespace });
+        await executor.autoCommit(
+          'bench.clean',
+          'MATCH (n) WHERE n.namespace = $namespace CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 2000 ROWS',
+          { namespace },
+        );
       }
     }
     await executor.close();
@@ -219,7 +259,12 @@ function buildReport(
       storedMemories: v.storedMemories,
     },
     eventLoopDelayMs: eld,
-    loadAverage: { start: o.loadStart, duringMean1m: round(samples.reduce((a, b) => a + b, 0) / samples.length), end: o.loadEnd, uptime: uptimeLine() },
+    loadAverage: {
+      start: o.loadStart,
+      duringMean1m: round(samples.reduce((a, b) => a + b, 0) / samples.length),
+      end: o.loadEnd,
+      uptime: uptimeLine(),
+    },
     targets: {
       lost: { target: '0', value: v.lost.length, pass: v.lost.length === 0 },
       duplicated: { target: '0', value: v.duplicated.length, pass: v.duplicated.length === 0 },
@@ -246,7 +291,13 @@ function render(r: Report): string {
     '',
     `throughput: ${r.throughput.requestsPerSecond} requests/s, ${r.throughput.writesPerSecond} acknowledged writes/s`,
     `writes (warm-up included): ${w.attempted} sent, ${w.acknowledged} acknowledged; lost ${w.lost}, duplicated ${w.duplicated}; ${w.unacknowledgedStored} stored without acknowledgement; ${w.withoutChunks} without chunks; ${w.storedMemories} memories in the run's namespaces`,
-    `errors by code: ${Object.keys(r.errorsByCode).length === 0 ? 'none' : Object.entries(r.errorsByCode).map(([code, n]) => `${code} ${n}`).join(', ')}; server errors (5xx/INTERNAL besides UNAVAILABLE): ${r.serverErrors}`,
+    `errors by code: ${
+      Object.keys(r.errorsByCode).length === 0
+        ? 'none'
+        : Object.entries(r.errorsByCode)
+            .map(([code, n]) => `${code} ${n}`)
+            .join(', ')
+    }; server errors (5xx/INTERNAL besides UNAVAILABLE): ${r.serverErrors}`,
     `event-loop delay of the service process (10 ms sampling): p50 ${r.eventLoopDelayMs.p50} ms, p99 ${r.eventLoopDelayMs.p99} ms, max ${r.eventLoopDelayMs.max} ms (${r.eventLoopDelayMs.samples} samples); an idle Node process beside it: p99 ${r.eventLoopDelayMs.idleReference.p99} ms, max ${r.eventLoopDelayMs.idleReference.max} ms`,
     `machine load: 1/5/15-min averages ${r.loadAverage.start.join(', ')} at start, ${r.loadAverage.end.join(', ')} at end, 1-min mean during ${r.loadAverage.duringMean1m}; ${r.loadAverage.uptime}`,
     '',

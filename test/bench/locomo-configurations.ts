@@ -19,7 +19,10 @@ export function loadConfigurations(withVariants: boolean): Record<string, Config
   if (!withVariants) return base;
   return {
     ...base,
-    'full previous defaults (weighted α 0.25 and ungated context)': { preset: 'default', overrides: { fusion: { method: 'weighted', alpha: 0.25 }, context: { similarityGate: false } } },
+    'full previous defaults (weighted α 0.25 and ungated context)': {
+      preset: 'default',
+      overrides: { fusion: { method: 'weighted', alpha: 0.25 }, context: { similarityGate: false } },
+    },
     'full context ungated': { preset: 'default', overrides: { context: { similarityGate: false } } },
     'full weighted α 0.3': { preset: 'default', overrides: { fusion: { method: 'weighted' } } },
     'full rrf k60': { preset: 'default', overrides: { fusion: { method: 'rrf', rrfK: 60 } } },
@@ -32,7 +35,13 @@ export function loadConfigurations(withVariants: boolean): Record<string, Config
     'full recency on': { preset: 'default', overrides: { recency: { enabled: true } } },
     'full entity leg': { preset: 'default', overrides: { legs: { entity: true } } },
     'full entity leg 0.4': { preset: 'default', overrides: { legs: { entity: true }, fusion: { entityWeight: 0.4 } } },
-    'full entity leg hubs over 30 left out': { preset: 'default', overrides: { legs: { entity: true }, entityLeg: { maxEntityMentions: 30 } } },
-    'full entity leg 0.1 hubs over 30 left out': { preset: 'default', overrides: { legs: { entity: true }, fusion: { entityWeight: 0.1 }, entityLeg: { maxEntityMentions: 30 } } },
+    'full entity leg hubs over 30 left out': {
+      preset: 'default',
+      overrides: { legs: { entity: true }, entityLeg: { maxEntityMentions: 30 } },
+    },
+    'full entity leg 0.1 hubs over 30 left out': {
+      preset: 'default',
+      overrides: { legs: { entity: true }, fusion: { entityWeight: 0.1 }, entityLeg: { maxEntityMentions: 30 } },
+    },
   };
 }

@@ -61,7 +61,13 @@ function score(rows: readonly QuestionResult[], chosen: string[]): HeldOut {
 
 /** Held-out figures per dataset for folds within each dataset (choice on all datasets' training folds). */
 export function crossValidateWithin(results: Results, candidates: readonly string[]): Record<string, HeldOut> {
-  const datasets = [...new Set(Object.values(results).flat().map((r) => r.dataset))];
+  const datasets = [
+    ...new Set(
+      Object.values(results)
+        .flat()
+        .map((r) => r.dataset),
+    ),
+  ];
   const heldOut = new Map<string, { rows: QuestionResult[]; chosen: string[] }>(datasets.map((d) => [d, { rows: [], chosen: [] }]));
   for (let fold = 0; fold < FOLDS; fold++) {
     const chosen = choose(results, candidates, (r) => foldOf(r) !== fold);
@@ -77,12 +83,24 @@ export function crossValidateWithin(results: Results, candidates: readonly strin
 
 /** Held-out figures per dataset, each scored with the configuration chosen on the other datasets. */
 export function leaveOneDatasetOut(results: Results, candidates: readonly string[]): Record<string, HeldOut> {
-  const datasets = [...new Set(Object.values(results).flat().map((r) => r.dataset))];
+  const datasets = [
+    ...new Set(
+      Object.values(results)
+        .flat()
+        .map((r) => r.dataset),
+    ),
+  ];
   if (datasets.length < 2) return {};
   return Object.fromEntries(
     datasets.map((dataset) => {
       const chosen = choose(results, candidates, (r) => r.dataset !== dataset);
-      return [dataset, score((results[chosen] ?? []).filter((r) => r.dataset === dataset), [chosen])];
+      return [
+        dataset,
+        score(
+          (results[chosen] ?? []).filter((r) => r.dataset === dataset),
+          [chosen],
+        ),
+      ];
     }),
   );
 }

@@ -60,7 +60,9 @@ export async function loadDataset(dir: string): Promise<Dataset> {
   const path = resolve(dir);
   const files = (await readdir(path)).filter((f) => f.endsWith('.json')).sort();
   if (files.length === 0) throw new Error(`${path} holds no conversation (*.json) files`);
-  const conversations = await Promise.all(files.map(async (file) => toConversation(file.replace(/\.json$/, ''), JSON.parse(await readFile(join(path, file), 'utf8')))));
+  const conversations = await Promise.all(
+    files.map(async (file) => toConversation(file.replace(/\.json$/, ''), JSON.parse(await readFile(join(path, file), 'utf8')))),
+  );
   return { name: basename(path), dir: path, conversations };
 }
 

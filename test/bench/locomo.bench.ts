@@ -42,7 +42,9 @@ if (dirs.length === 0) dirs.push(...(process.env.BENCH_LOCOMO_DIRS ?? '').split(
 
 async function main(): Promise<void> {
   if (dirs.length === 0) {
-    throw new Error('name the dataset folders: npm run bench:locomo -- <dir> [<dir> …] (or BENCH_LOCOMO_DIRS=<dir>,<dir>); see README "Recall quality"');
+    throw new Error(
+      'name the dataset folders: npm run bench:locomo -- <dir> [<dir> …] (or BENCH_LOCOMO_DIRS=<dir>,<dir>); see README "Recall quality"',
+    );
   }
   if (json) routeConsoleToStderr();
   const datasets = await Promise.all(dirs.map(loadDataset));
@@ -55,13 +57,21 @@ async function main(): Promise<void> {
     const { services } = bench;
     const ingests = new Map<string, Awaited<ReturnType<typeof ingestDataset>>>();
     for (const dataset of datasets) ingests.set(dataset.name, await ingestDataset(services, dataset));
-    const configurations = Object.fromEntries(Object.entries(loadConfigurations(withVariants)).filter(([name]) => !only || only.includes(name)));
+    const configurations = Object.fromEntries(
+      Object.entries(loadConfigurations(withVariants)).filter(([name]) => !only || only.includes(name)),
+    );
     const perQuestion: Results = {};
     const scores: Record<string, Record<string, Scores>> = Object.fromEntries(datasets.map((d) => [d.name, {}]));
     for (const [name, configuration] of Object.entries(configurations)) {
       perQuestion[name] = [];
       for (const dataset of datasets) {
-        const { rows, latencyMs } = await evaluate(services, dataset, ingests.get(dataset.name)!.externalIds, configuration.preset, configuration.overrides);
+        const { rows, latencyMs } = await evaluate(
+          services,
+          dataset,
+          ingests.get(dataset.name)!.externalIds,
+          configuration.preset,
+          configuration.overrides,
+        );
         perQuestion[name].push(...rows);
         scores[dataset.name]![name] = { ...summarize(rows), meanLatencyMs: round(latencyMs / Math.max(1, rows.length), 1) };
         const s = scores[dataset.name]![name]!;
@@ -71,20 +81,38 @@ async function main(): Promise<void> {
     const names = Object.keys(configurations);
     const tunable = names.filter((n) => !TUNING_BASELINES.includes(n));
     const crossValidation: CrossValidation | undefined = cv
-      ? { candidates: tunable, withinDatasets: crossValidateWithin(perQuestion, tunable), leaveOneDatasetOut: leaveOneDatasetOut(perQuestion, tunable) }
+      ? {
+          candidates: tunable,
+          withinDatasets: crossValidateWithin(perQuestion, tunable),
+          leaveOneDatasetOut: leaveOneDatasetOut(perQuestion, tunable),
+        }
       : undefined;
     const machine = { ...(await machineFacts(services, db)), uptimeAtEnd: uptimeLine() };
     const perDataset = datasets.map((d) => {
       const ingest = ingests.get(d.name)!;
-      return { dataset: d.name, conversations: d.conversations.length, memories: ingest.memories, turns: ingest.turns, ingestSeconds: ingest.seconds, ...scores[d.name] };
+      return {
+        dataset: d.name,
+        conversations: d.conversations.length,
+        memories: ingest.memories,
+        turns: ingest.turns,
+        ingestSeconds: ingest.seconds,
+        ...scores[d.name],
+      };
     });
     const macro = Object.fromEntries(names.map((n) => [n, macroMean(datasets.map((d) => scores[d.name]![n]!))]));
     if (json) {
-      const report = datasets.length === 1 ? { ...perDataset[0], crossValidation, machine } : { datasets: perDataset, macro, crossValidation, machine };
+      const report =
+        datasets.length === 1 ? { ...perDataset[0], crossValidation, machine } : { datasets: perDataset, macro, crossValidation, machine };
       process.stdout.write(`${JSON.stringify(report)}\n`);
     } else {
       for (const d of perDataset) printDataset(d as unknown as DatasetReport, names);
-      if (datasets.length > 1) printSideBySide(datasets.map((d) => d.name), scores, macro, names);
+      if (datasets.length > 1)
+        printSideBySide(
+          datasets.map((d) => d.name),
+          scores,
+          macro,
+          names,
+        );
       if (crossValidation) printCrossValidation(crossValidation, scores);
       console.log(`\nmachine: ${JSON.stringify(machine)}`);
     }
@@ -116,7 +144,9 @@ async function ingestDataset(services: Services, dataset: Dataset) {
       });
       turns += batch.length;
     }
-    progress(`ingested ${dataset.name}/${conversation.id}: ${conversation.turns.length} turns (${turns} total, ${(turns / ((performance.now() - started) / 1000)).toFixed(0)}/s)`);
+    progress(
+      `ingested ${dataset.name}/${conversation.id}: ${conversation.turns.length} turns (${turns} total, ${(turns / ((performance.now() - started) / 1000)).toFixed(0)}/s)`,
+    );
   }
   return { externalIds, turns, memories: externalIds.size, seconds: round((performance.now() - started) / 1000, 1) };
 }
@@ -129,7 +159,13 @@ async function storedExternalIds(services: Services, namespace: string): Promise
   );
 }
 
-async function evaluate(services: Services, dataset: Dataset, externalIds: Map<string, string[]>, preset: RecallPresetName, overrides: RecallSettingsOverrides) {
+async function evaluate(
+  services: Services,
+  dataset: Dataset,
+  externalIds: Map<string, string[]>,
+  preset: RecallPresetName,
+  overrides: RecallSettingsOverrides,
+) {
   const rows: QuestionResult[] = [];
   let latencyMs = 0;
   for (const [index, conversation] of dataset.conversations.entries()) {
@@ -162,13 +198,20 @@ function summarize(rows: readonly QuestionResult[]): Omit<Scores, 'meanLatencyMs
     const at = (k: number) => round(list.reduce((s, r) => s + r.hits[k]!, 0) / Math.max(1, list.length), 3);
     return { 'recall@5': at(5), 'recall@10': at(10), 'recall@20': at(20), questions: list.length };
   };
-  const byCategory = Object.fromEntries(Object.entries(CATEGORY_NAMES).map(([category, name]) => [name, mean(rows.filter((r) => r.category === Number(category)))]));
+  const byCategory = Object.fromEntries(
+    Object.entries(CATEGORY_NAMES).map(([category, name]) => [name, mean(rows.filter((r) => r.category === Number(category)))]),
+  );
   return { ...mean(rows), byCategory };
 }
 
 function macroMean(list: readonly Scores[]): Recalls {
   const at = (k: 'recall@5' | 'recall@10' | 'recall@20') => round(list.reduce((s, x) => s + x[k], 0) / Math.max(1, list.length), 3);
-  return { 'recall@5': at('recall@5'), 'recall@10': at('recall@10'), 'recall@20': at('recall@20'), questions: list.reduce((s, x) => s + x.questions, 0) };
+  return {
+    'recall@5': at('recall@5'),
+    'recall@10': at('recall@10'),
+    'recall@20': at('recall@20'),
+    questions: list.reduce((s, x) => s + x.questions, 0),
+  };
 }
 
 interface CrossValidation {
@@ -177,12 +220,17 @@ interface CrossValidation {
   leaveOneDatasetOut: Record<string, HeldOut>;
 }
 
-type DatasetReport = { dataset: string; conversations: number; memories: number; turns: number; ingestSeconds: number } & Record<string, Scores>;
+type DatasetReport = { dataset: string; conversations: number; memories: number; turns: number; ingestSeconds: number } & Record<
+  string,
+  Scores
+>;
 
 const line = (cells: string[], first = 34) => cells.map((c, i) => (i === 0 ? c.padEnd(first) : c.padStart(10))).join(' ');
 
 function printDataset(report: DatasetReport, names: string[]): void {
-  console.log(`\n${report.dataset} — ${report.conversations} conversations, ${report.turns} turns → ${report.memories} memories, ingest ${report.ingestSeconds} s`);
+  console.log(
+    `\n${report.dataset} — ${report.conversations} conversations, ${report.turns} turns → ${report.memories} memories, ingest ${report.ingestSeconds} s`,
+  );
   console.log(line(['configuration', 'recall@5', 'recall@10', 'recall@20', 'questions', 'ms/query']));
   for (const name of names) {
     const s = report[name]!;
@@ -192,7 +240,8 @@ function printDataset(report: DatasetReport, names: string[]): void {
     console.log(`  ${category}`);
     for (const name of names) {
       const c = report[name]!.byCategory[category]!;
-      if (c.questions > 0) console.log(line([`    ${name}`, fmt(c['recall@5']), fmt(c['recall@10']), fmt(c['recall@20']), String(c.questions), '']));
+      if (c.questions > 0)
+        console.log(line([`    ${name}`, fmt(c['recall@5']), fmt(c['recall@10']), fmt(c['recall@20']), String(c.questions), '']));
     }
   }
   const full = report.full;
@@ -203,7 +252,12 @@ function printDataset(report: DatasetReport, names: string[]): void {
   }
 }
 
-function printSideBySide(datasets: string[], scores: Record<string, Record<string, Scores>>, macro: Record<string, Recalls>, names: string[]): void {
+function printSideBySide(
+  datasets: string[],
+  scores: Record<string, Record<string, Scores>>,
+  macro: Record<string, Recalls>,
+  names: string[],
+): void {
   console.log(`\nside by side (recall@5 / recall@10)`);
   console.log(line(['configuration', ...datasets.map((d) => d.slice(0, 14).padStart(14)), '    macro mean'], 34));
   for (const name of names) {
@@ -213,12 +267,27 @@ function printSideBySide(datasets: string[], scores: Record<string, Record<strin
 }
 
 function printCrossValidation(cvReport: CrossValidation, scores: Record<string, Record<string, Scores>>): void {
-  console.log(`\ncross-validated (held-out) recall@5 / @10 beside the all-in default ("full"), choosing among ${cvReport.candidates.length} configurations`);
+  console.log(
+    `\ncross-validated (held-out) recall@5 / @10 beside the all-in default ("full"), choosing among ${cvReport.candidates.length} configurations`,
+  );
   console.log(line(['dataset', 'all-in @5', 'all-in @10', 'folds @5', 'folds @10', 'LODO @5', 'LODO @10'], 20));
   for (const [dataset, within] of Object.entries(cvReport.withinDatasets)) {
     const full = scores[dataset]!.full!;
     const lodo = cvReport.leaveOneDatasetOut[dataset];
-    console.log(line([dataset, fmt(full['recall@5']), fmt(full['recall@10']), fmt(within['recall@5']), fmt(within['recall@10']), lodo ? fmt(lodo['recall@5']) : '–', lodo ? fmt(lodo['recall@10']) : '–'], 20));
+    console.log(
+      line(
+        [
+          dataset,
+          fmt(full['recall@5']),
+          fmt(full['recall@10']),
+          fmt(within['recall@5']),
+          fmt(within['recall@10']),
+          lodo ? fmt(lodo['recall@5']) : '–',
+          lodo ? fmt(lodo['recall@10']) : '–',
+        ],
+        20,
+      ),
+    );
     console.log(`  chosen per fold: ${within.chosen.join(', ')}${lodo ? `; chosen without ${dataset}: ${lodo.chosen[0]}` : ''}`);
   }
 }

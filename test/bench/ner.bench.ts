@@ -49,11 +49,14 @@ const wink = winkNLP(winkModel);
 const its = wink.its;
 function winkRaw(text: string): Prediction[] {
   const doc = wink.readDoc(text);
-  const out: Prediction[] = (doc.entities().out(its.detail) as Array<{ value: string; type: string }>).map((e) => ({ text: e.value, type: e.type === 'DATE' ? 'date' : e.type.toLowerCase() }));
+  const out: Prediction[] = (doc.entities().out(its.detail) as Array<{ value: string; type: string }>).map((e) => ({
+    text: e.value,
+    type: e.type === 'DATE' ? 'date' : e.type.toLowerCase(),
+  }));
   let run: string[] = [];
   doc.tokens().each((t: { out(f: unknown): string }) => {
     if (t.out(its.pos) === 'PROPN') run.push(t.out(its.value));
-    else if (run.length) (out.push({ text: run.join(' '), type: 'name' }), (run = []));
+    else if (run.length) out.push({ text: run.join(' '), type: 'name' }), (run = []);
   });
   if (run.length) out.push({ text: run.join(' '), type: 'name' });
   return out;
@@ -63,10 +66,12 @@ const recognizer: Predict = (text) => recognizeNamedEntities(text).map((e) => ({
 /** The linker's entity types in the sample's terms: a tool is a product; the rest keep their name. */
 const SAMPLE_TYPE: Record<string, string> = { tool: 'product' };
 /** Strong entities only: what creates graph nodes. */
-const linker = (namedEntities: boolean): Predict => (text) =>
-  extractEntities(text, { namedEntities })
-    .filter((e) => e.strength === 'strong')
-    .map((e) => ({ text: e.name, type: SAMPLE_TYPE[e.type] ?? e.type }));
+const linker =
+  (namedEntities: boolean): Predict =>
+  (text) =>
+    extractEntities(text, { namedEntities })
+      .filter((e) => e.strength === 'strong')
+      .map((e) => ({ text: e.name, type: SAMPLE_TYPE[e.type] ?? e.type }));
 
 /**
  * Median ms per 1,000 characters over the whole sample, after one warm-up pass: wall time, and
@@ -103,7 +108,9 @@ run('wink-nlp lite raw', winkRaw);
 // The dates plugin changes compromise's tagger for the whole process: measured last.
 const { default: datesPlugin } = await import('compromise-dates');
 nlp.plugin(datesPlugin);
-run('compromise-dates (dates only)', (text) => texts((nlp(text) as Doc & { dates(): Doc }).dates()).map((t) => ({ text: t, type: 'date' })));
+run('compromise-dates (dates only)', (text) =>
+  texts((nlp(text) as Doc & { dates(): Doc }).dates()).map((t) => ({ text: t, type: 'date' })),
+);
 
 const TYPES = ['person', 'organization', 'place', 'product', 'system', 'project', 'work', 'date', 'names', 'untyped'];
 const f = (n: number) => n.toFixed(2);
@@ -111,13 +118,32 @@ if (args.json) {
   process.stdout.write(`${JSON.stringify({ sample: NER_SAMPLE.length, load: os.loadavg(), results })}\n`);
 } else {
   const gold = scoreNer(NER_SAMPLE, () => []);
-  console.log(`sample: ${NER_SAMPLE.length} examples, gold ${TYPES.filter((t) => gold[t]).map((t) => `${t} ${gold[t]!.gold}`).join(', ')}`);
-  console.log(`load average: ${os.loadavg().map((l) => l.toFixed(2)).join(', ')} on ${os.availableParallelism()} cores; ${rounds} rounds\n`);
+  console.log(
+    `sample: ${NER_SAMPLE.length} examples, gold ${TYPES.filter((t) => gold[t])
+      .map((t) => `${t} ${gold[t]!.gold}`)
+      .join(', ')}`,
+  );
+  console.log(
+    `load average: ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(', ')} on ${os.availableParallelism()} cores; ${rounds} rounds\n`,
+  );
   const header = ['recognizer', ...TYPES.map((t) => `${t} P/R`), 'ms/1k chars', 'cpu ms/1k'];
-  const rows = results.map((r) => [r.name, ...TYPES.map((t) => (r.scores[t]?.predicted ? `${f(r.scores[t]!.precision)}/${f(r.scores[t]!.recall)}` : `–/${f(r.scores[t]?.recall ?? 0)}`)), r.msPer1kChars.toFixed(1), r.cpuMsPer1kChars.toFixed(1)]);
+  const rows = results.map((r) => [
+    r.name,
+    ...TYPES.map((t) =>
+      r.scores[t]?.predicted ? `${f(r.scores[t]!.precision)}/${f(r.scores[t]!.recall)}` : `–/${f(r.scores[t]?.recall ?? 0)}`,
+    ),
+    r.msPer1kChars.toFixed(1),
+    r.cpuMsPer1kChars.toFixed(1),
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-  for (const row of [header, widths.map((w) => '-'.repeat(w)), ...rows]) console.log(row.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  '));
-  console.log('\nP/R: precision/recall; – where the recognizer predicted none of that type. "untyped" ignores the type; "names" is untyped without dates.');
+  for (const row of [header, widths.map((w) => '-'.repeat(w)), ...rows])
+    console.log(row.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  '));
+  console.log(
+    '\nP/R: precision/recall; – where the recognizer predicted none of that type. "untyped" ignores the type; "names" is untyped without dates.',
+  );
 }
 
 if (args.verbose) {
@@ -126,6 +152,7 @@ if (args.verbose) {
     const got = new Set(linker(true)(example.text).map((p) => `${p.type}:${normalizeNerText(p.text)}`));
     const falsePositives = [...got].filter((k) => !gold.has(k));
     const misses = [...gold].filter((k) => !got.has(k) && !k.startsWith('date:'));
-    if (falsePositives.length || misses.length) console.error(`${example.text}\n  false: ${falsePositives.join(', ') || '–'}  missed: ${misses.join(', ') || '–'}`);
+    if (falsePositives.length || misses.length)
+      console.error(`${example.text}\n  false: ${falsePositives.join(', ') || '–'}  missed: ${misses.join(', ') || '–'}`);
   }
 }

@@ -36,68 +36,264 @@ export interface Rng {
 // ---------- vocabulary ----------
 
 export const PEOPLE = [
-  'Priya Raman', 'Marcus Chen', 'Sofia Alvarez', 'Tomasz Nowak', 'Aisha Bello', 'Lukas Becker', 'Hannah Kim', 'Diego Ortiz',
-  'Mei Tanaka', 'Oliver Grant', 'Fatima Haddad', 'Jonas Lindqvist', 'Chloe Martin', 'Ravi Patel', 'Elena Petrova', 'Samuel Osei',
-  'Yuki Sato', 'Noah Fischer', 'Amara Nwosu', 'Gabriel Costa', 'Ingrid Halvorsen', 'Kenji Watanabe', 'Leila Farouk', 'Mateo Rossi',
-  'Zoe Dubois', 'Arjun Mehta', 'Clara Jensen', 'Ibrahim Yilmaz', 'Nina Kowalski', 'Victor Lemaire', 'Sara Lindgren', 'Daniel Reyes',
-  'Anika Shah', 'Felix Wagner', 'Lucia Moreno', 'Henrik Olsen', 'Maya Goldberg', 'Omar Siddiqui', 'Rosa Delgado', 'Theo Laurent',
+  'Priya Raman',
+  'Marcus Chen',
+  'Sofia Alvarez',
+  'Tomasz Nowak',
+  'Aisha Bello',
+  'Lukas Becker',
+  'Hannah Kim',
+  'Diego Ortiz',
+  'Mei Tanaka',
+  'Oliver Grant',
+  'Fatima Haddad',
+  'Jonas Lindqvist',
+  'Chloe Martin',
+  'Ravi Patel',
+  'Elena Petrova',
+  'Samuel Osei',
+  'Yuki Sato',
+  'Noah Fischer',
+  'Amara Nwosu',
+  'Gabriel Costa',
+  'Ingrid Halvorsen',
+  'Kenji Watanabe',
+  'Leila Farouk',
+  'Mateo Rossi',
+  'Zoe Dubois',
+  'Arjun Mehta',
+  'Clara Jensen',
+  'Ibrahim Yilmaz',
+  'Nina Kowalski',
+  'Victor Lemaire',
+  'Sara Lindgren',
+  'Daniel Reyes',
+  'Anika Shah',
+  'Felix Wagner',
+  'Lucia Moreno',
+  'Henrik Olsen',
+  'Maya Goldberg',
+  'Omar Siddiqui',
+  'Rosa Delgado',
+  'Theo Laurent',
 ] as const;
 
 export const PROJECTS = [
-  'Atlas', 'Helios', 'Orion', 'Nimbus', 'Zephyr', 'Kestrel', 'Borealis', 'Quasar', 'Meridian', 'Cobalt',
-  'Lighthouse', 'Tundra', 'Sequoia', 'Polaris', 'Juniper', 'Falcon', 'Vega', 'Ember', 'Harbor', 'Mosaic',
+  'Atlas',
+  'Helios',
+  'Orion',
+  'Nimbus',
+  'Zephyr',
+  'Kestrel',
+  'Borealis',
+  'Quasar',
+  'Meridian',
+  'Cobalt',
+  'Lighthouse',
+  'Tundra',
+  'Sequoia',
+  'Polaris',
+  'Juniper',
+  'Falcon',
+  'Vega',
+  'Ember',
+  'Harbor',
+  'Mosaic',
 ] as const;
 
 export const SYSTEMS = [
-  'billing service', 'auth gateway', 'search indexer', 'notification worker', 'payments API', 'ingestion pipeline',
-  'feature-flag service', 'reporting dashboard', 'mobile app', 'admin console', 'checkout flow', 'export job',
-  'rate limiter', 'session store', 'webhook dispatcher', 'recommendation engine', 'audit log', 'onboarding wizard',
+  'billing service',
+  'auth gateway',
+  'search indexer',
+  'notification worker',
+  'payments API',
+  'ingestion pipeline',
+  'feature-flag service',
+  'reporting dashboard',
+  'mobile app',
+  'admin console',
+  'checkout flow',
+  'export job',
+  'rate limiter',
+  'session store',
+  'webhook dispatcher',
+  'recommendation engine',
+  'audit log',
+  'onboarding wizard',
 ] as const;
 
 export const TOOLS = [
-  'Redis', 'PostgreSQL', 'Kafka', 'Kubernetes', 'Terraform', 'Docker', 'Elasticsearch', 'RabbitMQ', 'MongoDB', 'Nginx',
-  'GraphQL', 'TypeScript', 'Python', 'Go', 'Grafana', 'Prometheus', 'Sentry', 'Datadog', 'GitHub Actions', 'Airflow',
-  'Snowflake', 'dbt', 'Playwright', 'Vitest', 'Vite', 'Neo4j', 'Memcached', 'SQLite', 'FastAPI', 'Django',
+  'Redis',
+  'PostgreSQL',
+  'Kafka',
+  'Kubernetes',
+  'Terraform',
+  'Docker',
+  'Elasticsearch',
+  'RabbitMQ',
+  'MongoDB',
+  'Nginx',
+  'GraphQL',
+  'TypeScript',
+  'Python',
+  'Go',
+  'Grafana',
+  'Prometheus',
+  'Sentry',
+  'Datadog',
+  'GitHub Actions',
+  'Airflow',
+  'Snowflake',
+  'dbt',
+  'Playwright',
+  'Vitest',
+  'Vite',
+  'Neo4j',
+  'Memcached',
+  'SQLite',
+  'FastAPI',
+  'Django',
 ] as const;
 
 const TEAMS = ['platform', 'payments', 'growth', 'data', 'mobile', 'infra', 'security', 'search', 'frontend', 'SRE'] as const;
-const CUSTOMERS = ['Acme Corp', 'Globex', 'Initech', 'Umbrella Health', 'Hooli', 'Stark Logistics', 'Wayne Retail', 'Soylent Foods', 'Vandelay Imports', 'Tyrell Labs'] as const;
-const METRICS = ['p95 latency', 'error rate', 'cache hit ratio', 'build time', 'memory usage', 'cold start time', 'throughput', 'conversion rate', 'queue depth', 'CPU usage'] as const;
-const CITIES = ['Berlin', 'Lisbon', 'Toronto', 'Bangalore', 'Austin', 'Warsaw', 'Nairobi', 'Tokyo', 'Oslo', 'Madrid', 'Seoul', 'Dublin'] as const;
+const CUSTOMERS = [
+  'Acme Corp',
+  'Globex',
+  'Initech',
+  'Umbrella Health',
+  'Hooli',
+  'Stark Logistics',
+  'Wayne Retail',
+  'Soylent Foods',
+  'Vandelay Imports',
+  'Tyrell Labs',
+] as const;
+const METRICS = [
+  'p95 latency',
+  'error rate',
+  'cache hit ratio',
+  'build time',
+  'memory usage',
+  'cold start time',
+  'throughput',
+  'conversion rate',
+  'queue depth',
+  'CPU usage',
+] as const;
+const CITIES = [
+  'Berlin',
+  'Lisbon',
+  'Toronto',
+  'Bangalore',
+  'Austin',
+  'Warsaw',
+  'Nairobi',
+  'Tokyo',
+  'Oslo',
+  'Madrid',
+  'Seoul',
+  'Dublin',
+] as const;
 const CHANNELS = ['eng-platform', 'incidents', 'deploys', 'payments-dev', 'data-eng', 'random', 'release-train', 'oncall'] as const;
 const TICKET_PREFIXES = ['PLAT', 'PAY', 'GROW', 'DATA', 'MOB', 'INFRA', 'SEC', 'SRCH'] as const;
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'] as const;
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+] as const;
 const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'] as const;
 
 const REASONS = [
-  'the managed offering is cheaper at our volume', 'it already runs in production for two other teams', 'the on-call load was getting out of hand',
-  'the licence terms changed', 'we need exactly-once delivery', 'the old client library is unmaintained', 'benchmarks showed half the tail latency',
-  'nobody on the team knows the old stack anymore', 'it simplifies the local dev setup', 'compliance asked for encryption at rest',
-  'the migration path is incremental', 'it removes a whole class of cache invalidation bugs',
+  'the managed offering is cheaper at our volume',
+  'it already runs in production for two other teams',
+  'the on-call load was getting out of hand',
+  'the licence terms changed',
+  'we need exactly-once delivery',
+  'the old client library is unmaintained',
+  'benchmarks showed half the tail latency',
+  'nobody on the team knows the old stack anymore',
+  'it simplifies the local dev setup',
+  'compliance asked for encryption at rest',
+  'the migration path is incremental',
+  'it removes a whole class of cache invalidation bugs',
 ] as const;
 const SYMPTOMS = [
-  'returned 502s', 'timed out on writes', 'dropped messages', 'served stale data', 'ran out of connections', 'leaked memory',
-  'double-charged a handful of users', 'stopped consuming from the queue', 'spiked to 100% CPU', 'failed health checks',
+  'returned 502s',
+  'timed out on writes',
+  'dropped messages',
+  'served stale data',
+  'ran out of connections',
+  'leaked memory',
+  'double-charged a handful of users',
+  'stopped consuming from the queue',
+  'spiked to 100% CPU',
+  'failed health checks',
 ] as const;
 const CAUSES = [
-  'a config change that halved the pool size', 'an expired TLS certificate', 'a schema migration that locked the orders table',
-  'a noisy neighbour on the shared node pool', 'a retry storm from the mobile clients', 'a missing index on the events table',
-  'a bad feature flag rollout', 'DNS caching in the sidecar', 'an upstream provider outage', 'a deploy that skipped the canary stage',
+  'a config change that halved the pool size',
+  'an expired TLS certificate',
+  'a schema migration that locked the orders table',
+  'a noisy neighbour on the shared node pool',
+  'a retry storm from the mobile clients',
+  'a missing index on the events table',
+  'a bad feature flag rollout',
+  'DNS caching in the sidecar',
+  'an upstream provider outage',
+  'a deploy that skipped the canary stage',
 ] as const;
-const WORK_ITEMS = ['migration', 'rollout', 'beta', 'load test', 'security review', 'API redesign', 'data backfill', 'cost audit', 'launch', 'refactor'] as const;
+const WORK_ITEMS = [
+  'migration',
+  'rollout',
+  'beta',
+  'load test',
+  'security review',
+  'API redesign',
+  'data backfill',
+  'cost audit',
+  'launch',
+  'refactor',
+] as const;
 const REVIEW_STYLES = [
-  'small PRs under 300 lines', 'tests next to the code they cover', 'explicit error types over string messages', 'squash merges with a clear summary',
-  'design docs before any new service', 'feature flags for anything user-facing', 'pairing on tricky migrations', 'async reviews within one business day',
+  'small PRs under 300 lines',
+  'tests next to the code they cover',
+  'explicit error types over string messages',
+  'squash merges with a clear summary',
+  'design docs before any new service',
+  'feature flags for anything user-facing',
+  'pairing on tricky migrations',
+  'async reviews within one business day',
 ] as const;
 const INSIGHTS = [
-  'dual writes need a reconciliation job from day one', 'load tests must use production-shaped data or they lie', 'canary deploys caught three bad releases this quarter',
-  'alert on symptoms, not on causes', 'a runbook nobody has rehearsed is a wish list', 'idempotency keys saved us during the retry storm',
-  'caching the wrong layer made invalidation impossible', 'schema changes go out in expand-and-contract steps', 'small batches keep the queue latency flat',
+  'dual writes need a reconciliation job from day one',
+  'load tests must use production-shaped data or they lie',
+  'canary deploys caught three bad releases this quarter',
+  'alert on symptoms, not on causes',
+  'a runbook nobody has rehearsed is a wish list',
+  'idempotency keys saved us during the retry storm',
+  'caching the wrong layer made invalidation impossible',
+  'schema changes go out in expand-and-contract steps',
+  'small batches keep the queue latency flat',
 ] as const;
 const TASKS = [
-  'run the integration tests locally', 'rotate the database credentials', 'add a new feature flag', 'replay a dead-lettered message',
-  'profile a slow endpoint', 'bump the base image', 'request access to the production cluster', 'backfill a missing partition',
-  'roll back a bad deploy', 'add a dashboard panel',
+  'run the integration tests locally',
+  'rotate the database credentials',
+  'add a new feature flag',
+  'replay a dead-lettered message',
+  'profile a slow endpoint',
+  'bump the base image',
+  'request access to the production cluster',
+  'backfill a missing partition',
+  'roll back a bad deploy',
+  'add a dashboard panel',
 ] as const;
 
 // ---------- helpers ----------
@@ -162,19 +358,39 @@ type Template = (r: Rng, day: number) => Sentence;
 
 const TEMPLATES: Template[] = [
   (r) => {
-    const p = r.pick(PEOPLE), t = r.pick(TOOLS), t2 = otherThan(r, TOOLS, t), s = r.pick(SYSTEMS);
-    return { kind: 'decision', subject: t, text: `${who(r, p)} decided to use ${t} for the ${s} instead of ${t2} because ${r.pick(REASONS)}.` };
+    const p = r.pick(PEOPLE),
+      t = r.pick(TOOLS),
+      t2 = otherThan(r, TOOLS, t),
+      s = r.pick(SYSTEMS);
+    return {
+      kind: 'decision',
+      subject: t,
+      text: `${who(r, p)} decided to use ${t} for the ${s} instead of ${t2} because ${r.pick(REASONS)}.`,
+    };
   },
   (r, day) => {
-    const pr = r.pick(PROJECTS), t = r.pick(TOOLS), t2 = otherThan(r, TOOLS, t), p = r.pick(PEOPLE);
-    return { kind: 'decision', subject: pr, text: `We chose ${t} over ${t2} for Project ${pr}; ${who(r, p)} owns the rollout, target ${dateText(r, day + r.int(7, 60))}.` };
+    const pr = r.pick(PROJECTS),
+      t = r.pick(TOOLS),
+      t2 = otherThan(r, TOOLS, t),
+      p = r.pick(PEOPLE);
+    return {
+      kind: 'decision',
+      subject: pr,
+      text: `We chose ${t} over ${t2} for Project ${pr}; ${who(r, p)} owns the rollout, target ${dateText(r, day + r.int(7, 60))}.`,
+    };
   },
   (r, day) => {
-    const s = r.pick(SYSTEMS), t = r.pick(TOOLS);
-    return { kind: 'decision', subject: s, text: `Architecture decision (${ticket(r)}): the ${s} moves to ${t} by ${dateText(r, day + r.int(14, 120))}, no new features until then.` };
+    const s = r.pick(SYSTEMS),
+      t = r.pick(TOOLS);
+    return {
+      kind: 'decision',
+      subject: s,
+      text: `Architecture decision (${ticket(r)}): the ${s} moves to ${t} by ${dateText(r, day + r.int(14, 120))}, no new features until then.`,
+    };
   },
   (r, day) => {
-    const s = r.pick(SYSTEMS), p = r.pick(PEOPLE);
+    const s = r.pick(SYSTEMS),
+      p = r.pick(PEOPLE);
     return {
       kind: 'incident',
       subject: s,
@@ -182,20 +398,46 @@ const TEMPLATES: Template[] = [
     };
   },
   (r) => {
-    const team = r.pick(TEAMS), p = r.pick(PEOPLE), p2 = otherThan(r, PEOPLE, p), pr = r.pick(PROJECTS);
-    return { kind: 'standup', subject: p, text: `In the ${team} stand-up ${who(r, p)} said the ${pr} ${r.pick(WORK_ITEMS)} is blocked on ${firstName(p2)}'s review of PR #${r.int(1000, 9999)}.` };
+    const team = r.pick(TEAMS),
+      p = r.pick(PEOPLE),
+      p2 = otherThan(r, PEOPLE, p),
+      pr = r.pick(PROJECTS);
+    return {
+      kind: 'standup',
+      subject: p,
+      text: `In the ${team} stand-up ${who(r, p)} said the ${pr} ${r.pick(WORK_ITEMS)} is blocked on ${firstName(p2)}'s review of PR #${r.int(1000, 9999)}.`,
+    };
   },
   (r, day) => {
-    const m = r.pick(METRICS), s = r.pick(SYSTEMS), a = r.int(20, 900), b = Math.max(1, Math.round(a * (0.2 + r.next() * 0.7)));
-    const unit = m.includes('ratio') || m.includes('rate') || m.includes('CPU') ? '%' : m.includes('memory') ? ' MB' : m.includes('depth') || m === 'throughput' ? '' : ' ms';
-    return { kind: 'metric', subject: s, text: `The ${m} of the ${s} went from ${a}${unit} to ${b}${unit} after ${r.pick(['the connection pool fix', 'enabling HTTP/2', 'the new index', 'moving to batch writes', 'the cache warm-up job', 'dropping the ORM for raw queries'])} (${dateText(r, day)}).` };
+    const m = r.pick(METRICS),
+      s = r.pick(SYSTEMS),
+      a = r.int(20, 900),
+      b = Math.max(1, Math.round(a * (0.2 + r.next() * 0.7)));
+    const unit =
+      m.includes('ratio') || m.includes('rate') || m.includes('CPU')
+        ? '%'
+        : m.includes('memory')
+          ? ' MB'
+          : m.includes('depth') || m === 'throughput'
+            ? ''
+            : ' ms';
+    return {
+      kind: 'metric',
+      subject: s,
+      text: `The ${m} of the ${s} went from ${a}${unit} to ${b}${unit} after ${r.pick(['the connection pool fix', 'enabling HTTP/2', 'the new index', 'moving to batch writes', 'the cache warm-up job', 'dropping the ORM for raw queries'])} (${dateText(r, day)}).`,
+    };
   },
   (r) => {
     const p = r.pick(PEOPLE);
-    return { kind: 'preference', subject: p, text: `${who(r, p)} prefers ${r.pick(REVIEW_STYLES)} and wants updates async in #${r.pick(CHANNELS)} rather than in meetings.` };
+    return {
+      kind: 'preference',
+      subject: p,
+      text: `${who(r, p)} prefers ${r.pick(REVIEW_STYLES)} and wants updates async in #${r.pick(CHANNELS)} rather than in meetings.`,
+    };
   },
   (r) => {
-    const s = r.pick(SYSTEMS), t = r.pick(TOOLS);
+    const s = r.pick(SYSTEMS),
+      t = r.pick(TOOLS);
     return {
       kind: 'procedure',
       subject: s,
@@ -203,52 +445,108 @@ const TEMPLATES: Template[] = [
     };
   },
   (r) => {
-    const t = r.pick(TOOLS), p = r.pick(PEOPLE);
-    return { kind: 'procedure', subject: t, text: `Runbook: if ${t} ${r.pick(SYMPTOMS)}, restart the ${r.pick(['worker', 'api', 'proxy', 'scheduler'])} pods one at a time and page ${firstName(p)} (${r.pick(TEAMS)} on-call).` };
+    const t = r.pick(TOOLS),
+      p = r.pick(PEOPLE);
+    return {
+      kind: 'procedure',
+      subject: t,
+      text: `Runbook: if ${t} ${r.pick(SYMPTOMS)}, restart the ${r.pick(['worker', 'api', 'proxy', 'scheduler'])} pods one at a time and page ${firstName(p)} (${r.pick(TEAMS)} on-call).`,
+    };
   },
   (r) => {
-    const p = r.pick(PEOPLE), pr = r.pick(PROJECTS);
-    return { kind: 'fact', subject: p, text: `${p} is the tech lead of ${pr}, works from ${r.pick(CITIES)} and is usually online ${r.int(7, 10)}:00–${r.int(15, 19)}:00 local time.` };
+    const p = r.pick(PEOPLE),
+      pr = r.pick(PROJECTS);
+    return {
+      kind: 'fact',
+      subject: p,
+      text: `${p} is the tech lead of ${pr}, works from ${r.pick(CITIES)} and is usually online ${r.int(7, 10)}:00–${r.int(15, 19)}:00 local time.`,
+    };
   },
   (r, day) => {
     const p = r.pick(PEOPLE);
-    return { kind: 'fact', subject: p, text: `${p} joined the ${r.pick(TEAMS)} team on ${dateText(r, day)} after ${r.int(2, 9)} years at ${r.pick(CUSTOMERS)}; mentor is ${firstName(otherThan(r, PEOPLE, p))}.` };
+    return {
+      kind: 'fact',
+      subject: p,
+      text: `${p} joined the ${r.pick(TEAMS)} team on ${dateText(r, day)} after ${r.int(2, 9)} years at ${r.pick(CUSTOMERS)}; mentor is ${firstName(otherThan(r, PEOPLE, p))}.`,
+    };
   },
   (r, day) => {
-    const pr = r.pick(PROJECTS), s = r.pick(SYSTEMS), n = r.int(4, 60);
-    return { kind: 'planning', subject: pr, text: `${pr} milestone ${r.int(1, 6)} is due ${dateText(r, day + r.int(5, 90))}; ${n} tickets remain, ${r.int(1, n)} of them in the ${s}.` };
+    const pr = r.pick(PROJECTS),
+      s = r.pick(SYSTEMS),
+      n = r.int(4, 60);
+    return {
+      kind: 'planning',
+      subject: pr,
+      text: `${pr} milestone ${r.int(1, 6)} is due ${dateText(r, day + r.int(5, 90))}; ${n} tickets remain, ${r.int(1, n)} of them in the ${s}.`,
+    };
   },
   (r, day) => {
-    const c = r.pick(CUSTOMERS), s = r.pick(SYSTEMS), p = r.pick(PEOPLE);
-    return { kind: 'customer', subject: c, text: `${c} reported that the ${s} ${r.pick(SYMPTOMS)} during their ${r.pick(['month-end close', 'Black Friday sale', 'data import', 'SSO rollout'])}; ${who(r, p)} promised a fix by ${dateText(r, day + r.int(1, 14))} (${ticket(r)}).` };
+    const c = r.pick(CUSTOMERS),
+      s = r.pick(SYSTEMS),
+      p = r.pick(PEOPLE);
+    return {
+      kind: 'customer',
+      subject: c,
+      text: `${c} reported that the ${s} ${r.pick(SYMPTOMS)} during their ${r.pick(['month-end close', 'Black Friday sale', 'data import', 'SSO rollout'])}; ${who(r, p)} promised a fix by ${dateText(r, day + r.int(1, 14))} (${ticket(r)}).`,
+    };
   },
   (r, day) => {
-    const p = r.pick(PEOPLE), pr = r.pick(PROJECTS);
-    return { kind: 'todo', subject: pr, text: `TODO for ${firstName(p)}: ${r.pick(['write the rollback plan', 'update the capacity estimate', 'finish the threat model', 'record the demo video', 'clean up the feature flags', 'draft the migration guide'])} before the ${pr} demo on ${dateText(r, day + r.int(2, 30))}.` };
+    const p = r.pick(PEOPLE),
+      pr = r.pick(PROJECTS);
+    return {
+      kind: 'todo',
+      subject: pr,
+      text: `TODO for ${firstName(p)}: ${r.pick(['write the rollback plan', 'update the capacity estimate', 'finish the threat model', 'record the demo video', 'clean up the feature flags', 'draft the migration guide'])} before the ${pr} demo on ${dateText(r, day + r.int(2, 30))}.`,
+    };
   },
   (r) => {
     const pr = r.pick(PROJECTS);
     return { kind: 'learning', subject: pr, text: `Lesson from the ${pr} ${r.pick(WORK_ITEMS)}: ${r.pick(INSIGHTS)}.` };
   },
   (r) => {
-    const t = r.pick(TOOLS), s = r.pick(SYSTEMS);
-    return { kind: 'fact', subject: t, text: `The ${s} runs ${t} ${version(r)} with ${r.int(2, 48)} replicas; the ${r.pick(TEAMS)} team owns the upgrade schedule.` };
+    const t = r.pick(TOOLS),
+      s = r.pick(SYSTEMS);
+    return {
+      kind: 'fact',
+      subject: t,
+      text: `The ${s} runs ${t} ${version(r)} with ${r.int(2, 48)} replicas; the ${r.pick(TEAMS)} team owns the upgrade schedule.`,
+    };
   },
   (r) => {
-    const p = r.pick(PEOPLE), t = r.pick(TOOLS);
-    return { kind: 'chat', subject: t, text: `User: how do I ${r.pick(TASKS)} for the ${r.pick(SYSTEMS)}?\nAssistant: use the ${t} playbook in the wiki; ${firstName(p)} wrote it last sprint.` };
+    const p = r.pick(PEOPLE),
+      t = r.pick(TOOLS);
+    return {
+      kind: 'chat',
+      subject: t,
+      text: `User: how do I ${r.pick(TASKS)} for the ${r.pick(SYSTEMS)}?\nAssistant: use the ${t} playbook in the wiki; ${firstName(p)} wrote it last sprint.`,
+    };
   },
   (r) => {
-    const p = r.pick(PEOPLE), pr = r.pick(PROJECTS);
-    return { kind: 'chat', subject: p, text: `User: can you remind me what ${firstName(p)} said about the ${pr} ${r.pick(WORK_ITEMS)}?\nAssistant: ${firstName(p)} wants it behind a flag until ${r.int(2, 20)} customers have tried it.` };
+    const p = r.pick(PEOPLE),
+      pr = r.pick(PROJECTS);
+    return {
+      kind: 'chat',
+      subject: p,
+      text: `User: can you remind me what ${firstName(p)} said about the ${pr} ${r.pick(WORK_ITEMS)}?\nAssistant: ${firstName(p)} wants it behind a flag until ${r.int(2, 20)} customers have tried it.`,
+    };
   },
   (r) => {
-    const p = r.pick(PEOPLE), t = r.pick(TOOLS);
-    return { kind: 'chat', subject: p, text: `User: I'm ${firstName(p)}, I mostly work on the ${r.pick(SYSTEMS)} and I'd rather get answers with ${t} examples.\nAssistant: Noted, I'll keep that in mind.` };
+    const p = r.pick(PEOPLE),
+      t = r.pick(TOOLS);
+    return {
+      kind: 'chat',
+      subject: p,
+      text: `User: I'm ${firstName(p)}, I mostly work on the ${r.pick(SYSTEMS)} and I'd rather get answers with ${t} examples.\nAssistant: Noted, I'll keep that in mind.`,
+    };
   },
   (r, day) => {
-    const t = r.pick(TOOLS), p = r.pick(PEOPLE);
-    return { kind: 'cost', subject: t, text: `${t} spend was $${r.int(2, 90)},${r.int(100, 999)} in ${MONTHS[new Date(BASE_DAY + day * DAY_MS).getUTCMonth()]}, ${r.int(5, 60)}% over budget; ${who(r, p)} is looking at reserved capacity.` };
+    const t = r.pick(TOOLS),
+      p = r.pick(PEOPLE);
+    return {
+      kind: 'cost',
+      subject: t,
+      text: `${t} spend was $${r.int(2, 90)},${r.int(100, 999)} in ${MONTHS[new Date(BASE_DAY + day * DAY_MS).getUTCMonth()]}, ${r.int(5, 60)}% over budget; ${who(r, p)} is looking at reserved capacity.`,
+    };
   },
 ];
 
@@ -355,21 +653,67 @@ export interface BenchQuery {
 }
 
 const QUERY_TEMPLATES: Array<(r: Rng) => BenchQuery> = [
-  (r) => { const p = r.pick(PEOPLE); return { subject: firstName(p), query: `What did ${firstName(p)} decide about ${r.pick(TOOLS)}?` }; },
-  (r) => { const pr = r.pick(PROJECTS); return { subject: pr, query: `Who owns the ${pr} rollout?` }; },
-  (r) => { const t = r.pick(TOOLS); return { subject: t, query: `Why did we pick ${t} over ${otherThan(r, TOOLS, t)}?` }; },
-  (r) => { const pr = r.pick(PROJECTS); return { subject: pr, query: `What is the status of project ${pr}?` }; },
-  (r) => { const s = r.pick(SYSTEMS); return { subject: s, query: `What incidents hit the ${s} recently?` }; },
-  (r) => { const s = r.pick(SYSTEMS); return { subject: s, query: `How do I deploy the ${s}?` }; },
-  (r) => { const pr = r.pick(PROJECTS); return { subject: pr, query: `When is the next ${pr} milestone due?` }; },
-  (r) => { const p = r.pick(PEOPLE); return { subject: firstName(p), query: `What does ${firstName(p)} prefer in code reviews?` }; },
-  (r) => { const c = r.pick(CUSTOMERS); return { subject: c.split(' ')[0]!, query: `What problems did ${c} report?` }; },
-  (r) => { const s = r.pick(SYSTEMS); const m = r.pick(METRICS); return { subject: s, query: `How did the ${m} of the ${s} change?` }; },
-  (r) => { const p = r.pick(PEOPLE); return { subject: firstName(p), query: `Which team is ${p} on and where do they work from?` }; },
-  (r) => { const t = r.pick(TOOLS); return { subject: t, query: `What should I do when ${t} ${r.pick(SYMPTOMS)}?` }; },
-  (r) => { const t = r.pick(TOOLS); return { subject: t, query: `How much are we spending on ${t}?` }; },
-  (r) => { const pr = r.pick(PROJECTS); return { subject: pr, query: `lessons learned ${pr}` }; },
-  (r) => { const p = r.pick(PEOPLE); return { subject: firstName(p), query: `${firstName(p)} blocked review` }; },
+  (r) => {
+    const p = r.pick(PEOPLE);
+    return { subject: firstName(p), query: `What did ${firstName(p)} decide about ${r.pick(TOOLS)}?` };
+  },
+  (r) => {
+    const pr = r.pick(PROJECTS);
+    return { subject: pr, query: `Who owns the ${pr} rollout?` };
+  },
+  (r) => {
+    const t = r.pick(TOOLS);
+    return { subject: t, query: `Why did we pick ${t} over ${otherThan(r, TOOLS, t)}?` };
+  },
+  (r) => {
+    const pr = r.pick(PROJECTS);
+    return { subject: pr, query: `What is the status of project ${pr}?` };
+  },
+  (r) => {
+    const s = r.pick(SYSTEMS);
+    return { subject: s, query: `What incidents hit the ${s} recently?` };
+  },
+  (r) => {
+    const s = r.pick(SYSTEMS);
+    return { subject: s, query: `How do I deploy the ${s}?` };
+  },
+  (r) => {
+    const pr = r.pick(PROJECTS);
+    return { subject: pr, query: `When is the next ${pr} milestone due?` };
+  },
+  (r) => {
+    const p = r.pick(PEOPLE);
+    return { subject: firstName(p), query: `What does ${firstName(p)} prefer in code reviews?` };
+  },
+  (r) => {
+    const c = r.pick(CUSTOMERS);
+    return { subject: c.split(' ')[0]!, query: `What problems did ${c} report?` };
+  },
+  (r) => {
+    const s = r.pick(SYSTEMS);
+    const m = r.pick(METRICS);
+    return { subject: s, query: `How did the ${m} of the ${s} change?` };
+  },
+  (r) => {
+    const p = r.pick(PEOPLE);
+    return { subject: firstName(p), query: `Which team is ${p} on and where do they work from?` };
+  },
+  (r) => {
+    const t = r.pick(TOOLS);
+    return { subject: t, query: `What should I do when ${t} ${r.pick(SYMPTOMS)}?` };
+  },
+  (r) => {
+    const t = r.pick(TOOLS);
+    return { subject: t, query: `How much are we spending on ${t}?` };
+  },
+  (r) => {
+    const pr = r.pick(PROJECTS);
+    return { subject: pr, query: `lessons learned ${pr}` };
+  },
+  (r) => {
+    const p = r.pick(PEOPLE);
+    return { subject: firstName(p), query: `${firstName(p)} blocked review` };
+  },
 ];
 
 /** `n` distinct realistic questions about the people, projects, systems and tools of the corpus. */

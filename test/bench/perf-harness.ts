@@ -38,7 +38,8 @@ export function progress(message: string): void {
 
 const intFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 export const int = (n: number): string => intFormat.format(n);
-export const ms = (n: number | undefined): string => (n === undefined || Number.isNaN(n) ? '–' : n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2));
+export const ms = (n: number | undefined): string =>
+  n === undefined || Number.isNaN(n) ? '–' : n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2);
 export const pct = (n: number): string => `${(n * 100).toFixed(1)}%`;
 
 /** A plain text table; numbers (and figures like "12.3 ms") right-aligned. */
@@ -46,7 +47,11 @@ export function table(headers: string[], rows: Array<Array<string | number>>): s
   const cells = rows.map((r) => r.map((c) => (typeof c === 'number' ? ms(c) : c)));
   const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((r) => (r[i] ?? '').length)));
   const numeric = headers.map((_, i) => cells.every((r) => /^[-–<≥$\d.,%\s×a-z/]*$/i.test(r[i] ?? '') && /\d|–/.test(r[i] ?? '')));
-  const line = (r: string[]) => r.map((c, i) => (numeric[i] ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd();
+  const line = (r: string[]) =>
+    r
+      .map((c, i) => (numeric[i] ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.map(line)].join('\n');
 }
 
@@ -129,7 +134,10 @@ export async function machineFacts(services: Services, db: BenchDb): Promise<Mac
   };
   let neo4j = 'unknown';
   try {
-    const rows = await services.executor.read<{ name: string; versions: string[]; edition: string }>('bench.version', 'CALL dbms.components() YIELD name, versions, edition RETURN name, versions, edition');
+    const rows = await services.executor.read<{ name: string; versions: string[]; edition: string }>(
+      'bench.version',
+      'CALL dbms.components() YIELD name, versions, edition RETURN name, versions, edition',
+    );
     neo4j = rows.map((r) => `${r.name} ${r.versions.join('/')} ${r.edition}`).join(', ');
   } catch {
     /* a server that hides dbms.components still benchmarks */
@@ -178,7 +186,13 @@ const OWNER_LOCK = join(BENCH_NEO4J.home, 'run', 'bench-owner.lock');
 export async function startBenchDb(): Promise<BenchDb> {
   const external = process.env.BENCH_NEO4J_URI;
   if (external) {
-    return { uri: external, password: process.env.BENCH_NEO4J_PASSWORD ?? BENCH_NEO4J.password, external: true, storeBytes: () => null, stop: async () => undefined };
+    return {
+      uri: external,
+      password: process.env.BENCH_NEO4J_PASSWORD ?? BENCH_NEO4J.password,
+      external: true,
+      storeBytes: () => null,
+      stop: async () => undefined,
+    };
   }
   acquireOwnerLock();
   try {
@@ -217,7 +231,9 @@ function acquireOwnerLock(): void {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const holder = Number(readFileSync(OWNER_LOCK, 'utf8').trim());
       if (holder && holder !== process.pid && isAlive(holder)) {
-        throw new Error(`another benchmark (pid ${holder}) is using the bench Neo4j in ${BENCH_NEO4J.home}; wait for it or remove ${OWNER_LOCK}`);
+        throw new Error(
+          `another benchmark (pid ${holder}) is using the bench Neo4j in ${BENCH_NEO4J.home}; wait for it or remove ${OWNER_LOCK}`,
+        );
       }
       rmSync(OWNER_LOCK, { force: true }); // left behind by a crashed run
     }
@@ -514,7 +530,8 @@ export function progressTicker(intervalMs = 3_000): (message: () => string, forc
 export function parseSizes(text: string | undefined, fallback: number[]): number[] {
   if (!text) return fallback;
   const sizes = text.split(',').map((s) => Number(s.trim().replace(/_/g, '').replace(/k$/i, '000')));
-  if (sizes.some((n) => !Number.isInteger(n) || n <= 0)) throw new Error(`--sizes takes positive integers, e.g. 1000,10000 (got "${text}")`);
+  if (sizes.some((n) => !Number.isInteger(n) || n <= 0))
+    throw new Error(`--sizes takes positive integers, e.g. 1000,10000 (got "${text}")`);
   return sizes;
 }
 
@@ -524,4 +541,3 @@ export function positiveInt(name: string, value: string | undefined, fallback: n
   if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} takes a positive integer (got "${value}")`);
   return n;
 }
-

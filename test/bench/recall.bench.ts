@@ -231,7 +231,9 @@ async function measure(bench: BenchServices, db: BenchDb, size: number, ingest: 
 
   progress(`${int(size)}: ${concurrentQueries.length} recalls from ${opts.clients} concurrent clients…`);
   const concurrent = await run(bench, `${opts.clients} concurrent clients`, concurrentQueries, opts.clients);
-  progress(`${int(size)}: concurrent p50 ${concurrent.latencyMs.p50} ms, p95 ${concurrent.latencyMs.p95} ms, ${concurrent.recallsPerSecond} recalls/s`);
+  progress(
+    `${int(size)}: concurrent p50 ${concurrent.latencyMs.p50} ms, p95 ${concurrent.latencyMs.p95} ms, ${concurrent.recallsPerSecond} recalls/s`,
+  );
   const uptime = uptimeLine();
 
   const variants = opts.variants > 0 ? await runVariants(bench, size, sequentialQueries.slice(0, opts.variants)) : [];
@@ -243,7 +245,13 @@ async function measure(bench: BenchServices, db: BenchDb, size: number, ingest: 
     ingest,
     sequential,
     concurrent,
-    target: { p50Ms: TARGET.p50Ms, p95Ms: TARGET.p95Ms, applies, p50Met: sequential.latencyMs.p50 < TARGET.p50Ms, p95Met: sequential.latencyMs.p95 < TARGET.p95Ms },
+    target: {
+      p50Ms: TARGET.p50Ms,
+      p95Ms: TARGET.p95Ms,
+      applies,
+      p50Met: sequential.latencyMs.p50 < TARGET.p50Ms,
+      p95Met: sequential.latencyMs.p95 < TARGET.p95Ms,
+    },
     variants,
     experiments,
     uptime,
@@ -256,10 +264,20 @@ interface RecallSample {
   hit: boolean;
 }
 
-async function recallOnce(bench: BenchServices, q: BenchQuery, variant: { preset?: RecallPresetName; overrides?: RecallSettingsOverrides } = {}): Promise<RecallSample> {
+async function recallOnce(
+  bench: BenchServices,
+  q: BenchQuery,
+  variant: { preset?: RecallPresetName; overrides?: RecallSettingsOverrides } = {},
+): Promise<RecallSample> {
   const t0 = performance.now();
   try {
-    const outcome = await bench.services.recall.recall({ query: q.query, namespace: NAMESPACE, limit: opts.limit, trackAccess: false, ...variant });
+    const outcome = await bench.services.recall.recall({
+      query: q.query,
+      namespace: NAMESPACE,
+      limit: opts.limit,
+      trackAccess: false,
+      ...variant,
+    });
     const subject = q.subject.toLowerCase();
     return { wallMs: performance.now() - t0, outcome, hit: outcome.items.some((i) => i.memory.content.toLowerCase().includes(subject)) };
   } catch (error) {
@@ -297,7 +315,13 @@ async function run(bench: BenchServices, mode: string, queries: BenchQuery[], cl
     operations: [...bench.ops.stats]
       .map(([operation, s]) => {
         const sum = summarize(s.samples);
-        return { operation, callsPerRecall: Math.round((s.count / Math.max(1, outcomes.length)) * 100) / 100, meanMs: sum.mean, p50Ms: sum.p50, p95Ms: sum.p95 };
+        return {
+          operation,
+          callsPerRecall: Math.round((s.count / Math.max(1, outcomes.length)) * 100) / 100,
+          meanMs: sum.mean,
+          p50Ms: sum.p50,
+          p95Ms: sum.p95,
+        };
       })
       .sort((a, b) => b.meanMs * b.callsPerRecall - a.meanMs * a.callsPerRecall),
     meanCandidates: mean(outcomes.map((o) => o.ranked.length)),
@@ -326,13 +350,21 @@ const VARIANTS: Array<{ name: string; description: string; preset?: RecallPreset
   { name: 'no-context', description: 'context.enabled = false (no session-neighbour stage)', overrides: { context: { enabled: false } } },
   // As overrides, not `preset: 'fast'`: a non-default preset does not apply the configuration
   // (HINTS_ENABLED etc.), so preset fast would also run the hints leg.
-  { name: 'fast', description: 'no boost, no rerank (what preset fast means)', overrides: { graph: { enabled: false }, rerank: { enabled: false } } },
+  {
+    name: 'fast',
+    description: 'no boost, no rerank (what preset fast means)',
+    overrides: { graph: { enabled: false }, rerank: { enabled: false } },
+  },
   {
     name: 'lean',
     description: 'no boost, no context, no rerank (legs + fusion + dampening only)',
     overrides: { graph: { enabled: false }, context: { enabled: false }, rerank: { enabled: false } },
   },
-  { name: 'boost-max-50', description: 'graph.maxMemories = 50 (graph-only candidates to load: ≤ 50 instead of ≤ 200)', overrides: { graph: { maxMemories: 50 } } },
+  {
+    name: 'boost-max-50',
+    description: 'graph.maxMemories = 50 (graph-only candidates to load: ≤ 50 instead of ≤ 200)',
+    overrides: { graph: { maxMemories: 50 } },
+  },
   { name: 'overfetch-2', description: 'overFetchFactor = 2 (20 candidates per leg instead of 40)', overrides: { overFetchFactor: 2 } },
   { name: 'vector-only', description: 'preset vectorOnly (vector leg alone, plain ranking)', preset: 'vectorOnly' },
   { name: 'keyword-only', description: 'preset keywordOnly (keyword leg alone, plain ranking)', preset: 'keywordOnly' },
@@ -347,7 +379,10 @@ async function runVariants(bench: BenchServices, size: number, queries: BenchQue
     for (let k = 0; k < VARIANTS.length; k++) {
       const vi = (qi + k) % VARIANTS.length;
       const v = VARIANTS[vi]!;
-      samples[vi]![qi] = await recallOnce(bench, q, { ...(v.preset ? { preset: v.preset } : {}), ...(v.overrides ? { overrides: v.overrides } : {}) });
+      samples[vi]![qi] = await recallOnce(bench, q, {
+        ...(v.preset ? { preset: v.preset } : {}),
+        ...(v.overrides ? { overrides: v.overrides } : {}),
+      });
     }
   }
   const topsOf = (list: RecallSample[]) => list.map((s) => new Set((s.outcome?.items ?? []).map((i) => i.memory.id)));
@@ -389,16 +424,28 @@ WHERE m.namespace = $namespace
   AND ($includeCompressed OR coalesce(m.compressed, false) = false)`;
 
 const LOAD_SHAPES: Array<[name: string, cypher: string]> = [
-  ['without the isConstraint EXISTS', `${LOAD_WHERE}
+  [
+    'without the isConstraint EXISTS',
+    `${LOAD_WHERE}
 RETURN ${MEMORY_RETURN('m')} AS record,
-       [(m)-[:MENTIONS]->(e:Entity) | {entityId: e.id, mentions: e.mentions}] AS entityMentions`],
-  ['without entity mentions', `${LOAD_WHERE}
+       [(m)-[:MENTIONS]->(e:Entity) | {entityId: e.id, mentions: e.mentions}] AS entityMentions`,
+  ],
+  [
+    'without entity mentions',
+    `${LOAD_WHERE}
 RETURN ${MEMORY_RETURN('m')} AS record,
-       m.type = 'decision' OR EXISTS { (m)<-[:FROM]-(:Attribute {kind: 'constraint', status: 'active'}) } AS isConstraint`],
-  ['record only', `${LOAD_WHERE}
-RETURN ${MEMORY_RETURN('m')} AS record`],
-  ['ids only (index lookups, no projection)', `${LOAD_WHERE}
-RETURN m.id AS id`],
+       m.type = 'decision' OR EXISTS { (m)<-[:FROM]-(:Attribute {kind: 'constraint', status: 'active'}) } AS isConstraint`,
+  ],
+  [
+    'record only',
+    `${LOAD_WHERE}
+RETURN ${MEMORY_RETURN('m')} AS record`,
+  ],
+  [
+    'ids only (index lookups, no projection)',
+    `${LOAD_WHERE}
+RETURN m.id AS id`,
+  ],
 ];
 
 async function runExperiments(bench: BenchServices, size: number, queries: BenchQuery[]): Promise<ExperimentRow[]> {
@@ -409,7 +456,9 @@ async function runExperiments(bench: BenchServices, size: number, queries: Bench
     const [vector] = await bench.embedder.embed([q.query]);
     if (!sample.outcome || !vector) continue;
     const ids = sample.outcome.ranked.map((r) => r.candidate.memoryId);
-    const legIds = sample.outcome.ranked.filter((r) => r.candidate.vector || r.candidate.keyword || r.candidate.hint).map((r) => r.candidate.memoryId);
+    const legIds = sample.outcome.ranked
+      .filter((r) => r.candidate.vector || r.candidate.keyword || r.candidate.hint)
+      .map((r) => r.candidate.memoryId);
     cases.push({ vector: Array.from(vector), ids, legIds, graphOnly: ids.length - legIds.length });
   }
   // Collected first, then timed round robin (each case through every shape), so load drift on the
@@ -418,21 +467,31 @@ async function runExperiments(bench: BenchServices, size: number, queries: Bench
   const addShape = (experiment: string, variant: string, each: (c: (typeof cases)[number]) => Promise<number>) => {
     shapes.push({ experiment, variant, each });
   };
-  const read = (cypher: string, params: Record<string, unknown>) => bench.services.executor.read('bench.experiment', cypher, params).then((r) => r.length);
+  const read = (cypher: string, params: Record<string, unknown>) =>
+    bench.services.executor.read('bench.experiment', cypher, params).then((r) => r.length);
   const fetch = opts.limit * bench.services.recall.settingsFor().overFetchFactor;
   // vectorLeg asks the index for k = 2 × limit; the service's limit is recall limit × overFetchFactor.
   for (const limit of [fetch / 4, fetch / 2, fetch, fetch * 2, fetch * 5]) {
-    addShape('vector leg (src vectorLeg)', `limit ${limit}, k ${limit * 2}${limit === fetch ? ' — as configured' : ''}`, async (c) =>
-      (await vectorLeg(bench.services.executor, { namespace: NAMESPACE, vector: c.vector, limit, includeDeleted: false })).length,
+    addShape(
+      'vector leg (src vectorLeg)',
+      `limit ${limit}, k ${limit * 2}${limit === fetch ? ' — as configured' : ''}`,
+      async (c) =>
+        (await vectorLeg(bench.services.executor, { namespace: NAMESPACE, vector: c.vector, limit, includeDeleted: false })).length,
     );
   }
   addShape('vector leg', `index call alone, k ${fetch * 2}`, (c) => read(VECTOR_INDEX_ONLY, { k: fetch * 2, vector: c.vector }));
   const loadParams = { namespace: NAMESPACE, includeDeleted: false, includeSuperseded: false, includeCompressed: false };
   const loadLabel = `load ${mean(cases.map((c) => c.ids.length)).toFixed(0)} ids (${mean(cases.map((c) => c.graphOnly)).toFixed(0)} graph-only)`;
-  addShape(loadLabel, 'src loadRecallMemories (record + isConstraint + entity mentions)', async (c) => (await loadRecallMemories(bench.services.executor, c.ids, loadParams)).size);
+  addShape(
+    loadLabel,
+    'src loadRecallMemories (record + isConstraint + entity mentions)',
+    async (c) => (await loadRecallMemories(bench.services.executor, c.ids, loadParams)).size,
+  );
   for (const [name, cypher] of LOAD_SHAPES) addShape(loadLabel, name, (c) => read(cypher, { ...loadParams, ids: c.ids }));
-  addShape('load', 'src loadRecallMemories, without the graph-only candidates', async (c) =>
-    (await loadRecallMemories(bench.services.executor, c.legIds, loadParams)).size,
+  addShape(
+    'load',
+    'src loadRecallMemories, without the graph-only candidates',
+    async (c) => (await loadRecallMemories(bench.services.executor, c.legIds, loadParams)).size,
   );
   for (const shape of shapes) for (const c of cases.slice(0, 3)) await shape.each(c); // warm the plan cache
   const latencies = shapes.map((): number[] => []);
@@ -445,13 +504,19 @@ async function runExperiments(bench: BenchServices, size: number, queries: Bench
       latencies[si]!.push(performance.now() - t0);
     }
   }
-  return shapes.map((shape, si) => ({ experiment: shape.experiment, variant: shape.variant, latencyMs: summarize(latencies[si]!), meanRows: mean(counts[si]!) }));
+  return shapes.map((shape, si) => ({
+    experiment: shape.experiment,
+    variant: shape.variant,
+    latencyMs: summarize(latencies[si]!),
+    meanRows: mean(counts[si]!),
+  }));
 }
 
 async function storeFacts(bench: BenchServices, db: BenchDb): Promise<Record<string, number | null>> {
   const count = async (cypher: string) => (await bench.services.executor.read<{ n: number }>('bench.count', cypher))[0]?.n ?? 0;
   const facts: Record<string, number | null> = {};
-  for (const label of ['Memory', 'Chunk', 'Entity', 'Attribute', 'Job', 'HistoryEvent']) facts[label] = await count(`MATCH (n:${label}) RETURN count(n) AS n`);
+  for (const label of ['Memory', 'Chunk', 'Entity', 'Attribute', 'Job', 'HistoryEvent'])
+    facts[label] = await count(`MATCH (n:${label}) RETURN count(n) AS n`);
   facts.MENTIONS = await count('MATCH ()-[r:MENTIONS]->() RETURN count(r) AS n');
   facts.RELATES_TO = await count('MATCH ()-[r:RELATES_TO]->() RETURN count(r) AS n');
   facts.DUPLICATE_OF = await count('MATCH ()-[r:DUPLICATE_OF]->() RETURN count(r) AS n');
@@ -464,7 +529,9 @@ async function storeFacts(bench: BenchServices, db: BenchDb): Promise<Record<str
 
 function render(machine: MachineFacts, embeddingModel: string, results: SizeResult[]): string {
   const out: string[] = ['== bench:recall ==', machineLines(machine), `embedding model: ${embeddingModel}`, ''];
-  out.push(`Recall latency (client wall time, limit ${opts.limit}, model warm, access tracking off); targets at ${int(TARGET.atSize)}: p50 < ${TARGET.p50Ms} ms, p95 < ${TARGET.p95Ms} ms`);
+  out.push(
+    `Recall latency (client wall time, limit ${opts.limit}, model warm, access tracking off); targets at ${int(TARGET.atSize)}: p50 < ${TARGET.p50Ms} ms, p95 < ${TARGET.p95Ms} ms`,
+  );
   out.push(
     table(
       ['memories', 'mode', 'recalls', 'p50 ms', 'p95 ms', 'p99 ms', 'mean ms', 'recalls/s', 'target p50/p95', 'subject hit', 'load avg'],
@@ -478,7 +545,11 @@ function render(machine: MachineFacts, embeddingModel: string, results: SizeResu
           x.latencyMs.p99,
           x.latencyMs.mean,
           x.recallsPerSecond.toFixed(1),
-          i === 0 ? (r.target.applies ? `${r.target.p50Met ? 'met' : 'MISSED'}/${r.target.p95Met ? 'met' : 'MISSED'}` : `(${r.target.p50Met ? 'met' : 'missed'}/${r.target.p95Met ? 'met' : 'missed'})`) : '',
+          i === 0
+            ? r.target.applies
+              ? `${r.target.p50Met ? 'met' : 'MISSED'}/${r.target.p95Met ? 'met' : 'MISSED'}`
+              : `(${r.target.p50Met ? 'met' : 'missed'}/${r.target.p95Met ? 'met' : 'missed'})`
+            : '',
           pct(x.subjectHitRate),
           x.loadAverage.join(' '),
         ]),
@@ -503,7 +574,13 @@ function render(machine: MachineFacts, embeddingModel: string, results: SizeResu
     ),
   );
   for (const r of results) {
-    out.push('', `— ${int(r.size)} memories — store: ${Object.entries(r.store).map(([k, v]) => `${k} ${v === null ? '–' : int(v)}`).join(', ')}`, `measured at: ${r.uptime}`);
+    out.push(
+      '',
+      `— ${int(r.size)} memories — store: ${Object.entries(r.store)
+        .map(([k, v]) => `${k} ${v === null ? '–' : int(v)}`)
+        .join(', ')}`,
+      `measured at: ${r.uptime}`,
+    );
     {
       const m = r;
       out.push('', `Stages (outcome.timings, ms; vector/keyword/boost run concurrently, so they overlap)`);
@@ -511,11 +588,13 @@ function render(machine: MachineFacts, embeddingModel: string, results: SizeResu
       out.push(
         table(
           ['stage', 'seq mean', 'seq p50', 'seq p95', `${opts.clients}× mean`, `${opts.clients}× p50`, `${opts.clients}× p95`],
-          [...stages].sort((a, b) => order(a) - order(b)).map((stage) => {
-            const s = m.sequential.stages.find((x) => x.stage === stage);
-            const c = m.concurrent.stages.find((x) => x.stage === stage);
-            return [stage, s?.mean ?? NaN, s?.p50 ?? NaN, s?.p95 ?? NaN, c?.mean ?? NaN, c?.p50 ?? NaN, c?.p95 ?? NaN];
-          }),
+          [...stages]
+            .sort((a, b) => order(a) - order(b))
+            .map((stage) => {
+              const s = m.sequential.stages.find((x) => x.stage === stage);
+              const c = m.concurrent.stages.find((x) => x.stage === stage);
+              return [stage, s?.mean ?? NaN, s?.p50 ?? NaN, s?.p95 ?? NaN, c?.mean ?? NaN, c?.p50 ?? NaN, c?.p95 ?? NaN];
+            }),
         ),
       );
       out.push(
@@ -530,7 +609,10 @@ function render(machine: MachineFacts, embeddingModel: string, results: SizeResu
       );
     }
     if (r.variants.length) {
-      out.push('', `Setting variants (same ${r.variants[0]!.latencyMs.n} queries, sequential, round robin over the variants; "overlap" = share of the default's top-${opts.limit} also returned)`);
+      out.push(
+        '',
+        `Setting variants (same ${r.variants[0]!.latencyMs.n} queries, sequential, round robin over the variants; "overlap" = share of the default's top-${opts.limit} also returned)`,
+      );
       const stageKeys = STAGE_ORDER.filter((k) => r.variants.some((v) => k in v.stagesMean));
       out.push(
         table(
@@ -550,7 +632,10 @@ function render(machine: MachineFacts, embeddingModel: string, results: SizeResu
       );
     }
     if (r.experiments.length) {
-      out.push('', `Query-shape experiments (${r.experiments[0]!.latencyMs.n} recalls' query vectors and candidate ids; transaction time, sequential, round robin)`);
+      out.push(
+        '',
+        `Query-shape experiments (${r.experiments[0]!.latencyMs.n} recalls' query vectors and candidate ids; transaction time, sequential, round robin)`,
+      );
       out.push(
         table(
           ['experiment', 'variant', 'p50 ms', 'p95 ms', 'mean ms', 'rows'],

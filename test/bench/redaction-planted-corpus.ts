@@ -18,7 +18,22 @@ export interface PlantedCase {
 
 const B62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const SYMBOLS = '!@#$%^&*+=~?';
-const WORDS = ['correct', 'horse', 'battery', 'staple', 'purple', 'monkey', 'dishwasher', 'orbit', 'lantern', 'quartz', 'meadow', 'violet', 'saddle', 'ember'];
+const WORDS = [
+  'correct',
+  'horse',
+  'battery',
+  'staple',
+  'purple',
+  'monkey',
+  'dishwasher',
+  'orbit',
+  'lantern',
+  'quartz',
+  'meadow',
+  'violet',
+  'saddle',
+  'ember',
+];
 
 /** A deterministic generator, so the corpus is the same on every run. */
 class Rng {
@@ -54,49 +69,198 @@ function secretOf(rng: Rng, shape: number): string {
 }
 const cap = (s: string) => s[0]!.toUpperCase() + s.slice(1);
 
-const JSON_KEYS = ['db_password', 'password', 'apiKey', 'api_key', 'API-KEY', 'token', 'accessToken', 'access_key', 'private_key', 'client_secret', 'clientSecret', 'secret', 'auth', 'Authorization', 'credentials', 'pwd', 'passwd', 'refresh_token', 'sessionToken', 'x-api-key'];
-const ENV_KEYS = ['DB_PASSWORD', 'POSTGRES_PASSWORD', 'API_KEY', 'STRIPE_SECRET', 'JWT_SECRET', 'AUTH_TOKEN', 'SECRET_KEY', 'SMTP_PASS', 'REDIS_PASSWORD', 'ACCESS_TOKEN'];
+const JSON_KEYS = [
+  'db_password',
+  'password',
+  'apiKey',
+  'api_key',
+  'API-KEY',
+  'token',
+  'accessToken',
+  'access_key',
+  'private_key',
+  'client_secret',
+  'clientSecret',
+  'secret',
+  'auth',
+  'Authorization',
+  'credentials',
+  'pwd',
+  'passwd',
+  'refresh_token',
+  'sessionToken',
+  'x-api-key',
+];
+const ENV_KEYS = [
+  'DB_PASSWORD',
+  'POSTGRES_PASSWORD',
+  'API_KEY',
+  'STRIPE_SECRET',
+  'JWT_SECRET',
+  'AUTH_TOKEN',
+  'SECRET_KEY',
+  'SMTP_PASS',
+  'REDIS_PASSWORD',
+  'ACCESS_TOKEN',
+];
 const YAML_KEYS = ['password', 'secret', 'token', 'api_key', 'apiKey', 'client_secret', 'privateKey', 'passphrase'];
 
 type Maker = (rng: Rng, s: string) => Omit<PlantedCase, 'secrets'> & { secrets?: string[] };
 
 const MAKERS: ReadonlyArray<[string, Maker]> = [
-  ['json key (metadata)', (rng, s) => ({ kind: '', field: 'metadata', value: JSON.stringify({ service: 'billing', [rng.pick(JSON_KEYS)]: s, region: 'eu-west-1' }) })],
-  ['json key, nested (metadata)', (rng, s) => ({ kind: '', field: 'metadata', value: JSON.stringify({ deploy: { target: 'staging', auth: { user: 'ci', [rng.pick(JSON_KEYS)]: s } } }) })],
-  ['json key, array value (metadata)', (rng, s) => ({ kind: '', field: 'metadata', value: JSON.stringify({ tokens: [s], note: 'rotated' }) })],
-  ['json in content', (rng, s) => ({ kind: '', field: 'content', value: `Config dump: {"host": "db.internal", "${rng.pick(JSON_KEYS)}": "${s}", "port": 5432}` })],
-  ['env line', (rng, s) => ({ kind: '', field: 'content', value: `Here is my .env:\nNODE_ENV=production\n${rng.pick(ENV_KEYS)}=${s}\nPORT=3000` })],
+  [
+    'json key (metadata)',
+    (rng, s) => ({
+      kind: '',
+      field: 'metadata',
+      value: JSON.stringify({ service: 'billing', [rng.pick(JSON_KEYS)]: s, region: 'eu-west-1' }),
+    }),
+  ],
+  [
+    'json key, nested (metadata)',
+    (rng, s) => ({
+      kind: '',
+      field: 'metadata',
+      value: JSON.stringify({ deploy: { target: 'staging', auth: { user: 'ci', [rng.pick(JSON_KEYS)]: s } } }),
+    }),
+  ],
+  [
+    'json key, array value (metadata)',
+    (rng, s) => ({ kind: '', field: 'metadata', value: JSON.stringify({ tokens: [s], note: 'rotated' }) }),
+  ],
+  [
+    'json in content',
+    (rng, s) => ({
+      kind: '',
+      field: 'content',
+      value: `Config dump: {"host": "db.internal", "${rng.pick(JSON_KEYS)}": "${s}", "port": 5432}`,
+    }),
+  ],
+  [
+    'env line',
+    (rng, s) => ({ kind: '', field: 'content', value: `Here is my .env:\nNODE_ENV=production\n${rng.pick(ENV_KEYS)}=${s}\nPORT=3000` }),
+  ],
   ['env line, export and quotes', (rng, s) => ({ kind: '', field: 'content', value: `export ${rng.pick(ENV_KEYS)}="${s}"` })],
   ['env line (source)', (rng, s) => ({ kind: '', field: 'source', value: `${rng.pick(ENV_KEYS)}=${s}` })],
-  ['yaml line', (rng, s) => ({ kind: '', field: 'content', value: `database:\n  host: db.internal\n  ${rng.pick(YAML_KEYS)}: ${s}\n  pool: 5` })],
-  ['Authorization header', (rng, s) => ({ kind: '', field: 'content', value: `GET /v1/orders HTTP/1.1\nHost: api.example.com\nAuthorization: ${rng.pick(['Basic', 'Token', 'Bearer', 'Digest'])} ${s}\nAccept: */*` })],
+  [
+    'yaml line',
+    (rng, s) => ({ kind: '', field: 'content', value: `database:\n  host: db.internal\n  ${rng.pick(YAML_KEYS)}: ${s}\n  pool: 5` }),
+  ],
+  [
+    'Authorization header',
+    (rng, s) => ({
+      kind: '',
+      field: 'content',
+      value: `GET /v1/orders HTTP/1.1\nHost: api.example.com\nAuthorization: ${rng.pick(['Basic', 'Token', 'Bearer', 'Digest'])} ${s}\nAccept: */*`,
+    }),
+  ],
   ['Authorization header, bare value', (_, s) => ({ kind: '', field: 'content', value: `the request had Authorization: ${s} and failed` })],
   ['Proxy-Authorization header', (_, s) => ({ kind: '', field: 'content', value: `Proxy-Authorization: Basic ${s}` })],
   ['Cookie header', (_, s) => ({ kind: '', field: 'content', value: `Cookie: theme=dark; session_id=${s}; lang=en` })],
-  ['Set-Cookie header', (_, s) => ({ kind: '', field: 'content', value: `HTTP/1.1 200 OK\nSet-Cookie: sid=${s}; Path=/; HttpOnly; Secure` })],
-  ['X-Api-Key header', (rng, s) => ({ kind: '', field: 'content', value: `curl -H "${rng.pick(['X-Api-Key', 'X-Auth-Token', 'Api-Key', 'X-Access-Token'])}: ${s}" https://api.example.com/v2/items` })],
-  ['connection string (source)', (rng, s) => ({ kind: '', field: 'source', value: `${rng.pick(['postgres', 'mysql', 'mongodb+srv', 'redis', 'amqp'])}://app:${encodeURIComponent(s)}@db.internal:5432/main`, secrets: [encodeURIComponent(s)] })],
-  ['connection string (content)', (_, s) => ({ kind: '', field: 'content', value: `It connects with postgresql://reporting:${encodeURIComponent(s)}@10.0.3.7/warehouse?sslmode=require and times out.`, secrets: [encodeURIComponent(s)] })],
-  ['ADO connection string', (_, s) => ({ kind: '', field: 'content', value: `Server=tcp:sql.internal,1433;Database=crm;User Id=svc;Password=${s};Encrypt=true` })],
-  ['URL credentials', (_, s) => ({ kind: '', field: 'content', value: `clone it from https://deploy:${encodeURIComponent(s)}@git.example.com/acme/app.git then build`, secrets: [encodeURIComponent(s)] })],
-  ['URL query token (source)', (rng, s) => ({ kind: '', field: 'source', value: `https://api.example.com/v1/export?${rng.pick(['token', 'api_key', 'access_token', 'apikey', 'key', 'auth', 'sig', 'password'])}=${encodeURIComponent(s)}&format=csv`, secrets: [encodeURIComponent(s)] })],
-  ['URL query token (content)', (rng, s) => ({ kind: '', field: 'content', value: `The webhook posts to https://hooks.example.com/in?${rng.pick(['token', 'api_key', 'secret'])}=${encodeURIComponent(s)} every minute.`, secrets: [encodeURIComponent(s)] })],
-  ['sentence: password … is', (_, s) => ({ kind: '', field: 'content', value: `The root password for the staging box is ${s} until Friday.` })],
-  ['sentence: colon', (rng, s) => ({ kind: '', field: 'content', value: `the ${rng.pick(['wifi', 'router', 'guest', 'vault'])} password: ${s}! Don't share it.` })],
-  ['sentence: quoted passphrase', (rng) => {
-    const phrase = [rng.pick(WORDS), rng.pick(WORDS), rng.pick(WORDS), rng.pick(WORDS)].join(' ');
-    return { kind: '', field: 'content', value: `Use passphrase "${phrase}" to unlock the vault`, secrets: [phrase] };
-  }],
-  ['sentence: PIN', (rng) => {
-    const pin = String(1000 + rng.next(9000));
-    return { kind: '', field: 'content', value: `The ${rng.pick(['door', 'alarm', 'bank card', 'garage'])} PIN is ${pin}, remember it.`, secrets: [pin] };
-  }],
-  ['sentence: api key was', (_, s) => ({ kind: '', field: 'content', value: `The API key the vendor sent us was ${s} so please update the config.` })],
+  [
+    'Set-Cookie header',
+    (_, s) => ({ kind: '', field: 'content', value: `HTTP/1.1 200 OK\nSet-Cookie: sid=${s}; Path=/; HttpOnly; Secure` }),
+  ],
+  [
+    'X-Api-Key header',
+    (rng, s) => ({
+      kind: '',
+      field: 'content',
+      value: `curl -H "${rng.pick(['X-Api-Key', 'X-Auth-Token', 'Api-Key', 'X-Access-Token'])}: ${s}" https://api.example.com/v2/items`,
+    }),
+  ],
+  [
+    'connection string (source)',
+    (rng, s) => ({
+      kind: '',
+      field: 'source',
+      value: `${rng.pick(['postgres', 'mysql', 'mongodb+srv', 'redis', 'amqp'])}://app:${encodeURIComponent(s)}@db.internal:5432/main`,
+      secrets: [encodeURIComponent(s)],
+    }),
+  ],
+  [
+    'connection string (content)',
+    (_, s) => ({
+      kind: '',
+      field: 'content',
+      value: `It connects with postgresql://reporting:${encodeURIComponent(s)}@10.0.3.7/warehouse?sslmode=require and times out.`,
+      secrets: [encodeURIComponent(s)],
+    }),
+  ],
+  [
+    'ADO connection string',
+    (_, s) => ({ kind: '', field: 'content', value: `Server=tcp:sql.internal,1433;Database=crm;User Id=svc;Password=${s};Encrypt=true` }),
+  ],
+  [
+    'URL credentials',
+    (_, s) => ({
+      kind: '',
+      field: 'content',
+      value: `clone it from https://deploy:${encodeURIComponent(s)}@git.example.com/acme/app.git then build`,
+      secrets: [encodeURIComponent(s)],
+    }),
+  ],
+  [
+    'URL query token (source)',
+    (rng, s) => ({
+      kind: '',
+      field: 'source',
+      value: `https://api.example.com/v1/export?${rng.pick(['token', 'api_key', 'access_token', 'apikey', 'key', 'auth', 'sig', 'password'])}=${encodeURIComponent(s)}&format=csv`,
+      secrets: [encodeURIComponent(s)],
+    }),
+  ],
+  [
+    'URL query token (content)',
+    (rng, s) => ({
+      kind: '',
+      field: 'content',
+      value: `The webhook posts to https://hooks.example.com/in?${rng.pick(['token', 'api_key', 'secret'])}=${encodeURIComponent(s)} every minute.`,
+      secrets: [encodeURIComponent(s)],
+    }),
+  ],
+  [
+    'sentence: password … is',
+    (_, s) => ({ kind: '', field: 'content', value: `The root password for the staging box is ${s} until Friday.` }),
+  ],
+  [
+    'sentence: colon',
+    (rng, s) => ({
+      kind: '',
+      field: 'content',
+      value: `the ${rng.pick(['wifi', 'router', 'guest', 'vault'])} password: ${s}! Don't share it.`,
+    }),
+  ],
+  [
+    'sentence: quoted passphrase',
+    (rng) => {
+      const phrase = [rng.pick(WORDS), rng.pick(WORDS), rng.pick(WORDS), rng.pick(WORDS)].join(' ');
+      return { kind: '', field: 'content', value: `Use passphrase "${phrase}" to unlock the vault`, secrets: [phrase] };
+    },
+  ],
+  [
+    'sentence: PIN',
+    (rng) => {
+      const pin = String(1000 + rng.next(9000));
+      return {
+        kind: '',
+        field: 'content',
+        value: `The ${rng.pick(['door', 'alarm', 'bank card', 'garage'])} PIN is ${pin}, remember it.`,
+        secrets: [pin],
+      };
+    },
+  ],
+  [
+    'sentence: api key was',
+    (_, s) => ({ kind: '', field: 'content', value: `The API key the vendor sent us was ${s} so please update the config.` }),
+  ],
   ['sentence: secret word then quoted', (_, s) => ({ kind: '', field: 'content', value: `set the admin password to "${s}" for now` })],
-  ['vendor token (metadata)', (rng) => {
-    const t = `ghp_${rng.chars(B62, 36)}`;
-    return { kind: '', field: 'metadata', value: JSON.stringify({ note: `ci uses ${t}` }), secrets: [t] };
-  }],
+  [
+    'vendor token (metadata)',
+    (rng) => {
+      const t = `ghp_${rng.chars(B62, 36)}`;
+      return { kind: '', field: 'metadata', value: JSON.stringify({ note: `ci uses ${t}` }), secrets: [t] };
+    },
+  ],
 ];
 
 /** `perMaker` cases of every shape, secrets varied over the five secret shapes. */

@@ -57,7 +57,15 @@ function precision(set: string, turns: readonly string[]): PrecisionRow {
       if (examples.length < exampleLimit) examples.push(`REFUSED: ${turn.slice(0, 160)}`);
     }
   }
-  return { set, turns: turns.length, changed, refused, falsePositivePct: round((100 * (changed + refused)) / Math.max(1, turns.length)), kinds, examples };
+  return {
+    set,
+    turns: turns.length,
+    changed,
+    refused,
+    falsePositivePct: round((100 * (changed + refused)) / Math.max(1, turns.length)),
+    kinds,
+    examples,
+  };
 }
 
 /** Around the first changed character, for the examples. */
@@ -117,7 +125,11 @@ async function main(): Promise<void> {
   const planted = recall(plantedCorpus());
   const ms = Math.round(performance.now() - t0);
   const all = rows.reduce((a, r) => ({ turns: a.turns + r.turns, flagged: a.flagged + r.changed + r.refused }), { turns: 0, flagged: 0 });
-  const secrets = planted.rows.reduce((a, r) => ({ n: a.n + r.secrets, missed: a.missed + r.missed, refused: a.refused + r.refused }), { n: 0, missed: 0, refused: 0 });
+  const secrets = planted.rows.reduce((a, r) => ({ n: a.n + r.secrets, missed: a.missed + r.missed, refused: a.refused + r.refused }), {
+    n: 0,
+    missed: 0,
+    refused: 0,
+  });
   const summary = {
     turns: all.turns,
     falsePositivePct: round((100 * all.flagged) / Math.max(1, all.turns)),
@@ -128,20 +140,29 @@ async function main(): Promise<void> {
     ms,
   };
   if (json) {
-    process.stdout.write(`${JSON.stringify({ precision: rows, recall: planted.rows, summary, recallExamples: planted.examples }, null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ precision: rows, recall: planted.rows, summary, recallExamples: planted.examples }, null, 2)}\n`,
+    );
     return;
   }
   console.log('Precision (no secret in any turn): a changed or refused turn is a false positive');
   console.log('set                    turns  changed  refused   FP %   kinds');
   for (const r of rows) {
-    console.log(`${r.set.padEnd(20)} ${String(r.turns).padStart(7)} ${String(r.changed).padStart(8)} ${String(r.refused).padStart(8)} ${r.falsePositivePct.toFixed(3).padStart(6)}   ${JSON.stringify(r.kinds)}`);
+    console.log(
+      `${r.set.padEnd(20)} ${String(r.turns).padStart(7)} ${String(r.changed).padStart(8)} ${String(r.refused).padStart(8)} ${r.falsePositivePct.toFixed(3).padStart(6)}   ${JSON.stringify(r.kinds)}`,
+    );
     for (const e of r.examples) console.log(`    ${e}`);
   }
   console.log('\nRecall (planted secrets): missed = the secret or a 6-character piece of it is stored');
   console.log('kind                                   field     secrets  missed  refused');
-  for (const r of planted.rows) console.log(`${r.kind.padEnd(38)} ${r.field.padEnd(9)} ${String(r.secrets).padStart(7)} ${String(r.missed).padStart(7)} ${String(r.refused).padStart(8)}`);
+  for (const r of planted.rows)
+    console.log(
+      `${r.kind.padEnd(38)} ${r.field.padEnd(9)} ${String(r.secrets).padStart(7)} ${String(r.missed).padStart(7)} ${String(r.refused).padStart(8)}`,
+    );
   for (const e of planted.examples) console.log(`    ${e}`);
-  console.log(`\nall: ${summary.turns} turns, FP ${summary.falsePositivePct} %; ${summary.plantedSecrets} planted secrets, ${summary.missed} missed (${summary.missedPct} %), ${summary.refusedPlanted} refused; ${ms} ms`);
+  console.log(
+    `\nall: ${summary.turns} turns, FP ${summary.falsePositivePct} %; ${summary.plantedSecrets} planted secrets, ${summary.missed} missed (${summary.missedPct} %), ${summary.refusedPlanted} refused; ${ms} ms`,
+  );
 }
 
 main().catch((error) => {

@@ -208,7 +208,13 @@ async function warmUp(bench: BenchServices): Promise<void> {
   await bench.services.remember.rememberBatch(corpus.take(Math.min(opts.batch, 100)).map((m) => m.input));
 }
 
-async function singlePhase(bench: BenchServices, label: string, namespace: string, storeSizeBefore: number, corpus: MemoryCorpus): Promise<SingleResult> {
+async function singlePhase(
+  bench: BenchServices,
+  label: string,
+  namespace: string,
+  storeSizeBefore: number,
+  corpus: MemoryCorpus,
+): Promise<SingleResult> {
   progress(`single remember × ${opts.single} (${label})…`);
   const inputs = corpus.take(opts.single).map((m) => m.input);
   const latencies: number[] = [];
@@ -282,12 +288,20 @@ async function batchPhase(bench: BenchServices, size: number, corpus: MemoryCorp
       } else actions[o.result.dedup.action] += 1;
     }
     done += batch.length;
-    tick(() => `ingested ${int(done)} / ${int(size)} (${int(done / (writeMs / 1000))}/s; model alone ${int(raw.texts / (raw.ms / 1000))} texts/s)`, done === size);
+    tick(
+      () =>
+        `ingested ${int(done)} / ${int(size)} (${int(done / (writeMs / 1000))}/s; model alone ${int(raw.texts / (raw.ms / 1000))} texts/s)`,
+      done === size,
+    );
   }
   // The phase's wall time is the write path's alone: the raw embedding in between is not counted.
   const wall = writeMs;
   const memoriesPerSecond = Math.round((size / (wall / 1000)) * 10) / 10;
-  const rawEmbedding = { texts: raw.texts, seconds: Math.round(raw.ms) / 1000, textsPerSecond: Math.round((raw.texts / (raw.ms / 1000)) * 10) / 10 };
+  const rawEmbedding = {
+    texts: raw.texts,
+    seconds: Math.round(raw.ms) / 1000,
+    textsPerSecond: Math.round((raw.texts / (raw.ms / 1000)) * 10) / 10,
+  };
   return {
     size,
     batchSize: opts.batch,
@@ -314,7 +328,14 @@ async function batchPhase(bench: BenchServices, size: number, corpus: MemoryCorp
 function stageRows(bench: BenchServices, wall: number, embedSamples: number[], callLatencies: number[]): StageRow[] {
   const row = (stage: string, samples: number[]): StageRow => {
     const s = summarize(samples);
-    return { stage, count: samples.length, meanMs: s.mean, p50Ms: s.p50, p95Ms: s.p95, share: round4(samples.reduce((a, b) => a + b, 0) / wall) };
+    return {
+      stage,
+      count: samples.length,
+      meanMs: s.mean,
+      p50Ms: s.p50,
+      p95Ms: s.p95,
+      share: round4(samples.reduce((a, b) => a + b, 0) / wall),
+    };
   };
   const rows: StageRow[] = [];
   let accounted = 0;
@@ -343,12 +364,26 @@ function stageRows(bench: BenchServices, wall: number, embedSamples: number[], c
         rows.push(row('  › COMMIT + session close, after the last statement', after.samples));
       } else {
         const other = write.totalMs - statements;
-        rows.push({ stage: '  › session, begin, commit', count: write.count, meanMs: round2(other / write.count), p50Ms: NaN, p95Ms: NaN, share: round4(other / wall) });
+        rows.push({
+          stage: '  › session, begin, commit',
+          count: write.count,
+          meanMs: round2(other / write.count),
+          p50Ms: NaN,
+          p95Ms: NaN,
+          share: round4(other / wall),
+        });
       }
     }
   }
   const rest = wall - accounted;
-  rows.push({ stage: 'prepare + other CPU (rest)', count: callLatencies.length, meanMs: round2(rest / callLatencies.length), p50Ms: NaN, p95Ms: NaN, share: round4(rest / wall) });
+  rows.push({
+    stage: 'prepare + other CPU (rest)',
+    count: callLatencies.length,
+    meanMs: round2(rest / callLatencies.length),
+    p50Ms: NaN,
+    p95Ms: NaN,
+    share: round4(rest / wall),
+  });
   return rows;
 }
 
@@ -408,7 +443,12 @@ async function isolatedProfile(bench: BenchServices) {
   // The other variant of the model (8-bit when the float one is configured, and vice versa), for comparison.
   let other: typeof model | null = null;
   try {
-    const o = new Embedder({ modelName: config.EMBEDDING_MODEL, modelDir: config.EMBEDDING_MODEL_DIR, batchSize: config.EMBEDDING_BATCH_SIZE, quantized: !config.EMBEDDING_QUANTIZED });
+    const o = new Embedder({
+      modelName: config.EMBEDDING_MODEL,
+      modelDir: config.EMBEDDING_MODEL_DIR,
+      batchSize: config.EMBEDDING_BATCH_SIZE,
+      quantized: !config.EMBEDDING_QUANTIZED,
+    });
     await o.load();
     other = { modelId: o.modelId, ...(await timeEmbed(o)) };
     await o.dispose();
@@ -417,7 +457,12 @@ async function isolatedProfile(bench: BenchServices) {
   }
   const large: Record<string, number> = {};
   for (const batchSize of [8, 64]) {
-    const e = new Embedder({ modelName: config.EMBEDDING_MODEL, modelDir: config.EMBEDDING_MODEL_DIR, batchSize, quantized: config.EMBEDDING_QUANTIZED });
+    const e = new Embedder({
+      modelName: config.EMBEDDING_MODEL,
+      modelDir: config.EMBEDDING_MODEL_DIR,
+      batchSize,
+      quantized: config.EMBEDDING_QUANTIZED,
+    });
     await e.load();
     await e.embed(texts.slice(0, batchSize));
     const bulk = texts.slice(500, 756);
@@ -427,7 +472,13 @@ async function isolatedProfile(bench: BenchServices) {
     await e.dispose();
   }
   const commit = await commitProbe(bench);
-  return { prepareUsPerMemory, embedding: model, embeddingOtherVariant: other, textsPerSecondByModelBatchSize: { [`batch${model.batchSize}`]: model.textsPerSecondInBatches, ...large }, commit };
+  return {
+    prepareUsPerMemory,
+    embedding: model,
+    embeddingOtherVariant: other,
+    textsPerSecondByModelBatchSize: { [`batch${model.batchSize}`]: model.textsPerSecondInBatches, ...large },
+    commit,
+  };
 }
 
 /**
@@ -442,11 +493,18 @@ async function commitProbe(bench: BenchServices) {
   const vector = Array.from((await bench.embedder.embed(['commit probe']))[0]!);
   const probes: Array<[string, string, () => Record<string, unknown>]> = [
     ['write tx, no change (RETURN 1)', 'RETURN 1 AS one', () => ({})],
-    ['write tx, 1 unindexed node', 'CREATE (:BenchProbe {namespace: $namespace, id: randomUUID(), text: $text})', () => ({ namespace, text: 'probe text' })],
+    [
+      'write tx, 1 unindexed node',
+      'CREATE (:BenchProbe {namespace: $namespace, id: randomUUID(), text: $text})',
+      () => ({ namespace, text: 'probe text' }),
+    ],
     [
       'write tx, 1 Memory node (full-text + range + unique indexes)',
       'CREATE (:Memory {namespace: $namespace, namespaceToken: $namespace, id: randomUUID(), dedupKey: randomUUID(), content: $text})',
-      () => ({ namespace, text: 'Priya decided to use Redis for the session store instead of Memcached because the managed offering is cheaper.' }),
+      () => ({
+        namespace,
+        text: 'Priya decided to use Redis for the session store instead of Memcached because the managed offering is cheaper.',
+      }),
     ],
     [
       'write tx, 1 Chunk node with vector (vector index)',
@@ -458,16 +516,27 @@ async function commitProbe(bench: BenchServices) {
   // synchronous one, to price the index refresh a commit waits for.
   const ownServer = !process.env.BENCH_NEO4J_URI;
   if (ownServer) {
-    await executor.autoCommit('bench.probe', 'CREATE FULLTEXT INDEX bench_probe_sync IF NOT EXISTS FOR (n:BenchProbeSync) ON EACH [n.content]');
     await executor.autoCommit(
       'bench.probe',
-      "CREATE FULLTEXT INDEX bench_probe_eventual IF NOT EXISTS FOR (n:BenchProbeEventual) ON EACH [n.content] OPTIONS { indexConfig: { `fulltext.eventually_consistent`: true } }",
+      'CREATE FULLTEXT INDEX bench_probe_sync IF NOT EXISTS FOR (n:BenchProbeSync) ON EACH [n.content]',
+    );
+    await executor.autoCommit(
+      'bench.probe',
+      'CREATE FULLTEXT INDEX bench_probe_eventual IF NOT EXISTS FOR (n:BenchProbeEventual) ON EACH [n.content] OPTIONS { indexConfig: { `fulltext.eventually_consistent`: true } }',
     );
     await executor.autoCommit('bench.probe', 'CALL db.awaitIndexes(60)');
     const text = 'Priya decided to use Redis for the session store instead of Memcached because the managed offering is cheaper.';
     probes.push(
-      ['write tx, 1 node in a full-text index (default: synchronous)', 'CREATE (:BenchProbeSync {namespace: $namespace, content: $text})', () => ({ namespace, text })],
-      ['write tx, 1 node in a full-text index with eventually_consistent', 'CREATE (:BenchProbeEventual {namespace: $namespace, content: $text})', () => ({ namespace, text })],
+      [
+        'write tx, 1 node in a full-text index (default: synchronous)',
+        'CREATE (:BenchProbeSync {namespace: $namespace, content: $text})',
+        () => ({ namespace, text }),
+      ],
+      [
+        'write tx, 1 node in a full-text index with eventually_consistent',
+        'CREATE (:BenchProbeEventual {namespace: $namespace, content: $text})',
+        () => ({ namespace, text }),
+      ],
     );
   }
   const rows: Array<{ probe: string; latencyMs: Summary }> = [];
@@ -510,7 +579,13 @@ function render(report: {
   settings: typeof opts & { embeddingModel: string; embeddingBatchSize: number; pipelineEnabled: boolean };
 }): string {
   const out: string[] = [];
-  out.push('== bench:remember ==', machineLines(report.machine), `at the end: ${report.uptime}`, `embedding model: ${report.settings.embeddingModel}`, '');
+  out.push(
+    '== bench:remember ==',
+    machineLines(report.machine),
+    `at the end: ${report.uptime}`,
+    `embedding model: ${report.settings.embeddingModel}`,
+    '',
+  );
   out.push(`Single remember — sequential calls, one-chunk memories (100–300 chars), model warm; target p50 ≤ ${TARGET_P50_MS} ms`);
   out.push(
     table(
@@ -538,7 +613,19 @@ function render(report: {
   );
   out.push(
     table(
-      ['memories', 'wall s', 'memories/s', 'model alone texts/s', 'ratio', 'embed share', 'batch p50 ms', 'batch p95 ms', 'target rate / ratio', 'stored/near/dup', 'load avg'],
+      [
+        'memories',
+        'wall s',
+        'memories/s',
+        'model alone texts/s',
+        'ratio',
+        'embed share',
+        'batch p50 ms',
+        'batch p95 ms',
+        'target rate / ratio',
+        'stored/near/dup',
+        'load avg',
+      ],
       report.batches.map((b) => [
         int(b.size),
         b.wallSeconds.toFixed(1),
@@ -559,13 +646,36 @@ function render(report: {
     out.push(stageTable(b.stages));
   }
   if (report.ab.length) {
-    out.push('', 'Same-run A/B of the write path (single calls alternating ABBA): old order = statements one round trip each, model after the exact-dedup read');
+    out.push(
+      '',
+      'Same-run A/B of the write path (single calls alternating ABBA): old order = statements one round trip each, model after the exact-dedup read',
+    );
     out.push(
       table(
         ['namespace', 'pairs', 'mode', 'p50 ms', 'p95 ms', 'mean ms', 'write tx p50 ms', 'write tx mean ms', 'load avg'],
         report.ab.flatMap((a) => [
-          [a.namespace, int(a.pairs), 'old order', a.sequential.p50, a.sequential.p95, a.sequential.mean, a.writeTxSequential.p50, a.writeTxSequential.mean, a.loadAverage.join(' ')],
-          [a.namespace, int(a.pairs), 'now (concurrent)', a.concurrent.p50, a.concurrent.p95, a.concurrent.mean, a.writeTxConcurrent.p50, a.writeTxConcurrent.mean, a.loadAverage.join(' ')],
+          [
+            a.namespace,
+            int(a.pairs),
+            'old order',
+            a.sequential.p50,
+            a.sequential.p95,
+            a.sequential.mean,
+            a.writeTxSequential.p50,
+            a.writeTxSequential.mean,
+            a.loadAverage.join(' '),
+          ],
+          [
+            a.namespace,
+            int(a.pairs),
+            'now (concurrent)',
+            a.concurrent.p50,
+            a.concurrent.p95,
+            a.concurrent.mean,
+            a.writeTxConcurrent.p50,
+            a.writeTxConcurrent.mean,
+            a.loadAverage.join(' '),
+          ],
         ]),
       ),
     );
@@ -578,13 +688,25 @@ function render(report: {
       [
         ['prepare (validate, normalize, redact, tag, link, chunk) per memory', `${p.prepareUsPerMemory} µs`],
         [`embed 1 text (${p.embedding.modelId}) p50 / p95`, `${ms(p.embedding.singleTextMs.p50)} / ${ms(p.embedding.singleTextMs.p95)} ms`],
-        ...Object.entries(p.textsPerSecondByModelBatchSize).map(([k, v]): [string, string] => [`embed 256 texts, model ${k.replace('batch', 'batch ')}`, `${int(v)} texts/s`]),
-        [`embed 256 texts sorted by length, model batch ${p.embedding.batchSize}`, `${int(p.embedding.textsPerSecondSortedByLength)} texts/s`],
+        ...Object.entries(p.textsPerSecondByModelBatchSize).map(([k, v]): [string, string] => [
+          `embed 256 texts, model ${k.replace('batch', 'batch ')}`,
+          `${int(v)} texts/s`,
+        ]),
+        [
+          `embed 256 texts sorted by length, model batch ${p.embedding.batchSize}`,
+          `${int(p.embedding.textsPerSecondSortedByLength)} texts/s`,
+        ],
         ['CPU cores the model got while embedding (process CPU / wall)', p.embedding.coresUsed.toFixed(2)],
         ...(p.embeddingOtherVariant
           ? ([
-              [`embed 1 text (${p.embeddingOtherVariant.modelId}, not configured) p50 / p95`, `${ms(p.embeddingOtherVariant.singleTextMs.p50)} / ${ms(p.embeddingOtherVariant.singleTextMs.p95)} ms`],
-              [`embed 256 texts (${p.embeddingOtherVariant.modelId}, not configured), batch ${p.embeddingOtherVariant.batchSize}`, `${int(p.embeddingOtherVariant.textsPerSecondInBatches)} texts/s`],
+              [
+                `embed 1 text (${p.embeddingOtherVariant.modelId}, not configured) p50 / p95`,
+                `${ms(p.embeddingOtherVariant.singleTextMs.p50)} / ${ms(p.embeddingOtherVariant.singleTextMs.p95)} ms`,
+              ],
+              [
+                `embed 256 texts (${p.embeddingOtherVariant.modelId}, not configured), batch ${p.embeddingOtherVariant.batchSize}`,
+                `${int(p.embeddingOtherVariant.textsPerSecondInBatches)} texts/s`,
+              ],
               ['CPU cores it got while embedding', p.embeddingOtherVariant.coresUsed.toFixed(2)],
             ] as Array<[string, string]>)
           : []),
@@ -592,7 +714,12 @@ function render(report: {
     ),
   );
   out.push('', 'Transaction cost probe (one statement per transaction, 60 each, round robin)');
-  out.push(table(['transaction', 'p50 ms', 'p95 ms', 'mean ms'], p.commit.map((c) => [c.probe, c.latencyMs.p50, c.latencyMs.p95, c.latencyMs.mean])));
+  out.push(
+    table(
+      ['transaction', 'p50 ms', 'p95 ms', 'mean ms'],
+      p.commit.map((c) => [c.probe, c.latencyMs.p50, c.latencyMs.p95, c.latencyMs.mean]),
+    ),
+  );
   out.push('');
   return `${out.join('\n')}\n`;
 }
@@ -628,7 +755,9 @@ await runBench(async (db) => {
     await warmUp(bench);
 
     const single: SingleResult[] = [];
-    single.push(await singlePhase(bench, 'empty store', NS.single, 0, new MemoryCorpus({ seed: opts.seed * 1000 + 1, namespace: NS.single })));
+    single.push(
+      await singlePhase(bench, 'empty store', NS.single, 0, new MemoryCorpus({ seed: opts.seed * 1000 + 1, namespace: NS.single })),
+    );
 
     const batches: BatchResult[] = [];
     for (const [i, size] of opts.sizes.entries()) {
@@ -637,7 +766,15 @@ await runBench(async (db) => {
 
     // The same single calls against a populated namespace (the largest batch phase's).
     const largest = Math.max(...opts.sizes);
-    single.push(await singlePhase(bench, `populated (${int(largest)} memories)`, NS.batch(largest), largest, new MemoryCorpus({ seed: opts.seed * 1000 + 2, namespace: NS.batch(largest) })));
+    single.push(
+      await singlePhase(
+        bench,
+        `populated (${int(largest)} memories)`,
+        NS.batch(largest),
+        largest,
+        new MemoryCorpus({ seed: opts.seed * 1000 + 2, namespace: NS.batch(largest) }),
+      ),
+    );
 
     const ab: AbResult[] = [];
     if (opts.ab > 0) {
@@ -652,7 +789,13 @@ await runBench(async (db) => {
       machine,
       uptime: uptimeLine(),
       loadAverageAtEnd: loadAverage(),
-      settings: { ...opts, embeddingModel: bench.embedder.modelId, embeddingBatchSize: bench.config.EMBEDDING_BATCH_SIZE, pipelineEnabled: bench.config.PIPELINE_ENABLED, dedupThresholds: [bench.config.DEDUP_NEAR_THRESHOLD, bench.config.DEDUP_DUPLICATE_THRESHOLD] },
+      settings: {
+        ...opts,
+        embeddingModel: bench.embedder.modelId,
+        embeddingBatchSize: bench.config.EMBEDDING_BATCH_SIZE,
+        pipelineEnabled: bench.config.PIPELINE_ENABLED,
+        dedupThresholds: [bench.config.DEDUP_NEAR_THRESHOLD, bench.config.DEDUP_DUPLICATE_THRESHOLD],
+      },
       targets: { singleP50Ms: TARGET_P50_MS, batchMemoriesPerSecond: TARGET_THROUGHPUT, ratioToRawEmbedding: TARGET_RATIO },
       single,
       batches,

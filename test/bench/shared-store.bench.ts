@@ -115,7 +115,12 @@ function turnPool(datasets: Dataset[]): { pool: PoolTurn[]; conversations: Array
         const content = variant === 0 ? t.content : t.content.replace(/^[^:\n]{1,40}:\s*/, '');
         pool.push({
           key: `${dataset}:${conversation.id}:${t.externalId}`,
-          input: { content, externalId: `${dataset}:${conversation.id}:${t.externalId}:v${variant}`, sessionId: t.sessionId, ...(t.occurredAt ? { occurredAt: t.occurredAt } : {}) },
+          input: {
+            content,
+            externalId: `${dataset}:${conversation.id}:${t.externalId}:v${variant}`,
+            sessionId: t.sessionId,
+            ...(t.occurredAt ? { occurredAt: t.occurredAt } : {}),
+          },
         });
       }
     }
@@ -148,7 +153,8 @@ function layout(datasets: Dataset[]): Tenant[] {
     const variant = Math.floor(i / conversations.length) % 2;
     tenants.push(tenant(`ss-small-${String(i).padStart(3, '0')}`, 'small', starts[c]! + variant * half, opts.smallSize));
   }
-  for (let j = 0; j < opts.large; j++) tenants.push(tenant(`ss-large-${j}`, 'large', Math.floor((j * pool.length) / Math.max(1, opts.large)), opts.largeSize));
+  for (let j = 0; j < opts.large; j++)
+    tenants.push(tenant(`ss-large-${j}`, 'large', Math.floor((j * pool.length) / Math.max(1, opts.large)), opts.largeSize));
   return tenants;
 }
 
@@ -181,9 +187,11 @@ async function ingest(bench: BenchServices, tenants: Tenant[], from: number[]): 
       if (cursors[i]! >= t.turns.length) continue;
       const batch = t.turns.slice(cursors[i], cursors[i]! + opts.batch);
       cursors[i]! += batch.length;
-      const outcomes = await bench.services.remember.rememberBatch(batch.map((b) => ({ ...b.input, namespace: t.namespace }))).catch((error: Error) => {
-        throw new Error(`${t.namespace} at ${int(stored)} stored: ${error.message}; slowest operations: ${slowest(bench)}`);
-      });
+      const outcomes = await bench.services.remember
+        .rememberBatch(batch.map((b) => ({ ...b.input, namespace: t.namespace })))
+        .catch((error: Error) => {
+          throw new Error(`${t.namespace} at ${int(stored)} stored: ${error.message}; slowest operations: ${slowest(bench)}`);
+        });
       const failed = outcomes.find((o) => o.error);
       if (failed?.error) throw new Error(`${t.namespace}: ${failed.error.message}`);
       stored += batch.length;
@@ -191,7 +199,10 @@ async function ingest(bench: BenchServices, tenants: Tenant[], from: number[]): 
       if (windowStored >= windowSize || stored === total) {
         const now = performance.now();
         const seconds = (now - windowStart) / 1000;
-        const dedup = ['vectors.exact', 'vectors.index', 'vectors.namespaceChunks', 'vectors.allChunks'].reduce((ms, op) => ms + (bench.ops.stats.get(op)?.totalMs ?? 0), 0);
+        const dedup = ['vectors.exact', 'vectors.index', 'vectors.namespaceChunks', 'vectors.allChunks'].reduce(
+          (ms, op) => ms + (bench.ops.stats.get(op)?.totalMs ?? 0),
+          0,
+        );
         const batches = Math.ceil(windowStored / opts.batch);
         windows.push({
           storeSize: stored,
@@ -239,7 +250,8 @@ async function writeProbe(bench: BenchServices, storeSize: number, seed: number)
   await bench.embedder.embed(corpus.take(opts.probe).map((m) => m.input.content));
   const modelAlone = opts.probe / ((performance.now() - t0) / 1000);
   const t1 = performance.now();
-  for (let i = 0; i < batchInputs.length; i += opts.batch) await bench.services.remember.rememberBatch(batchInputs.slice(i, i + opts.batch));
+  for (let i = 0; i < batchInputs.length; i += opts.batch)
+    await bench.services.remember.rememberBatch(batchInputs.slice(i, i + opts.batch));
   const batchRate = opts.probe / ((performance.now() - t1) / 1000);
   const single: number[] = [];
   for (const m of corpus.take(50)) {
@@ -247,7 +259,13 @@ async function writeProbe(bench: BenchServices, storeSize: number, seed: number)
     await bench.services.remember.remember(m.input);
     single.push(performance.now() - s);
   }
-  return { storeSize, batchMemoriesPerSecond: round(batchRate), modelAloneTextsPerSecond: round(modelAlone), ratioToModel: round(batchRate / modelAlone), single: summarize(single) };
+  return {
+    storeSize,
+    batchMemoriesPerSecond: round(batchRate),
+    modelAloneTextsPerSecond: round(modelAlone),
+    ratioToModel: round(batchRate / modelAlone),
+    single: summarize(single),
+  };
 }
 
 // ---------- recall ----------
@@ -266,7 +284,14 @@ interface RecallRun {
 
 async function recallOnce(bench: BenchServices, tenant: Tenant, q: Question) {
   const t0 = performance.now();
-  const outcome = await bench.services.recall.recall({ query: q.question, namespace: tenant.namespace, limit: 10, tokenBudget: null, ...(q.asOf ? { asOf: q.asOf } : {}), trackAccess: false });
+  const outcome = await bench.services.recall.recall({
+    query: q.question,
+    namespace: tenant.namespace,
+    limit: 10,
+    tokenBudget: null,
+    ...(q.asOf ? { asOf: q.asOf } : {}),
+    trackAccess: false,
+  });
   return { ms: performance.now() - t0, outcome };
 }
 
@@ -305,7 +330,10 @@ async function sequential(bench: BenchServices, label: string, tenants: Tenant[]
   };
 }
 
-async function concurrent(bench: BenchServices, tenants: Tenant[]): Promise<{ clients: number; recalls: number; recallsPerSecond: number; latencyMs: Summary; errors: number; loadAverage: number[] }> {
+async function concurrent(
+  bench: BenchServices,
+  tenants: Tenant[],
+): Promise<{ clients: number; recalls: number; recallsPerSecond: number; latencyMs: Summary; errors: number; loadAverage: number[] }> {
   const picked = questionsOf(tenants, opts.concurrent);
   const latencies: number[] = [];
   let next = 0;
@@ -324,7 +352,14 @@ async function concurrent(bench: BenchServices, tenants: Tenant[]): Promise<{ cl
     }),
   );
   const seconds = (performance.now() - t0) / 1000;
-  return { clients: opts.clients, recalls: picked.length, recallsPerSecond: round(picked.length / seconds), latencyMs: summarize(latencies), errors, loadAverage: loadAverage() };
+  return {
+    clients: opts.clients,
+    recalls: picked.length,
+    recallsPerSecond: round(picked.length / seconds),
+    latencyMs: summarize(latencies),
+    errors,
+    loadAverage: loadAverage(),
+  };
 }
 
 async function firstRecalls(bench: BenchServices, tenants: Tenant[]): Promise<{ first20: Summary; warm: Summary; errors: number }> {
@@ -349,7 +384,11 @@ async function firstRecalls(bench: BenchServices, tenants: Tenant[]): Promise<{ 
 const round = (n: number) => Math.round(n * 1000) / 1000;
 
 async function storedCount(bench: BenchServices, namespace: string): Promise<number> {
-  const [row] = await bench.services.executor.read<{ n: number }>('bench.count', 'MATCH (m:Memory {namespace: $namespace}) RETURN count(m) AS n', { namespace });
+  const [row] = await bench.services.executor.read<{ n: number }>(
+    'bench.count',
+    'MATCH (m:Memory {namespace: $namespace}) RETURN count(m) AS n',
+    { namespace },
+  );
   return Number(row?.n ?? 0);
 }
 
@@ -371,7 +410,10 @@ await runBench(async (db) => {
       const result = await firstRecalls(bench, [...small, ...large]);
       const report = { machine, loadBefore: before, firstRecalls: result, loadAfter: uptimeLine() };
       if (opts.json) process.stdout.write(`${JSON.stringify(report)}\n`);
-      else console.log(`${before}\nfirst 20 recalls after start: p50 ${result.first20.p50} / p95 ${result.first20.p95} / max ${result.first20.max} ms, errors ${result.errors}; warm p95 ${result.warm.p95} ms\n${report.loadAfter}`);
+      else
+        console.log(
+          `${before}\nfirst 20 recalls after start: p50 ${result.first20.p50} / p95 ${result.first20.p95} / max ${result.first20.max} ms, errors ${result.errors}; warm p95 ${result.warm.p95} ms\n${report.loadAfter}`,
+        );
       return;
     }
 
@@ -385,16 +427,32 @@ await runBench(async (db) => {
     if (present < expected * 0.85) {
       if (present === 0) probes.push(await writeProbe(bench, 0, 1));
       else progress(`resuming the build: ${int(present)} of ${int(expected)} memories stored`);
-      windows = await ingest(bench, tenants, counts.map((n, i) => Math.min(n, tenants[i]!.turns.length)));
+      windows = await ingest(
+        bench,
+        tenants,
+        counts.map((n, i) => Math.min(n, tenants[i]!.turns.length)),
+      );
       probes.push(await writeProbe(bench, expected, 2));
     } else {
       progress(`reusing the store: ${int(present)} memories in ${tenants.length} namespaces`);
       if (opts.probes) probes.push(await writeProbe(bench, present, 3));
     }
 
-    const runs = [await sequential(bench, 'small namespace', small, externalKeys), await sequential(bench, 'large namespace', large, externalKeys)];
+    const runs = [
+      await sequential(bench, 'small namespace', small, externalKeys),
+      await sequential(bench, 'large namespace', large, externalKeys),
+    ];
     const conc = await concurrent(bench, tenants);
-    const report = { machine, loadBefore: before, layout: { small: opts.small, smallSize: opts.smallSize, large: opts.large, largeSize: opts.largeSize, storeMemories: expected }, ingest: windows, probes, recall: runs, concurrent: conc, loadAfter: uptimeLine() };
+    const report = {
+      machine,
+      loadBefore: before,
+      layout: { small: opts.small, smallSize: opts.smallSize, large: opts.large, largeSize: opts.largeSize, storeMemories: expected },
+      ingest: windows,
+      probes,
+      recall: runs,
+      concurrent: conc,
+      loadAfter: uptimeLine(),
+    };
     if (opts.json) {
       process.stdout.write(`${JSON.stringify(report)}\n`);
       return;
@@ -402,16 +460,60 @@ await runBench(async (db) => {
     console.log(`\n${machineLines(machine)}\nbefore: ${before}`);
     if (probes.length > 0) {
       console.log('\nwrite probes (fresh texts, the model in the loop):');
-      console.log(table(['store size', 'batch memories/s', 'model alone texts/s', 'ratio', 'single p50 ms', 'single p95 ms'], probes.map((p) => [int(p.storeSize), p.batchMemoriesPerSecond, p.modelAloneTextsPerSecond, p.ratioToModel.toFixed(2), p.single.p50, p.single.p95])));
+      console.log(
+        table(
+          ['store size', 'batch memories/s', 'model alone texts/s', 'ratio', 'single p50 ms', 'single p95 ms'],
+          probes.map((p) => [
+            int(p.storeSize),
+            p.batchMemoriesPerSecond,
+            p.modelAloneTextsPerSecond,
+            p.ratioToModel.toFixed(2),
+            p.single.p50,
+            p.single.p95,
+          ]),
+        ),
+      );
     }
     if (windows.length > 0) {
       console.log('\ningest, round-robin over every namespace (each distinct text embedded once):');
-      console.log(table(['store size', 'memories/s', 'model share', 'dedup search ms/batch', 'load'], windows.map((w) => [int(w.storeSize), w.memoriesPerSecond, `${(w.modelShare * 100).toFixed(0)}%`, w.dedupSearchMsPerBatch, w.loadAverage[0]!.toFixed(2)])));
+      console.log(
+        table(
+          ['store size', 'memories/s', 'model share', 'dedup search ms/batch', 'load'],
+          windows.map((w) => [
+            int(w.storeSize),
+            w.memoriesPerSecond,
+            `${(w.modelShare * 100).toFixed(0)}%`,
+            w.dedupSearchMsPerBatch,
+            w.loadAverage[0]!.toFixed(2),
+          ]),
+        ),
+      );
     }
     console.log('\nrecall, sequential (limit 10):');
-    console.log(table(['namespace', 'memories', 'queries', 'p50 ms', 'p95 ms', 'recall@10', 'plans exact/index', 'load'], runs.map((r) => [r.label, int(r.memoriesPerNamespace), r.queries, r.latencyMs.p50, r.latencyMs.p95, r.recallAt10.toFixed(3), `${r.vectorPlans['vectors.exact']}/${r.vectorPlans['vectors.index']}`, r.loadAverage[0]!.toFixed(2)])));
-    for (const r of runs) console.log(`  ${r.label} stage p50: ${Object.entries(r.stagesP50).map(([s, t]) => `${s} ${t}`).join(', ')}`);
-    console.log(`\n${conc.clients} clients: ${conc.recallsPerSecond} recalls/s, p50 ${conc.latencyMs.p50} / p95 ${conc.latencyMs.p95} ms, errors ${conc.errors}`);
+    console.log(
+      table(
+        ['namespace', 'memories', 'queries', 'p50 ms', 'p95 ms', 'recall@10', 'plans exact/index', 'load'],
+        runs.map((r) => [
+          r.label,
+          int(r.memoriesPerNamespace),
+          r.queries,
+          r.latencyMs.p50,
+          r.latencyMs.p95,
+          r.recallAt10.toFixed(3),
+          `${r.vectorPlans['vectors.exact']}/${r.vectorPlans['vectors.index']}`,
+          r.loadAverage[0]!.toFixed(2),
+        ]),
+      ),
+    );
+    for (const r of runs)
+      console.log(
+        `  ${r.label} stage p50: ${Object.entries(r.stagesP50)
+          .map(([s, t]) => `${s} ${t}`)
+          .join(', ')}`,
+      );
+    console.log(
+      `\n${conc.clients} clients: ${conc.recallsPerSecond} recalls/s, p50 ${conc.latencyMs.p50} / p95 ${conc.latencyMs.p95} ms, errors ${conc.errors}`,
+    );
     console.log(`after: ${report.loadAfter}`);
   } finally {
     await bench.close();

@@ -40,25 +40,65 @@ interface Operation {
 const OPERATIONS: Operation[] = [
   { name: 'memory', query: `query ($id: ID!) { memory(id: $id) { id } }`, vars: (f) => ({ id: f.memoryId }) },
   { name: 'memories', query: `query ($ids: [ID!]!) { memories(ids: $ids) { id } }`, vars: (f) => ({ ids: [f.memoryId] }) },
-  { name: 'memoriesConnection', query: `query ($ns: String) { memoriesConnection(namespace: $ns) { totalCount } }`, vars: (_, ns) => ({ ns }) },
-  { name: 'recall', query: `query ($ns: String) { recall(query: "payments", namespace: $ns) { items { memory { id } } } }`, vars: (_, ns) => ({ ns }) },
+  {
+    name: 'memoriesConnection',
+    query: `query ($ns: String) { memoriesConnection(namespace: $ns) { totalCount } }`,
+    vars: (_, ns) => ({ ns }),
+  },
+  {
+    name: 'recall',
+    query: `query ($ns: String) { recall(query: "payments", namespace: $ns) { items { memory { id } } } }`,
+    vars: (_, ns) => ({ ns }),
+  },
   { name: 'search', query: `query ($ns: String) { search(query: "payments", namespace: $ns) { hits { id } } }`, vars: (_, ns) => ({ ns }) },
-  { name: 'timeline', query: `query ($ns: String, $id: ID) { timeline(anchor: $id, namespace: $ns) { anchor { id } } }`, vars: (f, ns) => ({ ns, id: f.memoryId }) },
+  {
+    name: 'timeline',
+    query: `query ($ns: String, $id: ID) { timeline(anchor: $id, namespace: $ns) { anchor { id } } }`,
+    vars: (f, ns) => ({ ns, id: f.memoryId }),
+  },
   { name: 'entity by id', query: `query ($id: ID) { entity(id: $id) { id } }`, vars: (f) => ({ id: f.entityId }) },
   { name: 'entity by name', query: `query ($ns: String) { entity(name: "Alice", namespace: $ns) { id } }`, vars: (_, ns) => ({ ns }) },
   { name: 'entities', query: `query ($ns: String) { entities(namespace: $ns) { edges { node { id } } } }`, vars: (_, ns) => ({ ns }) },
   { name: 'aspect', query: `query ($id: ID!) { aspect(id: $id) { id } }`, vars: (f) => ({ id: f.aspectId }) },
-  { name: 'attributeHistory', query: `query ($id: ID!, $a: String!) { attributeHistory(entityId: $id, aspect: $a) { id } }`, vars: (f) => ({ id: f.entityId, a: f.aspectName }) },
+  {
+    name: 'attributeHistory',
+    query: `query ($id: ID!, $a: String!) { attributeHistory(entityId: $id, aspect: $a) { id } }`,
+    vars: (f) => ({ id: f.entityId, a: f.aspectName }),
+  },
   { name: 'relations', query: `query ($id: ID!) { relations(entityId: $id) { type } }`, vars: (f) => ({ id: f.entityId }) },
   { name: 'neighbors', query: `query ($id: ID!) { neighbors(entityId: $id) { center { id } } }`, vars: (f) => ({ id: f.entityId }) },
   { name: 'jobs', query: `query ($ns: String) { jobs(namespace: $ns) { edges { node { id } } } }`, vars: (_, ns) => ({ ns }) },
-  { name: 'pipelineStatus', query: `query ($ns: String) { pipelineStatus(namespace: $ns) { queue { pending } } }`, vars: (_, ns) => ({ ns }) },
-  { name: 'remember', mutation: true, query: `mutation ($ns: String) { remember(input: { content: "Carol reviews every schema migration.", namespace: $ns }) { memory { id } } }`, vars: (_, ns) => ({ ns }) },
-  { name: 'rememberBatch', mutation: true, query: `mutation ($ns: String) { rememberBatch(inputs: [{ content: "Dave owns the on-call rota.", namespace: $ns }]) { index error { code } } }`, vars: (_, ns) => ({ ns }) },
-  { name: 'forget', mutation: true, query: `mutation ($id: ID!) { forget(id: $id, reason: "probe") { id } }`, vars: (f) => ({ id: f.memoryId }) },
+  {
+    name: 'pipelineStatus',
+    query: `query ($ns: String) { pipelineStatus(namespace: $ns) { queue { pending } } }`,
+    vars: (_, ns) => ({ ns }),
+  },
+  {
+    name: 'remember',
+    mutation: true,
+    query: `mutation ($ns: String) { remember(input: { content: "Carol reviews every schema migration.", namespace: $ns }) { memory { id } } }`,
+    vars: (_, ns) => ({ ns }),
+  },
+  {
+    name: 'rememberBatch',
+    mutation: true,
+    query: `mutation ($ns: String) { rememberBatch(inputs: [{ content: "Dave owns the on-call rota.", namespace: $ns }]) { index error { code } } }`,
+    vars: (_, ns) => ({ ns }),
+  },
+  {
+    name: 'forget',
+    mutation: true,
+    query: `mutation ($id: ID!) { forget(id: $id, reason: "probe") { id } }`,
+    vars: (f) => ({ id: f.memoryId }),
+  },
   { name: 'pin', mutation: true, query: `mutation ($id: ID!) { pin(id: $id) { id } }`, vars: (f) => ({ id: f.memoryId }) },
   { name: 'unpin', mutation: true, query: `mutation ($id: ID!) { unpin(id: $id) { id } }`, vars: (f) => ({ id: f.memoryId }) },
-  { name: 'updateMemory', mutation: true, query: `mutation ($id: ID!) { updateMemory(id: $id, content: "Mallory rewrote this memory.") { id } }`, vars: (f) => ({ id: f.memoryId }) },
+  {
+    name: 'updateMemory',
+    mutation: true,
+    query: `mutation ($id: ID!) { updateMemory(id: $id, content: "Mallory rewrote this memory.") { id } }`,
+    vars: (f) => ({ id: f.memoryId }),
+  },
   { name: 'requeueJob', mutation: true, query: `mutation ($id: ID!) { requeueJob(id: $id) { id } }`, vars: (f) => ({ id: f.deadJobId }) },
 ];
 
@@ -106,7 +146,9 @@ describe('namespace isolation and API keys across every operation', () => {
     const entity = remember.memory.entities.find((e: { aspects: unknown[] }) => e.aspects.length > 0);
     const other = await createEntity(services, ns, 'Alice');
     await relate(services, entity.id, other, 'uses');
-    const [job] = await services.executor.read<{ id: string }>('test.job', `MATCH (j:Job)-[:FOR]->(:Memory {id: $id}) RETURN j.id AS id`, { id: remember.memory.id });
+    const [job] = await services.executor.read<{ id: string }>('test.job', `MATCH (j:Job)-[:FOR]->(:Memory {id: $id}) RETURN j.id AS id`, {
+      id: remember.memory.id,
+    });
     const deadJobId = randomUUID();
     await services.executor.write(
       'test.dead-job',
@@ -153,7 +195,9 @@ describe('namespace isolation and API keys across every operation', () => {
     if (code) return code as Expect;
     const value = Object.values(result.data ?? {})[0];
     // rememberBatch answers per item: a namespace the key may not write is that item's code.
-    const itemCode = Array.isArray(value) ? (value as Array<{ error?: { code: string } | null } | null>).find((v) => v?.error)?.error?.code : undefined;
+    const itemCode = Array.isArray(value)
+      ? (value as Array<{ error?: { code: string } | null } | null>).find((v) => v?.error)?.error?.code
+      : undefined;
     if (itemCode) return itemCode as Expect;
     return value === null || (Array.isArray(value) && value.every((v) => v === null)) ? 'null' : 'ok';
   };
@@ -164,14 +208,18 @@ describe('namespace isolation and API keys across every operation', () => {
     expect(seen).toEqual(CROSS);
   });
 
-  it('does not resolve ids of namespace A inside key B\'s own namespace either', async () => {
+  it("does not resolve ids of namespace A inside key B's own namespace either", async () => {
     // A foreign anchor is answered exactly like an unknown one.
     const TIMELINE = `query ($id: ID, $ns: String) { timeline(anchor: $id, namespace: $ns) { anchor { id } before { id } after { id } } }`;
     const foreign = await gql.exec<any>(TIMELINE, { id: a.memoryId, ns: nsB }, bearer(KEY_B));
     const unknown = await gql.exec<any>(TIMELINE, { id: randomUUID(), ns: nsB }, bearer(KEY_B));
     expect(foreign.errors?.[0]?.extensions?.code ?? 'none').toBe(unknown.errors?.[0]?.extensions?.code ?? 'none');
     expect(JSON.stringify(foreign.data ?? null)).not.toContain(a.memoryId);
-    const entity = await gql.data(`query ($id: ID, $ns: String) { entity(id: $id, namespace: $ns) { id } }`, { id: a.entityId, ns: nsB }, bearer(KEY_B));
+    const entity = await gql.data(
+      `query ($id: ID, $ns: String) { entity(id: $id, namespace: $ns) { id } }`,
+      { id: a.entityId, ns: nsB },
+      bearer(KEY_B),
+    );
     expect(entity.entity).toBeNull();
     const mixed = await gql.data(`query ($ids: [ID!]!) { memories(ids: $ids) { id } }`, { ids: [b.memoryId, a.memoryId] }, bearer(KEY_B));
     expect(mixed.memories).toEqual([{ id: b.memoryId }, null]);
@@ -183,8 +231,16 @@ describe('namespace isolation and API keys across every operation', () => {
   });
 
   it('leaves namespace A untouched after every cross-namespace attempt', async () => {
-    const { memory } = await gql.data(`query ($id: ID!) { memory(id: $id) { content pinned deletedAt history { event } } }`, { id: a.memoryId }, bearer(KEY_A));
-    expect(memory).toMatchObject({ content: 'We decided to use Postgres over MySQL for the payments ledger.', pinned: false, deletedAt: null });
+    const { memory } = await gql.data(
+      `query ($id: ID!) { memory(id: $id) { content pinned deletedAt history { event } } }`,
+      { id: a.memoryId },
+      bearer(KEY_A),
+    );
+    expect(memory).toMatchObject({
+      content: 'We decided to use Postgres over MySQL for the payments ledger.',
+      pinned: false,
+      deletedAt: null,
+    });
     expect(memory.history.map((h: { event: string }) => h.event)).toEqual(['created']);
     const [counts] = await services.executor.read<{ memories: number; deadJobs: number }>(
       'test.counts',
@@ -211,7 +267,9 @@ describe('namespace isolation and API keys across every operation', () => {
   it('requires a key for every operation', async () => {
     for (const op of [...OPERATIONS, { name: 'health', query: `{ health { ok } }`, vars: () => ({}) }]) {
       await expect(gql.exec(op.query, op.vars(a, nsA), {}), op.name).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
-      await expect(gql.exec(op.query, op.vars(a, nsA), bearer('not-a-configured-key-at-all')), op.name).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+      await expect(gql.exec(op.query, op.vars(a, nsA), bearer('not-a-configured-key-at-all')), op.name).rejects.toMatchObject({
+        code: 'UNAUTHENTICATED',
+      });
     }
   });
 
@@ -227,7 +285,11 @@ describe('namespace isolation and API keys across every operation', () => {
        CREATE (attrB)-[:SUPERSEDES]->(attrA), (attrA)-[:FROM]->(mb)`,
       { mb: b.memoryId, ea: aliceA, ma: a.memoryId, attrB: b.attributeId, attrA: a.attributeId, nsA },
     );
-    await services.executor.write('test.cross-mention', `MATCH (ma:Memory {id: $ma}), (eb:Entity {id: $eb}) CREATE (ma)-[:MENTIONS]->(eb)`, { ma: a.memoryId, eb: b.entityId });
+    await services.executor.write(
+      'test.cross-mention',
+      `MATCH (ma:Memory {id: $ma}), (eb:Entity {id: $eb}) CREATE (ma)-[:MENTIONS]->(eb)`,
+      { ma: a.memoryId, eb: b.entityId },
+    );
 
     const seen = JSON.stringify(
       await gql.data(

@@ -56,7 +56,13 @@ describe('entity graph queries', () => {
     await createEntity(services, ns, 'Kafka Connect', { mentions: 0, type: 'tool' });
 
     const all = (await gql.data(ENTITIES, { ns, first: 10 })).entities;
-    expect(all.edges.map((e: { node: { name: string } }) => e.node.name)).toEqual(['Kafka Cluster', 'Alpha', 'Zeta', 'Beta', 'Kafka Connect']);
+    expect(all.edges.map((e: { node: { name: string } }) => e.node.name)).toEqual([
+      'Kafka Cluster',
+      'Alpha',
+      'Zeta',
+      'Beta',
+      'Kafka Connect',
+    ]);
     expect(all.pageInfo.hasNextPage).toBe(false);
 
     const names: string[] = [];
@@ -93,7 +99,10 @@ describe('entity graph queries', () => {
   it('returns an aspect by id with its entity and attributes', async () => {
     const ns = fresh('aspect');
     const seeded = await seedGraph(services, ns, 2);
-    const { aspect } = await gql.data(`query ($id: ID!) { aspect(id: $id) { id name canonicalName weight entity { id } attributes { id content source { id } } } }`, { id: seeded.aspectIds[1] });
+    const { aspect } = await gql.data(
+      `query ($id: ID!) { aspect(id: $id) { id name canonicalName weight entity { id } attributes { id content source { id } } } }`,
+      { id: seeded.aspectIds[1] },
+    );
     expect(aspect).toMatchObject({ id: seeded.aspectIds[1], name: 'Role', canonicalName: 'role', entity: { id: seeded.entityIds[1] } });
     expect(aspect.attributes).toEqual([{ id: seeded.attributeIds[1], content: 'plays role 1', source: { id: seeded.memoryIds[1] } }]);
     expect((await gql.data(`query ($id: ID!) { aspect(id: $id) { id } }`, { id: randomUUID() })).aspect).toBeNull();
@@ -124,7 +133,10 @@ describe('entity graph queries', () => {
     expect((await gql.data(HISTORY, { id: entityId, aspect: 'salary' })).attributeHistory).toEqual([]);
     expect((await gql.exec(HISTORY, { id: randomUUID(), aspect: 'location' })).errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
     // The aspect itself only shows active attributes unless asked.
-    const { entity } = await gql.data(`query ($id: ID) { entity(id: $id) { aspects { attributes { id } all: attributes(includeSuperseded: true) { id } } } }`, { id: entityId });
+    const { entity } = await gql.data(
+      `query ($id: ID) { entity(id: $id) { aspects { attributes { id } all: attributes(includeSuperseded: true) { id } } } }`,
+      { id: entityId },
+    );
     expect(entity.aspects[0].attributes).toEqual([{ id: a3 }]);
     expect(entity.aspects[0].all).toHaveLength(3);
   });
@@ -164,12 +176,19 @@ describe('entity graph queries', () => {
     const one = (await gql.data(NEIGHBORS, { id: a, depth: 1 })).neighbors;
     expect(one.center.name).toBe('A');
     expect(one.entities.map((e: { name: string }) => e.name).sort()).toEqual(['B', 'D']);
-    expect(one.relations.map((r: { type: string; direction: string }) => `${r.type}:${r.direction}`).sort()).toEqual(['owns:IN', 'uses:OUT']);
+    expect(one.relations.map((r: { type: string; direction: string }) => `${r.type}:${r.direction}`).sort()).toEqual([
+      'owns:IN',
+      'uses:OUT',
+    ]);
 
     const two = (await gql.data(NEIGHBORS, { id: a, depth: 2 })).neighbors;
     expect(two.entities.map((e: { name: string }) => e.name).sort()).toEqual(['B', 'C', 'D']);
     expect(two.relations.map((r: { type: string }) => r.type).sort()).toEqual(['calls', 'owns', 'uses']);
-    expect(two.relations.find((r: { type: string }) => r.type === 'calls')).toMatchObject({ direction: 'OUT', source: { name: 'B' }, target: { name: 'C' } });
+    expect(two.relations.find((r: { type: string }) => r.type === 'calls')).toMatchObject({
+      direction: 'OUT',
+      source: { name: 'B' },
+      target: { name: 'C' },
+    });
 
     const defaults = (await gql.data(`query ($id: ID!) { neighbors(entityId: $id) { entities { name } } }`, { id: far })).neighbors;
     expect(defaults.entities).toEqual([{ name: 'C' }]);
@@ -178,7 +197,11 @@ describe('entity graph queries', () => {
     }
     expect((await gql.exec(NEIGHBORS, { id: randomUUID(), depth: 1 })).errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
     const lonely = await createEntity(services, ns, 'Lonely');
-    expect((await gql.data(NEIGHBORS, { id: lonely, depth: 2 })).neighbors).toEqual({ center: { name: 'Lonely' }, entities: [], relations: [] });
+    expect((await gql.data(NEIGHBORS, { id: lonely, depth: 2 })).neighbors).toEqual({
+      center: { name: 'Lonely' },
+      entities: [],
+      relations: [],
+    });
   });
 
   it('resolves a nested query over 50 entities with a constant number of Cypher queries', async () => {
@@ -200,7 +223,11 @@ describe('entity graph queries', () => {
     const { result, queries } = await run(50);
     const nodes = result.entities.edges.map((e: { node: unknown }) => e.node);
     expect(nodes).toHaveLength(50);
-    expect(nodes.every((n: any) => n.aspects[0].attributes[0].source.id && n.relations.length === 2 && n.relations.every((r: any) => r.target.name))).toBe(true);
+    expect(
+      nodes.every(
+        (n: any) => n.aspects[0].attributes[0].source.id && n.relations.length === 2 && n.relations.every((r: any) => r.target.name),
+      ),
+    ).toBe(true);
     expect(new Set(nodes.flatMap((n: any) => n.aspects[0].attributes.map((a: any) => a.source.id)))).toEqual(new Set(seeded.memoryIds));
     // entities page, aspects, attributes, source memories, relations, relation targets outside the page.
     expect(queries.length, queries.join('\n----\n')).toBeLessThanOrEqual(6);

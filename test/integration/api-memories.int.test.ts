@@ -37,7 +37,13 @@ describe('memory queries: memory, memories, memoriesConnection', () => {
     gql = await graphqlClient(services);
     const tagsFor = (i: number) => (i % 2 === 0 ? ['even', 'all'] : ['all']);
     for (const [i, content] of TEXTS.slice(0, 3).entries()) {
-      const input = { content, namespace: ns, tags: tagsFor(i), sessionId: i === 1 ? 's-1' : null, occurredAt: `2024-0${i + 1}-15T10:00:00Z` };
+      const input = {
+        content,
+        namespace: ns,
+        tags: tagsFor(i),
+        sessionId: i === 1 ? 's-1' : null,
+        occurredAt: `2024-0${i + 1}-15T10:00:00Z`,
+      };
       ids.push((await gql.data(REMEMBER, { input })).remember.memory.id);
     }
     // Two in one batch share createdAt: the id breaks the tie.
@@ -105,11 +111,15 @@ describe('memory queries: memory, memories, memoriesConnection', () => {
 
   it('filters by type, tags, session, event time and importance', async () => {
     const idsFor = async (filters: Record<string, unknown>) =>
-      new Set((await gql.data(CONNECTION, { ns, first: 10, filters })).memoriesConnection.edges.map((e: { node: { id: string } }) => e.node.id));
+      new Set(
+        (await gql.data(CONNECTION, { ns, first: 10, filters })).memoriesConnection.edges.map((e: { node: { id: string } }) => e.node.id),
+      );
     expect(await idsFor({ types: ['procedural'] })).toEqual(new Set(ids.slice(3)));
     expect(await idsFor({ tags: ['even', 'all'] })).toEqual(new Set([ids[0], ids[2], ids[4]]));
     expect(await idsFor({ sessionId: 's-1' })).toEqual(new Set([ids[1]]));
-    expect(await idsFor({ occurredAfter: '2024-02-01T00:00:00Z', occurredBefore: '2024-03-31T00:00:00Z' })).toEqual(new Set([ids[1], ids[2]]));
+    expect(await idsFor({ occurredAfter: '2024-02-01T00:00:00Z', occurredBefore: '2024-03-31T00:00:00Z' })).toEqual(
+      new Set([ids[1], ids[2]]),
+    );
     expect(await idsFor({ minImportance: 1.01 })).toEqual(new Set());
     const filtered = (await gql.data(CONNECTION, { ns, first: 1, filters: { tags: ['even'] } })).memoriesConnection;
     expect(filtered.totalCount).toBe(3);
@@ -121,7 +131,9 @@ describe('memory queries: memory, memories, memoriesConnection', () => {
     expect(memories.map((m: { id: string } | null) => m?.id ?? null)).toEqual([ids[2], null, ids[0]]);
     expect(memories[0].content).toBe(TEXTS[2]);
     expect((await gql.data(`query ($id: ID!) { memory(id: $id) { id } }`, { id: unknown })).memory).toBeNull();
-    const tooMany = await gql.exec(`query ($ids: [ID!]!) { memories(ids: $ids) { id } }`, { ids: Array.from({ length: services.config.MAX_PAGE_SIZE + 1 }, () => randomUUID()) });
+    const tooMany = await gql.exec(`query ($ids: [ID!]!) { memories(ids: $ids) { id } }`, {
+      ids: Array.from({ length: services.config.MAX_PAGE_SIZE + 1 }, () => randomUUID()),
+    });
     expect(tooMany.errors?.[0]?.extensions?.code).toBe('LIMIT_EXCEEDED');
   });
 });
@@ -148,9 +160,12 @@ describe('forget, pin and unpin', () => {
     const content = 'The staging database credentials rotate on the first Monday of every month.';
     const first = (await gql.data(REMEMBER, { input: { content, namespace: ns } })).remember.memory.id;
     const recallIds = async () =>
-      (await gql.data(`query ($ns: String) { recall(query: "when do the staging database credentials rotate", namespace: $ns) { items { memory { id } } } }`, { ns })).recall.items.map(
-        (i: { memory: { id: string } }) => i.memory.id,
-      );
+      (
+        await gql.data(
+          `query ($ns: String) { recall(query: "when do the staging database credentials rotate", namespace: $ns) { items { memory { id } } } }`,
+          { ns },
+        )
+      ).recall.items.map((i: { memory: { id: string } }) => i.memory.id);
     expect(await recallIds()).toContain(first);
 
     const { forget } = await gql.data(FORGET, { id: first, reason: 'outdated policy' });
@@ -164,7 +179,9 @@ describe('forget, pin and unpin', () => {
     const withDeleted = (await gql.data(CONNECTION, { ns, first: 10, filters: { includeDeleted: true } })).memoriesConnection;
     expect(withDeleted.edges.map((e: { node: { id: string } }) => e.node.id)).toContain(first);
     // By id it is still there, marked deleted.
-    expect((await gql.data(`query ($id: ID!) { memory(id: $id) { deletedAt } }`, { id: first })).memory.deletedAt).toEqual(forget.deletedAt);
+    expect((await gql.data(`query ($id: ID!) { memory(id: $id) { deletedAt } }`, { id: first })).memory.deletedAt).toEqual(
+      forget.deletedAt,
+    );
 
     const again = (await gql.data(REMEMBER, { input: { content, namespace: ns } })).remember;
     expect(again.dedup.action).toBe('STORED_NEW');
@@ -178,13 +195,15 @@ describe('forget, pin and unpin', () => {
 
   it('reports NOT_FOUND for unknown ids and refuses an overlong reason', async () => {
     expect((await gql.exec(FORGET, { id: randomUUID() })).errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
-    const id = (await gql.data(REMEMBER, { input: { content: 'Grafana dashboards live in the observability folder.', namespace: ns } })).remember.memory.id;
+    const id = (await gql.data(REMEMBER, { input: { content: 'Grafana dashboards live in the observability folder.', namespace: ns } }))
+      .remember.memory.id;
     expect((await gql.exec(FORGET, { id, reason: 'x'.repeat(1001) })).errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
     expect((await gql.data(`query ($id: ID!) { memory(id: $id) { deletedAt } }`, { id })).memory.deletedAt).toBeNull();
   });
 
   it('pins and unpins, recording each change once', async () => {
-    const id = (await gql.data(REMEMBER, { input: { content: 'Always run database migrations before deploying the API.', namespace: ns } })).remember.memory.id;
+    const id = (await gql.data(REMEMBER, { input: { content: 'Always run database migrations before deploying the API.', namespace: ns } }))
+      .remember.memory.id;
     const PIN = `mutation ($id: ID!) { pin(id: $id) { pinned history { event } } }`;
     const UNPIN = `mutation ($id: ID!) { unpin(id: $id) { pinned history { event } } }`;
     expect((await gql.data(PIN, { id })).pin.pinned).toBe(true);

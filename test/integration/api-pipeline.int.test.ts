@@ -32,8 +32,15 @@ describe('jobs, pipelineStatus and requeueJob', () => {
     services = testServices({ DEFAULT_NAMESPACE: ns });
     await services.embedder.load();
     gql = await graphqlClient(services);
-    for (const content of ['Invoices are generated on the last business day.', 'The mobile app supports offline mode since version four.', 'Design reviews happen every Thursday at noon.']) {
-      memoryIds.push((await gql.data(`mutation ($c: String!) { remember(input: { content: $c }) { memory { id } } }`, { c: content })).remember.memory.id);
+    for (const content of [
+      'Invoices are generated on the last business day.',
+      'The mobile app supports offline mode since version four.',
+      'Design reviews happen every Thursday at noon.',
+    ]) {
+      memoryIds.push(
+        (await gql.data(`mutation ($c: String!) { remember(input: { content: $c }) { memory { id } } }`, { c: content })).remember.memory
+          .id,
+      );
     }
   });
   afterAll(async () => {

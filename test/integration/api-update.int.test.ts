@@ -40,7 +40,11 @@ describe('updateMemory', () => {
   });
 
   const jobsOf = (id: string) =>
-    services.executor.read<{ kind: string; status: string }>('test.jobs', 'MATCH (j:Job)-[:FOR]->(:Memory {id: $id}) RETURN j.kind AS kind, j.status AS status ORDER BY j.createdAt', { id });
+    services.executor.read<{ kind: string; status: string }>(
+      'test.jobs',
+      'MATCH (j:Job)-[:FOR]->(:Memory {id: $id}) RETURN j.kind AS kind, j.status AS status ORDER BY j.createdAt',
+      { id },
+    );
 
   it('replaces content, chunks, vectors and entity links, keeps the old content in history and queues extraction', async () => {
     const ns = fresh();
@@ -63,11 +67,20 @@ describe('updateMemory', () => {
     const names = updated.entities.map((e: { name: string }) => e.name);
     expect(names.sort()).toEqual(['Kubernetes', 'Rust']);
     // The old content's attributes stay on the memory as superseded, the new ones are active.
-    expect(updated.attributes.filter((a: { status: string }) => a.status === 'active').map((a: { content: string }) => a.content)).toEqual([newContent, newContent]);
-    expect(updated.attributes.filter((a: { status: string }) => a.status === 'superseded').map((a: { content: string }) => a.content)).toEqual([oldContent, oldContent]);
+    expect(updated.attributes.filter((a: { status: string }) => a.status === 'active').map((a: { content: string }) => a.content)).toEqual([
+      newContent,
+      newContent,
+    ]);
+    expect(
+      updated.attributes.filter((a: { status: string }) => a.status === 'superseded').map((a: { content: string }) => a.content),
+    ).toEqual([oldContent, oldContent]);
     expect(updated.history.map((h: { event: string }) => h.event)).toEqual(['created', 'updated']);
     expect(updated.history[1].actor).toBe('local');
-    expect(updated.history[1].details).toMatchObject({ previousContent: oldContent, previousContentHash: remember.memory.contentHash, contentHash: updated.contentHash });
+    expect(updated.history[1].details).toMatchObject({
+      previousContent: oldContent,
+      previousContentHash: remember.memory.contentHash,
+      contentHash: updated.contentHash,
+    });
 
     // Old chunks and their vectors are gone; the vector index finds the new text.
     const [chunks] = await services.executor.read<{ old: number; all: number }>(
@@ -76,7 +89,10 @@ describe('updateMemory', () => {
       { ns },
     );
     expect(chunks).toMatchObject({ old: 0, all: updated.chunks.length });
-    const { recall } = await gql.data(`query ($ns: String) { recall(query: "which language is the search indexer written in", namespace: $ns) { items { memory { id } } } }`, { ns });
+    const { recall } = await gql.data(
+      `query ($ns: String) { recall(query: "which language is the search indexer written in", namespace: $ns) { items { memory { id } } } }`,
+      { ns },
+    );
     expect(recall.items[0].memory.id).toBe(id);
     const [docker] = await services.executor.read<{ mentions: number; linked: number }>(
       'test.docker',
@@ -100,19 +116,30 @@ describe('updateMemory', () => {
 
   it('supersedes the linker attributes of the old content, keeping them in the aspect history', async () => {
     const ns = fresh();
-    const { remember } = await gql.data(REMEMBER, { input: { content: 'We decided to use Redis over Memcached for sessions', namespace: ns } });
-    const before = await gql.data(`query ($ns: String) { entity(name: "Redis", namespace: $ns) { id aspects { name attributes { id } } } }`, { ns });
+    const { remember } = await gql.data(REMEMBER, {
+      input: { content: 'We decided to use Redis over Memcached for sessions', namespace: ns },
+    });
+    const before = await gql.data(
+      `query ($ns: String) { entity(name: "Redis", namespace: $ns) { id aspects { name attributes { id } } } }`,
+      { ns },
+    );
     const aspect = before.entity.aspects[0];
     expect(aspect.attributes).toHaveLength(1);
 
-    const { updateMemory } = await gql.data(UPDATE, { id: remember.memory.id, content: 'We decided to use Redis over Memcached for rate limiting' });
+    const { updateMemory } = await gql.data(UPDATE, {
+      id: remember.memory.id,
+      content: 'We decided to use Redis over Memcached for rate limiting',
+    });
     const active = updateMemory.attributes.filter((a: { status: string }) => a.status === 'active');
     expect(active.length).toBeGreaterThan(0);
     expect(active.every((a: { content: string }) => a.content.includes('rate limiting'))).toBe(true);
-    const { attributeHistory } = await gql.data(`query ($id: ID!, $aspect: String!) { attributeHistory(entityId: $id, aspect: $aspect) { id content status supersedes { id } } }`, {
-      id: before.entity.id,
-      aspect: aspect.name,
-    });
+    const { attributeHistory } = await gql.data(
+      `query ($id: ID!, $aspect: String!) { attributeHistory(entityId: $id, aspect: $aspect) { id content status supersedes { id } } }`,
+      {
+        id: before.entity.id,
+        aspect: aspect.name,
+      },
+    );
     expect(attributeHistory).toHaveLength(2);
     expect(attributeHistory[0]).toMatchObject({ id: aspect.attributes[0].id, status: 'superseded' });
     expect(attributeHistory[1]).toMatchObject({ status: 'active', supersedes: { id: aspect.attributes[0].id } });
@@ -121,8 +148,10 @@ describe('updateMemory', () => {
 
   it('refuses a duplicate of another live memory, PII, blank content, unknown and forgotten memories', async () => {
     const ns = fresh();
-    const a = (await gql.data(REMEMBER, { input: { content: 'The nightly backup job writes to the eu-central bucket.', namespace: ns } })).remember.memory;
-    const b = (await gql.data(REMEMBER, { input: { content: 'Frontend releases are tagged with the sprint number.', namespace: ns } })).remember.memory;
+    const a = (await gql.data(REMEMBER, { input: { content: 'The nightly backup job writes to the eu-central bucket.', namespace: ns } }))
+      .remember.memory;
+    const b = (await gql.data(REMEMBER, { input: { content: 'Frontend releases are tagged with the sprint number.', namespace: ns } }))
+      .remember.memory;
     const code = async (id: string, content: string) => (await gql.exec(UPDATE, { id, content })).errors?.[0];
 
     const exact = await code(b.id, ' The nightly backup job writes to the eu-central bucket. ');
@@ -134,8 +163,14 @@ describe('updateMemory', () => {
     expect((await code(randomUUID(), 'anything at all'))?.extensions?.code).toBe('NOT_FOUND');
 
     // Nothing was half-written: b is as it was.
-    const { memory } = await gql.data(`query ($id: ID!) { memory(id: $id) { content contentHash chunks { id } history { event } } }`, { id: b.id });
-    expect(memory).toMatchObject({ content: 'Frontend releases are tagged with the sprint number.', contentHash: b.contentHash, chunks: b.chunks.map((c: { id: string }) => ({ id: c.id })) });
+    const { memory } = await gql.data(`query ($id: ID!) { memory(id: $id) { content contentHash chunks { id } history { event } } }`, {
+      id: b.id,
+    });
+    expect(memory).toMatchObject({
+      content: 'Frontend releases are tagged with the sprint number.',
+      contentHash: b.contentHash,
+      chunks: b.chunks.map((c: { id: string }) => ({ id: c.id })),
+    });
     expect(memory.history.map((h: { event: string }) => h.event)).toEqual(['created']);
 
     // Same content again: nothing to redo, no history.

@@ -83,7 +83,8 @@ describe('graph reads are bounded whatever the graph holds', () => {
     const session = driver.session({ defaultAccessMode: neo4j.session.READ });
     try {
       const plans: string[][] = [];
-      for (const cypher of seen) plans.push(operators((await session.run(`EXPLAIN ${cypher}`, params)).summary.plan as unknown as PlanNode));
+      for (const cypher of seen)
+        plans.push(operators((await session.run(`EXPLAIN ${cypher}`, params)).summary.plan as unknown as PlanNode));
       return plans;
     } finally {
       await session.close();
@@ -93,7 +94,10 @@ describe('graph reads are bounded whatever the graph holds', () => {
   beforeAll(async () => {
     services = testServices();
     gql = await graphqlClient(services);
-    driver = neo4j.driver(process.env.TEST_NEO4J_URI ?? TEST_NEO4J_URI, neo4j.auth.basic('neo4j', process.env.TEST_NEO4J_PASSWORD ?? TEST_NEO4J.password));
+    driver = neo4j.driver(
+      process.env.TEST_NEO4J_URI ?? TEST_NEO4J_URI,
+      neo4j.auth.basic('neo4j', process.env.TEST_NEO4J_PASSWORD ?? TEST_NEO4J.password),
+    );
   });
   afterAll(async () => {
     for (const ns of namespaces) await cleanNamespace(services, ns);
@@ -142,12 +146,19 @@ describe('graph reads are bounded whatever the graph holds', () => {
       expect(rows.slice(-2).every((r) => r.supersedesId !== null)).toBe(true);
 
       // Linear: the plan touches each attribute a few times, never a path per chain.
-      const hits = await profileOf(() => attributeHistory(services.executor, entityId, 'role', 100), /SUPERSEDES|HAS_ATTRIBUTE/, { entityId, aspect: 'role', limit: 100 });
+      const hits = await profileOf(() => attributeHistory(services.executor, entityId, 'role', 100), /SUPERSEDES|HAS_ATTRIBUTE/, {
+        entityId,
+        aspect: 'role',
+        limit: 100,
+      });
       expect(hits).toBeLessThan(120 * 60);
 
       // Through GraphQL the page is MAX_PAGE_SIZE, priced at the same size.
       expect(ASSUMED_LIST_SIZES['Query.attributeHistory']).toBeGreaterThanOrEqual(100);
-      const { attributeHistory: viaApi } = await gql.data(`query ($id: ID!) { attributeHistory(entityId: $id, aspect: "ROLE") { id status } }`, { id: entityId });
+      const { attributeHistory: viaApi } = await gql.data(
+        `query ($id: ID!) { attributeHistory(entityId: $id, aspect: "ROLE") { id status } }`,
+        { id: entityId },
+      );
       expect(viaApi).toHaveLength(Math.min(100, services.config.MAX_PAGE_SIZE));
     },
     SLOW,
@@ -157,7 +168,11 @@ describe('graph reads are bounded whatever the graph holds', () => {
     'neighbors(depth: 2) walks hop by hop: 700×700 parallel relations cost their count, not their 490,000 paths',
     async () => {
       const ns = fresh('bounded-neighbors');
-      const [center, middle, far] = [await createEntity(services, ns, 'Center'), await createEntity(services, ns, 'Middle'), await createEntity(services, ns, 'Far')];
+      const [center, middle, far] = [
+        await createEntity(services, ns, 'Center'),
+        await createEntity(services, ns, 'Middle'),
+        await createEntity(services, ns, 'Far'),
+      ];
       const parallel = 700;
       // Relation types are caller-chosen strings (relate), so one pair can hold hundreds of relations.
       await services.executor.write(
@@ -177,7 +192,10 @@ describe('graph reads are bounded whatever the graph holds', () => {
       expect(rows!.relations[0]!.mentions).toBe(5);
       expect(rows!.entities.map((e) => e.id)).toEqual([middle]);
 
-      const hits = await profileOf(() => neighborhood(services.executor, center, 2), /RELATES_TO/, { id: center, limit: MAX_NEIGHBORHOOD_RELATIONS });
+      const hits = await profileOf(() => neighborhood(services.executor, center, 2), /RELATES_TO/, {
+        id: center,
+        limit: MAX_NEIGHBORHOOD_RELATIONS,
+      });
       expect(hits).toBeLessThan(40 * 2 * parallel); // tens of hits per relation, not per path
 
       // A hub whose neighbours have hundreds of relations each: hop 2 is cut per neighbour and in total.
@@ -290,8 +308,14 @@ describe('graph reads are bounded whatever the graph holds', () => {
         const plans = await plansOf(work, params);
         expect(plans.length, name).toBeGreaterThan(0);
         for (const plan of plans) {
-          expect(plan.filter((op) => /AllNodesScan|NodeByLabelScan/.test(op)), `${name}:\n${plan.join('\n')}`).toEqual([]);
-          expect(plan.some((op) => /^NodeIndex.*:Job\(/.test(op)), `${name} seeks a Job index:\n${plan.join('\n')}`).toBe(true);
+          expect(
+            plan.filter((op) => /AllNodesScan|NodeByLabelScan/.test(op)),
+            `${name}:\n${plan.join('\n')}`,
+          ).toEqual([]);
+          expect(
+            plan.some((op) => /^NodeIndex.*:Job\(/.test(op)),
+            `${name} seeks a Job index:\n${plan.join('\n')}`,
+          ).toBe(true);
         }
       }
     },
@@ -302,7 +326,11 @@ describe('graph reads are bounded whatever the graph holds', () => {
     "the embedding tracker's stale-chunk reads seek chunk_embedding_model: no Chunk or Memory scan, few hits on a converged store",
     async () => {
       const ns = fresh('bounded-tracker');
-      for (const content of ['The build cache lives on the second disk.', 'Payroll runs on the last Friday of the month.', 'The staging cluster has three nodes in Falkenstein.']) {
+      for (const content of [
+        'The build cache lives on the second disk.',
+        'Payroll runs on the last Friday of the month.',
+        'The staging cluster has three nodes in Falkenstein.',
+      ]) {
         await services.remember.remember({ content, namespace: ns });
       }
       const model = services.embedder.modelId;
@@ -316,16 +344,30 @@ describe('graph reads are bounded whatever the graph holds', () => {
         const plans = await plansOf(work, params);
         expect(plans.length, name).toBe(1);
         for (const plan of plans) {
-          expect(plan.filter((op) => /AllNodesScan|NodeByLabelScan|RelationshipTypeScan/.test(op)), `${name}:\n${plan.join('\n')}`).toEqual([]);
-          expect(plan.filter((op) => /^NodeIndexSeekByRange\S* .*:Chunk\(embeddingModel\)/.test(op)), `${name} seeks the model index:\n${plan.join('\n')}`).toHaveLength(2);
+          expect(
+            plan.filter((op) => /AllNodesScan|NodeByLabelScan|RelationshipTypeScan/.test(op)),
+            `${name}:\n${plan.join('\n')}`,
+          ).toEqual([]);
+          expect(
+            plan.filter((op) => /^NodeIndexSeekByRange\S* .*:Chunk\(embeddingModel\)/.test(op)),
+            `${name} seeks the model index:\n${plan.join('\n')}`,
+          ).toHaveLength(2);
         }
       }
       // Nothing stale under the model that wrote the chunks: the read costs hits in proportion to
       // the stale chunks of the database (other files' may be there), not to all its chunks.
       expect(await findStaleChunks(services.executor, { model, namespaces: [ns] }, 10)).toEqual([]);
-      const [counts] = await services.executor.read<{ chunks: number; stale: number }>('t', `MATCH (c:Chunk) RETURN count(c) AS chunks, count(CASE WHEN c.embeddingModel <> $model THEN 1 END) AS stale`, { model });
+      const [counts] = await services.executor.read<{ chunks: number; stale: number }>(
+        't',
+        `MATCH (c:Chunk) RETURN count(c) AS chunks, count(CASE WHEN c.embeddingModel <> $model THEN 1 END) AS stale`,
+        { model },
+      );
       expect(Number(counts!.chunks)).toBeGreaterThanOrEqual(3);
-      const hits = await profileOf(() => findStaleChunks(services.executor, { model, namespaces: [ns] }, 10), /embeddingModel < \$model/, { model, namespaces: [ns], limit: neo4j.int(10) });
+      const hits = await profileOf(() => findStaleChunks(services.executor, { model, namespaces: [ns] }, 10), /embeddingModel < \$model/, {
+        model,
+        namespaces: [ns],
+        limit: neo4j.int(10),
+      });
       expect(hits).toBeLessThan(20 + 8 * Number(counts!.stale));
     },
     SLOW,

@@ -41,7 +41,10 @@ describe('read your own writes across replicas (bookmarks)', () => {
   });
 
   it('a write answers its bookmark in a header and in extensions; replica B reads the write with it', async () => {
-    const written = await a.post({ query: REMEMBER, variables: { input: { namespace, content: 'The staging cluster runs on three Hetzner boxes in Falkenstein.' } } });
+    const written = await a.post({
+      query: REMEMBER,
+      variables: { input: { namespace, content: 'The staging cluster runs on three Hetzner boxes in Falkenstein.' } },
+    });
     expect(written.body.errors).toBeUndefined();
     const token = written.headers.get(BOOKMARK_HEADER);
     expect(token).toMatch(/^[A-Za-z0-9_-]+$/);
@@ -51,14 +54,22 @@ describe('read your own writes across replicas (bookmarks)', () => {
     const id = written.body.data.remember.memory.id as string;
     const byId = await b.post({ query: MEMORY, variables: { id } }, { [BOOKMARK_HEADER]: token! });
     expect(byId.body.data.memory.id).toBe(id);
-    const recalled = await b.post({ query: RECALL, variables: { q: 'Where does the staging cluster run?', ns: namespace } }, { [BOOKMARK_HEADER]: token! });
+    const recalled = await b.post(
+      { query: RECALL, variables: { q: 'Where does the staging cluster run?', ns: namespace } },
+      { [BOOKMARK_HEADER]: token! },
+    );
     expect(recalled.body.data.recall.items.map((i: { memory: { id: string } }) => i.memory.id)).toContain(id);
     // The chain continues: B answers a bookmark at least as new as the one it was given.
     expect(recalled.headers.get(BOOKMARK_HEADER)).toBeTruthy();
   });
 
   it('refuses a malformed or oversized bookmark header with BAD_USER_INPUT', async () => {
-    for (const value of ['not a token!', 'x'.repeat(5000), Buffer.from('{"a":1}').toString('base64url'), encodeBookmarkToken(['has space'])]) {
+    for (const value of [
+      'not a token!',
+      'x'.repeat(5000),
+      Buffer.from('{"a":1}').toString('base64url'),
+      encodeBookmarkToken(['has space']),
+    ]) {
       const response = await b.post({ query: MEMORY, variables: { id: 'x' } }, { [BOOKMARK_HEADER]: value });
       expect(response.status).toBe(400);
       expect(response.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
@@ -72,7 +83,10 @@ describe('read your own writes across replicas (bookmarks)', () => {
 
   // Neo4j waits db.transaction.bookmark_ready_timeout (30 s by default) for a bookmark it has not reached.
   it('a bookmark ahead of the database makes the read wait, then fail with a code', async () => {
-    const written = await a.post({ query: REMEMBER, variables: { input: { namespace, content: 'Bookmarks travel with the request to the server.' } } });
+    const written = await a.post({
+      query: REMEMBER,
+      variables: { input: { namespace, content: 'Bookmarks travel with the request to the server.' } },
+    });
     const ahead = bookmarkAhead(written.headers.get(BOOKMARK_HEADER)!);
     const started = performance.now();
     const response = await b.post({ query: MEMORY, variables: { id: written.body.data.remember.memory.id } }, { [BOOKMARK_HEADER]: ahead });
@@ -118,10 +132,14 @@ describe('recall performs no write in its request path', () => {
   });
 
   const accessCount = async (id: string) =>
-    (await server.services.executor.read<{ n: number }>('test.access', 'MATCH (m:Memory {id: $id}) RETURN m.accessCount AS n', { id }))[0]!.n;
+    (await server.services.executor.read<{ n: number }>('test.access', 'MATCH (m:Memory {id: $id}) RETURN m.accessCount AS n', { id }))[0]!
+      .n;
 
   it('counts the transactions of a recall and finds only reads; the counts arrive with the background flush', async () => {
-    const written = await server.post({ query: REMEMBER, variables: { input: { namespace, content: 'The on-call rotation changes every Monday at nine.' } } });
+    const written = await server.post({
+      query: REMEMBER,
+      variables: { input: { namespace, content: 'The on-call rotation changes every Monday at nine.' } },
+    });
     const id = written.body.data.remember.memory.id as string;
     const modes: string[] = [];
     const stop = server.services.executor.onQuery((event) => modes.push(event.mode));
@@ -140,7 +158,10 @@ describe('recall performs no write in its request path', () => {
   });
 
   it('a flush re-run after a lost COMMIT reply adds nothing', async () => {
-    const written = await server.post({ query: REMEMBER, variables: { input: { namespace, content: 'Backups are verified by a restore drill each quarter.' } } });
+    const written = await server.post({
+      query: REMEMBER,
+      variables: { input: { namespace, content: 'Backups are verified by a restore drill each quarter.' } },
+    });
     const id = written.body.data.remember.memory.id as string;
     const rows = [{ id, count: 2, at: new Date().toISOString() }];
     await touchAccessed(server.services.executor, rows, 'flush-1');

@@ -5,7 +5,8 @@ import { operationIs, packstreamString, startTcpProxy, type TcpProxy } from '../
 /** The proxy's Bolt framing against a scripted Bolt server, with every byte sent in its own TCP write. */
 
 const SIG = { HELLO: 0x01, GOODBYE: 0x02, BEGIN: 0x11, COMMIT: 0x12, RUN: 0x10, PULL: 0x3f, SUCCESS: 0x70, RECORD: 0x71 };
-const chunked = (...bodies: Buffer[]) => Buffer.concat(bodies.flatMap((body) => [Buffer.from([body.length >> 8, body.length & 0xff]), body]).concat(Buffer.from([0, 0])));
+const chunked = (...bodies: Buffer[]) =>
+  Buffer.concat(bodies.flatMap((body) => [Buffer.from([body.length >> 8, body.length & 0xff]), body]).concat(Buffer.from([0, 0])));
 const message = (sig: number, ...fields: Buffer[]) => Buffer.concat([Buffer.from([0xb0 | fields.length, sig]), ...fields]);
 const EMPTY_MAP = Buffer.from([0xa0]);
 const map1 = (key: string, value: Buffer) => Buffer.concat([Buffer.from([0xa1]), packstreamString(key), value]);
@@ -134,7 +135,10 @@ describe('the Bolt-aware TCP proxy', () => {
     Buffer.concat([
       chunked(message(SIG.BEGIN, map1('tx_metadata', map1('operation', packstreamString(operation))))),
       // RUN split over two chunks: one message, two chunks.
-      chunked(message(SIG.RUN, packstreamString('RETURN 1')).subarray(0, 4), Buffer.concat([message(SIG.RUN, packstreamString('RETURN 1')).subarray(4), EMPTY_MAP, EMPTY_MAP])),
+      chunked(
+        message(SIG.RUN, packstreamString('RETURN 1')).subarray(0, 4),
+        Buffer.concat([message(SIG.RUN, packstreamString('RETURN 1')).subarray(4), EMPTY_MAP, EMPTY_MAP]),
+      ),
       chunked(message(SIG.PULL, map1('n', Buffer.from([0x7f])))),
       chunked(message(SIG.COMMIT)),
     ]);
@@ -143,7 +147,10 @@ describe('the Bolt-aware TCP proxy', () => {
     it(`swallows the reply to a matching COMMIT and closes the connection (${manifest ? 'manifest' : 'classic'} handshake, 1-byte writes)`, async () => {
       const server = await fakeBoltServer({ manifest });
       const proxy: TcpProxy = await startTcpProxy({ targetPort: server.port });
-      cleanup.push(() => proxy.close(), () => server.close());
+      cleanup.push(
+        () => proxy.close(),
+        () => server.close(),
+      );
       const client = await boltClient(proxy.port, manifest);
       await client.trickle(HANDSHAKE);
       await until(() => client.socket.bytesRead >= (manifest ? 10 : 4), 'the handshake answer');
@@ -171,7 +178,10 @@ describe('the Bolt-aware TCP proxy', () => {
   it('cuts every connection on command and adds latency', async () => {
     const server = await fakeBoltServer({ manifest: false });
     const proxy = await startTcpProxy({ targetPort: server.port });
-    cleanup.push(() => proxy.close(), () => server.close());
+    cleanup.push(
+      () => proxy.close(),
+      () => server.close(),
+    );
     const client = await boltClient(proxy.port, false);
     client.socket.write(HANDSHAKE);
     await until(() => client.socket.bytesRead >= 4, 'the handshake answer');

@@ -27,11 +27,22 @@ describe('job leases on the database clock', () => {
 
   const seed = async () => {
     const id = randomUUID();
-    await services.executor.write('test.seed-job', CREATE_JOB, { id, memoryId: randomUUID(), namespace, at: new Date(Date.now() - 1000).toISOString() });
+    await services.executor.write('test.seed-job', CREATE_JOB, {
+      id,
+      memoryId: randomUUID(),
+      namespace,
+      at: new Date(Date.now() - 1000).toISOString(),
+    });
     return id;
   };
   const jobRow = async (id: string) =>
-    (await services.executor.read<{ status: string; leasedAt: string | null; availableAt: string }>('test.job', 'MATCH (j:Job {id: $id}) RETURN j.status AS status, j.leasedAt AS leasedAt, j.availableAt AS availableAt', { id }))[0]!;
+    (
+      await services.executor.read<{ status: string; leasedAt: string | null; availableAt: string }>(
+        'test.job',
+        'MATCH (j:Job {id: $id}) RETURN j.status AS status, j.leasedAt AS leasedAt, j.availableAt AS availableAt',
+        { id },
+      )
+    )[0]!;
 
   it('leases, heartbeats and fails with the database time while this process believes it is the year 2000', async () => {
     const id = await seed();
@@ -98,7 +109,13 @@ describe('at most one extract job per namespace in flight', () => {
 
   const seedIn = async (namespace: string, kind = 'extract') => {
     const id = randomUUID();
-    await services.executor.write('test.seed-job', CREATE_JOB.replace("kind: 'extract'", 'kind: $kind'), { id, memoryId: randomUUID(), namespace, kind, at: new Date(Date.now() - 1000).toISOString() });
+    await services.executor.write('test.seed-job', CREATE_JOB.replace("kind: 'extract'", 'kind: $kind'), {
+      id,
+      memoryId: randomUUID(),
+      namespace,
+      kind,
+      at: new Date(Date.now() - 1000).toISOString(),
+    });
     return id;
   };
 
@@ -106,7 +123,9 @@ describe('at most one extract job per namespace in flight', () => {
     const namespace = namespaces[0]!;
     for (let round = 0; round < 8; round++) {
       const ids = [await seedIn(namespace), await seedIn(namespace)];
-      const claimed = await Promise.all(['a', 'b'].map((owner) => leaseJob(services.executor, `${owner}-${round}`, ['extract'], { namespaces: [namespace] })));
+      const claimed = await Promise.all(
+        ['a', 'b'].map((owner) => leaseJob(services.executor, `${owner}-${round}`, ['extract'], { namespaces: [namespace] })),
+      );
       const got = claimed.filter((j) => j !== null);
       expect(got, `round ${round}`).toHaveLength(1);
       // While it is leased, nobody gets the other one; once it completes, the other is next.

@@ -34,7 +34,11 @@ describe('N replicas started at once on an empty database', () => {
     await stopNeo4j(NEO4J);
     await rm(join(NEO4J.home, 'data'), { recursive: true, force: true });
     await startNeo4j(NEO4J);
-    executor = new Executor(createDriver({ uri: URI, user: 'neo4j', password: NEO4J.password, database: 'neo4j' }), 'neo4j', createLogger('silent'));
+    executor = new Executor(
+      createDriver({ uri: URI, user: 'neo4j', password: NEO4J.password, database: 'neo4j' }),
+      'neo4j',
+      createLogger('silent'),
+    );
   }, 300_000);
 
   afterAll(async () => {
@@ -59,7 +63,11 @@ describe('N replicas started at once on an empty database', () => {
     for (const replica of replicas) {
       const { status, body } = await replica.health();
       expect(status).toBe(200);
-      expect(body.neo4j).toMatchObject({ schemaVersion: Math.max(...expected), expectedSchemaVersion: Math.max(...expected), indexesNotOnline: [] });
+      expect(body.neo4j).toMatchObject({
+        schemaVersion: Math.max(...expected),
+        expectedSchemaVersion: Math.max(...expected),
+        indexesNotOnline: [],
+      });
     }
     // One SchemaMigration per version, all applied by the same starter; one "applied" line per migration in all logs together.
     const recorded = await executor.read<{ version: number; appliedBy: string }>('test.migrations', MIGRATIONS);
@@ -74,16 +82,18 @@ describe('N replicas started at once on an empty database', () => {
     const [lock] = await executor.read<{ owner: string | null; n: number }>('test.lock', LOCK, { id: MIGRATION_LOCK_ID });
     expect(lock).toEqual({ owner: null, n: 1 });
 
-    console.log(JSON.stringify({
-      test: 'concurrent-startup',
-      replicas: REPLICAS,
-      ready: ready.filter((r) => r.status === 'fulfilled').length,
-      readyAfterMs: ready.map((r) => (r.status === 'fulfilled' ? r.value.readyAfterMs : null)),
-      totalMs: Math.round(performance.now() - started),
-      migrationsRecorded: recorded.length,
-      appliedLinesPerReplica: appliedLines,
-      replicasThatWaitedForTheLock: waited,
-    }));
+    console.log(
+      JSON.stringify({
+        test: 'concurrent-startup',
+        replicas: REPLICAS,
+        ready: ready.filter((r) => r.status === 'fulfilled').length,
+        readyAfterMs: ready.map((r) => (r.status === 'fulfilled' ? r.value.readyAfterMs : null)),
+        totalMs: Math.round(performance.now() - started),
+        migrationsRecorded: recorded.length,
+        appliedLinesPerReplica: appliedLines,
+        replicasThatWaitedForTheLock: waited,
+      }),
+    );
   }, 420_000);
 
   it('a lock left by a starter that died is taken over when its lease ends, and the migration it left is applied', async () => {
@@ -102,7 +112,11 @@ describe('N replicas started at once on an empty database', () => {
     const [lock] = await executor.read<{ owner: string | null; n: number }>('test.lock', LOCK, { id: MIGRATION_LOCK_ID });
     expect(lock).toEqual({ owner: null, n: 1 });
     // Applied by this starter, and only after the dead one's lease ran out (both on the database's clock).
-    const [row] = await executor.read<{ appliedBy: string; at: number }>('test.migration', 'MATCH (m:SchemaMigration {version: $version}) RETURN m.appliedBy AS appliedBy, m.appliedAt.epochMillis AS at', { version: last });
+    const [row] = await executor.read<{ appliedBy: string; at: number }>(
+      'test.migration',
+      'MATCH (m:SchemaMigration {version: $version}) RETURN m.appliedBy AS appliedBy, m.appliedAt.epochMillis AS at',
+      { version: last },
+    );
     expect(row!.appliedBy).not.toBe('crashed-starter');
     expect(row!.at).toBeGreaterThanOrEqual(stale!.until);
   }, 120_000);

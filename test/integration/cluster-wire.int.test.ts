@@ -18,7 +18,11 @@ const boltPort = (uri: string) => Number(new URL(uri.replace(/^[a-z+]+:/, 'http:
 const CONTENT = [
   'Alice Johnson prefers Postgres over MySQL for every new service.',
   'We decided to use Kubernetes for the Apollo deployment, with three nodes per region.',
-  ...Array.from({ length: 12 }, (_, i) => `Runbook step ${i + 1}: check the dashboards for region ${i + 1}, then confirm the rollout with the on-call engineer before continuing.`),
+  ...Array.from(
+    { length: 12 },
+    (_, i) =>
+      `Runbook step ${i + 1}: check the dashboards for region ${i + 1}, then confirm the rollout with the on-call engineer before continuing.`,
+  ),
 ].join(' ');
 
 const FOOTPRINT = `
@@ -47,7 +51,30 @@ RETURN id, m.content AS content, m.deletedAt IS NOT NULL AS forgotten,
   COUNT { MATCH (h:HistoryEvent)-[:ABOUT]->(m) WHERE h.event = 'updated' RETURN h } AS updates,
   COUNT { MATCH (h:HistoryEvent)-[:ABOUT]->(m) WHERE h.event = 'forgotten' RETURN h } AS forgets`;
 
-const WORDS = ['amber', 'basalt', 'cobalt', 'delta', 'ember', 'fjord', 'granite', 'harbor', 'indigo', 'juniper', 'kelp', 'lagoon', 'meadow', 'nickel', 'orchid', 'quartz', 'raven', 'saffron', 'tundra', 'umber', 'violet', 'willow'];
+const WORDS = [
+  'amber',
+  'basalt',
+  'cobalt',
+  'delta',
+  'ember',
+  'fjord',
+  'granite',
+  'harbor',
+  'indigo',
+  'juniper',
+  'kelp',
+  'lagoon',
+  'meadow',
+  'nickel',
+  'orchid',
+  'quartz',
+  'raven',
+  'saffron',
+  'tundra',
+  'umber',
+  'violet',
+  'willow',
+];
 const CITIES = ['Lisbon', 'Osaka', 'Quito', 'Tallinn', 'Nairobi', 'Perth', 'Bergen', 'Austin', 'Cusco', 'Dakar'];
 /** Distinct facts (not near-duplicates of each other), each carrying a unique marker. */
 function fact(i: number, marker: string): string {
@@ -57,9 +84,11 @@ function fact(i: number, marker: string): string {
 
 async function pool<T>(items: T[], concurrency: number, run: (item: T) => Promise<void>): Promise<void> {
   const queue = [...items];
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    for (let item = queue.shift(); item !== undefined; item = queue.shift()) await run(item);
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (let item = queue.shift(); item !== undefined; item = queue.shift()) await run(item);
+    }),
+  );
 }
 
 describe('at the wire: a fault-injecting proxy between the service and Neo4j', () => {
@@ -109,7 +138,9 @@ describe('at the wire: a fault-injecting proxy between the service and Neo4j', (
   it('connections cut at random during a mixed load lose and double no acknowledged write', async () => {
     const namespace = ns('wire-load');
     // Memories to update and forget, written before the faults start.
-    const seeded = await plain.remember.rememberBatch(Array.from({ length: 16 }, (_, i) => ({ content: fact(100 + i, `seed-${i}-${randomUUID().slice(0, 8)}`), namespace })));
+    const seeded = await plain.remember.rememberBatch(
+      Array.from({ length: 16 }, (_, i) => ({ content: fact(100 + i, `seed-${i}-${randomUUID().slice(0, 8)}`), namespace })),
+    );
     const seedIds = seeded.map((o) => o.result!.memory.id);
 
     type Op = { kind: 'remember' | 'batch' | 'update' | 'forget'; markers: string[]; id?: string; acked?: boolean; error?: string };
@@ -135,9 +166,11 @@ describe('at the wire: a fault-injecting proxy between the service and Neo4j', (
             const failed = outcomes.find((o) => o.error);
             if (failed) throw failed.error;
           }
-          if (op.kind === 'update') await proxied.update.update({ id: op.id!, namespace, content: text(op.markers[0]!), actor: 'wire-test' });
+          if (op.kind === 'update')
+            await proxied.update.update({ id: op.id!, namespace, content: text(op.markers[0]!), actor: 'wire-test' });
           if (op.kind === 'forget') {
-            if (!(await forgetMemory(proxied.executor, { id: op.id!, namespace, actor: 'wire-test' }, 'wire test'))) throw new Error('forget found nothing');
+            if (!(await forgetMemory(proxied.executor, { id: op.id!, namespace, actor: 'wire-test' }, 'wire test')))
+              throw new Error('forget found nothing');
           }
           op.acked = true;
         } catch (error) {
@@ -152,8 +185,23 @@ describe('at the wire: a fault-injecting proxy between the service and Neo4j', (
 
     // Verified without the proxy.
     const markers = ops.filter((o) => o.kind === 'remember' || o.kind === 'batch' || o.kind === 'update').flatMap((o) => o.markers);
-    const byMarker = new Map((await plain.executor.read<{ marker: string; found: number; doubledParts: number }>('test.write-check', WRITE_CHECK, { ns: namespace, markers })).map((r) => [r.marker, r]));
-    const byId = new Map((await plain.executor.read<{ id: string; content: string; forgotten: boolean; updates: number; forgets: number }>('test.events', EVENTS_ABOUT, { ids: seedIds })).map((r) => [r.id, r]));
+    const byMarker = new Map(
+      (
+        await plain.executor.read<{ marker: string; found: number; doubledParts: number }>('test.write-check', WRITE_CHECK, {
+          ns: namespace,
+          markers,
+        })
+      ).map((r) => [r.marker, r]),
+    );
+    const byId = new Map(
+      (
+        await plain.executor.read<{ id: string; content: string; forgotten: boolean; updates: number; forgets: number }>(
+          'test.events',
+          EVENTS_ABOUT,
+          { ids: seedIds },
+        )
+      ).map((r) => [r.id, r]),
+    );
 
     const tally = { attempted: 0, acknowledged: 0, foundOnce: 0, foundTwice: 0, lost: 0, unacknowledged: 0, unacknowledgedButApplied: 0 };
     const problems: string[] = [];
@@ -281,18 +329,33 @@ describe('two service processes', () => {
     const sorted = [...extractions].sort((x, y) => x.at - y.at);
     const overlaps = sorted.filter((e, i) => i > 0 && e.at < sorted[i - 1]!.at + sorted[i - 1]!.ms).length;
     expect(overlaps).toBe(0);
-    console.log(JSON.stringify({ test: 'two-process-workers', jobs: jobs.length, completed: jobs.filter((j) => j.status === 'completed').length, owners: new Set(jobs.map((j) => j.owner)).size, extractions: extractions.length, overlaps }));
+    console.log(
+      JSON.stringify({
+        test: 'two-process-workers',
+        jobs: jobs.length,
+        completed: jobs.filter((j) => j.status === 'completed').length,
+        owners: new Set(jobs.map((j) => j.owner)).size,
+        extractions: extractions.length,
+        overlaps,
+      }),
+    );
   }, 180_000);
 
   it("a recall sent to B with the bookmark A's remember returned finds the memory, and the bookmark reaches the server", async () => {
-    const written = await a.post({ query: REMEMBER, variables: { input: { namespace, content: 'The release train for the Orion mobile app leaves every second Thursday.' } } });
+    const written = await a.post({
+      query: REMEMBER,
+      variables: { input: { namespace, content: 'The release train for the Orion mobile app leaves every second Thursday.' } },
+    });
     const token = written.headers.get(BOOKMARK_HEADER);
     expect(token).toBeTruthy();
     const id = written.body.data.remember.memory.id as string;
     const [bookmark] = decodeBookmarkToken(token!);
 
     const beginsBefore = proxy.begins.length;
-    const recalled = await b.post({ query: RECALL, variables: { q: 'When does the Orion release train leave?', ns: namespace } }, { [BOOKMARK_HEADER]: token! });
+    const recalled = await b.post(
+      { query: RECALL, variables: { q: 'When does the Orion release train leave?', ns: namespace } },
+      { [BOOKMARK_HEADER]: token! },
+    );
     expect(recalled.body.errors, JSON.stringify(recalled.body)).toBeUndefined();
     expect(recalled.body.data.recall.items.map((i: { memory: { id: string } }) => i.memory.id)).toContain(id);
     // B's transactions began with A's bookmark (Bolt BEGIN carries the bookmarks the server waits for).

@@ -17,7 +17,9 @@ describe('decay: expiry from time phrases, stale flags, recall ranks stale memor
     services = testServices({ DECAY_UNRETRIEVED_DAYS: '30' });
     gql = await graphqlClient(services);
     const remember = async (key: string, content: string, occurredAt?: string) => {
-      ids[key] = (await services.remember.remember({ content, namespace: ns, ...(occurredAt ? { occurredAt } : {}) }, { actor: 'test' })).memory.id;
+      ids[key] = (
+        await services.remember.remember({ content, namespace: ns, ...(occurredAt ? { occurredAt } : {}) }, { actor: 'test' })
+      ).memory.id;
     };
     await remember('meeting', 'Budget review meeting with finance at 3pm tomorrow', '2026-03-02T09:00:00Z');
     await remember('oncall', 'Bob is on-call for the payments service through Friday', '2026-03-02T09:00:00Z');
@@ -36,7 +38,10 @@ describe('decay: expiry from time phrases, stale flags, recall ranks stale memor
 
   const flags = async () => {
     const rows = await services.executor.read<{ id: string; stale: boolean | null; reason: string | null; validUntil: string | null }>(
-      'test', `MATCH (m:Memory {namespace: $ns}) RETURN m.id AS id, m.stale AS stale, m.staleReason AS reason, m.validUntil AS validUntil`, { ns });
+      'test',
+      `MATCH (m:Memory {namespace: $ns}) RETURN m.id AS id, m.stale AS stale, m.staleReason AS reason, m.validUntil AS validUntil`,
+      { ns },
+    );
     return new Map(rows.map((r) => [r.id, r]));
   };
 
@@ -67,13 +72,18 @@ describe('decay: expiry from time phrases, stale flags, recall ranks stale memor
 
   it('recall ranks a stale memory lower and shows the flag and why; retrieving it lifts the flag', async () => {
     // Retrieved since it was flagged: the next pass lifts the flag of `twin` only.
-    await services.executor.write('test', `MATCH (m:Memory {id: $id}) SET m.lastAccessed = $at`, { id: ids.twin, at: new Date(Date.now() + 40 * DAY).toISOString() });
+    await services.executor.write('test', `MATCH (m:Memory {id: $id}) SET m.lastAccessed = $at`, {
+      id: ids.twin,
+      at: new Date(Date.now() + 40 * DAY).toISOString(),
+    });
     await services.sessionUpkeep.decay([ns], new Date(Date.now() + 41 * DAY));
     const f = await flags();
     expect(f.get(ids.twin!)!.stale).toBeNull();
     expect(f.get(ids.fact!)).toMatchObject({ stale: true, reason: 'unretrieved' });
 
-    const items = (await gql.data<{ recall: { items: any[] } }>(RECALL, { q: 'where does the payments service store tokens in the vault cluster', ns })).recall.items;
+    const items = (
+      await gql.data<{ recall: { items: any[] } }>(RECALL, { q: 'where does the payments service store tokens in the vault cluster', ns })
+    ).recall.items;
     const fact = items.find((i) => i.memory.id === ids.fact)!;
     const twin = items.find((i) => i.memory.id === ids.twin)!;
     expect(fact.memory).toMatchObject({ stale: true, staleReason: 'unretrieved' });
@@ -83,7 +93,9 @@ describe('decay: expiry from time phrases, stale flags, recall ranks stale memor
     // Near twins: the stale one ranks below the one that is not.
     expect(items.indexOf(twin)).toBeLessThan(items.indexOf(fact));
 
-    const meeting = (await gql.data<{ recall: { items: any[] } }>(RECALL, { q: 'budget review meeting with finance', ns })).recall.items.find((i) => i.memory.id === ids.meeting)!;
+    const meeting = (
+      await gql.data<{ recall: { items: any[] } }>(RECALL, { q: 'budget review meeting with finance', ns })
+    ).recall.items.find((i) => i.memory.id === ids.meeting)!;
     expect(meeting.memory).toMatchObject({ stale: true, staleReason: 'expired' });
     expect(meeting.explain).toMatchObject({ stale: 1, staleReason: 'expired' });
     expect(meeting.explain.validity).toBeLessThan(1); // expired: lowered by validity, not twice

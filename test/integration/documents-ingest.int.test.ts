@@ -7,8 +7,10 @@ import { UpkeepService } from '../../src/upkeep/index.js';
 import { graphqlClient } from '../support/graphql.js';
 import { cleanNamespace, testServices, uniqueNamespace } from '../support/services.js';
 
-const PARAGRAPHS = Array.from({ length: 12 }, (_, i) =>
-  `<p>Section ${i + 1} of the operations review. The on-call rotation handled ${i + 3} incidents this quarter, and the &amp; runbook was updated after each one so the next engineer starts from a known state.</p>`,
+const PARAGRAPHS = Array.from(
+  { length: 12 },
+  (_, i) =>
+    `<p>Section ${i + 1} of the operations review. The on-call rotation handled ${i + 3} incidents this quarter, and the &amp; runbook was updated after each one so the next engineer starts from a known state.</p>`,
 ).join('\n');
 const PAGE = `<!doctype html><html><head><title>Quarterly Ops &amp; Review</title>
 <style>.banner { color: red } /* style-marker */</style>
@@ -36,7 +38,8 @@ describe('documents: ingest from a URL or text, refused URLs, limits', () => {
     server = createServer((req, res) => {
       hits.push(req.url ?? '');
       if (req.url === '/page.html') return res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE);
-      if (req.url === '/notes.txt') return res.writeHead(200, { 'content-type': 'text/plain' }).end('Plain notes: the backup job runs at 02:00 UTC.');
+      if (req.url === '/notes.txt')
+        return res.writeHead(200, { 'content-type': 'text/plain' }).end('Plain notes: the backup job runs at 02:00 UTC.');
       if (req.url === '/image.png') return res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.alloc(100));
       if (req.url === '/big') {
         // No content-length: the limit must cut the stream, not the header.
@@ -75,11 +78,21 @@ describe('documents: ingest from a URL or text, refused URLs, limits', () => {
     const statuses: string[] = [];
     let services!: Services;
     services = testServices(
-      { WORKER_NAMESPACES: n, URL_FETCH_ALLOW_PRIVATE_NETWORKS: 'true', DOCUMENT_CHUNK_SIZE: '600', DOCUMENT_CHUNK_OVERLAP: '100', MAX_BATCH_SIZE: '4' },
+      {
+        WORKER_NAMESPACES: n,
+        URL_FETCH_ALLOW_PRIVATE_NETWORKS: 'true',
+        DOCUMENT_CHUNK_SIZE: '600',
+        DOCUMENT_CHUNK_OVERLAP: '100',
+        MAX_BATCH_SIZE: '4',
+      },
       {
         rememberHooks: {
           afterDedup: async () => {
-            const [row] = await services.executor.read<{ s: string; d: number }>('test.doc', `MATCH (d:Document {namespace: $n}) RETURN d.status AS s, d.chunksDone AS d`, { n });
+            const [row] = await services.executor.read<{ s: string; d: number }>(
+              'test.doc',
+              `MATCH (d:Document {namespace: $n}) RETURN d.status AS s, d.chunksDone AS d`,
+              { n },
+            );
             statuses.push(`${row?.s}:${row?.d}`);
           },
         },
@@ -94,8 +107,17 @@ describe('documents: ingest from a URL or text, refused URLs, limits', () => {
     expect(queued.ingestDocument).toMatchObject({ status: 'PENDING', progress: 0 });
     await drain(services.upkeep);
 
-    const { document } = await gql.data<{ document: any }>(`query($id: ID!) { document(id: $id) { ${DOC} } }`, { id: queued.ingestDocument.id });
-    expect(document).toMatchObject({ status: 'DONE', error: null, title: 'Quarterly Ops & Review', contentType: 'text/html', progress: 1, attempts: 1 });
+    const { document } = await gql.data<{ document: any }>(`query($id: ID!) { document(id: $id) { ${DOC} } }`, {
+      id: queued.ingestDocument.id,
+    });
+    expect(document).toMatchObject({
+      status: 'DONE',
+      error: null,
+      title: 'Quarterly Ops & Review',
+      contentType: 'text/html',
+      progress: 1,
+      attempts: 1,
+    });
     expect(document.chunksTotal).toBeGreaterThan(3);
     expect(document.chunksDone).toBe(document.chunksTotal);
     // Every stage was passed through, with progress counted as batches were stored.
@@ -104,11 +126,17 @@ describe('documents: ingest from a URL or text, refused URLs, limits', () => {
     const chunks: Array<{ content: string; type: string; source: string }> = document.chunks;
     expect(chunks).toHaveLength(document.chunksTotal);
     const text = chunks.map((c) => c.content).join('\n');
-    for (const marker of ['script-marker', 'style-marker', 'noscript-marker', 'analytics', 'inside', '&amp;', '<p>']) expect(text).not.toContain(marker);
+    for (const marker of ['script-marker', 'style-marker', 'noscript-marker', 'analytics', 'inside', '&amp;', '<p>'])
+      expect(text).not.toContain(marker);
     expect(chunks.every((c) => c.type === 'document_chunk' && c.source === 'document')).toBe(true);
     expect(chunks[0]!.content).toContain('Section 1 ');
     // Windows overlap: the end of one reappears at the start of the next.
-    expect(chunks[1]!.content.slice(0, 40)).toBe(chunks[0]!.content.slice(chunks[0]!.content.indexOf(chunks[1]!.content.slice(0, 40)), chunks[0]!.content.indexOf(chunks[1]!.content.slice(0, 40)) + 40));
+    expect(chunks[1]!.content.slice(0, 40)).toBe(
+      chunks[0]!.content.slice(
+        chunks[0]!.content.indexOf(chunks[1]!.content.slice(0, 40)),
+        chunks[0]!.content.indexOf(chunks[1]!.content.slice(0, 40)) + 40,
+      ),
+    );
 
     const recalled = await gql.data<{ recall: { items: Array<{ memory: { content: string; type: string } }> } }>(
       `query($n: String) { recall(query: "When did the Falkenstein datacenter migration finish?", namespace: $n) { items { memory { content type } } } }`,
@@ -125,16 +153,24 @@ describe('documents: ingest from a URL or text, refused URLs, limits', () => {
     expect(listed.documents.edges[0]!.node.id).toBe(queued.ingestDocument.id);
 
     // Text documents too; a repeat of the same text links the same chunk memories (exact dedup).
-    const t = await gql.data<{ ingestDocument: { id: string } }>(`mutation($n: String) { ingestDocument(input: { namespace: $n, text: "Backups run nightly at 02:00 UTC.", title: "Ops notes" }) { id } }`, { n });
+    const t = await gql.data<{ ingestDocument: { id: string } }>(
+      `mutation($n: String) { ingestDocument(input: { namespace: $n, text: "Backups run nightly at 02:00 UTC.", title: "Ops notes" }) { id } }`,
+      { n },
+    );
     await drain(services.upkeep);
-    const textDoc = (await gql.data<{ document: any }>(`query($id: ID!) { document(id: $id) { ${DOC} } }`, { id: t.ingestDocument.id })).document;
+    const textDoc = (await gql.data<{ document: any }>(`query($id: ID!) { document(id: $id) { ${DOC} } }`, { id: t.ingestDocument.id }))
+      .document;
     expect(textDoc).toMatchObject({ status: 'DONE', title: 'Ops notes', contentType: 'text/plain', chunksTotal: 1, chunksDone: 1 });
     await gql.stop();
   }, 300_000);
 
   it('fails a too-large body, a refused content type and bad input with coded errors', async () => {
     const n = ns('doc-limits');
-    const services = testServices({ WORKER_NAMESPACES: n, URL_FETCH_ALLOW_PRIVATE_NETWORKS: 'true', DOCUMENT_MAX_CONTENT_BYTES: String(256 * 1024) });
+    const services = testServices({
+      WORKER_NAMESPACES: n,
+      URL_FETCH_ALLOW_PRIVATE_NETWORKS: 'true',
+      DOCUMENT_MAX_CONTENT_BYTES: String(256 * 1024),
+    });
     all.push(services);
     const big = await services.upkeep.ingestDocument({ namespace: n, url: `${base}/big` });
     const png = await services.upkeep.ingestDocument({ namespace: n, url: `${base}/image.png` });
@@ -144,8 +180,16 @@ describe('documents: ingest from a URL or text, refused URLs, limits', () => {
     expect((await services.upkeep.documents.get(png.id))!.error).toMatch(/^\[BAD_USER_INPUT\] content type "image\/png" is not text/);
 
     const gql = await graphqlClient(services);
-    for (const input of [{ url: 'file:///etc/passwd' }, { url: 'ftp://example.org/x' }, { url: `${base}/page.html`, text: 'both' }, {}, { url: 'http://user:pw@example.org/' }]) {
-      const r = await gql.exec(`mutation($i: IngestDocumentInput!) { ingestDocument(input: $i) { id } }`, { i: { namespace: n, ...input } });
+    for (const input of [
+      { url: 'file:///etc/passwd' },
+      { url: 'ftp://example.org/x' },
+      { url: `${base}/page.html`, text: 'both' },
+      {},
+      { url: 'http://user:pw@example.org/' },
+    ]) {
+      const r = await gql.exec(`mutation($i: IngestDocumentInput!) { ingestDocument(input: $i) { id } }`, {
+        i: { namespace: n, ...input },
+      });
       expect(r.errors?.[0]?.extensions?.code, JSON.stringify(input)).toBe('BAD_USER_INPUT');
     }
     await gql.stop();
@@ -158,7 +202,9 @@ describe('documents: ingest from a URL or text, refused URLs, limits', () => {
     const refusedLoopback = await strict.upkeep.ingestDocument({ namespace: strictNs, url: `${base}/page.html` });
     const before = hits.length;
     await drain(strict.upkeep);
-    expect((await strict.upkeep.documents.get(refusedLoopback.id))!.error).toMatch(/^\[FORBIDDEN\] the address 127\.0\.0\.1 is not a public address/);
+    expect((await strict.upkeep.documents.get(refusedLoopback.id))!.error).toMatch(
+      /^\[FORBIDDEN\] the address 127\.0\.0\.1 is not a public address/,
+    );
     expect(hits.length).toBe(before); // never connected
 
     // Loopback allowed for the first hop only (the test's server); private targets still refused.
@@ -184,8 +230,12 @@ describe('documents: ingest from a URL or text, refused URLs, limits', () => {
     const toInternal = await upkeep.ingestDocument({ namespace: n, url: `${base}/to-internal` });
     const ok = await upkeep.ingestDocument({ namespace: n, url: `${base}/notes.txt` });
     while (await upkeep.documents.processNext());
-    expect((await upkeep.documents.get(toMetadata.id))!.error).toMatch(/^\[FORBIDDEN\] the address 169\.254\.169\.254 is not a public address/);
-    expect((await upkeep.documents.get(toInternal.id))!.error).toMatch(/^\[FORBIDDEN\] internal\.test resolves to 10\.0\.0\.1, not a public address/);
+    expect((await upkeep.documents.get(toMetadata.id))!.error).toMatch(
+      /^\[FORBIDDEN\] the address 169\.254\.169\.254 is not a public address/,
+    );
+    expect((await upkeep.documents.get(toInternal.id))!.error).toMatch(
+      /^\[FORBIDDEN\] internal\.test resolves to 10\.0\.0\.1, not a public address/,
+    );
     expect(resolved).toContain('internal.test');
     expect(await upkeep.documents.get(ok.id)).toMatchObject({ status: 'DONE', chunksTotal: 1 });
     expect(hits.filter((h) => h === '/latest/meta-data/' || h === '/admin')).toEqual([]);

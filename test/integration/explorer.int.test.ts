@@ -26,11 +26,21 @@ async function seriousViolations(page: Page): Promise<string[]> {
   await page.evaluate(await axeSource);
   const violations = await page.evaluate(async () => {
     // The browser's globals, typed here (the test project's lib has no DOM).
-    const page = globalThis as unknown as { document: unknown; axe: { run(context: unknown, options: object): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } };
+    const page = globalThis as unknown as {
+      document: unknown;
+      axe: {
+        run(
+          context: unknown,
+          options: object,
+        ): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }>;
+      };
+    };
     const result = await page.axe.run(page.document, { resultTypes: ['violations'] });
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, where: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
   });
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}) at ${v.where.join(', ')}`);
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}) at ${v.where.join(', ')}`);
 }
 
 describe('the memory explorer (GET /explorer) in headless Chromium against the real service', () => {
@@ -64,7 +74,16 @@ describe('the memory explorer (GET /explorer) in headless Chromium against the r
     seed = await seedExplorer(http.post, http.services, namespace, auth);
     // More memories than one page holds, so the timeline has to page.
     const batch = await http.post(
-      { query: 'mutation B($i: [RememberInput!]!) { rememberBatch(inputs: $i) { error { code } } }', variables: { i: Array.from({ length: FILLERS }, (_, n) => ({ content: `Filler note ${n + 1}: the office plant number ${n + 1} was watered.`, namespace, occurredAt: `2026-01-${String(n + 1).padStart(2, '0')}T08:00:00Z` })) } },
+      {
+        query: 'mutation B($i: [RememberInput!]!) { rememberBatch(inputs: $i) { error { code } } }',
+        variables: {
+          i: Array.from({ length: FILLERS }, (_, n) => ({
+            content: `Filler note ${n + 1}: the office plant number ${n + 1} was watered.`,
+            namespace,
+            occurredAt: `2026-01-${String(n + 1).padStart(2, '0')}T08:00:00Z`,
+          })),
+        },
+      },
       auth,
     );
     expect(batch.body.errors).toBeUndefined();
@@ -107,13 +126,18 @@ describe('the memory explorer (GET /explorer) in headless Chromium against the r
     // Newest recorded first: the fillers, written last, fill the first page; the seed is on the second.
     await timeline.getByText('Filler note 15:').waitFor({ timeout: WAIT_MS });
     const live = 8 - 1 + 3 + FILLERS; // remembered, less the forgotten one, plus the three asserted facts
-    await expect.poll(() => page.getByTestId('timeline-count').textContent()).toBe(`20 of ${live} memories, newest first (by when they were recorded)`);
+    await expect
+      .poll(() => page.getByTestId('timeline-count').textContent())
+      .toBe(`20 of ${live} memories, newest first (by when they were recorded)`);
     expect(await timeline.textContent()).not.toContain('We chose Neo4j');
 
     await page.getByRole('button', { name: /Load 20 more/ }).click();
-    await expect.poll(() => page.getByTestId('timeline-count').textContent()).toBe(`${live} of ${live} memories, newest first (by when they were recorded)`);
+    await expect
+      .poll(() => page.getByTestId('timeline-count').textContent())
+      .toBe(`${live} of ${live} memories, newest first (by when they were recorded)`);
     const decision = timeline.locator('li', { hasText: 'We chose Neo4j' });
-    for (const fact of ['decision', 'importance 0.', 'pinned', 'source: meeting', 'session: arch-review', 'architecture']) await expect.poll(() => decision.textContent()).toContain(fact);
+    for (const fact of ['decision', 'importance 0.', 'pinned', 'source: meeting', 'session: arch-review', 'architecture'])
+      await expect.poll(() => decision.textContent()).toContain(fact);
     expect(await timeline.textContent()).toContain('[DATABASE_URI]');
     expect(await timeline.textContent()).not.toContain('staging cluster');
     expect(await page.getByRole('button', { name: /Load 20 more/ }).count()).toBe(0);
@@ -121,7 +145,9 @@ describe('the memory explorer (GET /explorer) in headless Chromium against the r
     await page.getByLabel('Forgotten too').check();
     await page.getByLabel('Session').fill('ops');
     await page.getByRole('button', { name: 'Apply' }).click();
-    await expect.poll(() => page.getByTestId('timeline-count').textContent()).toBe('3 of 3 memories, newest first (by when they were recorded)');
+    await expect
+      .poll(() => page.getByTestId('timeline-count').textContent())
+      .toBe('3 of 3 memories, newest first (by when they were recorded)');
     expect(await timeline.locator('li', { hasText: 'staging cluster' }).textContent()).toContain('forgotten');
 
     await page.getByLabel('Search memories').fill('short standups');
@@ -135,7 +161,9 @@ describe('the memory explorer (GET /explorer) in headless Chromium against the r
   it('memory: content as stored with redaction placeholders and kinds, chunks, entities, history chain and deep-path jobs', async () => {
     const page = await open(OPERATOR, `#/memory/${seed.memories.redacted}`);
     await page.getByTestId('memory-content').waitFor({ timeout: WAIT_MS });
-    expect(await page.getByTestId('memory-content').textContent()).toBe('Connect the billing worker with [DATABASE_URI] for the nightly export.');
+    expect(await page.getByTestId('memory-content').textContent()).toBe(
+      'Connect the billing worker with [DATABASE_URI] for the nightly export.',
+    );
     expect(await page.getByTestId('redactions').textContent()).toContain('DATABASE_URI × 1');
     const jobs = await page.getByTestId('memory-jobs').textContent();
     expect(jobs).toContain('dead');
@@ -171,7 +199,9 @@ describe('the memory explorer (GET /explorer) in headless Chromium against the r
     const preferences = await page.getByTestId('aspect').filter({ hasText: 'preferences' }).locator('li').allTextContents();
     expect(preferences).toHaveLength(2);
     expect(preferences[0]).toMatch(/^active Ada Lovelace avoids tabs/);
-    expect(preferences[1]).toMatch(/^superseded Ada Lovelace prefers tabs.*superseded \d{4}-\d\d-\d\d \d\d:\d\d by “Ada Lovelace avoids tabs in the billing code\.”/);
+    expect(preferences[1]).toMatch(
+      /^superseded Ada Lovelace prefers tabs.*superseded \d{4}-\d\d-\d\d \d\d:\d\d by “Ada Lovelace avoids tabs in the billing code\.”/,
+    );
     await page.getByRole('button', { name: /Why was “Ada Lovelace prefers tabs/ }).click();
     expect(await page.getByTestId('why-superseded').textContent()).toMatch(/why: .*prefers\/avoids|why: .*avoids\/prefers/);
     const nodes = page.getByTestId('graph-nodes');
@@ -181,7 +211,9 @@ describe('the memory explorer (GET /explorer) in headless Chromium against the r
     await expect.poll(() => page.getByTestId('graph-canvas').locator('canvas').count()).toBeGreaterThan(0);
     await page.getByRole('button', { name: 'Expand billing team' }).click();
     await nodes.getByText('invoice service').waitFor({ timeout: WAIT_MS });
-    expect(await page.getByTestId('entity-memories').textContent()).toContain('Ada Lovelace leads the billing team and owns the invoice service.');
+    expect(await page.getByTestId('entity-memories').textContent()).toContain(
+      'Ada Lovelace leads the billing team and owns the invoice service.',
+    );
     expect(await seriousViolations(page)).toEqual([]);
     await page.close();
   });
@@ -224,7 +256,10 @@ describe('the memory explorer (GET /explorer) in headless Chromium against the r
     const page = await open(OPERATOR, '#/upkeep');
     const table = page.getByTestId('queue-table');
     await table.waitFor({ timeout: WAIT_MS });
-    const extract = await table.locator('tr', { has: page.locator('th', { hasText: /^extract$/ }) }).locator('td').allTextContents();
+    const extract = await table
+      .locator('tr', { has: page.locator('th', { hasText: /^extract$/ }) })
+      .locator('td')
+      .allTextContents();
     expect(extract[3]).toBe('1'); // pending, leased, completed, dead
     const dead = page.getByTestId('dead-jobs').locator('li');
     expect(await dead.count()).toBe(1);
@@ -234,14 +269,18 @@ describe('the memory explorer (GET /explorer) in headless Chromium against the r
 
     await dead.first().getByRole('button', { name: 'Requeue' }).click();
     await expect.poll(() => page.getByTestId('dead-jobs').locator('li').count()).toBe(0);
-    const [job] = await http.services.executor.read<{ status: string }>('test.job', 'MATCH (j:Job {id: $id}) RETURN j.status AS status', { id: seed.deadJobId });
+    const [job] = await http.services.executor.read<{ status: string }>('test.job', 'MATCH (j:Job {id: $id}) RETURN j.status AS status', {
+      id: seed.deadJobId,
+    });
     expect(job!.status).toBe('pending');
     await page.close();
   });
 
   it('a key of another namespace sees none of this one', async () => {
     const page = await open(FOREIGN, '#/timeline');
-    await expect.poll(() => page.getByTestId('timeline-count').textContent()).toBe('0 of 0 memories, newest first (by when they were recorded)');
+    await expect
+      .poll(() => page.getByTestId('timeline-count').textContent())
+      .toBe('0 of 0 memories, newest first (by when they were recorded)');
     expect(await page.locator('#namespace option').allTextContents()).toEqual([foreign]);
     for (const hash of [`#/memory/${seed.memories.decision}`, `#/entity/${seed.entities.ada}`, '#/upkeep']) {
       await page.goto(`${http.origin}/explorer${hash}`);
@@ -257,7 +296,13 @@ describe('the memory explorer (GET /explorer) in headless Chromium against the r
   it('viewer: a named key lists its own namespaces, a "*" key the namespaces holding memories', async () => {
     const query = '{ viewer { name readOnly allNamespaces namespaces defaultNamespace } }';
     const own = await http.post({ query }, { authorization: `Bearer ${FOREIGN}` });
-    expect(own.body.data.viewer).toEqual({ name: 'other-tenant', readOnly: false, allNamespaces: false, namespaces: [foreign], defaultNamespace: namespace });
+    expect(own.body.data.viewer).toEqual({
+      name: 'other-tenant',
+      readOnly: false,
+      allNamespaces: false,
+      namespaces: [foreign],
+      defaultNamespace: namespace,
+    });
     const all = await http.post({ query }, { authorization: `Bearer ${EVERYWHERE}` });
     expect(all.body.data.viewer).toMatchObject({ name: 'auditor', readOnly: true, allNamespaces: true });
     // The foreign namespace holds no memory, so it is not listed; this one is (at most 100 are).

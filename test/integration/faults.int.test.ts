@@ -93,14 +93,22 @@ describe('Neo4j stopped mid-load and started again', () => {
       const stopping = since();
       await stopNeo4j(FAULT_NEO4J);
       const down = since();
-      await waitUntil('writes sent while Neo4j is down to fail', () => events.filter((e) => isWrite(e) && !e.ok && e.at >= down).length >= 3, 300_000);
+      await waitUntil(
+        'writes sent while Neo4j is down to fail',
+        () => events.filter((e) => isWrite(e) && !e.ok && e.at >= down).length >= 3,
+        300_000,
+      );
       expect(await readyStatus(origin)).toBe(503);
 
       const starting = since();
       await startNeo4j(FAULT_NEO4J);
       const up = since();
       await waitUntil('/health/ready to answer 200 again', async () => (await readyStatus(origin)) === 200, 300_000);
-      await waitUntil('writes acknowledged after the restart', () => events.filter((e) => isWrite(e) && e.ok && e.at >= up).length >= 3, 300_000);
+      await waitUntil(
+        'writes acknowledged after the restart',
+        () => events.filter((e) => isWrite(e) && e.ok && e.at >= up).length >= 3,
+        300_000,
+      );
       await waitUntil('a recall to succeed after the restart', () => events.some((e) => e.op === 'recall' && e.ok && e.at >= up), 300_000);
 
       controller.abort();
@@ -110,11 +118,21 @@ describe('Neo4j stopped mid-load and started again', () => {
       // server starting, a machine shared with other work) a query may also pass its transaction
       // timeout: TIMEOUT. Nothing else: no INTERNAL, no 5xx, no request hanging to the client's timeout.
       const failures = events.filter((e) => !e.ok);
-      const timeline = () => JSON.stringify({ stopping, down, starting, up, failures: failures.map((e) => [e.op, Math.round(e.at), Math.round(e.latencyMs), e.codes.join(',')]) });
+      const timeline = () =>
+        JSON.stringify({
+          stopping,
+          down,
+          starting,
+          up,
+          failures: failures.map((e) => [e.op, Math.round(e.at), Math.round(e.latencyMs), e.codes.join(',')]),
+        });
       const whileDown = failures.filter((e) => e.at >= down && e.at + e.latencyMs <= starting);
       expect(whileDown.length, timeline()).toBeGreaterThanOrEqual(3);
       expect([...new Set(whileDown.flatMap((e) => e.codes))], timeline()).toEqual(['UNAVAILABLE']);
-      expect([...new Set(failures.flatMap((e) => e.codes))].filter((code) => code !== 'UNAVAILABLE' && code !== 'TIMEOUT'), timeline()).toEqual([]);
+      expect(
+        [...new Set(failures.flatMap((e) => e.codes))].filter((code) => code !== 'UNAVAILABLE' && code !== 'TIMEOUT'),
+        timeline(),
+      ).toEqual([]);
       expect(result.serverErrors).toBe(0);
       expect(Math.max(...failures.map((e) => e.latencyMs)), timeline()).toBeLessThan(90_000);
 
@@ -176,13 +194,25 @@ describe('the worker killed with SIGKILL mid-job', () => {
       extract: () => (slow ? { text: facts, delayMs: 600_000 } : facts),
       decide: () => JSON.stringify({ action: 'ADD', confidence: 0.9, reason: 'new' }),
     });
-    const { memory } = await services.remember.remember({ namespace, content: 'Priya moved the billing service sessions from Memcached to Redis. The payments team deploys on Tuesdays.' });
+    const { memory } = await services.remember.remember({
+      namespace,
+      content: 'Priya moved the billing service sessions from Memcached to Redis. The payments team deploys on Tuesdays.',
+    });
     const jobOf = async () =>
-      (await query<{ id: string; status: string; attempts: number; leaseOwner: string | null; error: string | null; result: string | null }>(
-        services,
-        `MATCH (j:Job {kind: 'extract'})-[:FOR]->(:Memory {id: $id}) RETURN j.id AS id, j.status AS status, j.attempts AS attempts, j.leaseOwner AS leaseOwner, j.error AS error, j.result AS result`,
-        { id: memory.id },
-      ))[0]!;
+      (
+        await query<{
+          id: string;
+          status: string;
+          attempts: number;
+          leaseOwner: string | null;
+          error: string | null;
+          result: string | null;
+        }>(
+          services,
+          `MATCH (j:Job {kind: 'extract'})-[:FOR]->(:Memory {id: $id}) RETURN j.id AS id, j.status AS status, j.attempts AS attempts, j.leaseOwner AS leaseOwner, j.error AS error, j.result AS result`,
+          { id: memory.id },
+        )
+      )[0]!;
 
     // Worker A (default lease timeout of 5 minutes) leases the job and waits on the model.
     const a = await spawnService(workerEnv({}));
@@ -202,7 +232,13 @@ describe('the worker killed with SIGKILL mid-job', () => {
     await waitUntil(
       'the lease to be older than 10 s',
       async () =>
-        (await query<{ stale: boolean }>(services, `MATCH (j:Job {id: $id}) RETURN datetime(j.leasedAt) < datetime.realtime() - duration({seconds: 11}) AS stale`, { id: leased.id }))[0]!.stale,
+        (
+          await query<{ stale: boolean }>(
+            services,
+            `MATCH (j:Job {id: $id}) RETURN datetime(j.leasedAt) < datetime.realtime() - duration({seconds: 11}) AS stale`,
+            { id: leased.id },
+          )
+        )[0]!.stale,
       60_000,
     );
     slow = false;
@@ -215,9 +251,20 @@ describe('the worker killed with SIGKILL mid-job', () => {
     expect(JSON.parse(done.result!)).toMatchObject({ facts: 2, outcomes: { created: 2 } });
     expect(b.output()).toContain('released stale job leases');
     // One set of derived facts, one extraction summary: the killed attempt left nothing behind.
-    const derived = await query<{ content: string }>(services, `MATCH (f:Memory)-[:EXTRACTED_FROM]->(:Memory {id: $id}) WHERE f.deletedAt IS NULL RETURN f.content AS content ORDER BY content`, { id: memory.id });
-    expect(derived.map((d) => d.content)).toEqual(['The billing service uses Redis for sessions.', 'The payments team deploys on Tuesdays.']);
-    const summaries = await query<{ n: number }>(services, `MATCH (h:HistoryEvent {event: 'pipeline.extraction'})-[:ABOUT]->(:Memory {id: $id}) RETURN count(h) AS n`, { id: memory.id });
+    const derived = await query<{ content: string }>(
+      services,
+      `MATCH (f:Memory)-[:EXTRACTED_FROM]->(:Memory {id: $id}) WHERE f.deletedAt IS NULL RETURN f.content AS content ORDER BY content`,
+      { id: memory.id },
+    );
+    expect(derived.map((d) => d.content)).toEqual([
+      'The billing service uses Redis for sessions.',
+      'The payments team deploys on Tuesdays.',
+    ]);
+    const summaries = await query<{ n: number }>(
+      services,
+      `MATCH (h:HistoryEvent {event: 'pipeline.extraction'})-[:ABOUT]->(:Memory {id: $id}) RETURN count(h) AS n`,
+      { id: memory.id },
+    );
     expect(summaries[0]!.n).toBe(1);
     expect(fake.requests.filter((r) => stageOf(r) === 'extract')).toHaveLength(2);
   }, 600_000);

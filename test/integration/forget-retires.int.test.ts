@@ -26,7 +26,9 @@ const MENTIONS_OF = `MATCH (e:Entity {namespace: $ns, canonicalName: $name}) RET
 /** Comparable across namespaces: times and ids left out. */
 const shape = (d: Derived) => ({
   ...d,
-  attributes: d.attributes.map((a) => ({ status: a.status, retired: a.validTo !== null, reason: a.supersededReason })).sort((x, y) => JSON.stringify(x).localeCompare(JSON.stringify(y))),
+  attributes: d.attributes
+    .map((a) => ({ status: a.status, retired: a.validTo !== null, reason: a.supersededReason }))
+    .sort((x, y) => JSON.stringify(x).localeCompare(JSON.stringify(y))),
   facts: d.facts.map((f) => f.deletedAt !== null),
   events: [...d.events].sort(),
 });
@@ -48,8 +50,10 @@ describe('what is derived from a memory follows it when it is forgotten or rewri
     namespaces.push(n);
     return n;
   };
-  const derived = async (id: string) => (await services.executor.read<Derived & Record<string, unknown>>('test.derived', DERIVED, { id }))[0]!;
-  const mentionsOf = async (namespace: string, name: string) => (await services.executor.read<{ mentions: number }>('test.mentions', MENTIONS_OF, { ns: namespace, name }))[0]?.mentions;
+  const derived = async (id: string) =>
+    (await services.executor.read<Derived & Record<string, unknown>>('test.derived', DERIVED, { id }))[0]!;
+  const mentionsOf = async (namespace: string, name: string) =>
+    (await services.executor.read<{ mentions: number }>('test.mentions', MENTIONS_OF, { ns: namespace, name }))[0]?.mentions;
 
   /** A source memory with attributes, mentions, a hint and one extracted fact; plus another memory mentioning PostgreSQL. */
   const seed = async (namespace: string) => {
@@ -59,7 +63,11 @@ describe('what is derived from a memory follows it when it is forgotten or rewri
       enqueueJobs: false,
       derivedFrom: { memoryId: source.memory.id, contentHash: source.memory.contentHash },
     });
-    await services.executor.write('test.hint', `MATCH (m:Memory {id: $id}) CREATE (:Hint {id: randomUUID(), namespace: m.namespace, text: 'Which database does Alice prefer?'})-[:HINT_OF]->(m)`, { id: source.memory.id });
+    await services.executor.write(
+      'test.hint',
+      `MATCH (m:Memory {id: $id}) CREATE (:Hint {id: randomUUID(), namespace: m.namespace, text: 'Which database does Alice prefer?'})-[:HINT_OF]->(m)`,
+      { id: source.memory.id },
+    );
     return { source: source.memory, fact: fact!.result!.memory };
   };
 
@@ -88,7 +96,9 @@ describe('what is derived from a memory follows it when it is forgotten or rewri
 
     const after = await derived(source.id);
     expect(after.attributes.map((a) => a.status)).toEqual(before.attributes.map(() => 'superseded'));
-    expect(after.attributes.every((a) => a.validTo !== null && a.supersededReason === 'the memory it was derived from was forgotten')).toBe(true);
+    expect(after.attributes.every((a) => a.validTo !== null && a.supersededReason === 'the memory it was derived from was forgotten')).toBe(
+      true,
+    );
     expect(after).toMatchObject({ hints: 0, mentions: 0 });
     expect(after.facts).toEqual([{ id: fact.id, deletedAt: expect.any(String), dedupKey: null }]);
     // The fact's own mention of PostgreSQL goes too; the other memory's stays.
@@ -101,7 +111,10 @@ describe('what is derived from a memory follows it when it is forgotten or rewri
     const namespace = ns();
     const { source, fact } = await seed(namespace);
     const second = await services.remember.remember({ content: 'Alice said again that Postgres beats MySQL for her team.', namespace });
-    await services.executor.write('test.link', `MATCH (f:Memory {id: $fact}), (s:Memory {id: $src}) MERGE (f)-[:EXTRACTED_FROM]->(s)`, { fact: fact.id, src: second.memory.id });
+    await services.executor.write('test.link', `MATCH (f:Memory {id: $fact}), (s:Memory {id: $src}) MERGE (f)-[:EXTRACTED_FROM]->(s)`, {
+      fact: fact.id,
+      src: second.memory.id,
+    });
     await forgetMemory(services.executor, { id: source.id, namespace, actor: 'test' }, null);
     expect((await derived(source.id)).facts).toEqual([{ id: fact.id, deletedAt: null, dedupKey: expect.any(String) }]);
   });
@@ -131,10 +144,17 @@ describe('what is derived from a memory follows it when it is forgotten or rewri
     expect(once.facts).toEqual([{ id: seededA.fact.id, deletedAt: expect.any(String), dedupKey: null }]);
     expect(once.hints).toBe(0);
     expect(once.attributes.filter((x) => x.status === 'superseded').length).toBeGreaterThan(0);
-    expect(once.attributes.filter((x) => x.status === 'superseded').every((x) => x.supersededReason === 'the memory content was updated')).toBe(true);
+    expect(
+      once.attributes.filter((x) => x.status === 'superseded').every((x) => x.supersededReason === 'the memory content was updated'),
+    ).toBe(true);
     expect(twice.events.filter((e) => e === 'updated')).toHaveLength(1);
     expect(shape(twice)).toEqual(shape(once));
-    const chunks = async (id: string) => (await services.executor.read<{ n: number }>('test.chunks', 'MATCH (:Memory {id: $id})-[:HAS_CHUNK]->(c) RETURN count(c) AS n', { id }))[0]!.n;
+    const chunks = async (id: string) =>
+      (
+        await services.executor.read<{ n: number }>('test.chunks', 'MATCH (:Memory {id: $id})-[:HAS_CHUNK]->(c) RETURN count(c) AS n', {
+          id,
+        })
+      )[0]!.n;
     expect(await chunks(seededB.source.id)).toBe(await chunks(seededA.source.id));
     for (const name of ['postgresql', 'mysql', 'kubernetes']) expect(await mentionsOf(b, name)).toBe(await mentionsOf(a, name));
   });
@@ -148,7 +168,11 @@ describe('what is derived from a memory follows it when it is forgotten or rewri
       derivedFrom: { memoryId: source.id, contentHash: source.contentHash },
     });
     await expect(stale).rejects.toBeInstanceOf(ConflictError);
-    const [row] = await services.executor.read<{ n: number }>('test.count', `MATCH (m:Memory {namespace: $ns}) WHERE m.content CONTAINS 'after all' RETURN count(m) AS n`, { ns: namespace });
+    const [row] = await services.executor.read<{ n: number }>(
+      'test.count',
+      `MATCH (m:Memory {namespace: $ns}) WHERE m.content CONTAINS 'after all' RETURN count(m) AS n`,
+      { ns: namespace },
+    );
     expect(row!.n).toBe(0);
   });
 
@@ -165,13 +189,24 @@ describe('what is derived from a memory follows it when it is forgotten or rewri
     /** Writes `triples` as the deep path would from `memory` (entities, mentions, relations). */
     const contribute = async (namespace: string, memory: { id: string; contentHash: string }, triples: Array<[string, string, string]>) => {
       const names = [...new Set(triples.flatMap(([s, , o]) => [s, o]))];
-      const relationsOf: GraphRelation[] = triples.map(([source, type, target]) => ({ source: source.toLowerCase(), target: target.toLowerCase(), type, confidence: 0.8 }));
+      const relationsOf: GraphRelation[] = triples.map(([source, type, target]) => ({
+        source: source.toLowerCase(),
+        target: target.toLowerCase(),
+        type,
+        confidence: 0.8,
+      }));
       await persistGraph(
         services.executor,
         {
           namespace,
           sourceMemoryId: memory.id,
-          entities: names.map((name) => ({ id: randomUUID(), name, canonicalName: name.toLowerCase(), mentionText: name, confidence: 0.9 })),
+          entities: names.map((name) => ({
+            id: randomUUID(),
+            name,
+            canonicalName: name.toLowerCase(),
+            mentionText: name,
+            confidence: 0.9,
+          })),
           relations: relationsOf,
           attributes: [],
           supersessions: [],
@@ -185,9 +220,23 @@ describe('what is derived from a memory follows it when it is forgotten or rewri
     const seedRelations = async (namespace: string) => {
       const source = (await services.remember.remember({ content: 'Alice Johnson leads Apollo, which runs on Nomad.', namespace })).memory;
       const other = (await services.remember.remember({ content: 'Apollo is deployed on Nomad in every region.', namespace })).memory;
-      await contribute(namespace, source, [['Alice Johnson', 'leads', 'Apollo'], ['Apollo', 'runs_on', 'Nomad']]);
-      await contribute(namespace, other, [['Apollo', 'runs_on', 'Nomad'], ['Apollo', 'streams_to', 'Kafka']]);
-      await relateEntities(services.executor, { id: randomUUID(), namespace, source: 'apollo', target: 'kafka', type: 'streams_to', confidence: 1, actor: 'test' });
+      await contribute(namespace, source, [
+        ['Alice Johnson', 'leads', 'Apollo'],
+        ['Apollo', 'runs_on', 'Nomad'],
+      ]);
+      await contribute(namespace, other, [
+        ['Apollo', 'runs_on', 'Nomad'],
+        ['Apollo', 'streams_to', 'Kafka'],
+      ]);
+      await relateEntities(services.executor, {
+        id: randomUUID(),
+        namespace,
+        source: 'apollo',
+        target: 'kafka',
+        type: 'streams_to',
+        confidence: 1,
+        actor: 'test',
+      });
       return { source, other };
     };
 
@@ -219,12 +268,18 @@ describe('what is derived from a memory follows it when it is forgotten or rewri
       const seededB = await seedRelations(b);
       await forgetMemory(services.executor, { id: seededA.source.id, namespace: a, actor: 'test' }, 'x');
       await forgetMemory(replayed.executor, { id: seededB.source.id, namespace: b, actor: 'test' }, 'x');
-      const strip = (rows: Awaited<ReturnType<typeof relations>>) => rows.map((r) => ({ key: r.key, mentions: r.mentions, sources: r.sources?.length }));
+      const strip = (rows: Awaited<ReturnType<typeof relations>>) =>
+        rows.map((r) => ({ key: r.key, mentions: r.mentions, sources: r.sources?.length }));
       expect(strip(await relations(b))).toEqual(strip(await relations(a)));
 
       const c = ns('relations-update');
       const seededC = await seedRelations(c);
-      await services.update.update({ id: seededC.source.id, namespace: c, content: 'Alice Johnson moved to the billing team.', actor: 'test' });
+      await services.update.update({
+        id: seededC.source.id,
+        namespace: c,
+        content: 'Alice Johnson moved to the billing team.',
+        actor: 'test',
+      });
       expect((await relations(c)).map((r) => `${r.key}:${r.mentions}`)).toEqual(['apollo runs_on nomad:1', 'apollo streams_to kafka:2']);
     });
   });

@@ -47,57 +47,214 @@ const BAD_STRINGS: Array<[string, string]> = [
   ['bidi overrides and zero-width characters', 'user \u202enimda\u202c \u2066x\u2069 pass\u200bword \ufeff'],
 ];
 const STRING_INPUT_CASES: Case[] = BAD_STRINGS.flatMap(([label, bad]) => [
-  { name: `remember: ${label} in content`, succeeds: true, query: REMEMBER, variables: (ns) => ({ i: { content: `Ada said ${bad} today`, namespace: ns } }) },
+  {
+    name: `remember: ${label} in content`,
+    succeeds: true,
+    query: REMEMBER,
+    variables: (ns) => ({ i: { content: `Ada said ${bad} today`, namespace: ns } }),
+  },
   ...(['source', 'externalId', 'sessionId', 'who', 'why'] as const).map(
-    (field): Case => ({ name: `remember: ${label} in ${field}`, succeeds: true, query: REMEMBER, variables: (ns) => ({ i: { content: `A note about ${field} handling`, namespace: ns, [field]: `x${bad}` } }) }),
+    (field): Case => ({
+      name: `remember: ${label} in ${field}`,
+      succeeds: true,
+      query: REMEMBER,
+      variables: (ns) => ({ i: { content: `A note about ${field} handling`, namespace: ns, [field]: `x${bad}` } }),
+    }),
   ),
-  { name: `remember: ${label} in a tag`, succeeds: true, query: REMEMBER, variables: (ns) => ({ i: { content: 'A note about tags', namespace: ns, tags: [`t${bad}`] } }) },
-  { name: `remember: ${label} in metadata`, succeeds: true, query: REMEMBER, variables: (ns) => ({ i: { content: 'A note about metadata', namespace: ns, metadata: { [`k${bad}`]: `v${bad}` } } }) },
-  { name: `rememberBatch: ${label} in content`, succeeds: true, query: BATCH, variables: (ns) => ({ i: [{ content: `Batch item ${bad}`, namespace: ns }] }) },
-  { name: `updateMemory: ${label} in content`, succeeds: true, query: 'mutation U($id: ID!, $c: String!) { updateMemory(id: $id, content: $c) { id } }', variables: (_, s) => ({ id: s.memoryId, c: `Ada moved ${bad}` }) },
-  { name: `forget: ${label} in the reason`, succeeds: true, query: 'mutation F($id: ID!, $r: String) { forget(id: $id, reason: $r) { id } }', variables: (_, s) => ({ id: s.memoryId, r: `gone ${bad}` }) },
-  { name: `createEntity: ${label} in the name`, succeeds: true, query: 'mutation C($ns: String, $n: String!) { createEntity(namespace: $ns, name: $n) { created } }', variables: (ns) => ({ ns, n: `Eve ${bad}` }) },
-  { name: `createEntity: ${label} in the description`, succeeds: true, query: 'mutation C($ns: String, $d: String) { createEntity(namespace: $ns, name: "Mallory", description: $d) { created } }', variables: (ns) => ({ ns, d: `d ${bad}` }) },
-  { name: `relate: ${label} in the type`, query: 'mutation R($ns: String, $t: String!) { relate(namespace: $ns, source: "Ada", type: $t, target: "Neo4j") { type } }', variables: (ns) => ({ ns, t: `uses${bad}` }) },
-  { name: `assertFact: ${label} in the content`, succeeds: true, query: 'mutation A($ns: String, $c: String!) { assertFact(namespace: $ns, entity: "Ada", aspect: "role", content: $c) { outcome } }', variables: (ns) => ({ ns, c: `Ada is the lead ${bad}` }) },
-  { name: `assertFact: ${label} in the aspect`, succeeds: true, query: 'mutation A($ns: String, $a: String!) { assertFact(namespace: $ns, entity: "Ada", aspect: $a, content: "Ada leads billing") { outcome } }', variables: (ns) => ({ ns, a: `role${bad}` }) },
-  { name: `mergeEntities: ${label} in a name`, query: 'mutation M($ns: String, $m: String!) { mergeEntities(namespace: $ns, keep: "Ada", merge: $m) { entity { id } } }', variables: (ns) => ({ ns, m: `Neo4j${bad}` }) },
-  { name: `revertProposal: ${label} in the reason`, query: 'mutation V($r: String) { revertProposal(eventId: "no-such-event", reason: $r) { eventId } }', variables: () => ({ r: `undo ${bad}` }) },
-  { name: `deleteNamespace: ${label} in confirm`, query: 'mutation D($ns: String!, $c: String!) { deleteNamespace(namespace: $ns, confirm: $c) { total } }', variables: (ns) => ({ ns, c: `${ns}${bad}` }) },
+  {
+    name: `remember: ${label} in a tag`,
+    succeeds: true,
+    query: REMEMBER,
+    variables: (ns) => ({ i: { content: 'A note about tags', namespace: ns, tags: [`t${bad}`] } }),
+  },
+  {
+    name: `remember: ${label} in metadata`,
+    succeeds: true,
+    query: REMEMBER,
+    variables: (ns) => ({ i: { content: 'A note about metadata', namespace: ns, metadata: { [`k${bad}`]: `v${bad}` } } }),
+  },
+  {
+    name: `rememberBatch: ${label} in content`,
+    succeeds: true,
+    query: BATCH,
+    variables: (ns) => ({ i: [{ content: `Batch item ${bad}`, namespace: ns }] }),
+  },
+  {
+    name: `updateMemory: ${label} in content`,
+    succeeds: true,
+    query: 'mutation U($id: ID!, $c: String!) { updateMemory(id: $id, content: $c) { id } }',
+    variables: (_, s) => ({ id: s.memoryId, c: `Ada moved ${bad}` }),
+  },
+  {
+    name: `forget: ${label} in the reason`,
+    succeeds: true,
+    query: 'mutation F($id: ID!, $r: String) { forget(id: $id, reason: $r) { id } }',
+    variables: (_, s) => ({ id: s.memoryId, r: `gone ${bad}` }),
+  },
+  {
+    name: `createEntity: ${label} in the name`,
+    succeeds: true,
+    query: 'mutation C($ns: String, $n: String!) { createEntity(namespace: $ns, name: $n) { created } }',
+    variables: (ns) => ({ ns, n: `Eve ${bad}` }),
+  },
+  {
+    name: `createEntity: ${label} in the description`,
+    succeeds: true,
+    query: 'mutation C($ns: String, $d: String) { createEntity(namespace: $ns, name: "Mallory", description: $d) { created } }',
+    variables: (ns) => ({ ns, d: `d ${bad}` }),
+  },
+  {
+    name: `relate: ${label} in the type`,
+    query: 'mutation R($ns: String, $t: String!) { relate(namespace: $ns, source: "Ada", type: $t, target: "Neo4j") { type } }',
+    variables: (ns) => ({ ns, t: `uses${bad}` }),
+  },
+  {
+    name: `assertFact: ${label} in the content`,
+    succeeds: true,
+    query: 'mutation A($ns: String, $c: String!) { assertFact(namespace: $ns, entity: "Ada", aspect: "role", content: $c) { outcome } }',
+    variables: (ns) => ({ ns, c: `Ada is the lead ${bad}` }),
+  },
+  {
+    name: `assertFact: ${label} in the aspect`,
+    succeeds: true,
+    query:
+      'mutation A($ns: String, $a: String!) { assertFact(namespace: $ns, entity: "Ada", aspect: $a, content: "Ada leads billing") { outcome } }',
+    variables: (ns) => ({ ns, a: `role${bad}` }),
+  },
+  {
+    name: `mergeEntities: ${label} in a name`,
+    query: 'mutation M($ns: String, $m: String!) { mergeEntities(namespace: $ns, keep: "Ada", merge: $m) { entity { id } } }',
+    variables: (ns) => ({ ns, m: `Neo4j${bad}` }),
+  },
+  {
+    name: `revertProposal: ${label} in the reason`,
+    query: 'mutation V($r: String) { revertProposal(eventId: "no-such-event", reason: $r) { eventId } }',
+    variables: () => ({ r: `undo ${bad}` }),
+  },
+  {
+    name: `deleteNamespace: ${label} in confirm`,
+    query: 'mutation D($ns: String!, $c: String!) { deleteNamespace(namespace: $ns, confirm: $c) { total } }',
+    variables: (ns) => ({ ns, c: `${ns}${bad}` }),
+  },
 ]);
-
 
 /** Bad inputs for every query and mutation; each must get a coded answer and change nothing. */
 const CASES: Case[] = [
-  { name: 'remember: content over MAX_CONTENT_CHARS', query: REMEMBER, variables: (ns) => ({ i: { content: 'x'.repeat(60_000), namespace: ns } }) },
+  {
+    name: 'remember: content over MAX_CONTENT_CHARS',
+    query: REMEMBER,
+    variables: (ns) => ({ i: { content: 'x'.repeat(60_000), namespace: ns } }),
+  },
   { name: 'remember: blank content', query: REMEMBER, variables: (ns) => ({ i: { content: ' \n\t ', namespace: ns } }) },
-  { name: 'remember: metadata not an object', query: REMEMBER, variables: (ns) => ({ i: { content: 'ok', namespace: ns, metadata: [1, 2] } }) },
-  { name: 'remember: huge metadata', query: REMEMBER, variables: (ns) => ({ i: { content: 'ok', namespace: ns, metadata: { blob: 'y'.repeat(40_000) } } }) },
-  { name: 'remember: deep metadata', query: REMEMBER, variables: (ns) => ({ i: { content: 'ok', namespace: ns, metadata: deepJson(200) } }) },
+  {
+    name: 'remember: metadata not an object',
+    query: REMEMBER,
+    variables: (ns) => ({ i: { content: 'ok', namespace: ns, metadata: [1, 2] } }),
+  },
+  {
+    name: 'remember: huge metadata',
+    query: REMEMBER,
+    variables: (ns) => ({ i: { content: 'ok', namespace: ns, metadata: { blob: 'y'.repeat(40_000) } } }),
+  },
+  {
+    name: 'remember: deep metadata',
+    query: REMEMBER,
+    variables: (ns) => ({ i: { content: 'ok', namespace: ns, metadata: deepJson(200) } }),
+  },
   { name: 'remember: invalid namespace', query: REMEMBER, variables: () => ({ i: { content: 'ok', namespace: "bad ns' OR 1=1" } }) },
   { name: 'remember: wrong type for content', query: REMEMBER, variables: (ns) => ({ i: { content: 42, namespace: ns } }) },
   { name: 'remember: unknown memory type', query: REMEMBER, variables: (ns) => ({ i: { content: 'ok', namespace: ns, type: 'villain' } }) },
-  { name: 'remember: bad occurredAt', query: REMEMBER, variables: (ns) => ({ i: { content: 'ok', namespace: ns, occurredAt: 'yesterday' } }) },
-  { name: 'remember: huge tag list', query: REMEMBER, variables: (ns) => ({ i: { content: 'ok', namespace: ns, tags: Array.from({ length: 5_000 }, (_, i) => `t${i}`) } }) },
-  { name: 'rememberBatch: over MAX_BATCH_SIZE', query: BATCH, variables: (ns) => ({ i: Array.from({ length: 501 }, () => ({ content: '', namespace: ns })) }) },
-  { name: 'rememberBatch: every item invalid', query: BATCH, variables: (ns) => ({ i: [{ content: '', namespace: ns }, { content: 'z'.repeat(60_000), namespace: ns }] }) },
-  { name: 'memoriesConnection: invalid cursor', query: 'query Q($ns: String) { memoriesConnection(namespace: $ns, after: "not-a-cursor") { totalCount } }' },
-  { name: 'memoriesConnection: page over MAX_PAGE_SIZE', query: 'query Q($ns: String) { memoriesConnection(namespace: $ns, first: 100000) { totalCount } }' },
-  { name: 'memoriesConnection: negative page', query: 'query Q($ns: String) { memoriesConnection(namespace: $ns, first: -1) { totalCount } }' },
+  {
+    name: 'remember: bad occurredAt',
+    query: REMEMBER,
+    variables: (ns) => ({ i: { content: 'ok', namespace: ns, occurredAt: 'yesterday' } }),
+  },
+  {
+    name: 'remember: huge tag list',
+    query: REMEMBER,
+    variables: (ns) => ({ i: { content: 'ok', namespace: ns, tags: Array.from({ length: 5_000 }, (_, i) => `t${i}`) } }),
+  },
+  {
+    name: 'rememberBatch: over MAX_BATCH_SIZE',
+    query: BATCH,
+    variables: (ns) => ({ i: Array.from({ length: 501 }, () => ({ content: '', namespace: ns })) }),
+  },
+  {
+    name: 'rememberBatch: every item invalid',
+    query: BATCH,
+    variables: (ns) => ({
+      i: [
+        { content: '', namespace: ns },
+        { content: 'z'.repeat(60_000), namespace: ns },
+      ],
+    }),
+  },
+  {
+    name: 'memoriesConnection: invalid cursor',
+    query: 'query Q($ns: String) { memoriesConnection(namespace: $ns, after: "not-a-cursor") { totalCount } }',
+  },
+  {
+    name: 'memoriesConnection: page over MAX_PAGE_SIZE',
+    query: 'query Q($ns: String) { memoriesConnection(namespace: $ns, first: 100000) { totalCount } }',
+  },
+  {
+    name: 'memoriesConnection: negative page',
+    query: 'query Q($ns: String) { memoriesConnection(namespace: $ns, first: -1) { totalCount } }',
+  },
   { name: 'entities: invalid cursor', query: 'query Q($ns: String) { entities(namespace: $ns, after: "%%%") { edges { cursor } } }' },
   { name: 'jobs: invalid cursor', query: 'query Q($ns: String) { jobs(namespace: $ns, after: "\u0000") { edges { node { id } } } }' },
-  { name: 'memories: too many ids', query: 'query Q($ids: [ID!]!) { memories(ids: $ids) { id } }', variables: () => ({ ids: Array.from({ length: 1_000 }, (_, i) => `id-${i}`) }) },
-  { name: 'recall: Lucene metacharacters', query: 'query Q($ns: String, $q: String!) { recall(query: $q, namespace: $ns) { items { score } } }', variables: (ns) => ({ ns, q: LUCENE }) },
-  { name: 'recall: Cypher metacharacters', query: 'query Q($ns: String, $q: String!) { recall(query: $q, namespace: $ns) { items { score } } }', variables: (ns) => ({ ns, q: CYPHER }) },
-  { name: 'recall: lone surrogate and control characters', query: 'query Q($ns: String, $q: String!) { recall(query: $q, namespace: $ns) { items { score } } }', variables: (ns) => ({ ns, q: LONE_SURROGATE + CONTROL }) },
-  { name: 'recall: oversized query', query: 'query Q($ns: String, $q: String!) { recall(query: $q, namespace: $ns, limit: 1) { items { score } } }', variables: (ns) => ({ ns, q: 'q'.repeat(200_000) }) },
-  { name: 'recall: limit out of range', query: 'query Q($ns: String) { recall(query: "a", namespace: $ns, limit: -5) { items { score } } }' },
-  { name: 'search: Lucene metacharacters', query: 'query Q($ns: String, $q: String!) { search(query: $q, namespace: $ns) { hits { id } } }', variables: (ns) => ({ ns, q: LUCENE }) },
+  {
+    name: 'memories: too many ids',
+    query: 'query Q($ids: [ID!]!) { memories(ids: $ids) { id } }',
+    variables: () => ({ ids: Array.from({ length: 1_000 }, (_, i) => `id-${i}`) }),
+  },
+  {
+    name: 'recall: Lucene metacharacters',
+    query: 'query Q($ns: String, $q: String!) { recall(query: $q, namespace: $ns) { items { score } } }',
+    variables: (ns) => ({ ns, q: LUCENE }),
+  },
+  {
+    name: 'recall: Cypher metacharacters',
+    query: 'query Q($ns: String, $q: String!) { recall(query: $q, namespace: $ns) { items { score } } }',
+    variables: (ns) => ({ ns, q: CYPHER }),
+  },
+  {
+    name: 'recall: lone surrogate and control characters',
+    query: 'query Q($ns: String, $q: String!) { recall(query: $q, namespace: $ns) { items { score } } }',
+    variables: (ns) => ({ ns, q: LONE_SURROGATE + CONTROL }),
+  },
+  {
+    name: 'recall: oversized query',
+    query: 'query Q($ns: String, $q: String!) { recall(query: $q, namespace: $ns, limit: 1) { items { score } } }',
+    variables: (ns) => ({ ns, q: 'q'.repeat(200_000) }),
+  },
+  {
+    name: 'recall: limit out of range',
+    query: 'query Q($ns: String) { recall(query: "a", namespace: $ns, limit: -5) { items { score } } }',
+  },
+  {
+    name: 'search: Lucene metacharacters',
+    query: 'query Q($ns: String, $q: String!) { search(query: $q, namespace: $ns) { hits { id } } }',
+    variables: (ns) => ({ ns, q: LUCENE }),
+  },
   { name: 'search: negative offset', query: 'query Q($ns: String) { search(query: "a", namespace: $ns, offset: -1) { hits { id } } }' },
-  { name: 'timeline: unknown anchor', query: 'query Q($ns: String) { timeline(anchor: "no-such-memory", namespace: $ns) { anchor { id } } }' },
-  { name: 'timeline: huge window', query: 'query Q($ns: String) { timeline(query: "a", namespace: $ns, before: 100000, after: 100000) { anchor { id } } }' },
-  { name: 'entity: Cypher in the name', query: 'query Q($ns: String, $n: String) { entity(name: $n, namespace: $ns) { id } }', variables: (ns) => ({ ns, n: CYPHER }) },
-  { name: 'entities: regex metacharacters in search', query: 'query Q($ns: String) { entities(namespace: $ns, search: ".*(a+)+$[") { edges { cursor } } }' },
+  {
+    name: 'timeline: unknown anchor',
+    query: 'query Q($ns: String) { timeline(anchor: "no-such-memory", namespace: $ns) { anchor { id } } }',
+  },
+  {
+    name: 'timeline: huge window',
+    query: 'query Q($ns: String) { timeline(query: "a", namespace: $ns, before: 100000, after: 100000) { anchor { id } } }',
+  },
+  {
+    name: 'entity: Cypher in the name',
+    query: 'query Q($ns: String, $n: String) { entity(name: $n, namespace: $ns) { id } }',
+    variables: (ns) => ({ ns, n: CYPHER }),
+  },
+  {
+    name: 'entities: regex metacharacters in search',
+    query: 'query Q($ns: String) { entities(namespace: $ns, search: ".*(a+)+$[") { edges { cursor } } }',
+  },
   { name: 'neighbors: depth out of range', query: 'query { neighbors(entityId: "x", depth: 50) { center { id } } }' },
   { name: 'attributeHistory: unknown entity', query: 'query { attributeHistory(entityId: "nope", aspect: "x") { id } }' },
   { name: 'forget: unknown id with a control-character reason', query: 'mutation { forget(id: "nope", reason: "a\\u0000b") { id } }' },
@@ -107,56 +264,163 @@ const CASES: Case[] = [
   { name: 'memory: lone surrogate id', query: 'query Q($id: ID!) { memory(id: $id) { id } }', variables: () => ({ id: LONE_SURROGATE }) },
   { name: 'memory: Cypher in the id', query: 'query Q($id: ID!) { memory(id: $id) { id } }', variables: () => ({ id: CYPHER }) },
   { name: 'aspect: unknown id', query: 'query { aspect(id: "nope") { id } }' },
-  { name: 'aspect: control characters in the id', query: 'query Q($id: ID!) { aspect(id: $id) { id } }', variables: () => ({ id: CONTROL }) },
+  {
+    name: 'aspect: control characters in the id',
+    query: 'query Q($id: ID!) { aspect(id: $id) { id } }',
+    variables: () => ({ id: CONTROL }),
+  },
   { name: 'relations: unknown entity', query: 'query { relations(entityId: "nope") { type } }' },
-  { name: 'relations: Cypher in the type filter', query: 'query Q($e: ID!, $t: String) { relations(entityId: $e, type: $t) { type } }', variables: (_, s) => ({ e: s.entityId, t: CYPHER }) },
-  { name: 'relations: unknown direction', query: 'query Q($e: ID!) { relations(entityId: $e, direction: SIDEWAYS) { type } }', variables: (_, s) => ({ e: s.entityId }) },
-  { name: 'attributeHistory: oversized aspect name', query: 'query Q($e: ID!, $a: String!) { attributeHistory(entityId: $e, aspect: $a) { id } }', variables: (_, s) => ({ e: s.entityId, a: 'a'.repeat(100_000) }) },
+  {
+    name: 'relations: Cypher in the type filter',
+    query: 'query Q($e: ID!, $t: String) { relations(entityId: $e, type: $t) { type } }',
+    variables: (_, s) => ({ e: s.entityId, t: CYPHER }),
+  },
+  {
+    name: 'relations: unknown direction',
+    query: 'query Q($e: ID!) { relations(entityId: $e, direction: SIDEWAYS) { type } }',
+    variables: (_, s) => ({ e: s.entityId }),
+  },
+  {
+    name: 'attributeHistory: oversized aspect name',
+    query: 'query Q($e: ID!, $a: String!) { attributeHistory(entityId: $e, aspect: $a) { id } }',
+    variables: (_, s) => ({ e: s.entityId, a: 'a'.repeat(100_000) }),
+  },
   { name: 'pipelineStatus: invalid namespace', query: 'query { pipelineStatus(namespace: "bad ns*") { queue { pending } } }' },
   { name: 'jobs: unknown status', query: 'query Q($ns: String) { jobs(namespace: $ns, status: exploded) { edges { node { id } } } }' },
   { name: 'health: arguments it does not take', query: '{ health(verbose: true) { ok } }' },
   { name: 'unpin: unknown id', query: 'mutation { unpin(id: "nope") { id } }' },
   { name: 'unpin: lone surrogate id', query: 'mutation Q($id: ID!) { unpin(id: $id) { id } }', variables: () => ({ id: LONE_SURROGATE }) },
   { name: 'revertProposal: unknown event', query: 'mutation { revertProposal(eventId: "nope") { eventId } }' },
-  { name: 'revertProposal: a memory id, not an event', query: 'mutation Q($id: ID!) { revertProposal(eventId: $id) { eventId } }', variables: (_, s) => ({ id: s.memoryId }) },
+  {
+    name: 'revertProposal: a memory id, not an event',
+    query: 'mutation Q($id: ID!) { revertProposal(eventId: $id) { eventId } }',
+    variables: (_, s) => ({ id: s.memoryId }),
+  },
   { name: 'createEntity: blank name', query: 'mutation Q($ns: String) { createEntity(namespace: $ns, name: "   ") { created } }' },
-  { name: 'createEntity: oversized name', query: 'mutation Q($ns: String, $n: String!) { createEntity(namespace: $ns, name: $n) { created } }', variables: (ns) => ({ ns, n: 'N'.repeat(100_000) }) },
-  { name: 'createEntity: unknown type', query: 'mutation Q($ns: String) { createEntity(namespace: $ns, name: "Eve", type: villain) { created } }' },
-  { name: 'relate: unknown entities', query: 'mutation Q($ns: String) { relate(namespace: $ns, source: "Nobody", type: "knows", target: "Noone") { type } }' },
-  { name: 'relate: confidence out of range', query: 'mutation Q($ns: String) { relate(namespace: $ns, source: "Ada", type: "uses", target: "Neo4j", confidence: 7.5) { type } }' },
-  { name: 'relate: oversized type', query: 'mutation Q($ns: String, $t: String!) { relate(namespace: $ns, source: "Ada", type: $t, target: "Neo4j") { type } }', variables: (ns) => ({ ns, t: 't'.repeat(50_000) }) },
-  { name: 'assertFact: unknown entity', query: 'mutation Q($ns: String) { assertFact(namespace: $ns, entity: "Nobody", aspect: "role", content: "Nobody leads") { outcome } }' },
-  { name: 'assertFact: a secret announced without its value', query: 'mutation Q($ns: String) { assertFact(namespace: $ns, entity: "Ada", aspect: "access", content: "my password is") { outcome } }' },
-  { name: 'assertFact: confidence NaN-like', query: 'mutation Q($ns: String) { assertFact(namespace: $ns, entity: "Ada", aspect: "role", content: "Ada leads", confidence: -3) { outcome } }' },
-  { name: 'mergeEntities: an entity into itself', query: 'mutation Q($ns: String) { mergeEntities(namespace: $ns, keep: "Ada", merge: "ada") { entity { id } } }' },
-  { name: 'mergeEntities: unknown entity', query: 'mutation Q($ns: String) { mergeEntities(namespace: $ns, keep: "Ada", merge: "Nobody") { entity { id } } }' },
-  { name: 'deleteNamespace: wrong confirmation', query: 'mutation Q($ns: String!) { deleteNamespace(namespace: $ns, confirm: "yes") { total } }' },
+  {
+    name: 'createEntity: oversized name',
+    query: 'mutation Q($ns: String, $n: String!) { createEntity(namespace: $ns, name: $n) { created } }',
+    variables: (ns) => ({ ns, n: 'N'.repeat(100_000) }),
+  },
+  {
+    name: 'createEntity: unknown type',
+    query: 'mutation Q($ns: String) { createEntity(namespace: $ns, name: "Eve", type: villain) { created } }',
+  },
+  {
+    name: 'relate: unknown entities',
+    query: 'mutation Q($ns: String) { relate(namespace: $ns, source: "Nobody", type: "knows", target: "Noone") { type } }',
+  },
+  {
+    name: 'relate: confidence out of range',
+    query: 'mutation Q($ns: String) { relate(namespace: $ns, source: "Ada", type: "uses", target: "Neo4j", confidence: 7.5) { type } }',
+  },
+  {
+    name: 'relate: oversized type',
+    query: 'mutation Q($ns: String, $t: String!) { relate(namespace: $ns, source: "Ada", type: $t, target: "Neo4j") { type } }',
+    variables: (ns) => ({ ns, t: 't'.repeat(50_000) }),
+  },
+  {
+    name: 'assertFact: unknown entity',
+    query: 'mutation Q($ns: String) { assertFact(namespace: $ns, entity: "Nobody", aspect: "role", content: "Nobody leads") { outcome } }',
+  },
+  {
+    name: 'assertFact: a secret announced without its value',
+    query: 'mutation Q($ns: String) { assertFact(namespace: $ns, entity: "Ada", aspect: "access", content: "my password is") { outcome } }',
+  },
+  {
+    name: 'assertFact: confidence NaN-like',
+    query:
+      'mutation Q($ns: String) { assertFact(namespace: $ns, entity: "Ada", aspect: "role", content: "Ada leads", confidence: -3) { outcome } }',
+  },
+  {
+    name: 'mergeEntities: an entity into itself',
+    query: 'mutation Q($ns: String) { mergeEntities(namespace: $ns, keep: "Ada", merge: "ada") { entity { id } } }',
+  },
+  {
+    name: 'mergeEntities: unknown entity',
+    query: 'mutation Q($ns: String) { mergeEntities(namespace: $ns, keep: "Ada", merge: "Nobody") { entity { id } } }',
+  },
+  {
+    name: 'deleteNamespace: wrong confirmation',
+    query: 'mutation Q($ns: String!) { deleteNamespace(namespace: $ns, confirm: "yes") { total } }',
+  },
   { name: 'deleteNamespace: invalid namespace', query: 'mutation { deleteNamespace(namespace: "*", confirm: "*") { total } }' },
-  { name: 'remember: non-serializable metadata (a 300-deep array)', query: REMEMBER, variables: (ns) => ({ i: { content: 'ok then', namespace: ns, metadata: { a: deepArray(300) } } }) },
-  { name: 'remember: metadata with a huge number literal', query: 'mutation Q($ns: String) { remember(input: { content: "numbers", namespace: $ns, metadata: { n: 1e400 } }) { memory { id } } }' },
-  { name: 'remember: metadata a bare string', query: REMEMBER, variables: (ns) => ({ i: { content: 'ok there', namespace: ns, metadata: 'just a string' } }) },
+  {
+    name: 'remember: non-serializable metadata (a 300-deep array)',
+    query: REMEMBER,
+    variables: (ns) => ({ i: { content: 'ok then', namespace: ns, metadata: { a: deepArray(300) } } }),
+  },
+  {
+    name: 'remember: metadata with a huge number literal',
+    query: 'mutation Q($ns: String) { remember(input: { content: "numbers", namespace: $ns, metadata: { n: 1e400 } }) { memory { id } } }',
+  },
+  {
+    name: 'remember: metadata a bare string',
+    query: REMEMBER,
+    variables: (ns) => ({ i: { content: 'ok there', namespace: ns, metadata: 'just a string' } }),
+  },
   { name: 'document: unknown id', query: 'query { document(id: "nope") { id } }' },
   { name: 'documents: invalid cursor', query: 'query Q($ns: String) { documents(namespace: $ns, after: "%%") { edges { node { id } } } }' },
   { name: 'runRetention: invalid namespace', query: 'mutation { runRetention(namespace: "bad ns*", dryRun: true) { dryRun } }' },
-  { name: 'ingestDocument: both url and text', query: 'mutation Q($ns: String) { ingestDocument(input: { namespace: $ns, url: "https://example.com/", text: "x" }) { id } }' },
+  {
+    name: 'ingestDocument: both url and text',
+    query: 'mutation Q($ns: String) { ingestDocument(input: { namespace: $ns, url: "https://example.com/", text: "x" }) { id } }',
+  },
   { name: 'ingestDocument: neither url nor text', query: 'mutation Q($ns: String) { ingestDocument(input: { namespace: $ns }) { id } }' },
-  { name: 'ingestDocument: a file: URL', query: 'mutation Q($ns: String) { ingestDocument(input: { namespace: $ns, url: "file:///etc/passwd" }) { id } }' },
+  {
+    name: 'ingestDocument: a file: URL',
+    query: 'mutation Q($ns: String) { ingestDocument(input: { namespace: $ns, url: "file:///etc/passwd" }) { id } }',
+  },
   { name: 'runMaintenance: invalid namespace', query: 'mutation { runMaintenance(namespace: "bad ns*") { __typename } }' },
-  { name: 'runMaintenance: unknown mode', query: 'mutation Q($ns: String) { runMaintenance(namespace: $ns, mode: demolish) { __typename } }' },
-  { name: 'compressSessions: not a date', query: 'mutation Q($ns: String) { compressSessions(namespace: $ns, olderThan: "last tuesday") { sessions } }' },
+  {
+    name: 'runMaintenance: unknown mode',
+    query: 'mutation Q($ns: String) { runMaintenance(namespace: $ns, mode: demolish) { __typename } }',
+  },
+  {
+    name: 'compressSessions: not a date',
+    query: 'mutation Q($ns: String) { compressSessions(namespace: $ns, olderThan: "last tuesday") { sessions } }',
+  },
   { name: 'checkpoints: invalid namespace', query: 'query { checkpoints(namespace: "bad ns*", sessionId: "s1") { id } }' },
   { name: 'checkpoints: huge last', query: 'query Q($ns: String) { checkpoints(namespace: $ns, sessionId: "s1", last: 100000) { id } }' },
   { name: 'viewer: asked with the rest', query: 'query { viewer { name readOnly allNamespaces namespaces defaultNamespace } }' },
   { name: 'queueByKind: invalid namespace', query: 'query { queueByKind(namespace: "bad ns*") { kind dead } }' },
-  { name: 'checkpoint: unknown trigger', query: 'mutation Q($ns: String) { checkpoint(input: { namespace: $ns, sessionId: "s1", trigger: whenever, digest: "x" }) { id } }' },
-  { name: 'checkpoint: oversized digest', query: 'mutation Q($ns: String, $d: String!) { checkpoint(input: { namespace: $ns, sessionId: "s1", trigger: explicit, digest: $d }) { id } }', variables: (ns) => ({ ns, d: 'x'.repeat(20_000) }) },
-  { name: 'aspectFeedback: invalid namespace', query: 'mutation { aspectFeedback(namespace: "bad ns*", sessionId: "s1", memoryIds: ["a"]) { applied } }' },
-  { name: 'aspectFeedback: too many ids', query: 'mutation Q($ns: String, $ids: [ID!]!) { aspectFeedback(namespace: $ns, sessionId: "s1", memoryIds: $ids) { applied } }', variables: (ns) => ({ ns, ids: Array.from({ length: 5000 }, (_, i) => `id-${i}`) }) },
+  {
+    name: 'checkpoint: unknown trigger',
+    query: 'mutation Q($ns: String) { checkpoint(input: { namespace: $ns, sessionId: "s1", trigger: whenever, digest: "x" }) { id } }',
+  },
+  {
+    name: 'checkpoint: oversized digest',
+    query:
+      'mutation Q($ns: String, $d: String!) { checkpoint(input: { namespace: $ns, sessionId: "s1", trigger: explicit, digest: $d }) { id } }',
+    variables: (ns) => ({ ns, d: 'x'.repeat(20_000) }),
+  },
+  {
+    name: 'aspectFeedback: invalid namespace',
+    query: 'mutation { aspectFeedback(namespace: "bad ns*", sessionId: "s1", memoryIds: ["a"]) { applied } }',
+  },
+  {
+    name: 'aspectFeedback: too many ids',
+    query: 'mutation Q($ns: String, $ids: [ID!]!) { aspectFeedback(namespace: $ns, sessionId: "s1", memoryIds: $ids) { applied } }',
+    variables: (ns) => ({ ns, ids: Array.from({ length: 5000 }, (_, i) => `id-${i}`) }),
+  },
   { name: 'session: invalid namespace', query: 'query { session(namespace: "bad ns*", sessionId: "s1") { id } }' },
-  { name: 'recoverSession: budget below the minimum', query: 'query Q($ns: String) { recoverSession(namespace: $ns, sessionId: "s1", budgetChars: 10) { chars } }' },
-  { name: 'startSession: oversized maxChars', query: 'mutation Q($ns: String) { startSession(input: { namespace: $ns, sessionId: "s1", maxChars: 1000000 }) { chars } }' },
-  { name: 'startSession: oversized sessionId', query: 'mutation Q($ns: String, $s: String) { startSession(input: { namespace: $ns, sessionId: $s }) { chars } }', variables: (ns) => ({ ns, s: 'x'.repeat(300) }) },
-  { name: 'endSession: unknown session', query: 'mutation Q($ns: String) { endSession(namespace: $ns, sessionId: "never-started") { id } }' },
+  {
+    name: 'recoverSession: budget below the minimum',
+    query: 'query Q($ns: String) { recoverSession(namespace: $ns, sessionId: "s1", budgetChars: 10) { chars } }',
+  },
+  {
+    name: 'startSession: oversized maxChars',
+    query: 'mutation Q($ns: String) { startSession(input: { namespace: $ns, sessionId: "s1", maxChars: 1000000 }) { chars } }',
+  },
+  {
+    name: 'startSession: oversized sessionId',
+    query: 'mutation Q($ns: String, $s: String) { startSession(input: { namespace: $ns, sessionId: $s }) { chars } }',
+    variables: (ns) => ({ ns, s: 'x'.repeat(300) }),
+  },
+  {
+    name: 'endSession: unknown session',
+    query: 'mutation Q($ns: String) { endSession(namespace: $ns, sessionId: "never-started") { id } }',
+  },
   { name: 'unknown field', query: '{ memoriez { id } }' },
   { name: 'syntax error', query: '{ recall(query: ' },
   { name: 'deep query', query: `{ memory(id: "x") { ${'entities { memories { '.repeat(10)}id${' } }'.repeat(10)} } }` },
@@ -195,7 +459,10 @@ describe('hostile inputs at the GraphQL edge: each answered with a code, the sto
           'MATCH (n) WHERE n.namespace = $namespace RETURN labels(n) AS labels, properties(n) AS props ORDER BY n.id',
           { namespace },
         )
-      ).map(({ labels, props }) => ({ labels, props: Object.fromEntries(Object.entries(props).filter(([key]) => !ACCESS_FIELDS.includes(key))) })),
+      ).map(({ labels, props }) => ({
+        labels,
+        props: Object.fromEntries(Object.entries(props).filter(([key]) => !ACCESS_FIELDS.includes(key))),
+      })),
     );
 
   beforeAll(async () => {
@@ -204,11 +471,18 @@ describe('hostile inputs at the GraphQL edge: each answered with a code, the sto
     expect(seeded.body.errors).toBeUndefined();
     seed.memoryId = seeded.body.data.remember.memory.id;
     for (const name of ['Ada', 'Neo4j']) {
-      const made = await http.post({ query: 'mutation C($ns: String, $n: String!) { createEntity(namespace: $ns, name: $n, type: person) { entity { id } } }', variables: { ns: namespace, n: name } });
+      const made = await http.post({
+        query: 'mutation C($ns: String, $n: String!) { createEntity(namespace: $ns, name: $n, type: person) { entity { id } } }',
+        variables: { ns: namespace, n: name },
+      });
       expect(made.body.errors).toBeUndefined();
       seed.entityId ||= made.body.data.createEntity.entity.id;
     }
-    const fact = await http.post({ query: 'mutation A($ns: String) { assertFact(namespace: $ns, entity: "Ada", aspect: "role", content: "Ada maintains billing") { outcome } }', variables: { ns: namespace } });
+    const fact = await http.post({
+      query:
+        'mutation A($ns: String) { assertFact(namespace: $ns, entity: "Ada", aspect: "role", content: "Ada maintains billing") { outcome } }',
+      variables: { ns: namespace },
+    });
     expect(fact.body.errors).toBeUndefined();
   });
   afterAll(async () => {
@@ -271,8 +545,15 @@ describe('text that is not well-formed, in every string input of every mutation:
   it.each(STRING_INPUT_CASES.map((c) => [c.name, c] as const))('%s', async (_, c) => {
     const namespace = uniqueNamespace('hostile-text');
     namespaces.push(namespace);
-    const seeded = await http.post({ query: 'mutation R($i: RememberInput!) { remember(input: $i) { memory { id } } }', variables: { i: { content: 'Ada keeps the billing service on Neo4j', namespace } } });
-    for (const name of ['Ada', 'Neo4j']) await http.post({ query: 'mutation C($ns: String, $n: String!) { createEntity(namespace: $ns, name: $n, type: person) { created } }', variables: { ns: namespace, n: name } });
+    const seeded = await http.post({
+      query: 'mutation R($i: RememberInput!) { remember(input: $i) { memory { id } } }',
+      variables: { i: { content: 'Ada keeps the billing service on Neo4j', namespace } },
+    });
+    for (const name of ['Ada', 'Neo4j'])
+      await http.post({
+        query: 'mutation C($ns: String, $n: String!) { createEntity(namespace: $ns, name: $n, type: person) { created } }',
+        variables: { ns: namespace, n: name },
+      });
     const seed: Seed = { memoryId: seeded.body.data.remember.memory.id, entityId: '' };
 
     const { status, body } = await http.post({ query: c.query, variables: c.variables?.(namespace, seed) ?? { ns: namespace } });
@@ -311,13 +592,29 @@ const FOREIGN: Array<[string, string, (foreign: string) => Record<string, unknow
   ['rememberBatch', BATCH, (ns) => ({ i: [{ content: 'Planted by batch elsewhere.', namespace: ns }] })],
   ['createEntity', 'mutation Q($ns: String) { createEntity(namespace: $ns, name: "Eve") { created } }', (ns) => ({ ns })],
   ['relate', 'mutation Q($ns: String) { relate(namespace: $ns, source: "Ada", type: "uses", target: "Neo4j") { type } }', (ns) => ({ ns })],
-  ['assertFact', 'mutation Q($ns: String) { assertFact(namespace: $ns, entity: "Ada", aspect: "role", content: "Ada leads") { outcome } }', (ns) => ({ ns })],
-  ['mergeEntities', 'mutation Q($ns: String) { mergeEntities(namespace: $ns, keep: "Ada", merge: "Neo4j") { entity { id } } }', (ns) => ({ ns })],
+  [
+    'assertFact',
+    'mutation Q($ns: String) { assertFact(namespace: $ns, entity: "Ada", aspect: "role", content: "Ada leads") { outcome } }',
+    (ns) => ({ ns }),
+  ],
+  [
+    'mergeEntities',
+    'mutation Q($ns: String) { mergeEntities(namespace: $ns, keep: "Ada", merge: "Neo4j") { entity { id } } }',
+    (ns) => ({ ns }),
+  ],
   ['deleteNamespace', 'mutation Q($ns: String!) { deleteNamespace(namespace: $ns, confirm: $ns) { total } }', (ns) => ({ ns })],
   ['runRetention', 'mutation Q($ns: String) { runRetention(namespace: $ns, dryRun: true) { dryRun } }', (ns) => ({ ns })],
-  ['ingestDocument', 'mutation Q($ns: String) { ingestDocument(input: { namespace: $ns, text: "A document planted elsewhere." }) { id } }', (ns) => ({ ns })],
+  [
+    'ingestDocument',
+    'mutation Q($ns: String) { ingestDocument(input: { namespace: $ns, text: "A document planted elsewhere." }) { id } }',
+    (ns) => ({ ns }),
+  ],
   ['runMaintenance', 'mutation Q($ns: String) { runMaintenance(namespace: $ns) { __typename } }', (ns) => ({ ns })],
-  ['compressSessions', 'mutation Q($ns: String) { compressSessions(namespace: $ns, olderThan: "2020-01-01T00:00:00Z") { sessions } }', (ns) => ({ ns })],
+  [
+    'compressSessions',
+    'mutation Q($ns: String) { compressSessions(namespace: $ns, olderThan: "2020-01-01T00:00:00Z") { sessions } }',
+    (ns) => ({ ns }),
+  ],
 ];
 
 describe('unknown namespaces under a keyed principal: FORBIDDEN, nothing created anywhere', () => {
@@ -336,7 +633,10 @@ describe('unknown namespaces under a keyed principal: FORBIDDEN, nothing created
         { key: READ_ONLY, name: 'hostile-viewer', namespaces: [own], readOnly: true },
       ]),
     });
-    const seeded = await http.post({ query: REMEMBER, variables: { i: { content: 'Ada keeps the billing service on Neo4j', namespace: own } } }, { authorization: `Bearer ${KEY}` });
+    const seeded = await http.post(
+      { query: REMEMBER, variables: { i: { content: 'Ada keeps the billing service on Neo4j', namespace: own } } },
+      { authorization: `Bearer ${KEY}` },
+    );
     expect(seeded.body.errors).toBeUndefined();
   });
   afterAll(async () => {
@@ -356,7 +656,9 @@ describe('unknown namespaces under a keyed principal: FORBIDDEN, nothing created
     expect(await count(own)).toBe(before);
   });
 
-  it.each(FOREIGN.filter(([, query]) => query.startsWith('mutation')))('%s with a read-only key in its own namespace', async (_, query, variables) => {
+  it.each(
+    FOREIGN.filter(([, query]) => query.startsWith('mutation')),
+  )('%s with a read-only key in its own namespace', async (_, query, variables) => {
     const before = await count(own);
     const { body } = await http.post({ query, variables: variables(own) }, { authorization: `Bearer ${READ_ONLY}` });
     const codes: string[] = (body.errors ?? []).map((e: any) => e.extensions?.code);

@@ -10,7 +10,10 @@ const HEALTH = { query: '{ health { ok } }' };
 /** A POST whose body is held back: the request occupies its key's slot until `finish` is called. */
 function heldRequest(url: string, headers: Record<string, string>) {
   const body = JSON.stringify(HEALTH);
-  const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(body.length), ...headers } });
+  const req = request(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'content-length': String(body.length), ...headers },
+  });
   const response = new Promise<number>((resolve, reject) => {
     req.on('response', (res) => {
       res.resume();
@@ -105,7 +108,12 @@ describe('open mode (no API keys): Host check against DNS rebinding', () => {
     expect(status).toBe(200);
   });
 
-  it.each(['attacker.example', 'localhost.attacker.example', '127.0.0.1.nip.io', 'user@localhost'])('refuses Host %j with 403 FORBIDDEN', async (host) => {
+  it.each([
+    'attacker.example',
+    'localhost.attacker.example',
+    '127.0.0.1.nip.io',
+    'user@localhost',
+  ])('refuses Host %j with 403 FORBIDDEN', async (host) => {
     const { status, body } = await getWithHost(http.origin, '/graphql?query=%7Bhealth%7Bok%7D%7D', host);
     expect(status).toBe(403);
     expect(JSON.parse(body).errors[0].extensions.code).toBe('FORBIDDEN');
@@ -136,7 +144,10 @@ describe('internal errors', () => {
 
   it('answers INTERNAL with a generic message, logs the detail with the request id, and writes nothing', async () => {
     const { body, headers } = await http.post(
-      { query: 'mutation R($i: RememberInput!) { remember(input: $i) { memory { id } } }', variables: { i: { content: 'Ada likes graphs', namespace } } },
+      {
+        query: 'mutation R($i: RememberInput!) { remember(input: $i) { memory { id } } }',
+        variables: { i: { content: 'Ada likes graphs', namespace } },
+      },
       { 'x-request-id': 'edge-internal-req-1' },
     );
     expect(headers.get('x-request-id')).toBe('edge-internal-req-1');
@@ -147,7 +158,11 @@ describe('internal errors', () => {
     const logged = http.logLines.find((line) => line.msg === 'unexpected error in a GraphQL operation');
     expect(logged?.requestId).toBe('edge-internal-req-1');
     expect(JSON.stringify(logged)).toContain(SECRET_DETAIL);
-    const count = await http.services.executor.read<{ n: number }>('test.count', 'MATCH (m:Memory {namespace: $namespace}) RETURN count(m) AS n', { namespace });
+    const count = await http.services.executor.read<{ n: number }>(
+      'test.count',
+      'MATCH (m:Memory {namespace: $namespace}) RETURN count(m) AS n',
+      { namespace },
+    );
     expect(count[0]!.n).toBe(0);
   });
 
@@ -180,7 +195,10 @@ describe('provenance: the authenticated key is the actor, whatever `who` claims'
     const selection = 'memory { who actor history { event actor } }';
     const headers = { authorization: `Bearer ${KEY}` };
     const single = await http.post(
-      { query: `mutation R($i: RememberInput!) { remember(input: $i) { ${selection} } }`, variables: { i: { content: 'Ada moved the billing job to Tuesdays', namespace, who: 'pipeline-v2' } } },
+      {
+        query: `mutation R($i: RememberInput!) { remember(input: $i) { ${selection} } }`,
+        variables: { i: { content: 'Ada moved the billing job to Tuesdays', namespace, who: 'pipeline-v2' } },
+      },
       headers,
     );
     expect(single.body.errors).toBeUndefined();
@@ -188,7 +206,10 @@ describe('provenance: the authenticated key is the actor, whatever `who` claims'
     expect(single.body.data.remember.memory.history).toContainEqual({ event: 'created', actor: 'agent-actor' });
 
     const batch = await http.post(
-      { query: `mutation B($i: [RememberInput!]!) { rememberBatch(inputs: $i) { result { ${selection} } } }`, variables: { i: [{ content: 'Grace reviews the compiler on Fridays', namespace, who: 'pipeline-v2' }] } },
+      {
+        query: `mutation B($i: [RememberInput!]!) { rememberBatch(inputs: $i) { result { ${selection} } } }`,
+        variables: { i: [{ content: 'Grace reviews the compiler on Fridays', namespace, who: 'pipeline-v2' }] },
+      },
       headers,
     );
     expect(batch.body.data.rememberBatch[0].result.memory.actor).toBe('agent-actor');

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestHttpServer, type TestHttpServer } from '../support/http.js';
 
 // Hosts of public CDNs a GraphQL IDE typically loads from.
-const CDN_HOSTS = /(unpkg\.com|cdn\.jsdelivr\.net|cdnjs\.cloudflare\.com|esm\.sh|fonts\.googleapis\.com|fonts\.gstatic\.com|embeddable-sandbox|apollographql\.com)/;
+const CDN_HOSTS =
+  /(unpkg\.com|cdn\.jsdelivr\.net|cdnjs\.cloudflare\.com|esm\.sh|fonts\.googleapis\.com|fonts\.gstatic\.com|embeddable-sandbox|apollographql\.com)/;
 
 function externalUrls(text: string, origin: string): string[] {
   const urls = text.match(/https?:\/\/[^\s"'`)<>]+/g) ?? [];

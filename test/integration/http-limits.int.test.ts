@@ -25,7 +25,12 @@ describe('limits at the HTTP edge, enforced before execution', () => {
   });
 
   beforeAll(async () => {
-    http = await startTestHttpServer({ MAX_QUERY_COST: String(MAX_COST), MAX_REQUEST_BYTES: String(MAX_BODY_BYTES), MAX_QUERY_TOKENS: '300', MAX_QUERY_DIRECTIVES: '5' });
+    http = await startTestHttpServer({
+      MAX_QUERY_COST: String(MAX_COST),
+      MAX_REQUEST_BYTES: String(MAX_BODY_BYTES),
+      MAX_QUERY_TOKENS: '300',
+      MAX_QUERY_DIRECTIVES: '5',
+    });
   });
   afterAll(async () => {
     await cleanNamespace(http.services, namespace);
@@ -93,7 +98,10 @@ describe('limits at the HTTP edge, enforced before execution', () => {
     const query = `{ ${Array.from({ length: max + 1 }, (_, i) => `a${i}: health { ok }`).join(' ')} }`;
     const { status, body } = await http.post({ query });
     expect(status).toBe(400);
-    expect(body.errors[0]).toMatchObject({ message: `query uses more than ${max} aliases (MAX_QUERY_ALIASES)`, extensions: { code: 'LIMIT_EXCEEDED' } });
+    expect(body.errors[0]).toMatchObject({
+      message: `query uses more than ${max} aliases (MAX_QUERY_ALIASES)`,
+      extensions: { code: 'LIMIT_EXCEEDED' },
+    });
   });
 
   it('refuses more directives than MAX_QUERY_DIRECTIVES', async () => {
@@ -109,7 +117,12 @@ describe('limits at the HTTP edge, enforced before execution', () => {
     const query = `{ ${'__typename '.repeat(max)} }`;
     const post = await http.post({ query });
     expect(post.status).toBe(400);
-    expect(post.body.errors).toEqual([{ message: `query has more than ${max} tokens (MAX_QUERY_TOKENS)`, extensions: { code: 'LIMIT_EXCEEDED', details: { maxTokens: max } } }]);
+    expect(post.body.errors).toEqual([
+      {
+        message: `query has more than ${max} tokens (MAX_QUERY_TOKENS)`,
+        extensions: { code: 'LIMIT_EXCEEDED', details: { maxTokens: max } },
+      },
+    ]);
     const get = await fetch(`${http.server.url}?query=${encodeURIComponent(query)}`, { headers: { 'apollo-require-preflight': 'true' } });
     expect(get.status).toBe(400);
     expect(((await get.json()) as any).errors[0].extensions.code).toBe('LIMIT_EXCEEDED');
@@ -117,7 +130,10 @@ describe('limits at the HTTP edge, enforced before execution', () => {
 
   it('answers a body over MAX_REQUEST_BYTES with HTTP 413 and LIMIT_EXCEEDED in GraphQL shape', async () => {
     const content = 'x'.repeat(MAX_BODY_BYTES * 2);
-    const { status, body } = await http.post({ query: 'mutation R($c: String!) { remember(input: {content: $c}) { memory { id } } }', variables: { c: content } });
+    const { status, body } = await http.post({
+      query: 'mutation R($c: String!) { remember(input: {content: $c}) { memory { id } } }',
+      variables: { c: content },
+    });
     expect(status).toBe(413);
     expect(body).toEqual({
       errors: [

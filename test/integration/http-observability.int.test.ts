@@ -45,7 +45,10 @@ describe('request ids, operation logs, /metrics and /health', () => {
   });
 
   it('logs one line per operation with name, type, duration and error codes, never the variables', async () => {
-    await http.post({ query: 'query Probe($q: String!) { recall(query: $q, namespace: "nowhere") { items { score } } }', variables: { q: CANARY } }, { 'x-request-id': 'log-ok-1' });
+    await http.post(
+      { query: 'query Probe($q: String!) { recall(query: $q, namespace: "nowhere") { items { score } } }', variables: { q: CANARY } },
+      { 'x-request-id': 'log-ok-1' },
+    );
     await http.post({ query: 'query Broken { health { nope } }' }, { 'x-request-id': 'log-err-1' });
 
     await expect.poll(() => http.logLines.filter((l) => l.requestId === 'log-ok-1' || l.requestId === 'log-err-1').length).toBe(2);
@@ -63,7 +66,9 @@ describe('request ids, operation logs, /metrics and /health', () => {
   });
 
   it('exposes latency, recall stage, embedding and queue histograms/gauges in Prometheus format after a recall', async () => {
-    const recalled = await http.post({ query: `query RecallIt { recall(query: "where do sessions live?", namespace: "${namespace}") { items { score } } }` });
+    const recalled = await http.post({
+      query: `query RecallIt { recall(query: "where do sessions live?", namespace: "${namespace}") { items { score } } }`,
+    });
     expect(recalled.body.data.recall.items.length).toBeGreaterThan(0);
 
     const response = await fetch(`${http.origin}/metrics`);
@@ -83,7 +88,8 @@ describe('request ids, operation logs, /metrics and /health', () => {
     expect(sample(metrics, 'mnemograph_embedded_texts_total')).toBeGreaterThanOrEqual(2);
     // The remembered memory queued deep-path jobs; the gauge counts every namespace.
     expect(sample(metrics, 'mnemograph_job_queue_depth{status="pending"}')).toBeGreaterThanOrEqual(1);
-    for (const status of ['leased', 'completed', 'dead']) expect(sample(metrics, `mnemograph_job_queue_depth{status="${status}"}`), status).toBeGreaterThanOrEqual(0);
+    for (const status of ['leased', 'completed', 'dead'])
+      expect(sample(metrics, `mnemograph_job_queue_depth{status="${status}"}`), status).toBeGreaterThanOrEqual(0);
     // Node's default metrics.
     expect(sample(metrics, 'process_cpu_user_seconds_total')).toBeGreaterThan(0);
     expect(metrics).toContain('nodejs_eventloop_lag_seconds');

@@ -45,7 +45,9 @@ describe('structured writes (createEntity, relate, assertFact, mergeEntities, de
   });
 
   it('creates an entity once, updates its type on a repeat, and redacts what it stores', async () => {
-    const first = (await gql.data(CREATE, { ns, name: 'Alice  Martin', type: 'person', description: 'uses password=hunter2hunter2 at work' }, rw)).createEntity;
+    const first = (
+      await gql.data(CREATE, { ns, name: 'Alice  Martin', type: 'person', description: 'uses password=hunter2hunter2 at work' }, rw)
+    ).createEntity;
     expect(first.created).toBe(true);
     expect(first.entity).toMatchObject({ name: 'Alice Martin', canonicalName: 'alice martin', type: 'person', mentions: 0, aliases: [] });
     expect(first.entity.description).not.toContain('hunter2');
@@ -54,7 +56,11 @@ describe('structured writes (createEntity, relate, assertFact, mergeEntities, de
     expect(again.entity.id).toBe(first.entity.id);
     expect(again.entity.type).toBe('organization');
     expect(again.entity.description).toBe(first.entity.description);
-    const count = await services.executor.read<{ n: number }>('t', `MATCH (e:Entity {namespace: $ns, canonicalName: 'alice martin'}) RETURN count(e) AS n`, { ns });
+    const count = await services.executor.read<{ n: number }>(
+      't',
+      `MATCH (e:Entity {namespace: $ns, canonicalName: 'alice martin'}) RETURN count(e) AS n`,
+      { ns },
+    );
     expect(count[0]!.n).toBe(1);
   });
 
@@ -62,7 +68,14 @@ describe('structured writes (createEntity, relate, assertFact, mergeEntities, de
     await gql.data(CREATE, { ns, name: 'Bob', type: 'person' }, rw);
     await gql.data(CREATE, { ns, name: 'Acme Corp', type: 'organization' }, rw);
     const rel = (await gql.data(RELATE, { ns, s: 'bob', t: 'Works_At', o: 'ACME corp', c: 0.8 }, rw)).relate;
-    expect(rel).toMatchObject({ type: 'works_at', direction: 'OUT', confidence: 0.8, mentions: 1, source: { name: 'Bob' }, target: { name: 'Acme Corp' } });
+    expect(rel).toMatchObject({
+      type: 'works_at',
+      direction: 'OUT',
+      confidence: 0.8,
+      mentions: 1,
+      source: { name: 'Bob' },
+      target: { name: 'Acme Corp' },
+    });
     expect(rel.id).toMatch(/^[0-9a-f-]{36}$/);
     const repeat = (await gql.data(RELATE, { ns, s: 'Bob', t: 'works_at', o: 'Acme Corp', c: 0.9 }, rw)).relate;
     expect(repeat).toMatchObject({ id: rel.id, mentions: 2, confidence: 0.9 });
@@ -80,7 +93,12 @@ describe('structured writes (createEntity, relate, assertFact, mergeEntities, de
     await gql.data(CREATE, { ns, name: 'Carol', type: 'person' }, rw);
     const first = (await gql.data(ASSERT, { ns, e: 'carol', a: 'Preferences', c: 'likes dark mode in the editor' }, rw)).assertFact;
     expect(first.outcome).toBe('created');
-    expect(first.memory).toMatchObject({ content: 'Carol: likes dark mode in the editor', type: 'fact', who: 'agent', why: 'asserted-fact' });
+    expect(first.memory).toMatchObject({
+      content: 'Carol: likes dark mode in the editor',
+      type: 'fact',
+      who: 'agent',
+      why: 'asserted-fact',
+    });
     expect(first.attribute).toMatchObject({ content: 'likes dark mode in the editor', kind: 'attribute', status: 'active' });
 
     const repeat = (await gql.data(ASSERT, { ns, e: 'Carol', a: 'preferences', c: 'likes dark mode in the editor' }, rw)).assertFact;
@@ -89,17 +107,27 @@ describe('structured writes (createEntity, relate, assertFact, mergeEntities, de
     const contra = (await gql.data(ASSERT, { ns, e: 'Carol', a: 'preferences', c: 'dislikes dark mode in the editor' }, rw)).assertFact;
     expect(contra.outcome).toBe('created');
     expect(contra.superseded).toEqual([first.attribute.id]);
-    const history = await gql.data(`query ($id: ID!) { attributeHistory(entityId: $id, aspect: "preferences") { content status supersededBy { id } } }`, { id: contra.entity.id }, rw);
+    const history = await gql.data(
+      `query ($id: ID!) { attributeHistory(entityId: $id, aspect: "preferences") { content status supersededBy { id } } }`,
+      { id: contra.entity.id },
+      rw,
+    );
     expect(history.attributeHistory).toEqual([
       { content: 'likes dark mode in the editor', status: 'superseded', supersededBy: { id: contra.attribute.id } },
       { content: 'dislikes dark mode in the editor', status: 'active', supersededBy: null },
     ]);
-    const audit = await services.executor.read<{ n: number }>('t', `MATCH (h:HistoryEvent {event: 'fact.asserted', namespace: $ns}) RETURN count(h) AS n`, { ns });
+    const audit = await services.executor.read<{ n: number }>(
+      't',
+      `MATCH (h:HistoryEvent {event: 'fact.asserted', namespace: $ns}) RETURN count(h) AS n`,
+      { ns },
+    );
     expect(audit[0]!.n).toBe(3);
 
     const low = (await gql.data(ASSERT, { ns, e: 'Carol', a: 'preferences', c: 'maybe likes tea', conf: 0.01 }, rw)).assertFact;
     expect(low).toMatchObject({ outcome: 'skipped:low_fact_confidence', memory: null, attribute: null });
-    const decision = (await gql.data(ASSERT, { ns, e: 'Carol', a: 'decisions', c: 'Carol will use Postgres for billing', k: 'constraint' }, rw)).assertFact;
+    const decision = (
+      await gql.data(ASSERT, { ns, e: 'Carol', a: 'decisions', c: 'Carol will use Postgres for billing', k: 'constraint' }, rw)
+    ).assertFact;
     expect(decision.memory).toMatchObject({ type: 'decision', content: 'Carol will use Postgres for billing' });
     expect(decision.attribute.kind).toBe('constraint');
 
@@ -123,7 +151,12 @@ describe('structured writes (createEntity, relate, assertFact, mergeEntities, de
     expect(merged).toMatchObject({ movedAspects: 2, movedAttributes: 2, movedRelations: 3 });
     expect(merged.movedMentions).toBeGreaterThanOrEqual(2);
     expect(merged.entity.aliases).toEqual(['David']);
-    const aspects = Object.fromEntries(merged.entity.aspects.map((a: { name: string; attributes: Array<{ content: string }> }) => [a.name, a.attributes.map((x) => x.content).sort()]));
+    const aspects = Object.fromEntries(
+      merged.entity.aspects.map((a: { name: string; attributes: Array<{ content: string }> }) => [
+        a.name,
+        a.attributes.map((x) => x.content).sort(),
+      ]),
+    );
     expect(aspects).toEqual({ skills: ['writes Go', 'writes Rust'], location: ['lives in Oslo'] });
     expect(merged.entity.relations.filter((r: { type: string }) => r.type !== 'co_mentioned')).toEqual([
       { type: 'works at', direction: 'OUT', source: { name: 'Dave' }, target: { name: 'Globex' } },
@@ -132,9 +165,19 @@ describe('structured writes (createEntity, relate, assertFact, mergeEntities, de
     // The merged name is an alias now: a lookup by it answers the entity it was merged into.
     const gone = await gql.data(`query ($ns: String) { entity(name: "David", namespace: $ns) { name } }`, { ns }, rw);
     expect(gone.entity).toEqual({ name: 'Dave' });
-    const memories = await gql.data(`query ($ns: String) { entity(name: "Dave", namespace: $ns) { mentions memories(first: 10) { content } } }`, { ns }, rw);
-    expect(memories.entity.memories.map((m: { content: string }) => m.content)).toEqual(expect.arrayContaining(['David: writes Go', 'David: lives in Oslo']));
-    const audit = await services.executor.read<{ details: string }>('t', `MATCH (h:HistoryEvent {event: 'entity.merged', namespace: $ns})-[:ABOUT]->(:Entity {name: 'Dave'}) RETURN h.details AS details`, { ns });
+    const memories = await gql.data(
+      `query ($ns: String) { entity(name: "Dave", namespace: $ns) { mentions memories(first: 10) { content } } }`,
+      { ns },
+      rw,
+    );
+    expect(memories.entity.memories.map((m: { content: string }) => m.content)).toEqual(
+      expect.arrayContaining(['David: writes Go', 'David: lives in Oslo']),
+    );
+    const audit = await services.executor.read<{ details: string }>(
+      't',
+      `MATCH (h:HistoryEvent {event: 'entity.merged', namespace: $ns})-[:ABOUT]->(:Entity {name: 'Dave'}) RETURN h.details AS details`,
+      { ns },
+    );
     expect(audit).toHaveLength(1);
     expect(JSON.parse(audit[0]!.details)).toMatchObject({ aspects: 2, attributes: 2, relations: 3 });
 
@@ -152,23 +195,39 @@ describe('structured writes (createEntity, relate, assertFact, mergeEntities, de
     const kim = (await gql.data(ASSERT, { ns, e: 'Kim', a: 'location', c: 'lives in Oslo' }, rw)).assertFact.memory.id as string;
     const kimberly = (await gql.data(ASSERT, { ns, e: 'Kimberly', a: 'location', c: 'lives in Oslo' }, rw)).assertFact.memory.id as string;
     // One memory naming both and Oslo: two co-mention edges to Oslo that the merge makes one.
-    const both = (await gql.data(ASSERT, { ns, e: 'Kim', a: 'habits', c: 'meets Kimberly in Oslo every spring' }, rw)).assertFact.memory.id as string;
+    const both = (await gql.data(ASSERT, { ns, e: 'Kim', a: 'habits', c: 'meets Kimberly in Oslo every spring' }, rw)).assertFact.memory
+      .id as string;
     // An extracted relation from each memory, as the deep path writes it (graph-write.ts): one source per mention.
-    await services.executor.write('t', `
+    await services.executor.write(
+      't',
+      `
       UNWIND [[$kim, 'kim'], [$kimberly, 'kimberly']] AS x
       MATCH (s:Entity {namespace: $ns, canonicalName: x[1]}), (o:Entity {namespace: $ns, canonicalName: 'initech'})
-      CREATE (s)-[:RELATES_TO {type: 'works at', strength: 1.0, confidence: 0.9, mentions: 1, sources: [x[0]], createdAt: 'now'}]->(o)`, { ns, kim, kimberly });
-    const edges = () => services.executor.read<{ type: string; mentions: number }>('t', `
+      CREATE (s)-[:RELATES_TO {type: 'works at', strength: 1.0, confidence: 0.9, mentions: 1, sources: [x[0]], createdAt: 'now'}]->(o)`,
+      { ns, kim, kimberly },
+    );
+    const edges = () =>
+      services.executor.read<{ type: string; mentions: number }>(
+        't',
+        `
       MATCH (:Entity {namespace: $ns, canonicalName: 'kim'})-[r:RELATES_TO]->(o:Entity) WHERE o.canonicalName IN ['oslo', 'initech']
-      RETURN r.type AS type, r.mentions AS mentions ORDER BY type`, { ns });
+      RETURN r.type AS type, r.mentions AS mentions ORDER BY type`,
+        { ns },
+      );
 
     await gql.data(MERGE, { ns, keep: 'Kim', merge: 'Kimberly' }, rw);
     // Three memories co-mention Kim and Oslo now, each once.
-    expect(await edges()).toEqual([{ type: 'co_mentioned', mentions: 3 }, { type: 'works at', mentions: 2 }]);
+    expect(await edges()).toEqual([
+      { type: 'co_mentioned', mentions: 3 },
+      { type: 'works at', mentions: 2 },
+    ]);
 
     const FORGET = `mutation ($id: ID!) { forget(id: $id) { id } }`;
     await gql.data(FORGET, { id: kimberly }, rw);
-    expect(await edges()).toEqual([{ type: 'co_mentioned', mentions: 2 }, { type: 'works at', mentions: 1 }]);
+    expect(await edges()).toEqual([
+      { type: 'co_mentioned', mentions: 2 },
+      { type: 'works at', mentions: 1 },
+    ]);
     await gql.data(FORGET, { id: both }, rw);
     await gql.data(FORGET, { id: kim }, rw);
     expect(await edges()).toEqual([]);
@@ -180,10 +239,18 @@ describe('structured writes (createEntity, relate, assertFact, mergeEntities, de
       await gql.data(CREATE, { ns, name: `Hub Contact ${i}`, type: 'person' }, rw);
       await gql.data(RELATE, { ns, s: 'Hub', t: 'knows', o: `Hub Contact ${i}` }, rw);
     }
-    const listed = (await gql.data(`query ($ns: String) { entity(name: "Hub", namespace: $ns) { relations { type } relationCount } }`, { ns }, rw)).entity;
+    const listed = (
+      await gql.data(`query ($ns: String) { entity(name: "Hub", namespace: $ns) { relations { type } relationCount } }`, { ns }, rw)
+    ).entity;
     expect(listed.relations).toHaveLength(10);
     expect(listed.relationCount).toBe(12);
-    const contact = (await gql.data(`query ($ns: String) { entity(name: "Hub Contact 3", namespace: $ns) { relations { type } relationCount } }`, { ns }, rw)).entity;
+    const contact = (
+      await gql.data(
+        `query ($ns: String) { entity(name: "Hub Contact 3", namespace: $ns) { relations { type } relationCount } }`,
+        { ns },
+        rw,
+      )
+    ).entity;
     expect(contact).toEqual({ relations: [{ type: 'knows' }], relationCount: 1 });
   });
 
@@ -198,7 +265,9 @@ describe('structured writes (createEntity, relate, assertFact, mergeEntities, de
     ];
     for (const [query, variables] of calls) {
       expect((await gql.exec(query, variables, ro)).errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
-      expect((await gql.exec(query, { ...variables, ns: uniqueNamespace('stranger') }, rw)).errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+      expect((await gql.exec(query, { ...variables, ns: uniqueNamespace('stranger') }, rw)).errors?.[0]?.extensions?.code).toBe(
+        'FORBIDDEN',
+      );
     }
     await expect(gql.exec(CREATE, { ns, name: 'Eve' })).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
     const bob = await gql.data(`query ($ns: String) { entity(name: "Bob", namespace: $ns) { relations { mentions } } }`, { ns }, rw);
@@ -208,7 +277,11 @@ describe('structured writes (createEntity, relate, assertFact, mergeEntities, de
   it('deletes a namespace in batches, only that namespace, and reports zeros on a repeat', async () => {
     await gql.data(CREATE, { ns: other, name: 'Frank', type: 'person' }, rw);
     await gql.data(ASSERT, { ns: other, e: 'Frank', a: 'facts', c: 'plays chess on Sundays' }, rw);
-    await gql.data(`mutation ($ns: String) { remember(input: { content: "Frank met Grace at the chess club in Bergen.", namespace: $ns }) { memory { id } } }`, { ns: other }, rw);
+    await gql.data(
+      `mutation ($ns: String) { remember(input: { content: "Frank met Grace at the chess club in Bergen.", namespace: $ns }) { memory { id } } }`,
+      { ns: other },
+      rw,
+    );
 
     const unconfirmed = await gql.exec(ERASE, { ns: other, confirm: ns }, rw);
     expect(unconfirmed.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
@@ -222,7 +295,11 @@ describe('structured writes (createEntity, relate, assertFact, mergeEntities, de
     expect(erased.total).toBe(Object.values(byLabel).reduce((a, b) => (a as number) + (b as number), 0));
     const left = await services.executor.read<{ n: number }>('t', `MATCH (n) WHERE n.namespace = $ns RETURN count(n) AS n`, { ns: other });
     expect(left[0]!.n).toBe(0);
-    const orphans = await services.executor.read<{ n: number }>('t', `MATCH (c:Chunk) WHERE NOT (:Memory)-[:HAS_CHUNK]->(c) AND c.namespace = $ns RETURN count(c) AS n`, { ns: other });
+    const orphans = await services.executor.read<{ n: number }>(
+      't',
+      `MATCH (c:Chunk) WHERE NOT (:Memory)-[:HAS_CHUNK]->(c) AND c.namespace = $ns RETURN count(c) AS n`,
+      { ns: other },
+    );
     expect(orphans[0]!.n).toBe(0);
 
     const again = (await gql.data(ERASE, { ns: other, confirm: other }, rw)).deleteNamespace;

@@ -60,12 +60,21 @@ describe('named things an agent mentions become entities at write time (GraphQL 
   });
 
   it('the entity leg reaches memories that mention an entity the question names by an alias, and explains its share', async () => {
-    const outcome = await services.recall.recall({ query: 'Which database does the invoicing service use?', namespace: ns, trackAccess: false });
+    const outcome = await services.recall.recall({
+      query: 'Which database does the invoicing service use?',
+      namespace: ns,
+      trackAccess: false,
+    });
     const osprey = outcome.ranked.find((r) => r.candidate.content.startsWith('Osprey'));
     expect(osprey?.explanation.entity).toMatchObject({ rank: 1, normalized: 1 });
     for (const other of outcome.ranked.filter((r) => r !== osprey)) expect(other.explanation.entity).toBeNull();
     // Switched off: no entity share.
-    const plain = await services.recall.recall({ query: 'Which database does the invoicing service use?', namespace: ns, overrides: { legs: { entity: false } }, trackAccess: false });
+    const plain = await services.recall.recall({
+      query: 'Which database does the invoicing service use?',
+      namespace: ns,
+      overrides: { legs: { entity: false } },
+      trackAccess: false,
+    });
     expect(plain.ranked.every((r) => r.explanation.entity === null)).toBe(true);
   });
 

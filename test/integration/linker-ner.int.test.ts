@@ -102,7 +102,11 @@ describe('named entities and co-mention edges on the write path', () => {
         ['lisbon', 'shopify', 1, [id]],
         ['priya', 'shopify', 1, [id]],
       ]);
-      const [marker] = await services.executor.read<{ pairs: string[] }>('test.marker', 'MATCH (m:Memory {id: $id}) RETURN m.coMentionPairs AS pairs', { id });
+      const [marker] = await services.executor.read<{ pairs: string[] }>(
+        'test.marker',
+        'MATCH (m:Memory {id: $id}) RETURN m.coMentionPairs AS pairs',
+        { id },
+      );
       expect(marker!.pairs).toHaveLength(3);
       expect((await entity('Lisbon', ns)).mentions).toBe(1);
     } finally {
@@ -114,13 +118,18 @@ describe('named entities and co-mention edges on the write path', () => {
     const ns = fresh('co-undo');
     const first = await remember('Alice lives in Berlin and works at Acme.', ns);
     const second = await remember('Alice showed me her favourite bakery in Berlin.', ns);
-    const undo = (id: string) => services.executor.writeTx('test.unlinkCoMentions', (tx) => unlinkCoMentions(tx, [id], new Date().toISOString()));
+    const undo = (id: string) =>
+      services.executor.writeTx('test.unlinkCoMentions', (tx) => unlinkCoMentions(tx, [id], new Date().toISOString()));
     await undo(first);
     await undo(first); // a re-run changes nothing
     const edges = await coMentions(ns);
     expect(edges.map((e) => [e.a, e.b, e.mentions, e.memoryIds])).toEqual([['alice', 'berlin', 1, [second]]]);
     expect(edges[0]!.strength).toBeCloseTo(0.5, 6);
-    const [marker] = await services.executor.read<{ pairs: string[] | null }>('test.marker', 'MATCH (m:Memory {id: $id}) RETURN m.coMentionPairs AS pairs', { id: first });
+    const [marker] = await services.executor.read<{ pairs: string[] | null }>(
+      'test.marker',
+      'MATCH (m:Memory {id: $id}) RETURN m.coMentionPairs AS pairs',
+      { id: first },
+    );
     expect(marker!.pairs).toBeNull();
     await undo(second);
     expect(await coMentions(ns)).toEqual([]);

@@ -21,13 +21,23 @@ describe('mixed load over HTTP (short)', () => {
   });
 
   it('4 clients for 8 s: every acknowledged write is stored exactly once, no 5xx, reads served while writes run', async () => {
-    result = await runLoad({ url: http.server.url, clients: 4, seconds: 8, runId: `ls-${randomUUID().slice(0, 8)}`, rotate: true, batchSize: 4, longItemShare: 0.2, longItemChars: [5_000, 12_000] });
+    result = await runLoad({
+      url: http.server.url,
+      clients: 4,
+      seconds: 8,
+      runId: `ls-${randomUUID().slice(0, 8)}`,
+      rotate: true,
+      batchSize: 4,
+      longItemShare: 0.2,
+      longItemChars: [5_000, 12_000],
+    });
 
     expect(result.serverErrors).toBe(0);
     // Only the deliberate answers of an overloaded machine may appear (a query past its timeout).
     expect(Object.keys(result.errorsByCode).filter((code) => !DELIBERATE.has(code))).toEqual([]);
     // The clients start on different operations: writes and reads run side by side.
-    for (const op of ['remember', 'rememberBatch', 'recall', 'search'] as const) expect(result.byOp[op].ok, `${op} succeeded`).toBeGreaterThan(0);
+    for (const op of ['remember', 'rememberBatch', 'recall', 'search'] as const)
+      expect(result.byOp[op].ok, `${op} succeeded`).toBeGreaterThan(0);
     expect(result.acks.length).toBeGreaterThan(0);
 
     const verification = await verifyAcks(http.services.executor, result);

@@ -119,7 +119,10 @@ describe('`npm start` (src/main.ts) stops the local Neo4j it started, whenever i
 
   it('Ctrl-C while the local Neo4j is still starting: it waits for it, stops it, and exits 0', async () => {
     const main = startMain(47780);
-    await main.waitFor((line) => line.msg === 'NEO4J_URI not set: starting the local Neo4j (npm run neo4j:start)', 'start of the local Neo4j');
+    await main.waitFor(
+      (line) => line.msg === 'NEO4J_URI not set: starting the local Neo4j (npm run neo4j:start)',
+      'start of the local Neo4j',
+    );
     // The JVM is launched (its pid written) but Neo4j is not serving yet.
     const deadline = Date.now() + START_MS;
     while (!existsSync(PID_FILE) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));

@@ -44,7 +44,8 @@ const SLOW_CALL = { timeoutMs: 240_000 };
 const RELATED = 30;
 // One ~2,000-character word: the embedding tokenizer counts it as a single [UNK] token.
 const UNSPLITTABLE = 'Pneumonoultramicroscopicsilicovolcanoconiosis'.repeat(43);
-const longName = (i: number) => `Huge related organisation number ${i} ${'with a very long registered legal name '.repeat(4)}`.slice(0, 200).trim();
+const longName = (i: number) =>
+  `Huge related organisation number ${i} ${'with a very long registered legal name '.repeat(4)}`.slice(0, 200).trim();
 
 describe('MCP answers stay within max_tokens, however large the entity (SDK client over HTTP)', () => {
   let services: Services;
@@ -70,18 +71,47 @@ describe('MCP answers stay within max_tokens, however large the entity (SDK clie
     await client.connect(new StreamableHTTPClientTransport(new URL(server.url.replace(/\/graphql$/, '/mcp'))));
 
     // The entity, through the real write paths: a long description, merges, facts, relations.
-    const made = await callTool(client, 'create_entities', { entities: [{ name: HUGE, type: 'organization', description: UNSPLITTABLE }, ...Array.from({ length: MERGES }, (_, i) => ({ name: `Huge Alias ${i}`, type: 'organization' }))] });
+    const made = await callTool(client, 'create_entities', {
+      entities: [
+        { name: HUGE, type: 'organization', description: UNSPLITTABLE },
+        ...Array.from({ length: MERGES }, (_, i) => ({ name: `Huge Alias ${i}`, type: 'organization' })),
+      ],
+    });
     expect(made.isError, made.text).toBe(false);
-    for (let i = 0; i < MERGES; i++) await services.knowledge.mergeEntities({ namespace: ns, actor: 'test' }, { keep: HUGE, merge: `Huge Alias ${i}` });
-    const related = await callTool(client, 'create_entities', { entities: Array.from({ length: RELATED }, (_, i) => ({ name: longName(i), type: 'organization' })), max_tokens: 20_000 }, SLOW_CALL);
-    expect(related.json.entities.every((e: { id?: string }) => e.id), related.text.slice(0, 300)).toBe(true);
-    const relations = await callTool(client, 'create_relations', { relations: Array.from({ length: RELATED }, (_, i) => ({ source: HUGE, type: 'partners_with', target: longName(i) })), max_tokens: 20_000 }, SLOW_CALL);
+    for (let i = 0; i < MERGES; i++)
+      await services.knowledge.mergeEntities({ namespace: ns, actor: 'test' }, { keep: HUGE, merge: `Huge Alias ${i}` });
+    const related = await callTool(
+      client,
+      'create_entities',
+      { entities: Array.from({ length: RELATED }, (_, i) => ({ name: longName(i), type: 'organization' })), max_tokens: 20_000 },
+      SLOW_CALL,
+    );
+    expect(
+      related.json.entities.every((e: { id?: string }) => e.id),
+      related.text.slice(0, 300),
+    ).toBe(true);
+    const relations = await callTool(
+      client,
+      'create_relations',
+      {
+        relations: Array.from({ length: RELATED }, (_, i) => ({ source: HUGE, type: 'partners_with', target: longName(i) })),
+        max_tokens: 20_000,
+      },
+      SLOW_CALL,
+    );
     expect(relations.json.relations.filter((r: { id?: string }) => r.id)).toHaveLength(RELATED);
     // Distinct facts under distinct aspects: near-duplicates would be deduplicated by the write path.
     // Four facts in each of six aspects: describeEntity reads at most 6 aspects × 5 attributes.
-    const observations = TOPICS.map(([topic, content], i) => ({ entity: HUGE, aspect: ASPECTS[i % ASPECTS.length], content: `${topic}: ${content}` }));
+    const observations = TOPICS.map(([topic, content], i) => ({
+      entity: HUGE,
+      aspect: ASPECTS[i % ASPECTS.length],
+      content: `${topic}: ${content}`,
+    }));
     const observed = await callTool(client, 'add_observations', { observations, max_tokens: 20_000 }, SLOW_CALL);
-    expect(observed.json.observations.filter((o: { outcome?: string }) => o.outcome === 'created'), observed.text.slice(0, 300)).toHaveLength(FACTS);
+    expect(
+      observed.json.observations.filter((o: { outcome?: string }) => o.outcome === 'created'),
+      observed.text.slice(0, 300),
+    ).toHaveLength(FACTS);
     // What the entity holds now (the write path may add facts of its own): the answers must account for all of it.
     const held = await describeEntity(services.executor, ns, HUGE);
     activeFacts = held.aspects.reduce((n, a) => n + a.attributes.length, 0);
@@ -92,10 +122,16 @@ describe('MCP answers stay within max_tokens, however large the entity (SDK clie
     expect(listedRelations).toBeGreaterThanOrEqual(5);
     expect(relationTotal).toBeGreaterThanOrEqual(RELATED); // more than get_entity lists
     // Two hundred more merges' worth of aliases (at most 200 characters each, like entity names).
-    await services.executor.write('test.inflate-aliases', `MATCH (e:Entity {namespace: $namespace, canonicalName: 'huge entity'}) SET e.aliases = e.aliases + $aliases`, {
-      namespace: ns,
-      aliases: Array.from({ length: INFLATED_ALIASES }, (_, i) => `Former name ${i} ${'of the huge entity before its many mergers '.repeat(5)}`.slice(0, 200)),
-    });
+    await services.executor.write(
+      'test.inflate-aliases',
+      `MATCH (e:Entity {namespace: $namespace, canonicalName: 'huge entity'}) SET e.aliases = e.aliases + $aliases`,
+      {
+        namespace: ns,
+        aliases: Array.from({ length: INFLATED_ALIASES }, (_, i) =>
+          `Former name ${i} ${'of the huge entity before its many mergers '.repeat(5)}`.slice(0, 200),
+        ),
+      },
+    );
   }, 300_000);
 
   afterAll(async () => {
@@ -144,15 +180,40 @@ describe('MCP answers stay within max_tokens, however large the entity (SDK clie
 
   it('the write tools take max_tokens too and answer within it', { timeout: 600_000 }, async () => {
     const budget = 120;
-    const made = await callTool(client, 'create_entities', { entities: Array.from({ length: 40 }, (_, i) => ({ name: `${longName(i)} branch`.slice(0, 200), type: 'place' })), max_tokens: budget }, SLOW_CALL);
+    const made = await callTool(
+      client,
+      'create_entities',
+      {
+        entities: Array.from({ length: 40 }, (_, i) => ({ name: `${longName(i)} branch`.slice(0, 200), type: 'place' })),
+        max_tokens: budget,
+      },
+      SLOW_CALL,
+    );
     expectWithin(made, budget);
     expect(made.json.entities.length + made.json.omitted).toBe(40);
-    const related = await callTool(client, 'create_relations', { relations: Array.from({ length: 40 }, (_, i) => ({ source: longName(i), type: 'located_in', target: HUGE })), max_tokens: budget }, SLOW_CALL);
+    const related = await callTool(
+      client,
+      'create_relations',
+      { relations: Array.from({ length: 40 }, (_, i) => ({ source: longName(i), type: 'located_in', target: HUGE })), max_tokens: budget },
+      SLOW_CALL,
+    );
     expectWithin(related, budget);
     expect(related.json.relations.length + related.json.omitted).toBe(40);
-    const observed = await callTool(client, 'add_observations', { observations: Array.from({ length: 5 }, (_, i) => ({ entity: longName(i), content: `runs depot ${i} in the north` })), max_tokens: budget }, SLOW_CALL);
+    const observed = await callTool(
+      client,
+      'add_observations',
+      {
+        observations: Array.from({ length: 5 }, (_, i) => ({ entity: longName(i), content: `runs depot ${i} in the north` })),
+        max_tokens: budget,
+      },
+      SLOW_CALL,
+    );
     expectWithin(observed, budget);
-    const remembered = await callTool(client, 'remember', { content: 'The huge entity opened a new depot in Bergen.', tags: Array.from({ length: 32 }, (_, i) => `tag-${i}-${'x'.repeat(55)}`), max_tokens: budget });
+    const remembered = await callTool(client, 'remember', {
+      content: 'The huge entity opened a new depot in Bergen.',
+      tags: Array.from({ length: 32 }, (_, i) => `tag-${i}-${'x'.repeat(55)}`),
+      max_tokens: budget,
+    });
     expectWithin(remembered, budget);
     expect(remembered.json.id).toMatch(/^[0-9a-f-]{36}$/);
     const forgotten = await callTool(client, 'forget', { id: remembered.json.id, max_tokens: budget });

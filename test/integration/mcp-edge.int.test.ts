@@ -15,13 +15,23 @@ const RATE = 4;
 async function rawPost(http: TestHttpServer, body: string, headers: Record<string, string> = {}) {
   const response = await fetch(`${http.origin}/mcp`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${KEY}`, ...headers },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      authorization: `Bearer ${KEY}`,
+      ...headers,
+    },
     body,
   });
   return { status: response.status, headers: response.headers, body: (await response.json()) as any };
 }
 
-const toolCall = (id: number, name: string, args: Record<string, unknown>) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+const toolCall = (id: number, name: string, args: Record<string, unknown>) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name, arguments: args },
+});
 
 describe('/mcp at the HTTP edge: admission, limits, logs, metrics and bookmarks', () => {
   let http: TestHttpServer;
@@ -40,7 +50,12 @@ describe('/mcp at the HTTP edge: admission, limits, logs, metrics and bookmarks'
       seen?.push(response.headers);
       return response;
     };
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.origin}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}`, ...extra } }, fetch: spy }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${server.origin}/mcp`), {
+        requestInit: { headers: { Authorization: `Bearer ${key}`, ...extra } },
+        fetch: spy,
+      }),
+    );
     return client;
   };
 
@@ -108,9 +123,29 @@ describe('/mcp at the HTTP edge: admission, limits, logs, metrics and bookmarks'
 
     const lines = http.logLines.filter((line) => line.msg === 'mcp tool call');
     const remembered = lines.find((line) => line.tool === 'remember');
-    expect(remembered).toMatchObject({ requestId: 'mcp-edge-log-1', outcome: 'ok', durationMs: expect.any(Number), component: 'mcp', principal: 'edge-agent' });
-    expect(Object.keys(remembered!).sort()).toEqual(['component', 'durationMs', 'hostname', 'level', 'msg', 'outcome', 'pid', 'principal', 'requestId', 'time', 'tool']);
-    expect(lines).toContainEqual(expect.objectContaining({ requestId: 'mcp-edge-log-1', tool: 'get_entity', outcome: 'error', code: 'NOT_FOUND' }));
+    expect(remembered).toMatchObject({
+      requestId: 'mcp-edge-log-1',
+      outcome: 'ok',
+      durationMs: expect.any(Number),
+      component: 'mcp',
+      principal: 'edge-agent',
+    });
+    expect(Object.keys(remembered!).sort()).toEqual([
+      'component',
+      'durationMs',
+      'hostname',
+      'level',
+      'msg',
+      'outcome',
+      'pid',
+      'principal',
+      'requestId',
+      'time',
+      'tool',
+    ]);
+    expect(lines).toContainEqual(
+      expect.objectContaining({ requestId: 'mcp-edge-log-1', tool: 'get_entity', outcome: 'error', code: 'NOT_FOUND' }),
+    );
     expect(JSON.stringify(http.logLines.filter((line) => line.component === 'mcp'))).not.toMatch(/periwinkle|Nobody Of That Name|orion/);
 
     const metrics = await (await fetch(`${http.origin}/metrics`)).text();
@@ -148,16 +183,26 @@ describe('/mcp at the HTTP edge: admission, limits, logs, metrics and bookmarks'
   });
 
   it('refuses batches and oversized bodies before any tool runs', async () => {
-    const batch = await rawPost(http, JSON.stringify([toolCall(1, 'remember', { content: 'batched one' }), toolCall(2, 'remember', { content: 'batched two' })]));
+    const batch = await rawPost(
+      http,
+      JSON.stringify([toolCall(1, 'remember', { content: 'batched one' }), toolCall(2, 'remember', { content: 'batched two' })]),
+    );
     expect(batch.status).toBe(400);
     expect(batch.body.error.data.code).toBe('LIMIT_EXCEEDED');
-    const huge = await rawPost(http, JSON.stringify(toolCall(1, 'remember', { content: 'x'.repeat(http.services.config.MAX_REQUEST_BYTES + 10) })));
+    const huge = await rawPost(
+      http,
+      JSON.stringify(toolCall(1, 'remember', { content: 'x'.repeat(http.services.config.MAX_REQUEST_BYTES + 10) })),
+    );
     expect(huge.status).toBe(413);
     expect(huge.body.error.data.code).toBe('LIMIT_EXCEEDED');
     const notJson = await rawPost(http, '{"jsonrpc":');
     expect(notJson.status).toBe(400);
     expect(notJson.body.error.code).toBe(-32700);
-    const stored = await http.services.executor.read<{ n: number }>('test.count', `MATCH (m:Memory {namespace: $ns}) WHERE m.content STARTS WITH 'batched' RETURN count(m) AS n`, { ns });
+    const stored = await http.services.executor.read<{ n: number }>(
+      'test.count',
+      `MATCH (m:Memory {namespace: $ns}) WHERE m.content STARTS WITH 'batched' RETURN count(m) AS n`,
+      { ns },
+    );
     expect(stored[0]!.n).toBe(0);
   });
 });

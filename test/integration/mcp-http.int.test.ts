@@ -52,17 +52,35 @@ describe('MCP over streamable HTTP at /mcp, with the SDK client', () => {
 
   it('remember → recall → get_entity, with structured writes in between', async () => {
     const client = await connect(KEY);
-    const remembered = await callTool(client, 'remember', { content: 'Alice Martin joined Acme Corp in Oslo as head of payments in March.' });
+    const remembered = await callTool(client, 'remember', {
+      content: 'Alice Martin joined Acme Corp in Oslo as head of payments in March.',
+    });
     expect(remembered.isError).toBe(false);
     expect(remembered.json.dedup).toBe('STORED_NEW');
 
-    const entities = await callTool(client, 'create_entities', { entities: [{ name: 'Alice Martin', type: 'person' }, { name: 'Acme Corp', type: 'organization' }, { name: 'Bad', type: 'person', description: ' ' }] });
-    expect(entities.json.entities.slice(0, 2)).toMatchObject([{ name: 'Alice Martin', type: 'person' }, { name: 'Acme Corp', type: 'organization' }]);
-    const relations = await callTool(client, 'create_relations', { relations: [{ source: 'Alice Martin', type: 'works_at', target: 'Acme Corp' }, { source: 'Alice Martin', type: 'knows', target: 'Nobody' }] });
+    const entities = await callTool(client, 'create_entities', {
+      entities: [
+        { name: 'Alice Martin', type: 'person' },
+        { name: 'Acme Corp', type: 'organization' },
+        { name: 'Bad', type: 'person', description: ' ' },
+      ],
+    });
+    expect(entities.json.entities.slice(0, 2)).toMatchObject([
+      { name: 'Alice Martin', type: 'person' },
+      { name: 'Acme Corp', type: 'organization' },
+    ]);
+    const relations = await callTool(client, 'create_relations', {
+      relations: [
+        { source: 'Alice Martin', type: 'works_at', target: 'Acme Corp' },
+        { source: 'Alice Martin', type: 'knows', target: 'Nobody' },
+      ],
+    });
     expect(relations.json.relations[0]).toMatchObject({ type: 'works_at', mentions: 1 });
     expect(relations.json.relations[0].id).toMatch(/^[0-9a-f-]{36}$/);
     expect(relations.json.relations[1]).toMatchObject({ error: { code: 'NOT_FOUND' } });
-    const observed = await callTool(client, 'add_observations', { observations: [{ entity: 'alice martin', aspect: 'preferences', content: 'prefers green tea over coffee' }] });
+    const observed = await callTool(client, 'add_observations', {
+      observations: [{ entity: 'alice martin', aspect: 'preferences', content: 'prefers green tea over coffee' }],
+    });
     expect(observed.json.observations[0]).toMatchObject({ outcome: 'created', entity: 'Alice Martin' });
 
     const recalled = await callTool(client, 'recall', { query: 'Where does Alice work?' });
@@ -75,13 +93,18 @@ describe('MCP over streamable HTTP at /mcp, with the SDK client', () => {
     const entity = await callTool(client, 'get_entity', { name: 'ALICE MARTIN' });
     expect(entity.json).toMatchObject({ name: 'Alice Martin', type: 'person' });
     // The write path may derive facts of its own from the memories; the asserted one is there.
-    expect(entity.json.facts).toContainEqual(expect.objectContaining({ aspect: 'preferences', content: 'prefers green tea over coffee', kind: 'attribute' }));
+    expect(entity.json.facts).toContainEqual(
+      expect.objectContaining({ aspect: 'preferences', content: 'prefers green tea over coffee', kind: 'attribute' }),
+    );
     expect(entity.json.relations).toContainEqual({ type: 'works_at', direction: 'OUT', other: 'Acme Corp', mentions: 1 });
     const found = await callTool(client, 'search_entities', { query: 'acme' });
     expect(found.json.entities.map((e: { name: string }) => e.name)).toEqual(['Acme Corp']);
 
     const full = await callTool(client, 'get_memories', { ids: [remembered.json.id, '00000000-0000-0000-0000-000000000000'] });
-    expect(full.json.memories).toMatchObject([{ id: remembered.json.id, content: expect.stringContaining('head of payments') }, { error: 'NOT_FOUND' }]);
+    expect(full.json.memories).toMatchObject([
+      { id: remembered.json.id, content: expect.stringContaining('head of payments') },
+      { error: 'NOT_FOUND' },
+    ]);
     const forgotten = await callTool(client, 'forget', { id: remembered.json.id, reason: 'test' });
     expect(forgotten.json.forgotten_at).toBeTruthy();
     const after = await callTool(client, 'search', { query: 'head of payments Oslo' });
@@ -90,9 +113,16 @@ describe('MCP over streamable HTTP at /mcp, with the SDK client', () => {
   });
 
   it('bounds every answer by max_tokens and says how much was left out', async () => {
-    const inputs = Array.from({ length: 30 }, (_, i) => ({ content: `Bound test note ${i}: the quarterly deployment checklist item number ${i} concerns database migrations and rollback drills.`, namespace: ns, sessionId: 'bounds' }));
+    const inputs = Array.from({ length: 30 }, (_, i) => ({
+      content: `Bound test note ${i}: the quarterly deployment checklist item number ${i} concerns database migrations and rollback drills.`,
+      namespace: ns,
+      sessionId: 'bounds',
+    }));
     const stored = await services.remember.rememberBatch(inputs);
-    const long = await services.remember.remember({ content: `Bound test long memo. ${'The migration plan covers every service and its rollback path in detail. '.repeat(120)}`, namespace: ns });
+    const long = await services.remember.remember({
+      content: `Bound test long memo. ${'The migration plan covers every service and its rollback path in detail. '.repeat(120)}`,
+      namespace: ns,
+    });
     const client = await connect(KEY);
     const count = (text: string) => services.embedder.countTokens(text);
 

@@ -48,7 +48,9 @@ describe('a session over MCP survives a crash (service processes, SDK client)', 
     const first = await spawnService(env);
     children.push(first);
     let client = await connect(first);
-    expect((await callTool(client, 'remember', { content: 'The invoice exporter runs every Monday at 02:00 UTC and uploads to S3.' })).isError).toBe(false);
+    expect(
+      (await callTool(client, 'remember', { content: 'The invoice exporter runs every Monday at 02:00 UTC and uploads to S3.' })).isError,
+    ).toBe(false);
 
     const started = await callTool(client, 'session_start', { session_id: 'e2e-1', project: 'billing', max_chars: 2_000 });
     expect(started.isError).toBe(false);
@@ -57,16 +59,28 @@ describe('a session over MCP survives a crash (service processes, SDK client)', 
 
     const fired: number[] = [];
     for (let i = 1; i <= 12; i += 1) {
-      const prompt = await callTool(client, 'session_prompt', { session_id: 'e2e-1', prompt: `Step ${i}: why does the invoice exporter fail on Mondays?` });
+      const prompt = await callTool(client, 'session_prompt', {
+        session_id: 'e2e-1',
+        prompt: `Step ${i}: why does the invoice exporter fail on Mondays?`,
+      });
       expect(prompt.isError).toBe(false);
       expect(prompt.json.session.prompts).toBe(i);
       if (prompt.json.checkpoint) fired.push(i);
       if (i === 10) expect(prompt.json.checkpoint).toMatchObject({ trigger: 'periodic', prompt_count: 10 });
     }
     expect(fired).toEqual([10]);
-    expect((await callTool(client, 'session_tool_result', { session_id: 'e2e-1', text: 'cron log: exporter exited with code 137 (out of memory)' })).json.session.tool_results).toBe(1);
+    expect(
+      (
+        await callTool(client, 'session_tool_result', {
+          session_id: 'e2e-1',
+          text: 'cron log: exporter exited with code 137 (out of memory)',
+        })
+      ).json.session.tool_results,
+    ).toBe(1);
     // remember with the session's id counts as a tool result too.
-    expect((await callTool(client, 'remember', { content: 'The exporter needs 2 GiB of memory, not 512 MiB.', session_id: 'e2e-1' })).isError).toBe(false);
+    expect(
+      (await callTool(client, 'remember', { content: 'The exporter needs 2 GiB of memory, not 512 MiB.', session_id: 'e2e-1' })).isError,
+    ).toBe(false);
     await client.close().catch(() => undefined);
 
     // The crash: no drain, no goodbye.
@@ -92,10 +106,17 @@ describe('a session over MCP survives a crash (service processes, SDK client)', 
       await new Promise((resolve) => setTimeout(resolve, 500));
       status = await callTool(client, 'session_status', { session_id: 'e2e-1' });
     }
-    expect(status.json.summary).toMatchObject({ summarizer: 'deterministic', request: 'Step 1: why does the invoice exporter fail on Mondays?', injected: 1, used: 1 });
+    expect(status.json.summary).toMatchObject({
+      summarizer: 'deterministic',
+      request: 'Step 1: why does the invoice exporter fail on Mondays?',
+      injected: 1,
+      used: 1,
+    });
     expect(status.json.summary.learned).toContain('exited with code 137');
     expect(status.json.summary.learned).toContain('needs 2 GiB of memory');
-    const [job] = await services.executor.read<{ status: string }>('test', `MATCH (j:Job {id: $id}) RETURN j.status AS status`, { id: ended.json.summary_job_id });
+    const [job] = await services.executor.read<{ status: string }>('test', `MATCH (j:Job {id: $id}) RETURN j.status AS status`, {
+      id: ended.json.summary_job_id,
+    });
     expect(job).toEqual({ status: 'completed' });
     await client.close().catch(() => undefined);
   }, 300_000);

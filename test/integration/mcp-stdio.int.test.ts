@@ -26,7 +26,9 @@ describe('MCP over stdio: the `mnemograph-mcp` bin and `npm run mcp`, spawned by
    */
   const spawn = (env: Record<string, string>, entry: 'bin' | 'npm' = 'bin') =>
     new StdioClientTransport({
-      ...(entry === 'bin' ? { command: path.join(ROOT, BIN), args: [] } : { command: 'npm', args: ['run', '--silent', '--prefix', ROOT, 'mcp'] }),
+      ...(entry === 'bin'
+        ? { command: path.join(ROOT, BIN), args: [] }
+        : { command: 'npm', args: ['run', '--silent', '--prefix', ROOT, 'mcp'] }),
       cwd: tmpdir(),
       stderr: 'pipe',
       env: {
@@ -59,7 +61,9 @@ describe('MCP over stdio: the `mnemograph-mcp` bin and `npm run mcp`, spawned by
     const remembered = await callTool(client, 'remember', { content: 'Priya Patel moved the billing service to Postgres 16 in Lisbon.' });
     expect(remembered).toMatchObject({ isError: false, json: { dedup: 'STORED_NEW' } });
     await callTool(client, 'create_entities', { entities: [{ name: 'Priya Patel', type: 'person' }] });
-    const observed = await callTool(client, 'add_observations', { observations: [{ entity: 'Priya Patel', content: 'owns the billing service' }] });
+    const observed = await callTool(client, 'add_observations', {
+      observations: [{ entity: 'Priya Patel', content: 'owns the billing service' }],
+    });
     expect(observed.json.observations[0].outcome).toBe('created');
 
     const recalled = await callTool(client, 'recall', { query: 'billing service database', max_tokens: 300 });
@@ -76,11 +80,21 @@ describe('MCP over stdio: the `mnemograph-mcp` bin and `npm run mcp`, spawned by
   it('`npm run --silent --prefix <repo> mcp` serves them too, its calls in one bookmark chain', { timeout: 400_000 }, async () => {
     const client = newClient();
     await client.connect(spawn({ API_KEYS: apiKeys, MNEMOGRAPH_API_KEY: KEY }, 'npm'), { timeout: SLOW.timeoutMs });
-    const remembered = await callTool(client, 'remember', { content: 'Tomás Silva signed the Lisbon office lease with Nordlys Properties in May.' }, SLOW);
+    const remembered = await callTool(
+      client,
+      'remember',
+      { content: 'Tomás Silva signed the Lisbon office lease with Nordlys Properties in May.' },
+      SLOW,
+    );
     expect(remembered).toMatchObject({ isError: false, json: { dedup: 'STORED_NEW' } });
     expect(remembered.meta?.['mnemograph/bookmark']).toMatch(/^[A-Za-z0-9_-]+$/);
     await callTool(client, 'create_entities', { entities: [{ name: 'Nordlys Properties', type: 'organization' }] }, SLOW);
-    await callTool(client, 'add_observations', { observations: [{ entity: 'Nordlys Properties', content: 'landlord of the Lisbon office' }] }, SLOW);
+    await callTool(
+      client,
+      'add_observations',
+      { observations: [{ entity: 'Nordlys Properties', content: 'landlord of the Lisbon office' }] },
+      SLOW,
+    );
     const recalled = await callTool(client, 'recall', { query: 'Who is the landlord of the Lisbon office?', max_tokens: 300 }, SLOW);
     expect(recalled.text).toContain('Nordlys Properties');
     const entity = await callTool(client, 'get_entity', { name: 'nordlys properties' }, SLOW);

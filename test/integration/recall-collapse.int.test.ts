@@ -18,7 +18,10 @@ describe('recall: near-duplicate groups and compressed memories', () => {
   });
 
   it('an open near-duplicate pair comes back as its best-ranked member only; a decided pair as both', async () => {
-    const [a, b] = ['Our team deploys the billing service each Tuesday afternoon.', 'Our team deploys the billing service each Tuesday afternoon - ok'];
+    const [a, b] = [
+      'Our team deploys the billing service each Tuesday afternoon.',
+      'Our team deploys the billing service each Tuesday afternoon - ok',
+    ];
     const [va, vb] = await services.embedder.embed([a, b]);
     const cosine = va!.reduce((sum, x, i) => sum + x * vb![i]!, 0);
     expect(cosine).toBeGreaterThanOrEqual(0.92); // the premise: a near-duplicate, not a duplicate
@@ -27,14 +30,19 @@ describe('recall: near-duplicate groups and compressed memories', () => {
     const second = await services.remember.remember({ content: b, namespace });
     expect(second.dedup.action).toBe('NEAR_DUPLICATE');
     const other = await services.remember.remember({ content: 'The billing service dashboard lives in Grafana.', namespace });
-    const ids = async () => (await services.recall.recall({ query: 'when does the team deploy the billing service', namespace, trackAccess: false })).items.map((i) => i.memory.id);
+    const ids = async () =>
+      (await services.recall.recall({ query: 'when does the team deploy the billing service', namespace, trackAccess: false })).items.map(
+        (i) => i.memory.id,
+      );
 
     const collapsed = await ids();
     expect(collapsed).toContain(other.memory.id);
     expect(collapsed.filter((id) => id === first.memory.id || id === second.memory.id)).toHaveLength(1);
 
     // Once the deep path has reviewed the pair (keep both), both are shown.
-    await services.executor.write('test.review', 'MATCH (:Memory {id: $id})-[d:DUPLICATE_OF]-() SET d.reviewedAt = datetime()', { id: second.memory.id });
+    await services.executor.write('test.review', 'MATCH (:Memory {id: $id})-[d:DUPLICATE_OF]-() SET d.reviewedAt = datetime()', {
+      id: second.memory.id,
+    });
     expect(await ids()).toEqual(expect.arrayContaining([first.memory.id, second.memory.id]));
   });
 

@@ -44,9 +44,17 @@ describe('tenant isolation in the shared indexes', () => {
     const mine = fresh('iso-exact');
     const other = fresh('iso-crowd');
     const own = await services.remember.rememberBatch(
-      ['Invoices are archived after seven years', 'The cafeteria opens at eight', 'Backups run nightly at two'].map((content) => ({ content, namespace: mine })),
+      ['Invoices are archived after seven years', 'The cafeteria opens at eight', 'Backups run nightly at two'].map((content) => ({
+        content,
+        namespace: mine,
+      })),
     );
-    await services.remember.rememberBatch(Array.from({ length: 60 }, (_, i) => ({ content: `Invoices are archived after seven years, policy revision ${i}`, namespace: other })));
+    await services.remember.rememberBatch(
+      Array.from({ length: 60 }, (_, i) => ({
+        content: `Invoices are archived after seven years, policy revision ${i}`,
+        namespace: other,
+      })),
+    );
     const [vector] = await services.embedder.embed(['how long are invoices archived']);
     const result = await nearestInNamespace(services.executor, [Array.from(vector!)], { namespace: mine, limit: 3 });
     expect(result.path).toBe('exact');
@@ -67,7 +75,10 @@ describe('tenant isolation in the shared indexes', () => {
     };
     const before = await explainKeyword();
     const outcomes = await services.remember.rememberBatch(
-      Array.from({ length: 40 }, (_, i) => ({ content: `zephyrine note ${i}: zephyrine zephyrine deployment window ${i * 7}`, namespace: other })),
+      Array.from({ length: 40 }, (_, i) => ({
+        content: `zephyrine note ${i}: zephyrine zephyrine deployment window ${i * 7}`,
+        namespace: other,
+      })),
     );
     expect(outcomes.every((o) => !o.error)).toBe(true);
     const after = await explainKeyword();
@@ -77,7 +88,9 @@ describe('tenant isolation in the shared indexes', () => {
   it('a recall makes no round trip for rerank vectors and still reranks', async () => {
     const ns = fresh('iso-trips');
     await services.remember.rememberBatch(
-      ['Grafana dashboards show the p99 latency', 'Alerting routes pages to the on-call phone', 'The p99 latency budget is 250 ms'].map((content) => ({ content, namespace: ns })),
+      ['Grafana dashboards show the p99 latency', 'Alerting routes pages to the on-call phone', 'The p99 latency budget is 250 ms'].map(
+        (content) => ({ content, namespace: ns }),
+      ),
     );
     const operations: string[] = [];
     const stop = services.executor.onQuery((event) => operations.push(event.cypher));
@@ -89,7 +102,11 @@ describe('tenant isolation in the shared indexes', () => {
       stop();
     }
     // One hydration query (it also computes the similarities the reranker uses), no vector fetch.
-    expect(operations.filter((c) => c.includes('vector.similarity.cosine') && c.includes('MEMORY_RETURN') === false && c.includes('isConstraint'))).toHaveLength(1);
+    expect(
+      operations.filter(
+        (c) => c.includes('vector.similarity.cosine') && c.includes('MEMORY_RETURN') === false && c.includes('isConstraint'),
+      ),
+    ).toHaveLength(1);
     expect(operations.filter((c) => c.includes('c.embedding AS embedding'))).toHaveLength(0);
   });
 });

@@ -54,7 +54,10 @@ describe('recall ranking against the real Neo4j', () => {
   it('applies the 2,000-token default budget when no tokenBudget is given, and none when it is null', async () => {
     const ns = fresh('budget');
     const words = 'invoice ledger reconciliation quarterly variance audit trail payable receivable accrual';
-    const notes = Array.from({ length: 6 }, (_, i) => `Finance note ${i}: ${Array.from({ length: 40 }, (_, j) => `${words} ${i}-${j}`).join('. ')}`);
+    const notes = Array.from(
+      { length: 6 },
+      (_, i) => `Finance note ${i}: ${Array.from({ length: 40 }, (_, j) => `${words} ${i}-${j}`).join('. ')}`,
+    );
     const outcomes = await services.remember.rememberBatch(notes.map((content) => ({ content, namespace: ns })));
     expect(outcomes.every((o) => !o.error)).toBe(true);
     const budgeted = await recall(ns, 'invoice ledger reconciliation', { limit: 6 });
@@ -90,7 +93,10 @@ describe('recall ranking against the real Neo4j', () => {
     const ns = fresh('pin');
     const pinned = await remember(ns, 'the spare key for the bike shed hangs behind the blue door');
     const unpinned = await remember(ns, 'the spare key for the garden gate is under the flower pot');
-    await services.executor.write('test.pin', 'MATCH (m:Memory) WHERE m.id IN $ids SET m.importance = 0.1, m.pinned = (m.id = $id)', { ids: [pinned, unpinned], id: pinned });
+    await services.executor.write('test.pin', 'MATCH (m:Memory) WHERE m.id IN $ids SET m.importance = 0.1, m.pinned = (m.id = $id)', {
+      ids: [pinned, unpinned],
+      id: pinned,
+    });
     const outcome = await recall(ns, 'where is the spare key?', { filters: { minImportance: 0.5 } });
     const ids = outcome.items.map((i) => i.memory.id);
     expect(ids).toContain(pinned);
@@ -102,7 +108,9 @@ describe('recall ranking against the real Neo4j', () => {
 
   it('an expired validUntil ranks lower, as of the question', async () => {
     const ns = fresh('valid');
-    const expiring = await remember(ns, 'The staging freeze is in force until 2024-03-01 for the payments team.', { occurredAt: '2024-01-15T09:00:00Z' });
+    const expiring = await remember(ns, 'The staging freeze is in force until 2024-03-01 for the payments team.', {
+      occurredAt: '2024-01-15T09:00:00Z',
+    });
     const before = await recall(ns, 'staging freeze payments', { asOf: '2024-02-01T00:00:00Z' });
     const after = await recall(ns, 'staging freeze payments', { asOf: '2024-04-01T00:00:00Z' });
     const now = await recall(ns, 'staging freeze payments');

@@ -16,17 +16,57 @@ interface Item {
   score: number;
   tokens: number;
   memory: { id: string; content: string; type: string; tags: string[]; importance: number; sessionId: string | null };
-  explain: { vector: { raw: number } | null; keyword: { raw: number } | null; fused: number; graphBoost: number; gravity: number; resolution: number; final: number };
+  explain: {
+    vector: { raw: number } | null;
+    keyword: { raw: number } | null;
+    fused: number;
+    graphBoost: number;
+    gravity: number;
+    resolution: number;
+    final: number;
+  };
 }
 
 const MEMORIES = [
-  { key: 'kafka', content: 'Kafka ingests the clickstream events from the storefront.', sessionId: 's1', occurredAt: '2024-01-10T10:00:00Z' },
+  {
+    key: 'kafka',
+    content: 'Kafka ingests the clickstream events from the storefront.',
+    sessionId: 's1',
+    occurredAt: '2024-01-10T10:00:00Z',
+  },
   { key: 'redis', content: 'Redis caches the session tokens for the checkout flow.', sessionId: 's1', occurredAt: '2024-02-10T10:00:00Z' },
-  { key: 'cat', content: 'My grey cat naps on the radiator every afternoon.', sessionId: 's2', occurredAt: '2024-03-10T10:00:00Z', tags: ['pets'] },
-  { key: 'flux', content: 'The XK42 flux regulator part number must be reordered before March.', sessionId: 's2', occurredAt: '2024-04-10T10:00:00Z' },
-  { key: 'decision', content: 'We decided to use Postgres over MySQL for the billing ledger.', sessionId: 's3', occurredAt: '2024-05-10T10:00:00Z' },
-  { key: 'pref', content: 'I prefer short answers with code examples first.', sessionId: 's3', occurredAt: '2024-06-10T10:00:00Z', type: 'procedural' },
-  { key: 'hiking', content: 'Dana went hiking in the Alps last summer and loved the glaciers.', sessionId: 's4', occurredAt: '2023-08-01T10:00:00Z' },
+  {
+    key: 'cat',
+    content: 'My grey cat naps on the radiator every afternoon.',
+    sessionId: 's2',
+    occurredAt: '2024-03-10T10:00:00Z',
+    tags: ['pets'],
+  },
+  {
+    key: 'flux',
+    content: 'The XK42 flux regulator part number must be reordered before March.',
+    sessionId: 's2',
+    occurredAt: '2024-04-10T10:00:00Z',
+  },
+  {
+    key: 'decision',
+    content: 'We decided to use Postgres over MySQL for the billing ledger.',
+    sessionId: 's3',
+    occurredAt: '2024-05-10T10:00:00Z',
+  },
+  {
+    key: 'pref',
+    content: 'I prefer short answers with code examples first.',
+    sessionId: 's3',
+    occurredAt: '2024-06-10T10:00:00Z',
+    type: 'procedural',
+  },
+  {
+    key: 'hiking',
+    content: 'Dana went hiking in the Alps last summer and loved the glaciers.',
+    sessionId: 's4',
+    occurredAt: '2023-08-01T10:00:00Z',
+  },
 ];
 
 describe('recall against the real Neo4j', () => {
@@ -37,7 +77,12 @@ describe('recall against the real Neo4j', () => {
   const ids: Record<string, string> = {};
 
   const recall = async (query: string, vars: Record<string, unknown> = {}) =>
-    (await gql.data<{ recall: { items: Item[]; totalTokens: number; budgetUsed: number; prompt: string; boostTimedOut: boolean } }>(RECALL, { query, ns: namespace, ...vars })).recall;
+    (
+      await gql.data<{ recall: { items: Item[]; totalTokens: number; budgetUsed: number; prompt: string; boostTimedOut: boolean } }>(
+        RECALL,
+        { query, ns: namespace, ...vars },
+      )
+    ).recall;
   const find = (items: Item[], key: string) => items.find((i) => i.memory.id === ids[key]);
 
   beforeAll(async () => {
@@ -94,11 +139,18 @@ describe('recall against the real Neo4j', () => {
   });
 
   it('graph boost is bounded by work, not a deadline: the same answer however short graph.timeoutMs is', async () => {
-    const short = await services.recall.recall({ query: 'Kafka clickstream', namespace, overrides: { graph: { timeoutMs: 0.001 } }, trackAccess: false });
+    const short = await services.recall.recall({
+      query: 'Kafka clickstream',
+      namespace,
+      overrides: { graph: { timeoutMs: 0.001 } },
+      trackAccess: false,
+    });
     const usual = await services.recall.recall({ query: 'Kafka clickstream', namespace, trackAccess: false });
     expect(short.boostTimedOut).toBe(false);
     expect(short.items.find((i) => i.memory.id === ids.kafka)!.explanation.graphBoost).toBeGreaterThan(0);
-    expect(short.items.map((i) => [i.memory.id, i.explanation.graphBoost])).toEqual(usual.items.map((i) => [i.memory.id, i.explanation.graphBoost]));
+    expect(short.items.map((i) => [i.memory.id, i.explanation.graphBoost])).toEqual(
+      usual.items.map((i) => [i.memory.id, i.explanation.graphBoost]),
+    );
   });
 
   it('dampening: decisions get the resolution boost', async () => {
@@ -144,7 +196,9 @@ describe('recall against the real Neo4j', () => {
 
   it('namespace isolation: never returns another namespace’s memories', async () => {
     const { items } = await recall('Kafka clickstream events');
-    const foreign = await services.executor.read<{ id: string }>('test.foreign', 'MATCH (m:Memory {namespace: $ns}) RETURN m.id AS id', { ns: other });
+    const foreign = await services.executor.read<{ id: string }>('test.foreign', 'MATCH (m:Memory {namespace: $ns}) RETURN m.id AS id', {
+      ns: other,
+    });
     expect(foreign).toHaveLength(1);
     expect(items.map((i) => i.memory.id)).not.toContain(foreign[0]!.id);
   });
@@ -164,15 +218,31 @@ describe('recall against the real Neo4j', () => {
   it('records access off the critical path', async () => {
     const { items } = await recall('XK42 flux regulator');
     await expect
-      .poll(async () => (await services.executor.read<{ n: number }>('test.access', 'MATCH (m:Memory {id: $id}) RETURN coalesce(m.accessCount, 0) AS n', { id: items[0]!.memory.id }))[0]!.n, { timeout: 10_000 })
+      .poll(
+        async () =>
+          (
+            await services.executor.read<{ n: number }>(
+              'test.access',
+              'MATCH (m:Memory {id: $id}) RETURN coalesce(m.accessCount, 0) AS n',
+              { id: items[0]!.memory.id },
+            )
+          )[0]!.n,
+        { timeout: 10_000 },
+      )
       .toBeGreaterThan(0);
   });
 
   it('search, timeline and memories(ids): progressive disclosure', async () => {
-    const { search } = await gql.data(`query ($ns: String) { search(query: "Kafka clickstream", namespace: $ns, limit: 2) { hits { id title type tokenEstimate } hasMore offset } }`, { ns: namespace });
+    const { search } = await gql.data(
+      `query ($ns: String) { search(query: "Kafka clickstream", namespace: $ns, limit: 2) { hits { id title type tokenEstimate } hasMore offset } }`,
+      { ns: namespace },
+    );
     expect(search.hits[0].id).toBe(ids.kafka);
     expect(search.hits[0].tokenEstimate).toBeGreaterThan(0);
-    const { timeline } = await gql.data(`query ($ns: String, $id: ID) { timeline(anchor: $id, namespace: $ns, before: 1, after: 1) { anchor { id } before { id } after { id } } }`, { ns: namespace, id: ids.redis });
+    const { timeline } = await gql.data(
+      `query ($ns: String, $id: ID) { timeline(anchor: $id, namespace: $ns, before: 1, after: 1) { anchor { id } before { id } after { id } } }`,
+      { ns: namespace, id: ids.redis },
+    );
     expect(timeline).toEqual({ anchor: { id: ids.redis }, before: [{ id: ids.kafka }], after: [{ id: ids.cat }] });
     const { memories } = await gql.data(`query ($ids: [ID!]!) { memories(ids: $ids) { id } }`, { ids: [ids.cat, 'no-such-id', ids.flux] });
     expect(memories).toEqual([{ id: ids.cat }, null, { id: ids.flux }]);

@@ -79,9 +79,26 @@ describe('every stored field passes the redactor (API writes)', () => {
     expect(remember.memory.tags).toEqual(expect.arrayContaining(['deploy', '[aws_access_key]']));
     expect(remember.memory.source).toBe('https://bot:[URL_PASSWORD]@hooks.example.com/notes');
     // Everything under a secret-named key (`auth`) is masked whole, numbers included; booleans stay.
-    expect(remember.memory.metadata).toMatchObject({ channel: 'ops', auth: { header: '[SECRET]', list: ['[SECRET]', '[SECRET]', true] }, '[GITHUB_TOKEN]': 'key as secret' });
+    expect(remember.memory.metadata).toMatchObject({
+      channel: 'ops',
+      auth: { header: '[SECRET]', list: ['[SECRET]', '[SECRET]', true] },
+      '[GITHUB_TOKEN]': 'key as secret',
+    });
     const kinds = remember.redactions.map((r: { kind: string }) => r.kind);
-    expect(kinds).toEqual(expect.arrayContaining(['GITHUB_TOKEN', 'PIN', 'AWS_ACCESS_KEY', 'SLACK_TOKEN', 'URL_PASSWORD', 'API_KEY', 'STRIPE_KEY', 'PASSWORD', 'HUGGINGFACE_TOKEN', 'SECRET']));
+    expect(kinds).toEqual(
+      expect.arrayContaining([
+        'GITHUB_TOKEN',
+        'PIN',
+        'AWS_ACCESS_KEY',
+        'SLACK_TOKEN',
+        'URL_PASSWORD',
+        'API_KEY',
+        'STRIPE_KEY',
+        'PASSWORD',
+        'HUGGINGFACE_TOKEN',
+        'SECRET',
+      ]),
+    );
 
     const id = remember.memory.id as string;
     const { updateMemory } = await gql.data(UPDATE, { id, content: `Rotated: the new key is ${OPENAI}; old one ${GITHUB} revoked.` });
@@ -120,10 +137,16 @@ describe('text the model derives passes the redactor (deep path)', () => {
           ],
         ),
       decide: () => JSON.stringify({ action: 'ADD', targetId: null, confidence: 0.9, reason: `new credential ${SLACK} seen` }),
-      hints: () => JSON.stringify({ questions: [`Which token is ${HF}?`, `What is the staging password ${PROSE_PASSWORD}?`, 'Where does billing deploy?'] }),
+      hints: () =>
+        JSON.stringify({
+          questions: [`Which token is ${HF}?`, `What is the staging password ${PROSE_PASSWORD}?`, 'Where does billing deploy?'],
+        }),
     });
 
-    const source = await services.remember.remember({ content: 'The billing service deploys from GitHub Actions with a bot account.', namespace });
+    const source = await services.remember.remember({
+      content: 'The billing service deploys from GitHub Actions with a bot account.',
+      namespace,
+    });
     worker.start();
     await waitForJob(services, source.memory.id, ['completed']);
     await waitForJob(services, source.memory.id, ['completed'], { kind: 'hints' });

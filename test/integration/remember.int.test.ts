@@ -32,7 +32,8 @@ describe('remember against the real Neo4j', () => {
     await services.executor.close();
   });
 
-  const countMemories = async (ns = namespace) => (await services.executor.read<{ memories: number }>('test.count', COUNT, { namespace: ns }))[0]!.memories;
+  const countMemories = async (ns = namespace) =>
+    (await services.executor.read<{ memories: number }>('test.count', COUNT, { namespace: ns }))[0]!.memories;
 
   it('stores a text with secrets redacted and lists the redaction kinds', async () => {
     const content = 'Deploy notes: AWS key AKIAIOSFODNN7EXAMPLE, password=hunter2-longer and mail ops@example.com when done.';
@@ -56,7 +57,8 @@ describe('remember against the real Neo4j', () => {
     const ns = uniqueNamespace('dup');
     const input = { content: 'The staging cluster runs on three nodes in eu-west-1.', namespace: ns };
     const first = (await gql.data(REMEMBER, { input })).remember;
-    const second = (await gql.data(REMEMBER, { input: { ...input, content: '  The staging cluster runs on three nodes in eu-west-1  ' } })).remember;
+    const second = (await gql.data(REMEMBER, { input: { ...input, content: '  The staging cluster runs on three nodes in eu-west-1  ' } }))
+      .remember;
     expect(first.dedup.action).toBe('STORED_NEW');
     expect(second.dedup).toMatchObject({ action: 'DUPLICATE_EXACT', existingId: first.memory.id });
     expect(await countMemories(ns)).toBe(1);
@@ -89,7 +91,9 @@ describe('remember against the real Neo4j', () => {
 
   it('links Redis and Memcached and a constraint, visible through entity(name:) right away', async () => {
     const ns = uniqueNamespace('decision');
-    const { remember } = await gql.data(REMEMBER, { input: { content: 'We decided to use Redis over Memcached for sessions', namespace: ns } });
+    const { remember } = await gql.data(REMEMBER, {
+      input: { content: 'We decided to use Redis over Memcached for sessions', namespace: ns },
+    });
     expect(remember.memory.type).toBe('decision');
     const names = remember.memory.entities.map((e: { name: string }) => e.name.toLowerCase());
     expect(names).toEqual(expect.arrayContaining(['redis', 'memcached']));
@@ -99,7 +103,9 @@ describe('remember against the real Neo4j', () => {
     );
     expect(entity.mentions).toBe(1);
     const attributes = entity.aspects.flatMap((a: { attributes: unknown[] }) => a.attributes);
-    expect(attributes).toContainEqual(expect.objectContaining({ kind: 'constraint', importance: 0.85, source: { id: remember.memory.id } }));
+    expect(attributes).toContainEqual(
+      expect.objectContaining({ kind: 'constraint', importance: 0.85, source: { id: remember.memory.id } }),
+    );
     await cleanNamespace(services, ns);
   });
 
@@ -159,10 +165,19 @@ describe('remember against the real Neo4j', () => {
 describe('remember atomicity', () => {
   it('leaves nothing behind when the transaction fails after the memory write', async () => {
     const ns = uniqueNamespace('atomic');
-    const services = testServices({}, { rememberHooks: { beforeCommit: async () => Promise.reject(new Error('injected failure before commit')) } });
+    const services = testServices(
+      {},
+      { rememberHooks: { beforeCommit: async () => Promise.reject(new Error('injected failure before commit')) } },
+    );
     try {
-      await expect(services.remember.remember({ content: 'We switched from Jenkins to Buildkite for CI.', namespace: ns })).rejects.toThrow(/injected failure/);
-      const [row] = await services.executor.read<{ nodes: number }>('test.atomic', 'MATCH (n) WHERE n.namespace = $ns RETURN count(n) AS nodes', { ns });
+      await expect(services.remember.remember({ content: 'We switched from Jenkins to Buildkite for CI.', namespace: ns })).rejects.toThrow(
+        /injected failure/,
+      );
+      const [row] = await services.executor.read<{ nodes: number }>(
+        'test.atomic',
+        'MATCH (n) WHERE n.namespace = $ns RETURN count(n) AS nodes',
+        { ns },
+      );
       expect(row!.nodes).toBe(0);
     } finally {
       await cleanNamespace(services, ns);

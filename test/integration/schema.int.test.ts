@@ -35,7 +35,12 @@ describe('schema migrations on the real Neo4j', () => {
 
   it('has the 384-dimension cosine vector index on Chunk.embedding', async () => {
     const { indexes } = await schemaSnapshot();
-    const vector = indexes.find((i) => i.name === 'chunk_embedding') as unknown as { type: string; labels: string[]; properties: string[]; options: { indexConfig: Record<string, unknown> } };
+    const vector = indexes.find((i) => i.name === 'chunk_embedding') as unknown as {
+      type: string;
+      labels: string[];
+      properties: string[];
+      options: { indexConfig: Record<string, unknown> };
+    };
     expect(vector).toMatchObject({ type: 'VECTOR', labels: ['Chunk'], properties: ['embedding'] });
     expect(vector.options.indexConfig['vector.dimensions']).toBe(384);
     expect(vector.options.indexConfig['vector.similarity_function']).toBe('COSINE');
@@ -43,12 +48,21 @@ describe('schema migrations on the real Neo4j', () => {
 
   it('has the full-text indexes and the entity uniqueness constraint', async () => {
     const { indexes, constraints } = await schemaSnapshot();
-    expect(indexes.filter((i) => (i as unknown as { type: string }).type === 'FULLTEXT').map((i) => i.name).sort()).toEqual(['entity_alias', 'entity_name', 'hint_text', 'memory_content']);
+    expect(
+      indexes
+        .filter((i) => (i as unknown as { type: string }).type === 'FULLTEXT')
+        .map((i) => i.name)
+        .sort(),
+    ).toEqual(['entity_alias', 'entity_name', 'hint_text', 'memory_content']);
     expect(constraints.find((c) => c.name === 'entity_canonical_name')).toMatchObject({ properties: ['namespace', 'canonicalName'] });
   });
 
   it('returns the nearest chunk through the vector index', async () => {
-    const texts = ['The cat sat on the warm windowsill.', 'Quarterly revenue grew by twelve percent.', 'Kubernetes schedules pods onto nodes.'];
+    const texts = [
+      'The cat sat on the warm windowsill.',
+      'Quarterly revenue grew by twelve percent.',
+      'Kubernetes schedules pods onto nodes.',
+    ];
     const vectors = await services.embedder.embed(texts);
     await services.executor.write(
       'test.chunks',

@@ -17,13 +17,16 @@ describe('session and decay writes are safe to run twice (lost COMMIT reply)', (
   const ns = uniqueNamespace('sess-replay');
 
   beforeAll(() => {
-    services = testServices({ SESSION_CHECKPOINT_PROMPTS: '3' }, {
-      wrapExecutor: (executor) => {
-        const wrapped = replayingExecutor(executor, (operation) => operation.startsWith('sessions.') || operation.startsWith('decay.'));
-        replays = wrapped.replays;
-        return wrapped.executor;
+    services = testServices(
+      { SESSION_CHECKPOINT_PROMPTS: '3' },
+      {
+        wrapExecutor: (executor) => {
+          const wrapped = replayingExecutor(executor, (operation) => operation.startsWith('sessions.') || operation.startsWith('decay.'));
+          replays = wrapped.replays;
+          return wrapped.executor;
+        },
       },
-    });
+    );
   });
 
   afterAll(async () => {
@@ -41,7 +44,8 @@ describe('session and decay writes are safe to run twice (lost COMMIT reply)', (
     expect(await count(`MATCH (s:Session {namespace: $ns}) RETURN count(s) AS n`)).toBe(1);
 
     const outcomes = [];
-    for (let i = 1; i <= 3; i += 1) outcomes.push(await services.sessions.observe({ namespace: ns, sessionId: 'r-1', kind: 'prompt', query: `exporter question ${i}` }));
+    for (let i = 1; i <= 3; i += 1)
+      outcomes.push(await services.sessions.observe({ namespace: ns, sessionId: 'r-1', kind: 'prompt', query: `exporter question ${i}` }));
     // The third prompt fired the checkpoint; its re-run answered the same checkpoint and moved nothing.
     expect(outcomes[2]!.checkpoint).toMatchObject({ trigger: 'periodic', promptCount: 3 });
     const s = (await services.sessions.get(ns, 'r-1'))!;
@@ -57,7 +61,16 @@ describe('session and decay writes are safe to run twice (lost COMMIT reply)', (
 
     const job = await leaseJob(services.executor, 'replay-test', ['session_end'], { namespaces: [ns] });
     const provider = new OllamaProvider({ host: 'http://127.0.0.1:9', model: 'none' });
-    await runSessionEnd({ executor: services.executor, provider, feedback: services.upkeep.feedback, logger: createLogger('silent'), settings: { llmTimeoutMs: 1_000 } }, job!.id);
+    await runSessionEnd(
+      {
+        executor: services.executor,
+        provider,
+        feedback: services.upkeep.feedback,
+        logger: createLogger('silent'),
+        settings: { llmTimeoutMs: 1_000 },
+      },
+      job!.id,
+    );
     expect(await count(`MATCH (h:HistoryEvent {namespace: $ns, event: 'session.summarized'}) RETURN count(h) AS n`)).toBe(1);
     expect((await services.sessions.get(ns, 'r-1'))!.summarizer).toBe('deterministic');
     // start, 3 events, end and summary were each run twice.
@@ -65,12 +78,21 @@ describe('session and decay writes are safe to run twice (lost COMMIT reply)', (
   }, 120_000);
 
   it('the decay pass: expiry set once, stale flags set and lifted, each statement run twice', async () => {
-    const temporal = (await services.remember.remember({ content: 'Meeting with the auditors at 3pm tomorrow', namespace: ns, occurredAt: '2026-01-05T09:00:00Z' }, { actor: 'test' })).memory.id;
+    const temporal = (
+      await services.remember.remember(
+        { content: 'Meeting with the auditors at 3pm tomorrow', namespace: ns, occurredAt: '2026-01-05T09:00:00Z' },
+        { actor: 'test' },
+      )
+    ).memory.id;
     // As written before relative phrases were read: no end of validity yet.
     await services.executor.write('test', `MATCH (m:Memory {id: $id}) SET m.validUntil = null`, { id: temporal });
     const report = await services.sessionUpkeep.decay([ns], new Date('2026-06-01T00:00:00Z'));
     expect(report.again).toBe(false);
-    const [m] = await services.executor.read<{ validUntil: string; stale: boolean; staleReason: string }>('test', `MATCH (m:Memory {id: $id}) RETURN m.validUntil AS validUntil, m.stale AS stale, m.staleReason AS staleReason`, { id: temporal });
+    const [m] = await services.executor.read<{ validUntil: string; stale: boolean; staleReason: string }>(
+      'test',
+      `MATCH (m:Memory {id: $id}) RETURN m.validUntil AS validUntil, m.stale AS stale, m.staleReason AS staleReason`,
+      { id: temporal },
+    );
     expect(m).toEqual({ validUntil: '2026-01-06T15:00:00.000Z', stale: true, staleReason: 'expired' });
     expect(services.sessionUpkeep.snapshot().decay).toMatchObject({ expiryParsed: 1, flaggedExpired: 1 });
   }, 60_000);

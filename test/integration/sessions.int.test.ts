@@ -40,8 +40,10 @@ describe('sessions that look after themselves (real Neo4j)', () => {
   });
 
   const session = async (sessionId: string) => (await gql.data<{ session: any }>(SESSION, { ns, s: sessionId })).session;
-  const start = async (input: Record<string, unknown>) => (await gql.data<{ startSession: any }>(START, { i: { namespace: ns, ...input } })).startSession;
-  const remember = (content: string, extra: Record<string, unknown> = {}) => gql.data<{ remember: any }>(REMEMBER, { i: { namespace: ns, content, ...extra } });
+  const start = async (input: Record<string, unknown>) =>
+    (await gql.data<{ startSession: any }>(START, { i: { namespace: ns, ...input } })).startSession;
+  const remember = (content: string, extra: Record<string, unknown> = {}) =>
+    gql.data<{ remember: any }>(REMEMBER, { i: { namespace: ns, content, ...extra } });
 
   it('startSession answers pinned and constraint memories first, then the latest checkpoint, project and global memories, within maxChars', async () => {
     const pinned = (await remember('The payments API must always be called through the gateway, never directly.')).remember.memory.id;
@@ -96,20 +98,39 @@ describe('sessions that look after themselves (real Neo4j)', () => {
   it('fires a periodic checkpoint at the first prompt 15 minutes after the last one', async () => {
     await start({ sessionId: 'time-1' });
     const t0 = Date.now();
-    expect((await services.sessions.observe({ namespace: ns, sessionId: 'time-1', kind: 'prompt', query: 'first' }, new Date(t0 + 60_000)))!.checkpoint).toBeNull();
-    expect((await services.sessions.observe({ namespace: ns, sessionId: 'time-1', kind: 'tool', remembered: 'a tool result' }, new Date(t0 + 14 * 60_000)))!.checkpoint).toBeNull();
-    const fired = await services.sessions.observe({ namespace: ns, sessionId: 'time-1', kind: 'tool', remembered: 'later' }, new Date(t0 + 15 * 60_000 + 1_000));
+    expect(
+      (await services.sessions.observe({ namespace: ns, sessionId: 'time-1', kind: 'prompt', query: 'first' }, new Date(t0 + 60_000)))!
+        .checkpoint,
+    ).toBeNull();
+    expect(
+      (await services.sessions.observe(
+        { namespace: ns, sessionId: 'time-1', kind: 'tool', remembered: 'a tool result' },
+        new Date(t0 + 14 * 60_000),
+      ))!.checkpoint,
+    ).toBeNull();
+    const fired = await services.sessions.observe(
+      { namespace: ns, sessionId: 'time-1', kind: 'tool', remembered: 'later' },
+      new Date(t0 + 15 * 60_000 + 1_000),
+    );
     expect(fired!.checkpoint).toMatchObject({ trigger: 'periodic', promptCount: 1 });
     expect(fired!.checkpoint!.digest).toMatch(/^## Checkpoint — periodic: 15 min since the last checkpoint/);
     // The clock restarts at the checkpoint.
-    expect((await services.sessions.observe({ namespace: ns, sessionId: 'time-1', kind: 'prompt', query: 'next' }, new Date(t0 + 20 * 60_000)))!.checkpoint).toBeNull();
+    expect(
+      (await services.sessions.observe({ namespace: ns, sessionId: 'time-1', kind: 'prompt', query: 'next' }, new Date(t0 + 20 * 60_000)))!
+        .checkpoint,
+    ).toBeNull();
     // A session never started is not counted.
     expect(await services.sessions.observe({ namespace: ns, sessionId: 'never-started', kind: 'prompt', query: 'x' })).toBeNull();
   }, 60_000);
 
   it('keeps prompts and tool results well-formed, on one line and redacted', async () => {
     await start({ sessionId: 'clean-1' });
-    await services.sessions.observe({ namespace: ns, sessionId: 'clean-1', kind: 'prompt', query: 'deploy with key sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD\u0000\u202E now\nplease' });
+    await services.sessions.observe({
+      namespace: ns,
+      sessionId: 'clean-1',
+      kind: 'prompt',
+      query: 'deploy with key sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD\u0000\u202E now\nplease',
+    });
     await services.sessions.observe({ namespace: ns, sessionId: 'clean-1', kind: 'tool', remembered: `${'long output '.repeat(100)}` });
     const s = (await services.sessions.get(ns, 'clean-1'))!;
     expect(s.recentQueries[0]).not.toContain('sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD');
@@ -120,17 +141,29 @@ describe('sessions that look after themselves (real Neo4j)', () => {
 
   it('recoverSession answers within its character budget', async () => {
     for (const budgetChars of [200, 500, 2000]) {
-      const r = (await gql.data<{ recoverSession: any }>(`query($ns: String, $b: Int) { recoverSession(namespace: $ns, sessionId: "count-1", budgetChars: $b) { digest chars budgetChars checkpointId } }`, { ns, b: budgetChars })).recoverSession;
+      const r = (
+        await gql.data<{ recoverSession: any }>(
+          `query($ns: String, $b: Int) { recoverSession(namespace: $ns, sessionId: "count-1", budgetChars: $b) { digest chars budgetChars checkpointId } }`,
+          { ns, b: budgetChars },
+        )
+      ).recoverSession;
       expect(r.chars).toBe(r.digest.length);
       expect(r.chars).toBeLessThanOrEqual(budgetChars);
       expect(r.digest).toMatch(/^# Recovering session count-1 \(open\)\n11 prompts, 1 tool results/);
       expect(r.checkpointId).toBeTruthy();
     }
-    const big = (await gql.data<{ recoverSession: any }>(`query($ns: String) { recoverSession(namespace: $ns, sessionId: "count-1") { digest chars budgetChars } }`, { ns })).recoverSession;
+    const big = (
+      await gql.data<{ recoverSession: any }>(
+        `query($ns: String) { recoverSession(namespace: $ns, sessionId: "count-1") { digest chars budgetChars } }`,
+        { ns },
+      )
+    ).recoverSession;
     expect(big.budgetChars).toBe(2000);
     expect(big.digest).toContain('## Last checkpoint');
     expect(big.digest).toContain('## Recent prompts\n- q11');
-    const bad = await gql.exec(`query($ns: String) { recoverSession(namespace: $ns, sessionId: "count-1", budgetChars: 50) { chars } }`, { ns });
+    const bad = await gql.exec(`query($ns: String) { recoverSession(namespace: $ns, sessionId: "count-1", budgetChars: 50) { chars } }`, {
+      ns,
+    });
     expect(bad.errors?.[0]?.extensions?.code).toBe('LIMIT_EXCEEDED');
     const missing = await gql.exec(`query($ns: String) { recoverSession(namespace: $ns, sessionId: "nope") { chars } }`, { ns });
     expect(missing.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
@@ -138,9 +171,19 @@ describe('sessions that look after themselves (real Neo4j)', () => {
 
   it('session end: a session_end checkpoint and one summary job; the job summarizes (deterministic without a model), scores continuity and records aspect feedback once; pipelineStatus shows it', async () => {
     await remember('Next step: we need to add a retry for the S3 upload of the exporter.', { sessionId: 'count-1' });
-    const ended = (await gql.data<{ endSession: any }>(`mutation($ns: String) { endSession(namespace: $ns, sessionId: "count-1") { status endReason summaryJob { id status } } }`, { ns })).endSession;
+    const ended = (
+      await gql.data<{ endSession: any }>(
+        `mutation($ns: String) { endSession(namespace: $ns, sessionId: "count-1") { status endReason summaryJob { id status } } }`,
+        { ns },
+      )
+    ).endSession;
     expect(ended).toMatchObject({ status: 'ended', endReason: 'ended', summaryJob: { status: 'pending' } });
-    const again = (await gql.data<{ endSession: any }>(`mutation($ns: String) { endSession(namespace: $ns, sessionId: "count-1") { summaryJob { id } } }`, { ns })).endSession;
+    const again = (
+      await gql.data<{ endSession: any }>(
+        `mutation($ns: String) { endSession(namespace: $ns, sessionId: "count-1") { summaryJob { id } } }`,
+        { ns },
+      )
+    ).endSession;
     expect(again.summaryJob.id).toBe(ended.summaryJob.id);
     const [last] = await latestCheckpoints(services.executor, ns, 'count-1', 1);
     expect(last).toMatchObject({ trigger: 'session_end' });
@@ -148,12 +191,23 @@ describe('sessions that look after themselves (real Neo4j)', () => {
     expect(last!.digest).toContain('11 prompts in total');
     // A prompt after the end is not counted.
     expect(await services.sessions.observe({ namespace: ns, sessionId: 'count-1', kind: 'prompt', query: 'late' })).toBeNull();
-    const status = (await gql.data<{ pipelineStatus: any }>(`query($ns: String) { pipelineStatus(namespace: $ns) { sessions { open ended summarized pendingJobs completedJobs } } }`, { ns })).pipelineStatus;
+    const status = (
+      await gql.data<{ pipelineStatus: any }>(
+        `query($ns: String) { pipelineStatus(namespace: $ns) { sessions { open ended summarized pendingJobs completedJobs } } }`,
+        { ns },
+      )
+    ).pipelineStatus;
     expect(status.sessions).toMatchObject({ ended: 1, summarized: 0, pendingJobs: 1 });
 
     const job = await leaseJob(services.executor, 'sessions-test', ['session_end'], { namespaces: [ns] });
     expect(job).toMatchObject({ id: ended.summaryJob.id, kind: 'session_end' });
-    const deps = { executor: services.executor, provider: unavailable, feedback: services.upkeep.feedback, logger, settings: { llmTimeoutMs: 5_000 } };
+    const deps = {
+      executor: services.executor,
+      provider: unavailable,
+      feedback: services.upkeep.feedback,
+      logger,
+      settings: { llmTimeoutMs: 5_000 },
+    };
     const result = await runSessionEnd(deps, job!.id);
     expect(result).toMatchObject({ outcome: 'summarized', summarizer: 'deterministic', feedback: { applied: true } });
     const again2 = await runSessionEnd(deps, job!.id);
@@ -168,24 +222,55 @@ describe('sessions that look after themselves (real Neo4j)', () => {
     expect(s.continuity.used).toBeGreaterThanOrEqual(1);
     expect(s.continuity.score).toBeGreaterThan(0);
     expect(s.continuity.score).toBeLessThan(1);
-    const events = await services.executor.read<{ event: string; n: number }>('test', `MATCH (h:HistoryEvent {namespace: $ns}) WHERE h.event IN ['session.ended', 'session.summarized', 'aspect.feedback'] RETURN h.event AS event, count(*) AS n ORDER BY event`, { ns });
-    expect(events).toEqual([{ event: 'aspect.feedback', n: 1 }, { event: 'session.ended', n: 1 }, { event: 'session.summarized', n: 1 }]);
+    const events = await services.executor.read<{ event: string; n: number }>(
+      'test',
+      `MATCH (h:HistoryEvent {namespace: $ns}) WHERE h.event IN ['session.ended', 'session.summarized', 'aspect.feedback'] RETURN h.event AS event, count(*) AS n ORDER BY event`,
+      { ns },
+    );
+    expect(events).toEqual([
+      { event: 'aspect.feedback', n: 1 },
+      { event: 'session.ended', n: 1 },
+      { event: 'session.summarized', n: 1 },
+    ]);
   }, 120_000);
 
   it('scores continuity of the memories injected at start, and summarizes through the model when one answers', async () => {
     const r = await start({ sessionId: 'cont-1', maxChars: 4000 });
     expect(r.session.injectedMemoryIds.length).toBeGreaterThan(0);
-    await services.sessions.observe({ namespace: ns, sessionId: 'cont-1', kind: 'prompt', query: 'When does the invoice exporter upload to S3 on Monday?' });
-    await services.sessions.end({ namespace: ns, sessionId: 'cont-1', reason: 'ended', actor: 'test', transcript: 'User: When does the invoice exporter upload to S3?\nAssistant: Every Monday at 02:00 UTC.' });
-    ollama.respond(() => JSON.stringify({ request: 'When the exporter uploads', investigated: 'the exporter schedule', learned: 'Mondays 02:00 UTC', next_steps: 'none' }));
+    await services.sessions.observe({
+      namespace: ns,
+      sessionId: 'cont-1',
+      kind: 'prompt',
+      query: 'When does the invoice exporter upload to S3 on Monday?',
+    });
+    await services.sessions.end({
+      namespace: ns,
+      sessionId: 'cont-1',
+      reason: 'ended',
+      actor: 'test',
+      transcript: 'User: When does the invoice exporter upload to S3?\nAssistant: Every Monday at 02:00 UTC.',
+    });
+    ollama.respond(() =>
+      JSON.stringify({
+        request: 'When the exporter uploads',
+        investigated: 'the exporter schedule',
+        learned: 'Mondays 02:00 UTC',
+        next_steps: 'none',
+      }),
+    );
     const provider = new OllamaProvider({ host: ollama.url, model: 'qwen3:4b' });
     const job = await leaseJob(services.executor, 'sessions-test', ['session_end'], { namespaces: [ns] });
-    const result = await runSessionEnd({ executor: services.executor, provider, feedback: services.upkeep.feedback, logger, settings: { llmTimeoutMs: 10_000 } }, job!.id);
+    const result = await runSessionEnd(
+      { executor: services.executor, provider, feedback: services.upkeep.feedback, logger, settings: { llmTimeoutMs: 10_000 } },
+      job!.id,
+    );
     expect(result).toMatchObject({ outcome: 'summarized', summarizer: 'llm:qwen3:4b' });
     expect(ollama.requests.at(-1)!.prompt).toContain('Every Monday at 02:00 UTC.');
     const s = await session('cont-1');
     expect(s.summary).toMatchObject({ learned: 'Mondays 02:00 UTC', summarizer: 'llm:qwen3:4b' });
-    const exporter = s.continuity.memories.find((m: { memoryId: string; relevance: number }) => r.session.injectedMemoryIds.includes(m.memoryId) && m.relevance > 0.5);
+    const exporter = s.continuity.memories.find(
+      (m: { memoryId: string; relevance: number }) => r.session.injectedMemoryIds.includes(m.memoryId) && m.relevance > 0.5,
+    );
     expect(exporter).toBeTruthy(); // the exporter memory was used
     expect(s.continuity.used).toBeGreaterThanOrEqual(1);
     expect(s.continuity.used).toBeLessThan(s.continuity.injected); // the gateway rule was not
@@ -195,7 +280,10 @@ describe('sessions that look after themselves (real Neo4j)', () => {
     await start({ sessionId: 'idle-1' });
     await start({ sessionId: 'busy-1' });
     const now = Date.now();
-    await services.sessions.observe({ namespace: ns, sessionId: 'busy-1', kind: 'prompt', query: 'still here' }, new Date(now + 31 * 60_000));
+    await services.sessions.observe(
+      { namespace: ns, sessionId: 'busy-1', kind: 'prompt', query: 'still here' },
+      new Date(now + 31 * 60_000),
+    );
     expect(await services.sessions.sweepIdle([ns], new Date(now + 31 * 60_000 + 1_000))).toBeGreaterThanOrEqual(1);
     const idle = await session('idle-1');
     expect(idle).toMatchObject({ status: 'ended', endReason: 'idle', summaryJob: { status: 'pending' } });

@@ -45,9 +45,14 @@ describe('start-up when the embedding model cannot load', () => {
     mkdirSync(empty);
     const { code, stderr } = await start(empty);
     expect(code).not.toBe(0);
-    const lines = stderr.trim().split('\n').filter((line) => line.startsWith('mnemograph'));
+    const lines = stderr
+      .trim()
+      .split('\n')
+      .filter((line) => line.startsWith('mnemograph'));
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^mnemograph failed to start: \[UNAVAILABLE\] embedding model not found at .*model\.onnx; run npm run model:provision$/);
+    expect(lines[0]).toMatch(
+      /^mnemograph failed to start: \[UNAVAILABLE\] embedding model not found at .*model\.onnx; run npm run model:provision$/,
+    );
   }, 120_000);
 
   it('exits non-zero with one line naming the model and its folder when the files are corrupt', async () => {
@@ -58,7 +63,10 @@ describe('start-up when the embedding model cannot load', () => {
     writeFileSync(join(corrupt, MODEL, 'tokenizer.json'), 'garbage');
     const { code, stderr } = await start(corrupt);
     expect(code).not.toBe(0);
-    const lines = stderr.trim().split('\n').filter((line) => line.startsWith('mnemograph'));
+    const lines = stderr
+      .trim()
+      .split('\n')
+      .filter((line) => line.startsWith('mnemograph'));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(`[UNAVAILABLE] embedding model ${MODEL} failed to load from ${corrupt}`);
     expect(lines[0]!.length).toBeLessThan(700);

@@ -21,12 +21,60 @@ const BATCH = `mutation B($i: [RememberInput!]!) {
 }`;
 
 /** Words of real turns, and every kind of character the module acts on (and a few it keeps). */
-const WORDS = ['Ada', 'moved', 'billing', 'to', 'Berlin', 'the', 'spec', 'says', 'width', '3', 'cm', 'naïve', 'café', '中文', '😀', '👩\u200d💻', 'שלום', 'e\u0301'];
-const SPECIALS = [
-  '\u0000', '\u0001', '\u0007', '\u001b', '\u007f', '\u0085', '\u0090', '\u000b', '\u000c', '\r', '\r\n', '\t', '\u2028', '\u2029',
-  '\u202a', '\u202e', '\u2066', '\u2069', '\u200b', '\u2060', '\ufeff', '\ud800', '\udbff', '\udc00', '\udfff', '\u200d', '\u200e',
+const WORDS = [
+  'Ada',
+  'moved',
+  'billing',
+  'to',
+  'Berlin',
+  'the',
+  'spec',
+  'says',
+  'width',
+  '3',
+  'cm',
+  'naïve',
+  'café',
+  '中文',
+  '😀',
+  '👩\u200d💻',
+  'שלום',
+  'e\u0301',
 ];
-const piece = fc.oneof({ arbitrary: fc.constantFrom(...WORDS), weight: 3 }, { arbitrary: fc.constantFrom(...SPECIALS), weight: 2 }, { arbitrary: fc.constant(' '), weight: 2 });
+const SPECIALS = [
+  '\u0000',
+  '\u0001',
+  '\u0007',
+  '\u001b',
+  '\u007f',
+  '\u0085',
+  '\u0090',
+  '\u000b',
+  '\u000c',
+  '\r',
+  '\r\n',
+  '\t',
+  '\u2028',
+  '\u2029',
+  '\u202a',
+  '\u202e',
+  '\u2066',
+  '\u2069',
+  '\u200b',
+  '\u2060',
+  '\ufeff',
+  '\ud800',
+  '\udbff',
+  '\udc00',
+  '\udfff',
+  '\u200d',
+  '\u200e',
+];
+const piece = fc.oneof(
+  { arbitrary: fc.constantFrom(...WORDS), weight: 3 },
+  { arbitrary: fc.constantFrom(...SPECIALS), weight: 2 },
+  { arbitrary: fc.constant(' '), weight: 2 },
+);
 const text = fc.array(piece, { minLength: 1, maxLength: 30 }).map((p) => p.join(''));
 
 /** A memory's outcome as each transport answers it, in one shape. */
@@ -40,13 +88,30 @@ interface Outcome {
 describe('well-formed text on every transport', () => {
   let http: TestHttpServer;
   let mcp: Client;
-  const ns = { graphql: uniqueNamespace('text-gql'), mcp: uniqueNamespace('text-mcp'), inProcess: uniqueNamespace('text-proc'), batch: uniqueNamespace('text-batch'), mcpBatch: uniqueNamespace('text-mcpb'), tools: uniqueNamespace('text-tools') };
+  const ns = {
+    graphql: uniqueNamespace('text-gql'),
+    mcp: uniqueNamespace('text-mcp'),
+    inProcess: uniqueNamespace('text-proc'),
+    batch: uniqueNamespace('text-batch'),
+    mcpBatch: uniqueNamespace('text-mcpb'),
+    tools: uniqueNamespace('text-tools'),
+  };
   const forbidden = uniqueNamespace('text-forbidden');
 
   const contentOf = async (id: string): Promise<string> =>
-    (await http.services.executor.read<{ content: string }>('test.content', 'MATCH (m:Memory {id: $id}) RETURN m.content AS content', { id }))[0]!.content;
+    (
+      await http.services.executor.read<{ content: string }>('test.content', 'MATCH (m:Memory {id: $id}) RETURN m.content AS content', {
+        id,
+      })
+    )[0]!.content;
   const memoryCount = async (namespace: string): Promise<number> =>
-    Number((await http.services.executor.read<{ n: number }>('test.count', 'MATCH (m:Memory {namespace: $namespace}) RETURN count(m) AS n', { namespace }))[0]!.n);
+    Number(
+      (
+        await http.services.executor.read<{ n: number }>('test.count', 'MATCH (m:Memory {namespace: $namespace}) RETURN count(m) AS n', {
+          namespace,
+        })
+      )[0]!.n,
+    );
 
   beforeAll(async () => {
     http = await startTestHttpServer({
@@ -55,7 +120,9 @@ describe('well-formed text on every transport', () => {
       API_KEYS: JSON.stringify([{ key: KEY, name: 'text-agent', namespaces: Object.values(ns) }]),
     });
     mcp = newClient();
-    await mcp.connect(new StreamableHTTPClientTransport(new URL(`${http.origin}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${KEY}` } } }));
+    await mcp.connect(
+      new StreamableHTTPClientTransport(new URL(`${http.origin}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${KEY}` } } }),
+    );
   });
   afterAll(async () => {
     await mcp?.close();
@@ -64,16 +131,28 @@ describe('well-formed text on every transport', () => {
   });
 
   const viaGraphql = async (texts: string[]): Promise<Outcome[]> => {
-    const { status, body } = await http.post({ query: BATCH, variables: { i: texts.map((content) => ({ content, namespace: ns.graphql })) } }, { authorization: `Bearer ${KEY}` });
+    const { status, body } = await http.post(
+      { query: BATCH, variables: { i: texts.map((content) => ({ content, namespace: ns.graphql })) } },
+      { authorization: `Bearer ${KEY}` },
+    );
     expect(status, JSON.stringify(body).slice(0, 300)).toBe(200);
     expect(body.errors).toBeUndefined();
     return body.data.rememberBatch.map((item: any, index: number) => {
       expect(item.index).toBe(index);
-      return { code: item.error?.code ?? null, id: item.result?.memory.id ?? null, action: item.result?.dedup.action ?? null, cleanup: item.result?.textCleanup ?? [] };
+      return {
+        code: item.error?.code ?? null,
+        id: item.result?.memory.id ?? null,
+        action: item.result?.dedup.action ?? null,
+        cleanup: item.result?.textCleanup ?? [],
+      };
     });
   };
   const viaMcp = async (texts: string[]): Promise<Outcome[]> => {
-    const answer = await callTool(mcp, 'remember_batch', { namespace: ns.mcp, memories: texts.map((content) => ({ content })), max_tokens: 20_000 });
+    const answer = await callTool(mcp, 'remember_batch', {
+      namespace: ns.mcp,
+      memories: texts.map((content) => ({ content })),
+      max_tokens: 20_000,
+    });
     expect(answer.isError, answer.text.slice(0, 300)).toBe(false);
     return answer.json.memories.map((item: any, index: number) => {
       expect(item.index).toBe(index);
@@ -84,7 +163,12 @@ describe('well-formed text on every transport', () => {
     const outcomes = await http.services.remember.rememberBatch(texts.map((content) => ({ content, namespace: ns.inProcess })));
     return outcomes.map((o, index) => {
       expect(o.index).toBe(index);
-      return { code: o.error?.code ?? null, id: o.result?.memory.id ?? null, action: o.result?.dedup.action ?? null, cleanup: o.result?.textCleanup ?? [] };
+      return {
+        code: o.error?.code ?? null,
+        id: o.result?.memory.id ?? null,
+        action: o.result?.dedup.action ?? null,
+        cleanup: o.result?.textCleanup ?? [],
+      };
     });
   };
 
@@ -123,7 +207,10 @@ describe('well-formed text on every transport', () => {
 
   /** 50 turns of a conversation; the spec pasted from a word processor holds vertical tabs and a form feed. */
   const turns = (): string[] =>
-    Array.from({ length: 50 }, (_, i) => `Turn ${i}: the user explained step ${i} of the rollout plan for the billing service in region ${i % 7}.`);
+    Array.from(
+      { length: 50 },
+      (_, i) => `Turn ${i}: the user explained step ${i} of the rollout plan for the billing service in region ${i % 7}.`,
+    );
 
   it('a GraphQL batch of 50 with items 3, 17 and 42 bad in three ways stores the other 47 and answers three coded errors at their indexes', async () => {
     const inputs: Array<Record<string, unknown>> = turns().map((content) => ({ content, namespace: ns.batch }));
@@ -143,7 +230,11 @@ describe('well-formed text on every transport', () => {
     const items: any[] = body.data.rememberBatch;
     expect(items.map((item) => item.index)).toEqual([...Array(50).keys()]);
     const errors = items.filter((item) => item.error).map((item) => [item.index, item.error.code]);
-    expect(errors).toEqual([[3, 'BAD_USER_INPUT'], [17, 'LIMIT_EXCEEDED'], [42, 'FORBIDDEN']]);
+    expect(errors).toEqual([
+      [3, 'BAD_USER_INPUT'],
+      [17, 'LIMIT_EXCEEDED'],
+      [42, 'FORBIDDEN'],
+    ]);
     expect(items[3].error.message).toMatch(/control, bidi and invisible characters/);
     const stored = items.filter((item) => item.result);
     expect(stored).toHaveLength(47);
@@ -157,7 +248,10 @@ describe('well-formed text on every transport', () => {
     expect(items[8].result.textCleanup).toEqual([{ kind: 'control', count: 2 }]);
     expect(items[11].result.memory.content).toBe('Old Mac file\nsecond line\nthird line');
     expect(items[20].result.memory.content).toBe('Chat app text: user nimda said password rotation is due');
-    expect(items[20].result.textCleanup).toEqual([{ kind: 'bidi', count: 2 }, { kind: 'invisible', count: 1 }]);
+    expect(items[20].result.textCleanup).toEqual([
+      { kind: 'bidi', count: 2 },
+      { kind: 'invisible', count: 1 },
+    ]);
     expect(items[25].result.memory.content).toBe('Cut in the middle of an emoji \ufffd here');
     expect(items[25].result.textCleanup).toEqual([{ kind: 'lone_surrogate', count: 1 }]);
   }, 120_000);
@@ -175,7 +269,12 @@ describe('well-formed text on every transport', () => {
     expect(answer.json.omitted).toBeUndefined();
     const items: any[] = answer.json.memories;
     expect(items.map((item) => item.index)).toEqual([...Array(50).keys()]);
-    expect(items.filter((item) => item.error).map((item) => [item.index, item.error.code])).toEqual([[3, 'BAD_USER_INPUT'], [17, 'LIMIT_EXCEEDED'], [42, 'BAD_USER_INPUT'], [43, 'BAD_USER_INPUT']]);
+    expect(items.filter((item) => item.error).map((item) => [item.index, item.error.code])).toEqual([
+      [3, 'BAD_USER_INPUT'],
+      [17, 'LIMIT_EXCEEDED'],
+      [42, 'BAD_USER_INPUT'],
+      [43, 'BAD_USER_INPUT'],
+    ]);
     expect(await memoryCount(ns.mcpBatch)).toBe(46);
     expect(await contentOf(items[5].id)).toBe('MCP product spec:\nWidth: 3 cm');
     expect(items[5]).toEqual({ index: 5, id: expect.any(String), dedup: 'STORED_NEW' });
@@ -183,32 +282,61 @@ describe('well-formed text on every transport', () => {
   }, 120_000);
 
   it('a batch over MAX_BATCH_SIZE is the one refused whole, with LIMIT_EXCEEDED', async () => {
-    const { body } = await http.post({ query: BATCH, variables: { i: Array.from({ length: 501 }, (_, i) => ({ content: `x ${i}`, namespace: ns.batch })) } }, { authorization: `Bearer ${KEY}` });
+    const { body } = await http.post(
+      { query: BATCH, variables: { i: Array.from({ length: 501 }, (_, i) => ({ content: `x ${i}`, namespace: ns.batch })) } },
+      { authorization: `Bearer ${KEY}` },
+    );
     expect(body.errors?.map((e: any) => e.extensions?.code)).toEqual(['LIMIT_EXCEEDED']);
   });
 
   it('MCP create_entities, create_relations and add_observations clean their text and answer per item with its index', async () => {
     const made = await callTool(mcp, 'create_entities', {
       namespace: ns.tools,
-      entities: [{ name: 'Ada\u0000 Lovelace\u202e', type: 'person' }, { name: 'Eve', type: 'villain' }, { name: 'Acme\u200b Corp', type: 'organization', description: 'Makes\u000banvils' }],
+      entities: [
+        { name: 'Ada\u0000 Lovelace\u202e', type: 'person' },
+        { name: 'Eve', type: 'villain' },
+        { name: 'Acme\u200b Corp', type: 'organization', description: 'Makes\u000banvils' },
+      ],
     });
     expect(made.isError, made.text).toBe(false);
-    expect(made.json.entities.map((e: any) => [e.index, e.name ?? null, e.error?.code ?? null])).toEqual([[0, 'Ada Lovelace', null], [1, null, 'BAD_USER_INPUT'], [2, 'Acme Corp', null]]);
+    expect(made.json.entities.map((e: any) => [e.index, e.name ?? null, e.error?.code ?? null])).toEqual([
+      [0, 'Ada Lovelace', null],
+      [1, null, 'BAD_USER_INPUT'],
+      [2, 'Acme Corp', null],
+    ]);
 
     const related = await callTool(mcp, 'create_relations', {
       namespace: ns.tools,
-      relations: [{ source: 'Ada Lovelace', type: 'works\u0007 at', target: 'Acme\u2060 Corp' }, { source: 'Ada Lovelace', type: 'knows', target: 'Nobody' }, { source: 'Ada Lovelace', type: 'uses', target: 'Acme Corp', confidence: 7 }],
+      relations: [
+        { source: 'Ada Lovelace', type: 'works\u0007 at', target: 'Acme\u2060 Corp' },
+        { source: 'Ada Lovelace', type: 'knows', target: 'Nobody' },
+        { source: 'Ada Lovelace', type: 'uses', target: 'Acme Corp', confidence: 7 },
+      ],
     });
     expect(related.isError, related.text).toBe(false);
-    expect(related.json.relations.map((r: any) => [r.index, r.type ?? null, r.error?.code ?? null])).toEqual([[0, 'works at', null], [1, null, 'NOT_FOUND'], [2, null, 'BAD_USER_INPUT']]);
+    expect(related.json.relations.map((r: any) => [r.index, r.type ?? null, r.error?.code ?? null])).toEqual([
+      [0, 'works at', null],
+      [1, null, 'NOT_FOUND'],
+      [2, null, 'BAD_USER_INPUT'],
+    ]);
 
     const observed = await callTool(mcp, 'add_observations', {
       namespace: ns.tools,
-      observations: [{ entity: 'Ada\u200b Lovelace', content: 'Ada\u000bwrote the first\u0000 program' }, { entity: 'Ada Lovelace', content: 'x', kind: 'rumour' }],
+      observations: [
+        { entity: 'Ada\u200b Lovelace', content: 'Ada\u000bwrote the first\u0000 program' },
+        { entity: 'Ada Lovelace', content: 'x', kind: 'rumour' },
+      ],
     });
     expect(observed.isError, observed.text).toBe(false);
-    expect(observed.json.observations.map((o: any) => [o.index, o.error?.code ?? null])).toEqual([[0, null], [1, 'BAD_USER_INPUT']]);
-    const facts = await http.services.executor.read<{ content: string }>('test.facts', 'MATCH (a:Attribute {namespace: $namespace}) RETURN a.content AS content', { namespace: ns.tools });
+    expect(observed.json.observations.map((o: any) => [o.index, o.error?.code ?? null])).toEqual([
+      [0, null],
+      [1, 'BAD_USER_INPUT'],
+    ]);
+    const facts = await http.services.executor.read<{ content: string }>(
+      'test.facts',
+      'MATCH (a:Attribute {namespace: $namespace}) RETURN a.content AS content',
+      { namespace: ns.tools },
+    );
     expect(facts.map((f) => f.content)).toEqual(['Ada\nwrote the first program']);
   });
 });

@@ -38,7 +38,14 @@ describe('the embedding tracker re-embeds after a model change', () => {
 
   it('stamps new chunks with the model and their hash, re-embeds every chunk under a new model name, and recall keeps working', async () => {
     const chunks = () =>
-      before.executor.read<{ id: string; model: string | null; embeddedHash: string | null; contentHash: string; memoryModel: string; at: string | null }>(
+      before.executor.read<{
+        id: string;
+        model: string | null;
+        embeddedHash: string | null;
+        contentHash: string;
+        memoryModel: string;
+        at: string | null;
+      }>(
         'test.chunks',
         `MATCH (m:Memory {namespace: $ns})-[:HAS_CHUNK]->(c:Chunk)
          RETURN c.id AS id, c.embeddingModel AS model, c.embeddedHash AS embeddedHash, c.contentHash AS contentHash, m.embeddingModel AS memoryModel, c.embeddedAt AS at`,
@@ -66,7 +73,8 @@ describe('the embedding tracker re-embeds after a model change', () => {
       await after.upkeep.tracker!.drain();
       const switched = await chunks();
       expect(switched.map((c) => c.model)).toEqual(original.map(() => 'all-MiniLM-L6-v2-renamed'));
-      for (const c of switched) expect([c.embeddedHash, c.memoryModel, c.at !== null]).toEqual([c.contentHash, 'all-MiniLM-L6-v2-renamed', true]);
+      for (const c of switched)
+        expect([c.embeddedHash, c.memoryModel, c.at !== null]).toEqual([c.contentHash, 'all-MiniLM-L6-v2-renamed', true]);
       expect(embedder.texts).toBe(original.length + 1); // every chunk once, plus the recall query above
 
       const status = await gql.data<{ pipelineStatus: { embeddings: { model: string; processed: number; queueDepth: number } } }>(

@@ -25,7 +25,10 @@ describe('aspect feedback', () => {
   });
 
   it('raises the weights of the aspects a session confirmed, once per session, and counts it for that namespace only', async () => {
-    const { memory } = await services.remember.remember({ content: 'We decided to use Kubernetes for the Apollo deployment.', namespace: ns });
+    const { memory } = await services.remember.remember({
+      content: 'We decided to use Kubernetes for the Apollo deployment.',
+      namespace: ns,
+    });
     const weights = async () =>
       services.executor.read<{ id: string; weight: number }>(
         'test.weights',
@@ -35,22 +38,27 @@ describe('aspect feedback', () => {
     const before = await weights();
     expect(before.length).toBeGreaterThan(0); // the decision became a constraint under an aspect
 
-    const first = (await gql.data<{ aspectFeedback: Record<string, unknown> }>(FEEDBACK, { ns, s: 'session-1', ids: [memory.id, 'not-a-memory'] })).aspectFeedback;
+    const first = (
+      await gql.data<{ aspectFeedback: Record<string, unknown> }>(FEEDBACK, { ns, s: 'session-1', ids: [memory.id, 'not-a-memory'] })
+    ).aspectFeedback;
     expect(first).toMatchObject({ applied: true, aspectsUpdated: before.length, confirmations: before.length });
     expect((await weights()).map((w) => w.weight)).toEqual(before.map((w) => Math.round((w.weight + 0.05) * 1e9) / 1e9));
 
-    const again = (await gql.data<{ aspectFeedback: Record<string, unknown> }>(FEEDBACK, { ns, s: 'session-1', ids: [memory.id] })).aspectFeedback;
+    const again = (await gql.data<{ aspectFeedback: Record<string, unknown> }>(FEEDBACK, { ns, s: 'session-1', ids: [memory.id] }))
+      .aspectFeedback;
     expect(again).toMatchObject({ applied: false, aspectsUpdated: 0 });
     expect((await weights()).map((w) => w.weight)).toEqual(before.map((w) => Math.round((w.weight + 0.05) * 1e9) / 1e9));
 
     // Another namespace cannot move this namespace's aspects with this namespace's memory ids.
-    const foreign = (await gql.data<{ aspectFeedback: Record<string, unknown> }>(FEEDBACK, { ns: other, s: 'session-1', ids: [memory.id] })).aspectFeedback;
+    const foreign = (await gql.data<{ aspectFeedback: Record<string, unknown> }>(FEEDBACK, { ns: other, s: 'session-1', ids: [memory.id] }))
+      .aspectFeedback;
     expect(foreign).toMatchObject({ applied: true, aspectsUpdated: 0 });
 
     const status = (await gql.data<{ pipelineStatus: { feedback: Record<string, number> } }>(STATUS, { ns })).pipelineStatus.feedback;
     expect(status).toMatchObject({ aspectsUpdated: before.length, ftsConfirmations: before.length, decayedAspects: 0 });
     expect(status.propagatedAttributes).toBeGreaterThanOrEqual(1);
-    const otherStatus = (await gql.data<{ pipelineStatus: { feedback: Record<string, number> } }>(STATUS, { ns: other })).pipelineStatus.feedback;
+    const otherStatus = (await gql.data<{ pipelineStatus: { feedback: Record<string, number> } }>(STATUS, { ns: other })).pipelineStatus
+      .feedback;
     expect(otherStatus).toEqual({ aspectsUpdated: 0, ftsConfirmations: 0, decayedAspects: 0, propagatedAttributes: 0 });
   }, 300_000);
 });

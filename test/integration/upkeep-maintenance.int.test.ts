@@ -14,7 +14,10 @@ describe('maintenance: diagnose, recommend, repair, halt what does not help', ()
     const kept = await services.remember.remember({ content: 'The payments gateway retries webhooks for 24 hours.', namespace: ns });
     await services.remember.remember({ content: 'Support tickets are triaged every morning at nine.', namespace: ns });
     const forgotten = await services.remember.remember({ content: 'The old VPN endpoint is vpn1.example.org.', namespace: ns });
-    await services.executor.write('test.forget', `MATCH (m:Memory {id: $id}) SET m.deletedAt = $now REMOVE m.dedupKey`, { id: forgotten.memory.id, now: new Date().toISOString() });
+    await services.executor.write('test.forget', `MATCH (m:Memory {id: $id}) SET m.deletedAt = $now REMOVE m.dedupKey`, {
+      id: forgotten.memory.id,
+      now: new Date().toISOString(),
+    });
     await services.executor.write(
       'test.dead',
       `UNWIND $ids AS id MATCH (m:Memory {id: $memory})
@@ -29,7 +32,14 @@ describe('maintenance: diagnose, recommend, repair, halt what does not help', ()
   });
 
   const outcome = (r: MaintenanceReport, action: string) => r.actions.find((a) => a.action === action)?.outcome;
-  const deadJobs = async () => Number((await services.executor.read<{ n: number }>('test.dead', `MATCH (j:Job {namespace: $ns, status: 'dead'}) RETURN count(j) AS n`, { ns }))[0]!.n);
+  const deadJobs = async () =>
+    Number(
+      (
+        await services.executor.read<{ n: number }>('test.dead', `MATCH (j:Job {namespace: $ns, status: 'dead'}) RETURN count(j) AS n`, {
+          ns,
+        })
+      )[0]!.n,
+    );
 
   it('observes without changing anything, repairs dead jobs (score up), and halts a retention sweep that never helps after 3 runs', async () => {
     const sweeps: Array<string | null> = [];
@@ -48,16 +58,21 @@ describe('maintenance: diagnose, recommend, repair, halt what does not help', ()
 
     // The GraphQL call in observe mode: recommendations, nothing executed.
     const gql = await graphqlClient(services);
-    const observed = (await gql.data<{ runMaintenance: any }>(
-      `mutation($ns: String) { runMaintenance(namespace: $ns, mode: observe) { mode scoreDelta after { score } before { score queue { dead deadRate } storage { tombstoneRatio } indexes { online fullTextCoverage vectorCoverage } } actions { action outcome reason } } }`,
-      { ns },
-    )).runMaintenance;
+    const observed = (
+      await gql.data<{ runMaintenance: any }>(
+        `mutation($ns: String) { runMaintenance(namespace: $ns, mode: observe) { mode scoreDelta after { score } before { score queue { dead deadRate } storage { tombstoneRatio } indexes { online fullTextCoverage vectorCoverage } } actions { action outcome reason } } }`,
+        { ns },
+      )
+    ).runMaintenance;
     await gql.stop();
     expect(observed.before.queue.dead).toBe(3);
     expect(observed.before.indexes).toEqual({ online: true, fullTextCoverage: 1, vectorCoverage: 1 });
     expect(observed.before.storage.tombstoneRatio).toBeCloseTo(1 / 3, 5);
     expect(observed.before.score).toBeLessThan(1);
-    expect(observed.actions.map((a: { action: string; outcome: string }) => `${a.action}:${a.outcome}`).sort()).toEqual(['requeueDeadJobs:observed', 'triggerRetentionSweep:observed']);
+    expect(observed.actions.map((a: { action: string; outcome: string }) => `${a.action}:${a.outcome}`).sort()).toEqual([
+      'requeueDeadJobs:observed',
+      'triggerRetentionSweep:observed',
+    ]);
     expect(observed.after).toBeNull();
     expect(await deadJobs()).toBe(3);
 

@@ -16,7 +16,10 @@ describe('upkeep that runs itself: per-action maintenance limits, auto actions, 
     services = testServices({ COMPRESSION_AUTO_MIN_SESSIONS: '3', COMPRESSION_AUTO_AGE_DAYS: '30' });
     const kept = await services.remember.remember({ content: 'The payments gateway retries webhooks for 24 hours.', namespace: ns });
     const forgotten = await services.remember.remember({ content: 'The old VPN endpoint is vpn1.example.org.', namespace: ns });
-    await services.executor.write('test.forget', `MATCH (m:Memory {id: $id}) SET m.deletedAt = $now REMOVE m.dedupKey`, { id: forgotten.memory.id, now: new Date().toISOString() });
+    await services.executor.write('test.forget', `MATCH (m:Memory {id: $id}) SET m.deletedAt = $now REMOVE m.dedupKey`, {
+      id: forgotten.memory.id,
+      now: new Date().toISOString(),
+    });
     await services.executor.write(
       'test.dead',
       `UNWIND $ids AS id MATCH (m:Memory {id: $memory})
@@ -35,11 +38,24 @@ describe('upkeep that runs itself: per-action maintenance limits, auto actions, 
 
   it('is on by default: maintenance every 30 min in execute mode for the safe repairs, decay hourly, compression every 6 h', () => {
     const config = loadConfig({ NEO4J_PASSWORD: 'irrelevant-here' });
-    expect(config).toMatchObject({ MAINTENANCE_INTERVAL_MS: 30 * 60_000, MAINTENANCE_MODE: 'execute', DECAY_INTERVAL_MS: 3_600_000, COMPRESSION_AUTO_INTERVAL_MS: 6 * 3_600_000, SESSIONS_ENABLED: true });
+    expect(config).toMatchObject({
+      MAINTENANCE_INTERVAL_MS: 30 * 60_000,
+      MAINTENANCE_MODE: 'execute',
+      DECAY_INTERVAL_MS: 3_600_000,
+      COMPRESSION_AUTO_INTERVAL_MS: 6 * 3_600_000,
+      SESSIONS_ENABLED: true,
+    });
     expect(config.MAINTENANCE_AUTO_ACTIONS).toEqual(['releaseStaleLeases', 'reembedMissingVectors', 'triggerRetentionSweep']);
     // One setting turns each off.
-    expect(loadConfig({ NEO4J_PASSWORD: 'irrelevant-here', MAINTENANCE_INTERVAL_MS: '0', DECAY_INTERVAL_MS: '0', COMPRESSION_AUTO_INTERVAL_MS: '0', SESSION_IDLE_TIMEOUT_MS: '0' }))
-      .toMatchObject({ MAINTENANCE_INTERVAL_MS: 0, DECAY_INTERVAL_MS: 0, COMPRESSION_AUTO_INTERVAL_MS: 0, SESSION_IDLE_TIMEOUT_MS: 0 });
+    expect(
+      loadConfig({
+        NEO4J_PASSWORD: 'irrelevant-here',
+        MAINTENANCE_INTERVAL_MS: '0',
+        DECAY_INTERVAL_MS: '0',
+        COMPRESSION_AUTO_INTERVAL_MS: '0',
+        SESSION_IDLE_TIMEOUT_MS: '0',
+      }),
+    ).toMatchObject({ MAINTENANCE_INTERVAL_MS: 0, DECAY_INTERVAL_MS: 0, COMPRESSION_AUTO_INTERVAL_MS: 0, SESSION_IDLE_TIMEOUT_MS: 0 });
   });
 
   it('each action has its own cooldown and budget; a scheduled cycle executes only the auto actions', async () => {
@@ -48,11 +64,19 @@ describe('upkeep that runs itself: per-action maintenance limits, auto actions, 
       services.executor,
       // The fallback would allow one sweep an hour; the sweep's own limit allows two, back to back.
       {
-        cooldownMs: 3_600_000, hourlyBudget: 1, leaseTimeoutMs: 300_000,
+        cooldownMs: 3_600_000,
+        hourlyBudget: 1,
+        leaseTimeoutMs: 300_000,
         actionLimits: { ...ACTION_LIMITS, triggerRetentionSweep: { cooldownMs: 0, hourlyBudget: 2 } },
         autoActions: ['triggerRetentionSweep'],
       },
-      { retentionSweep: async () => { sweeps += 1; return 1; }, reembed: () => null },
+      {
+        retentionSweep: async () => {
+          sweeps += 1;
+          return 1;
+        },
+        reembed: () => null,
+      },
       services.logger,
     );
     const scheduled = await worker.tick('execute', ns, { scheduled: true });
@@ -71,7 +95,10 @@ describe('upkeep that runs itself: per-action maintenance limits, auto actions, 
     const occurred = (days: number) => new Date(Date.now() - days * DAY).toISOString();
     const write = async (sessionId: string, days: number) => {
       for (const turn of ['We talked about the exporter schedule.', 'The exporter moved to Tuesdays.']) {
-        await services.remember.remember({ content: `${turn} (${sessionId})`, namespace: old, type: 'episodic', sessionId, occurredAt: occurred(days) }, { actor: 'test' });
+        await services.remember.remember(
+          { content: `${turn} (${sessionId})`, namespace: old, type: 'episodic', sessionId, occurredAt: occurred(days) },
+          { actor: 'test' },
+        );
       }
     };
     await write('s-1', 60);
@@ -80,7 +107,11 @@ describe('upkeep that runs itself: per-action maintenance limits, auto actions, 
     expect(await services.sessionUpkeep.checkCompression([old])).toBe(0);
     await write('s-4', 40);
     expect(await services.sessionUpkeep.checkCompression([old])).toBe(3);
-    const jobs = await services.executor.read<{ sessionId: string }>('test', `MATCH (j:Job {namespace: $ns, kind: 'compress'}) RETURN j.sessionId AS sessionId ORDER BY sessionId`, { ns: old });
+    const jobs = await services.executor.read<{ sessionId: string }>(
+      'test',
+      `MATCH (j:Job {namespace: $ns, kind: 'compress'}) RETURN j.sessionId AS sessionId ORDER BY sessionId`,
+      { ns: old },
+    );
     expect(jobs.map((j) => j.sessionId)).toEqual(['s-1', 's-2', 's-4']);
     // Queued once: a second check finds them waiting and queues nothing.
     expect(await services.sessionUpkeep.checkCompression([old])).toBe(0);

@@ -25,7 +25,13 @@ describe('start-up warms the indexes', () => {
   it('reports each index answered (a time, not an error)', async () => {
     const { warmUpIndexes } = await import('../../src/db/index.js');
     const report = await warmUpIndexes(services.executor, 384);
-    expect(Object.keys(report.indexes).sort()).toEqual(['chunk_embedding', 'chunk_namespace', 'entity_name', 'hint_text', 'memory_content']);
+    expect(Object.keys(report.indexes).sort()).toEqual([
+      'chunk_embedding',
+      'chunk_namespace',
+      'entity_name',
+      'hint_text',
+      'memory_content',
+    ]);
     for (const value of Object.values(report.indexes)) expect(typeof value).toBe('number');
   });
 });

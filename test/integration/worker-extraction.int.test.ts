@@ -1,7 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueNamespace } from '../support/services.js';
 import { answerBySchema } from '../support/schema-answer.js';
-import { candidateIdsOf, extraction, memoryTextOf, query, scriptStages, startDeepPath, stageOf, waitForJob, type DeepPathRig } from '../support/deep-path.js';
+import {
+  candidateIdsOf,
+  extraction,
+  memoryTextOf,
+  query,
+  scriptStages,
+  startDeepPath,
+  stageOf,
+  waitForJob,
+  type DeepPathRig,
+} from '../support/deep-path.js';
 
 const SEED = 'Maya has been comparing databases for the billing service this quarter.';
 const SOURCE = 'Maya told the team: for the billing service we prefer PostgreSQL. The billing service runs on Kubernetes. Lunch was nice.';
@@ -41,8 +51,15 @@ describe('deep path end to end: worker → fake Ollama → Neo4j (controlled-wri
           '```',
         ].join('\n');
       },
-      decide: (r) => JSON.stringify({ action: 'ADD', targetId: null, confidence: 0.9, reason: `new detail (${candidateIdsOf(r.prompt).length} candidates)` }),
-      hints: () => '```json\n{"questions":["Which database does the billing service prefer?","Where does the billing service run?","Who works on billing?","What does Maya prefer?","Is PostgreSQL used?","A sixth question beyond the cap?"]}\n```',
+      decide: (r) =>
+        JSON.stringify({
+          action: 'ADD',
+          targetId: null,
+          confidence: 0.9,
+          reason: `new detail (${candidateIdsOf(r.prompt).length} candidates)`,
+        }),
+      hints: () =>
+        '```json\n{"questions":["Which database does the billing service prefer?","Where does the billing service run?","Who works on billing?","What does Maya prefer?","Is PostgreSQL used?","A sixth question beyond the cap?"]}\n```',
       // The per-entity classification that follows extraction: answered by the schema it sends.
       classify: (r) => JSON.stringify(answerBySchema(r.format)),
     });
@@ -54,11 +71,25 @@ describe('deep path end to end: worker → fake Ollama → Neo4j (controlled-wri
     const job = await waitForJob(services, source.memory.id, ['completed']);
 
     const result = JSON.parse(job.result!);
-    expect(result).toMatchObject({ mode: 'controlled-write', facts: 3, entities: 3, outcomes: { created: 2, 'skipped:low_fact_confidence': 1 }, graphError: null });
+    expect(result).toMatchObject({
+      mode: 'controlled-write',
+      facts: 3,
+      entities: 3,
+      outcomes: { created: 2, 'skipped:low_fact_confidence': 1 },
+      graphError: null,
+    });
 
     // Each generate call was a non-streamed request constrained by a JSON Schema; the seed memory was a decision candidate.
     const decisions = fake.requests.filter((r) => stageOf(r) === 'decide');
-    expect(fake.requests.every((r) => r.path === '/api/generate' && r.stream === false && typeof r.format === 'object' && (r.format as { type?: string }).type === 'object')).toBe(true);
+    expect(
+      fake.requests.every(
+        (r) =>
+          r.path === '/api/generate' &&
+          r.stream === false &&
+          typeof r.format === 'object' &&
+          (r.format as { type?: string }).type === 'object',
+      ),
+    ).toBe(true);
     expect(decisions.length).toBeGreaterThan(0);
     expect(decisions.some((d) => candidateIdsOf(d.prompt).includes(seed.memory.id))).toBe(true);
     expect(decisions.every((d) => !candidateIdsOf(d.prompt).includes(source.memory.id))).toBe(true);
@@ -99,8 +130,22 @@ describe('deep path end to end: worker → fake Ollama → Neo4j (controlled-wri
       { namespace },
     );
     expect(attributes).toEqual([
-      { entity: 'billing service', aspect: 'facts', content: 'The billing service runs on Kubernetes.', kind: 'attribute', status: 'active', from: 'pipeline-v2' },
-      { entity: 'maya', aspect: 'preferences', content: 'Maya prefers PostgreSQL for the billing service.', kind: 'attribute', status: 'active', from: 'pipeline-v2' },
+      {
+        entity: 'billing service',
+        aspect: 'facts',
+        content: 'The billing service runs on Kubernetes.',
+        kind: 'attribute',
+        status: 'active',
+        from: 'pipeline-v2',
+      },
+      {
+        entity: 'maya',
+        aspect: 'preferences',
+        content: 'Maya prefers PostgreSQL for the billing service.',
+        kind: 'attribute',
+        status: 'active',
+        from: 'pipeline-v2',
+      },
     ]);
 
     const history = await query<{ event: string; outcome: string; actor: string; model: string; details: string }>(
@@ -117,11 +162,21 @@ describe('deep path end to end: worker → fake Ollama → Neo4j (controlled-wri
       ['pipeline.proposal', 'skipped:low_fact_confidence'],
     ]);
     expect(history.every((h) => h.actor === 'pipeline-v2' && h.model === 'qwen3:4b')).toBe(true);
-    expect(JSON.parse(history[2]!.details)).toMatchObject({ action: 'ADD', sourceMemoryId: source.memory.id, factCount: 3, entityCount: 3, extractionModel: 'qwen3:4b' });
+    expect(JSON.parse(history[2]!.details)).toMatchObject({
+      action: 'ADD',
+      sourceMemoryId: source.memory.id,
+      factCount: 3,
+      entityCount: 3,
+      extractionModel: 'qwen3:4b',
+    });
 
     // Hints: at most five, searchable in the namespace.
     await waitForJob(services, source.memory.id, ['completed'], { kind: 'hints' });
-    const hints = await query<{ text: string; token: string }>(services, `MATCH (h:Hint)-[:HINT_OF]->(:Memory {id: $source}) RETURN h.text AS text, h.namespaceToken AS token`, { source: source.memory.id });
+    const hints = await query<{ text: string; token: string }>(
+      services,
+      `MATCH (h:Hint)-[:HINT_OF]->(:Memory {id: $source}) RETURN h.text AS text, h.namespaceToken AS token`,
+      { source: source.memory.id },
+    );
     expect(hints).toHaveLength(5);
     expect(hints[0]!.token).toMatch(/^ns/);
     expect(worker.state()).toMatchObject({ running: true, mode: 'controlled-write', llmAvailable: true });
@@ -137,8 +192,15 @@ describe('deep path end to end: worker → fake Ollama → Neo4j (controlled-wri
         memoryTextOf(r.prompt) === GARBAGE
           ? 'I am sorry, as a language model I cannot produce JSON today.'
           : JSON.stringify({
-              facts: [{ content: 'tiny' }, { content: 'Priya owns the deploy pipeline.', type: 'ownership', confidence: 0.95 }, 'not an object'],
-              entities: [{ source: 'Priya', relationship: '', target: 'deploy pipeline' }, { source: 'Priya', relationship: 'owns', target: 'deploy pipeline', confidence: 0.9 }],
+              facts: [
+                { content: 'tiny' },
+                { content: 'Priya owns the deploy pipeline.', type: 'ownership', confidence: 0.95 },
+                'not an object',
+              ],
+              entities: [
+                { source: 'Priya', relationship: '', target: 'deploy pipeline' },
+                { source: 'Priya', relationship: 'owns', target: 'deploy pipeline', confidence: 0.9 },
+              ],
             }),
       decide: () => JSON.stringify({ action: 'ADD', confidence: 0.9, reason: 'new' }),
       hints: () => '{"questions":[]}',
@@ -151,9 +213,17 @@ describe('deep path end to end: worker → fake Ollama → Neo4j (controlled-wri
     const gResult = JSON.parse(gJob.result!);
     expect(gResult).toMatchObject({ facts: 0, entities: 0, outcomes: {} });
     expect(gResult.warnings[0]).toMatch(/extraction output unusable: LLM output is not valid JSON/);
-    const [raw] = await query<{ content: string }>(services, `MATCH (m:Memory {id: $id}) WHERE m.deletedAt IS NULL RETURN m.content AS content`, { id: garbage.memory.id });
+    const [raw] = await query<{ content: string }>(
+      services,
+      `MATCH (m:Memory {id: $id}) WHERE m.deletedAt IS NULL RETURN m.content AS content`,
+      { id: garbage.memory.id },
+    );
     expect(raw!.content).toBe(GARBAGE);
-    const [event] = await query<{ outcome: string }>(services, `MATCH (h:HistoryEvent {event: 'pipeline.extraction'})-[:ABOUT]->(:Memory {id: $id}) RETURN h.outcome AS outcome`, { id: garbage.memory.id });
+    const [event] = await query<{ outcome: string }>(
+      services,
+      `MATCH (h:HistoryEvent {event: 'pipeline.extraction'})-[:ABOUT]->(:Memory {id: $id}) RETURN h.outcome AS outcome`,
+      { id: garbage.memory.id },
+    );
     expect(event!.outcome).toBe('empty');
 
     const pJob = await waitForJob(services, partial.memory.id, ['completed', 'dead']);
@@ -162,7 +232,11 @@ describe('deep path end to end: worker → fake Ollama → Neo4j (controlled-wri
     expect(pResult.warnings.join('\n')).toMatch(/fact 0: shorter than 10/);
     expect(pResult.warnings.join('\n')).toMatch(/unknown type "ownership"/);
     expect(pResult.warnings.join('\n')).toMatch(/entity 0: source, relationship and target must all be non-empty/);
-    const stored = await query<{ type: string }>(services, `MATCH (f:Memory {who: 'pipeline-v2'})-[:EXTRACTED_FROM]->(:Memory {id: $id}) RETURN f.type AS type`, { id: partial.memory.id });
+    const stored = await query<{ type: string }>(
+      services,
+      `MATCH (f:Memory {who: 'pipeline-v2'})-[:EXTRACTED_FROM]->(:Memory {id: $id}) RETURN f.type AS type`,
+      { id: partial.memory.id },
+    );
     expect(stored).toEqual([{ type: 'fact' }]);
   });
 });

@@ -45,14 +45,20 @@ describe('deep path when the LLM fails', () => {
 
     const job = await waitForJob(services, memory.memory.id, ['dead'], { timeoutMs: 30_000 });
     expect(job.attempts).toBe(3);
-    expect(job.error).toMatch(/^attempt 3\/3: LlmHttpError: LLM server returned HTTP 500 for model qwen3:4b: llama runner process has terminated/);
+    expect(job.error).toMatch(
+      /^attempt 3\/3: LlmHttpError: LLM server returned HTTP 500 for model qwen3:4b: llama runner process has terminated/,
+    );
     expect(fake.requests).toHaveLength(3);
     await expectRawMemoryIntact(rig, memory.memory.id, content);
     expect(worker.state()).toMatchObject({ running: true, failed: 3, llmAvailable: false });
 
     // The model comes back; a requeued job is processed normally.
     scriptStages(fake, {
-      extract: () => extraction([['The payments on-call rotation changes every Monday at 9am.', 'procedural', 0.9]], [['payments team', 'has', 'on-call rotation']]),
+      extract: () =>
+        extraction(
+          [['The payments on-call rotation changes every Monday at 9am.', 'procedural', 0.9]],
+          [['payments team', 'has', 'on-call rotation']],
+        ),
       decide: () => JSON.stringify({ action: 'ADD', confidence: 0.9, reason: 'new' }),
       // The per-entity classification that follows extraction: answered by the schema it sends.
       classify: (r) => JSON.stringify(answerBySchema(r.format)),

@@ -33,7 +33,11 @@ describe('deep path: structured outputs and model usage accounting', () => {
   const observed: Array<{ kind: string; model: string; usage: LlmUsage }> = [];
 
   beforeAll(async () => {
-    rig = await startDeepPath(namespace, { HINTS_ENABLED: 'true', HINTS_MAX: '3' }, { onLlmUsage: (kind, model, usage) => observed.push({ kind, model, usage }) });
+    rig = await startDeepPath(
+      namespace,
+      { HINTS_ENABLED: 'true', HINTS_MAX: '3' },
+      { onLlmUsage: (kind, model, usage) => observed.push({ kind, model, usage }) },
+    );
   });
   afterAll(async () => {
     await rig.close();
@@ -51,7 +55,12 @@ describe('deep path: structured outputs and model usage accounting', () => {
     }
 
     // Every call carried the schema of its stage, and every answer fits it.
-    const expected = { extract: EXTRACTION_SCHEMA, decide: DECISION_SCHEMA, contradiction: CONTRADICTION_SCHEMA, hints: hintsSchema(3) } as const;
+    const expected = {
+      extract: EXTRACTION_SCHEMA,
+      decide: DECISION_SCHEMA,
+      contradiction: CONTRADICTION_SCHEMA,
+      hints: hintsSchema(3),
+    } as const;
     expect(fake.requests.length).toBeGreaterThanOrEqual(4);
     for (const request of fake.requests) {
       const stage = stageOf(request);
@@ -79,7 +88,22 @@ describe('deep path: structured outputs and model usage accounting', () => {
 
     const client = await graphqlClient(services);
     try {
-      const { pipelineStatus } = await client.data<{ pipelineStatus: { llm: { tokensPerMemory: number; byKind: Array<{ kind: string; jobs: number; memories: number; calls: number; promptTokens: number; evalTokens: number; tokensPerJob: number }> } } }>(
+      const { pipelineStatus } = await client.data<{
+        pipelineStatus: {
+          llm: {
+            tokensPerMemory: number;
+            byKind: Array<{
+              kind: string;
+              jobs: number;
+              memories: number;
+              calls: number;
+              promptTokens: number;
+              evalTokens: number;
+              tokensPerJob: number;
+            }>;
+          };
+        };
+      }>(
         `query ($ns: String) { pipelineStatus(namespace: $ns) { llm { tokensPerMemory byKind { kind jobs memories calls promptTokens evalTokens tokensPerJob durationMs durationMsPerJob } } } }`,
         { ns: namespace },
       );
@@ -99,15 +123,30 @@ describe('deep path: structured outputs and model usage accounting', () => {
   it('keeps the usage of a failed attempt on the job', async () => {
     const { services, fake } = rig;
     // Extraction answers, then the model server fails: the attempt's tokens are still counted.
-    fake.respond((request) => (stageOf(request) === 'extract' ? answer(request) : { status: 500, error: 'llama runner process has terminated' }));
+    fake.respond((request) =>
+      stageOf(request) === 'extract' ? answer(request) : { status: 500, error: 'llama runner process has terminated' },
+    );
     const before = fake.requests.length;
     const { memory } = await services.remember.remember({ content: 'Priya moved the ingestion service from Kafka to NATS last week.' });
-    const usageOf = async () => (await query<{ calls: number | null }>(services, `MATCH (j:Job {kind: 'extract'})-[:FOR]->(:Memory {id: $id}) RETURN j.llmCalls AS calls`, { id: memory.id }))[0]?.calls ?? 0;
+    const usageOf = async () =>
+      (
+        await query<{ calls: number | null }>(
+          services,
+          `MATCH (j:Job {kind: 'extract'})-[:FOR]->(:Memory {id: $id}) RETURN j.llmCalls AS calls`,
+          { id: memory.id },
+        )
+      )[0]?.calls ?? 0;
     await expect.poll(usageOf, { timeout: 45_000, interval: 200 }).toBeGreaterThan(0);
-    const rows = await query<{ calls: number; status: string; error: string }>(services, `MATCH (j:Job {kind: 'extract'})-[:FOR]->(:Memory {id: $id}) RETURN j.llmCalls AS calls, j.status AS status, j.error AS error`, { id: memory.id });
+    const rows = await query<{ calls: number; status: string; error: string }>(
+      services,
+      `MATCH (j:Job {kind: 'extract'})-[:FOR]->(:Memory {id: $id}) RETURN j.llmCalls AS calls, j.status AS status, j.error AS error`,
+      { id: memory.id },
+    );
     expect(rows[0]!.error).toContain('HTTP 500');
     // Only successful calls report usage: one extraction per attempt so far.
-    const extractions = fake.requests.slice(before).filter((r) => stageOf(r) === 'extract' && memoryTextOf(r.prompt).includes('NATS')).length;
+    const extractions = fake.requests
+      .slice(before)
+      .filter((r) => stageOf(r) === 'extract' && memoryTextOf(r.prompt).includes('NATS')).length;
     expect(rows[0]!.calls).toBeGreaterThanOrEqual(1);
     expect(rows[0]!.calls).toBeLessThanOrEqual(extractions);
   });

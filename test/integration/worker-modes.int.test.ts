@@ -1,7 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createWorker } from '../../src/worker/index.js';
 import { uniqueNamespace } from '../support/services.js';
-import { candidateIdsOf, extraction, memoryTextOf, query, scriptStages, startDeepPath, waitForJob, type DeepPathRig } from '../support/deep-path.js';
+import {
+  candidateIdsOf,
+  extraction,
+  memoryTextOf,
+  query,
+  scriptStages,
+  startDeepPath,
+  waitForJob,
+  type DeepPathRig,
+} from '../support/deep-path.js';
 
 const FIRST = 'Alice uses MySQL for the billing service.';
 const SECOND = 'Update from Alice: billing moved off MySQL.';
@@ -14,7 +23,13 @@ function scriptUpdate(rig: DeepPathRig, action: 'UPDATE' | 'ADD' = 'UPDATE'): vo
       memoryTextOf(r.prompt) === FIRST
         ? extraction([[FIRST, 'fact', 0.9]], [['Alice', 'uses', 'MySQL']])
         : extraction([[SECOND_FACT, 'fact', 0.9]], [['Alice', 'uses', 'PostgreSQL']]),
-    decide: (r) => JSON.stringify({ action, targetId: candidateIdsOf(r.prompt)[0] ?? null, confidence: 0.9, reason: 'billing moved from MySQL to PostgreSQL' }),
+    decide: (r) =>
+      JSON.stringify({
+        action,
+        targetId: candidateIdsOf(r.prompt)[0] ?? null,
+        confidence: 0.9,
+        reason: 'billing moved from MySQL to PostgreSQL',
+      }),
   });
 }
 
@@ -41,7 +56,14 @@ describe('pipeline modes', () => {
     expect((await waitForJob(services, memory.id, ['pending'])).attempts).toBe(0);
     expect(fake.requests).toHaveLength(0);
 
-    const enabled = createWorker({ executor: services.executor, embedder: services.embedder, remember: services.remember, config: { ...services.config, PIPELINE_ENABLED: true }, logger: services.logger, namespaces: [memory.namespace] });
+    const enabled = createWorker({
+      executor: services.executor,
+      embedder: services.embedder,
+      remember: services.remember,
+      config: { ...services.config, PIPELINE_ENABLED: true },
+      logger: services.logger,
+      namespaces: [memory.namespace],
+    });
     enabled.start();
     try {
       await waitForJob(services, memory.id, ['completed']);
@@ -65,7 +87,14 @@ describe('pipeline modes', () => {
       namespace = uniqueNamespace(`wm${label}`);
       rig = await startDeepPath(namespace, env);
       scriptStages(rig.fake, {
-        extract: () => extraction([['Ravi maintains the search cluster.', 'fact', 0.95], ['Ravi prefers Rust for services.', 'preference', 0.9]], [['Ravi', 'maintains', 'search cluster']]),
+        extract: () =>
+          extraction(
+            [
+              ['Ravi maintains the search cluster.', 'fact', 0.95],
+              ['Ravi prefers Rust for services.', 'preference', 0.9],
+            ],
+            [['Ravi', 'maintains', 'search cluster']],
+          ),
         decide: () => JSON.stringify({ action: 'ADD', confidence: 0.9, reason: 'new' }),
       });
       const memory = await rig.services.remember.remember({ content: 'Ravi maintains the search cluster and prefers Rust for services.' });
@@ -84,7 +113,10 @@ describe('pipeline modes', () => {
       expect(written).toEqual([{ facts: 0, relations: 0, attributes: 0 }]);
       const recorded = await proposals(rig, memory.memory.id);
       expect(recorded.map((p) => p.outcome)).toEqual([outcome, outcome]);
-      expect(recorded.map((p) => p.details.factContent).sort()).toEqual(['Ravi maintains the search cluster.', 'Ravi prefers Rust for services.']);
+      expect(recorded.map((p) => p.details.factContent).sort()).toEqual([
+        'Ravi maintains the search cluster.',
+        'Ravi prefers Rust for services.',
+      ]);
       expect(recorded.every((p) => p.details.action === 'ADD' && p.details.mode === label)).toBe(true);
     });
   }
@@ -100,8 +132,17 @@ describe('pipeline modes', () => {
     const job = await waitForJob(rig.services, second.memory.id, ['completed']);
     expect(JSON.parse(job.result!).outcomes).toEqual({ 'blocked:update_delete_disabled': 1 });
     const [proposal] = await proposals(rig, second.memory.id);
-    expect(proposal!.details).toMatchObject({ action: 'UPDATE', targetId: first.memory.id, reviewNeeded: false, contradiction: { contradicts: false } });
-    const [attr] = await query<{ status: string }>(rig.services, `MATCH (a:Attribute {createdBy: 'pipeline-v2'})-[:FROM]->(:Memory {id: $id}) RETURN a.status AS status`, { id: first.memory.id });
+    expect(proposal!.details).toMatchObject({
+      action: 'UPDATE',
+      targetId: first.memory.id,
+      reviewNeeded: false,
+      contradiction: { contradicts: false },
+    });
+    const [attr] = await query<{ status: string }>(
+      rig.services,
+      `MATCH (a:Attribute {createdBy: 'pipeline-v2'})-[:FROM]->(:Memory {id: $id}) RETURN a.status AS status`,
+      { id: first.memory.id },
+    );
     expect(attr!.status).toBe('active');
   });
 
@@ -117,7 +158,14 @@ describe('pipeline modes', () => {
     expect(JSON.parse(job.result!)).toMatchObject({ mode: 'full', outcomes: { 'applied:update': 1 } });
 
     // Every active attribute from the target — the pipeline's and the inline linker's — is superseded by the new one.
-    const chain = await query<{ createdBy: string; newer: string; older: string; olderStatus: string; validTo: string | null; method: string }>(
+    const chain = await query<{
+      createdBy: string;
+      newer: string;
+      older: string;
+      olderStatus: string;
+      validTo: string | null;
+      method: string;
+    }>(
       rig.services,
       `MATCH (n:Attribute)-[s:SUPERSEDES]->(o:Attribute)-[:FROM]->(:Memory {id: $target})
        RETURN o.createdBy AS createdBy, n.content AS newer, o.content AS older, o.status AS olderStatus, o.validTo AS validTo, s.method AS method
@@ -129,7 +177,11 @@ describe('pipeline modes', () => {
       { createdBy: 'inline-linker', ...superseded },
       { createdBy: 'pipeline-v2', ...superseded },
     ]);
-    const [active] = await query<{ n: number }>(rig.services, `MATCH (a:Attribute {status: 'active'})-[:FROM]->(:Memory {id: $target}) RETURN count(a) AS n`, { target: first.memory.id });
+    const [active] = await query<{ n: number }>(
+      rig.services,
+      `MATCH (a:Attribute {status: 'active'})-[:FROM]->(:Memory {id: $target}) RETURN count(a) AS n`,
+      { target: first.memory.id },
+    );
     expect(active!.n).toBe(0);
     const [target] = await query<{ content: string; deleted: boolean; superseded: boolean; events: string[] }>(
       rig.services,

@@ -2,7 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../../src/app.js';
 import { ValidationError, NotFoundError } from '../../src/errors.js';
-import { completeJob, extendLease, failJob, jobsPage, lastErrors, leaseJob, queueDepth, releaseStaleLeases, requeueJob } from '../../src/worker/index.js';
+import {
+  completeJob,
+  extendLease,
+  failJob,
+  jobsPage,
+  lastErrors,
+  leaseJob,
+  queueDepth,
+  releaseStaleLeases,
+  requeueJob,
+} from '../../src/worker/index.js';
 import { cleanNamespace, testServices, uniqueNamespace } from '../support/services.js';
 
 const CREATE_JOBS = `
@@ -23,11 +33,19 @@ describe('job queue operations on the real Neo4j', () => {
     await services.executor.close();
   });
 
-  async function seedJobs(count: number, options: { kind?: string; maxAttempts?: number } = {}): Promise<{ namespace: string; ids: string[] }> {
+  async function seedJobs(
+    count: number,
+    options: { kind?: string; maxAttempts?: number } = {},
+  ): Promise<{ namespace: string; ids: string[] }> {
     const namespace = uniqueNamespace('queue');
     namespaces.push(namespace);
     const base = Date.now() - 60_000;
-    const jobs = Array.from({ length: count }, (_, i) => ({ id: randomUUID(), memoryId: randomUUID(), kind: options.kind ?? 'extract', createdAt: new Date(base + i * 1000).toISOString() }));
+    const jobs = Array.from({ length: count }, (_, i) => ({
+      id: randomUUID(),
+      memoryId: randomUUID(),
+      kind: options.kind ?? 'extract',
+      createdAt: new Date(base + i * 1000).toISOString(),
+    }));
     await services.executor.write('test.seed-jobs', CREATE_JOBS, { jobs, namespace, maxAttempts: options.maxAttempts ?? 3 });
     return { namespace, ids: jobs.map((j) => j.id) };
   }
@@ -53,13 +71,20 @@ describe('job queue operations on the real Neo4j', () => {
     const got = claimed.filter((j) => j !== null);
     expect(got).toHaveLength(3);
     expect(new Set(got.map((j) => j!.id)).size).toBe(3);
-    const [row] = await services.executor.read<{ leased: number }>('test', `MATCH (j:Job {namespace: $namespace, status: 'leased'}) RETURN count(j) AS leased`, { namespace });
+    const [row] = await services.executor.read<{ leased: number }>(
+      'test',
+      `MATCH (j:Job {namespace: $namespace, status: 'leased'}) RETURN count(j) AS leased`,
+      { namespace },
+    );
     expect(row!.leased).toBe(3);
   });
 
   it('leases the oldest runnable job first and respects kinds and availableAt', async () => {
     const { namespace, ids } = await seedJobs(3);
-    await services.executor.write('test', `MATCH (j:Job {id: $id}) SET j.availableAt = $later`, { id: ids[0], later: new Date(Date.now() + 60_000).toISOString() });
+    await services.executor.write('test', `MATCH (j:Job {id: $id}) SET j.availableAt = $later`, {
+      id: ids[0],
+      later: new Date(Date.now() + 60_000).toISOString(),
+    });
     expect((await lease(namespace, 'w'))!.id).toBe(ids[1]);
     expect(await leaseJob(services.executor, 'w', ['hints'], { namespaces: [namespace] })).toBeNull();
     expect(await leaseJob(services.executor, 'w', [], { namespaces: [namespace] })).toBeNull();
@@ -69,17 +94,32 @@ describe('job queue operations on the real Neo4j', () => {
     const { namespace, ids } = await seedJobs(1, { maxAttempts: 2 });
     const first = (await lease(namespace, 'w1'))!;
     expect(await failJob(services.executor, first.id, 'someone-else', 'nope', { attempts: 1, retryBaseMs: 0 })).toBeNull();
-    expect(await failJob(services.executor, first.id, 'w1', 'LlmHttpError: HTTP 500', { attempts: first.attempts, retryBaseMs: 60_000 })).toBe('pending');
+    expect(
+      await failJob(services.executor, first.id, 'w1', 'LlmHttpError: HTTP 500', { attempts: first.attempts, retryBaseMs: 60_000 }),
+    ).toBe('pending');
     expect(await lease(namespace, 'w1')).toBeNull(); // backoff: not yet available
-    await services.executor.write('test', `MATCH (j:Job {id: $id}) SET j.availableAt = $now`, { id: ids[0], now: new Date().toISOString() });
+    await services.executor.write('test', `MATCH (j:Job {id: $id}) SET j.availableAt = $now`, {
+      id: ids[0],
+      now: new Date().toISOString(),
+    });
     const second = (await lease(namespace, 'w2'))!;
     expect(second.attempts).toBe(2);
     expect(await completeJob(services.executor, second.id, 'w1', { ok: true })).toBe(false);
     expect(await extendLease(services.executor, second.id, 'w2')).toBe(true);
-    expect(await failJob(services.executor, second.id, 'w2', 'LlmTimeoutError: timed out', { attempts: second.attempts, retryBaseMs: 0 })).toBe('dead');
-    const [row] = await services.executor.read<{ status: string; error: string }>('test', `MATCH (j:Job {id: $id}) RETURN j.status AS status, j.error AS error`, { id: second.id });
+    expect(
+      await failJob(services.executor, second.id, 'w2', 'LlmTimeoutError: timed out', { attempts: second.attempts, retryBaseMs: 0 }),
+    ).toBe('dead');
+    const [row] = await services.executor.read<{ status: string; error: string }>(
+      'test',
+      `MATCH (j:Job {id: $id}) RETURN j.status AS status, j.error AS error`,
+      { id: second.id },
+    );
     expect(row).toEqual({ status: 'dead', error: 'LlmTimeoutError: timed out' });
-    expect((await lastErrors(services.executor, 5, namespace))[0]).toMatchObject({ jobId: second.id, kind: 'extract', error: 'LlmTimeoutError: timed out' });
+    expect((await lastErrors(services.executor, 5, namespace))[0]).toMatchObject({
+      jobId: second.id,
+      kind: 'extract',
+      error: 'LlmTimeoutError: timed out',
+    });
   });
 
   it('requeues dead and completed jobs only, with a fresh attempt budget', async () => {
@@ -96,12 +136,19 @@ describe('job queue operations on the real Neo4j', () => {
 
   it('releases stale leases: pending again, or dead when that was the last attempt', async () => {
     const { namespace, ids } = await seedJobs(2, { maxAttempts: 1, kind: 'hints' });
-    await services.executor.write('test', `MATCH (j:Job) WHERE j.id IN $ids SET j.maxAttempts = CASE j.id WHEN $first THEN 3 ELSE 1 END`, { ids, first: ids[0] });
+    await services.executor.write('test', `MATCH (j:Job) WHERE j.id IN $ids SET j.maxAttempts = CASE j.id WHEN $first THEN 3 ELSE 1 END`, {
+      ids,
+      first: ids[0],
+    });
     const leased = [(await lease(namespace, 'crashed'))!, (await lease(namespace, 'crashed'))!];
     const old = new Date(Date.now() - 120_000).toISOString();
     await services.executor.write('test', `MATCH (j:Job) WHERE j.id IN $ids SET j.leasedAt = $old`, { ids: leased.map((j) => j.id), old });
     expect(await releaseStaleLeases(services.executor, 60_000)).toBeGreaterThanOrEqual(2);
-    const rows = await services.executor.read<{ id: string; status: string; error: string }>('test', `MATCH (j:Job {namespace: $namespace}) RETURN j.id AS id, j.status AS status, j.error AS error`, { namespace });
+    const rows = await services.executor.read<{ id: string; status: string; error: string }>(
+      'test',
+      `MATCH (j:Job {namespace: $namespace}) RETURN j.id AS id, j.status AS status, j.error AS error`,
+      { namespace },
+    );
     const byId = new Map(rows.map((r) => [r.id, r]));
     expect(byId.get(ids[0]!)!.status).toBe('pending');
     expect(byId.get(ids[1]!)!.status).toBe('dead');
@@ -119,7 +166,9 @@ describe('job queue operations on the real Neo4j', () => {
     const page3 = await jobsPage(services.executor, { namespace, first: 2, after: page2.pageInfo.endCursor });
     expect(page3.edges.map((e) => e.node.id)).toEqual(ids.slice(4));
     expect(page3.pageInfo).toEqual({ hasNextPage: false, endCursor: page3.edges[0]!.cursor });
-    expect((await jobsPage(services.executor, { namespace, status: 'leased', kind: 'extract', first: 10 })).edges.map((e) => e.node.id)).toEqual([ids[0]]);
+    expect(
+      (await jobsPage(services.executor, { namespace, status: 'leased', kind: 'extract', first: 10 })).edges.map((e) => e.node.id),
+    ).toEqual([ids[0]]);
     expect(page1.edges[0]!.node.memoryId).toEqual(expect.any(String));
     await expect(jobsPage(services.executor, { namespace, first: 2, after: 'garbage!' })).rejects.toBeInstanceOf(ValidationError);
     await expect(jobsPage(services.executor, { namespace, first: 0 })).rejects.toBeInstanceOf(ValidationError);

@@ -24,7 +24,12 @@ describe('the worker discards results for a memory that changed while it was ext
       const stage = stageOf(request);
       if (stage === 'extract') {
         await forgetMemory(services.executor, { id: source.memory.id, namespace, actor: 'test' }, 'changed my mind');
-        return { text: extraction([['Maya prefers PostgreSQL for the billing service.', 'preference', 0.92]], [['billing service', 'uses', 'PostgreSQL']]) };
+        return {
+          text: extraction(
+            [['Maya prefers PostgreSQL for the billing service.', 'preference', 0.92]],
+            [['billing service', 'uses', 'PostgreSQL']],
+          ),
+        };
       }
       if (stage === 'decide') return { text: JSON.stringify({ action: 'ADD', targetId: null, confidence: 0.9, reason: 'new' }) };
       return { status: 500, error: `unscripted ${stage}` };
@@ -34,11 +39,23 @@ describe('the worker discards results for a memory that changed while it was ext
     expect(job.status).toBe('completed');
     expect(JSON.parse(job.result!).discarded).toMatch(/forgotten or rewritten/);
 
-    const facts = await query<{ n: number }>(services, `MATCH (f:Memory {namespace: $namespace, who: 'pipeline-v2'}) RETURN count(f) AS n`, { namespace });
+    const facts = await query<{ n: number }>(
+      services,
+      `MATCH (f:Memory {namespace: $namespace, who: 'pipeline-v2'}) RETURN count(f) AS n`,
+      { namespace },
+    );
     expect(facts[0]!.n).toBe(0);
-    const relations = await query<{ n: number }>(services, `MATCH (s:Entity {namespace: $namespace})-[r:RELATES_TO]->() RETURN count(r) AS n`, { namespace });
+    const relations = await query<{ n: number }>(
+      services,
+      `MATCH (s:Entity {namespace: $namespace})-[r:RELATES_TO]->() RETURN count(r) AS n`,
+      { namespace },
+    );
     expect(relations[0]!.n).toBe(0);
-    const events = await query<{ event: string }>(services, `MATCH (h:HistoryEvent)-[:ABOUT]->(:Memory {id: $id}) RETURN h.event AS event ORDER BY event`, { id: source.memory.id });
+    const events = await query<{ event: string }>(
+      services,
+      `MATCH (h:HistoryEvent)-[:ABOUT]->(:Memory {id: $id}) RETURN h.event AS event ORDER BY event`,
+      { id: source.memory.id },
+    );
     expect(events.map((e) => e.event)).toEqual(['created', 'forgotten', 'pipeline.stale']);
   });
 });

@@ -1,6 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { uniqueNamespace } from '../support/services.js';
-import { extraction, memoryTextOf, query, scriptStages, stageOf, startDeepPath, waitForJob, type DeepPathRig } from '../support/deep-path.js';
+import {
+  extraction,
+  memoryTextOf,
+  query,
+  scriptStages,
+  stageOf,
+  startDeepPath,
+  waitForJob,
+  type DeepPathRig,
+} from '../support/deep-path.js';
 
 interface AttributeRow extends Record<string, unknown> {
   id: string;
@@ -17,11 +26,17 @@ RETURN a.id AS id, a.content AS content, a.status AS status, a.validTo AS validT
 ORDER BY a.validFrom`;
 
 /** Extraction of each memory is scripted by its text: one fact about Alice and one triple. */
-function scriptFacts(rig: DeepPathRig, factsByMemory: Record<string, string>, contradiction?: Parameters<typeof scriptStages>[1]['contradiction']): void {
+function scriptFacts(
+  rig: DeepPathRig,
+  factsByMemory: Record<string, string>,
+  contradiction?: Parameters<typeof scriptStages>[1]['contradiction'],
+): void {
   scriptStages(rig.fake, {
     extract: (r) => {
       const fact = factsByMemory[memoryTextOf(r.prompt)];
-      return fact ? extraction([[fact, 'fact', 0.9]], [['Alice', 'uses', fact.includes('MongoDB') ? 'MongoDB' : 'PostgreSQL']]) : extraction([]);
+      return fact
+        ? extraction([[fact, 'fact', 0.9]], [['Alice', 'uses', fact.includes('MongoDB') ? 'MongoDB' : 'PostgreSQL']])
+        : extraction([]);
     },
     decide: () => JSON.stringify({ action: 'ADD', confidence: 0.9, reason: 'a newer statement about Alice' }),
     ...(contradiction ? { contradiction } : {}),
@@ -65,11 +80,24 @@ describe('retroactive supersession of attributes', () => {
     expect(attrs[1]!.validTo).toBeNull();
     expect(attrs[1]!.supersedes).toEqual([attrs[0]!.id]);
 
-    const [edge] = await query<{ method: string; reason: string }>(rig.services, `MATCH (:Attribute {id: $newer})-[s:SUPERSEDES]->(:Attribute {id: $old}) RETURN s.method AS method, s.reason AS reason`, { newer: attrs[1]!.id, old: attrs[0]!.id });
+    const [edge] = await query<{ method: string; reason: string }>(
+      rig.services,
+      `MATCH (:Attribute {id: $newer})-[s:SUPERSEDES]->(:Attribute {id: $old}) RETURN s.method AS method, s.reason AS reason`,
+      { newer: attrs[1]!.id, old: attrs[0]!.id },
+    );
     expect(edge).toEqual({ method: 'syntactic', reason: 'negation: only one statement is negated' });
-    const [event] = await query<{ outcome: string; details: string }>(rig.services, `MATCH (h:HistoryEvent {event: 'attribute.superseded'})-[:ABOUT]->(:Memory {id: $id}) RETURN h.outcome AS outcome, h.details AS details`, { id: second });
+    const [event] = await query<{ outcome: string; details: string }>(
+      rig.services,
+      `MATCH (h:HistoryEvent {event: 'attribute.superseded'})-[:ABOUT]->(:Memory {id: $id}) RETURN h.outcome AS outcome, h.details AS details`,
+      { id: second },
+    );
     expect(event!.outcome).toBe('superseded');
-    expect(JSON.parse(event!.details)).toMatchObject({ oldAttributeId: attrs[0]!.id, newAttributeId: attrs[1]!.id, oldContent: old, method: 'syntactic' });
+    expect(JSON.parse(event!.details)).toMatchObject({
+      oldAttributeId: attrs[0]!.id,
+      newAttributeId: attrs[1]!.id,
+      oldContent: old,
+      method: 'syntactic',
+    });
     // No model call was needed for this one.
     expect(rig.fake.requests.some((r) => stageOf(r) === 'contradiction')).toBe(false);
   });
@@ -79,7 +107,12 @@ describe('retroactive supersession of attributes', () => {
     rig = await startDeepPath(namespace, { SEMANTIC_CONTRADICTION_ENABLED: 'true' });
     const old = 'Alice uses PostgreSQL for the billing service.';
     const newer = 'Alice uses MongoDB for the billing service.';
-    scriptFacts(rig, { 'Alice: billing runs on PostgreSQL.': old, 'Alice: billing now runs on MongoDB.': newer }, () => '<think>same system, different database</think>{"contradicts": true, "confidence": 0.85, "reasoning": "one database replaced the other"}');
+    scriptFacts(
+      rig,
+      { 'Alice: billing runs on PostgreSQL.': old, 'Alice: billing now runs on MongoDB.': newer },
+      () =>
+        '<think>same system, different database</think>{"contradicts": true, "confidence": 0.85, "reasoning": "one database replaced the other"}',
+    );
     await processInOrder(rig, ['Alice: billing runs on PostgreSQL.', 'Alice: billing now runs on MongoDB.']);
 
     const attrs = await query<AttributeRow>(rig.services, ATTRIBUTES, { namespace, entity: 'alice', aspect: 'facts' });
@@ -87,7 +120,11 @@ describe('retroactive supersession of attributes', () => {
       [old, 'superseded', 0],
       [newer, 'active', 1],
     ]);
-    const [edge] = await query<{ method: string; reason: string }>(rig.services, `MATCH (:Attribute {id: $id})-[s:SUPERSEDES]->() RETURN s.method AS method, s.reason AS reason`, { id: attrs[1]!.id });
+    const [edge] = await query<{ method: string; reason: string }>(
+      rig.services,
+      `MATCH (:Attribute {id: $id})-[s:SUPERSEDES]->() RETURN s.method AS method, s.reason AS reason`,
+      { id: attrs[1]!.id },
+    );
     expect(edge).toEqual({ method: 'semantic', reason: 'one database replaced the other' });
   });
 
@@ -96,7 +133,10 @@ describe('retroactive supersession of attributes', () => {
     rig = await startDeepPath(namespace, { SEMANTIC_CONTRADICTION_ENABLED: 'true', SEMANTIC_CONTRADICTION_TIMEOUT_MS: '5000' });
     scriptFacts(
       rig,
-      { 'Alice: billing runs on PostgreSQL.': 'Alice uses PostgreSQL for the billing service.', 'Alice: billing now runs on MongoDB.': 'Alice uses MongoDB for the billing service.' },
+      {
+        'Alice: billing runs on PostgreSQL.': 'Alice uses PostgreSQL for the billing service.',
+        'Alice: billing now runs on MongoDB.': 'Alice uses MongoDB for the billing service.',
+      },
       () => ({ text: '{"contradicts": true, "confidence": 1, "reasoning": "too late"}', delayMs: 15_000 }),
     );
     const [, second] = await processInOrder(rig, ['Alice: billing runs on PostgreSQL.', 'Alice: billing now runs on MongoDB.']);

@@ -7,7 +7,11 @@ import { cleanNamespace, testServices, uniqueNamespace } from '../support/servic
 const CONTENT = [
   'Alice Johnson prefers Postgres over MySQL for every new service.',
   'We decided to use Kubernetes for the Apollo deployment, with three nodes per region.',
-  ...Array.from({ length: 12 }, (_, i) => `Runbook step ${i + 1}: check the dashboards for region ${i + 1}, then confirm the rollout with the on-call engineer before continuing.`),
+  ...Array.from(
+    { length: 12 },
+    (_, i) =>
+      `Runbook step ${i + 1}: check the dashboards for region ${i + 1}, then confirm the rollout with the on-call engineer before continuing.`,
+  ),
 ].join(' ');
 
 /** Everything one write leaves in a namespace, counted. */

@@ -57,7 +57,13 @@ describe('remember when the duplicate target changes between the dedup read and 
     const namespace = ns();
     const content = 'Backups of the billing database run nightly at 02:00 UTC.';
     const first = await services.remember.remember({ content, namespace });
-    interleave = async () => void (await services.update.update({ id: first.memory.id, namespace, content: 'The search cluster was moved to Frankfurt last spring.', actor: 'test' }));
+    interleave = async () =>
+      void (await services.update.update({
+        id: first.memory.id,
+        namespace,
+        content: 'The search cluster was moved to Frankfurt last spring.',
+        actor: 'test',
+      }));
     const second = await services.remember.remember({ content, namespace });
     expect(second.dedup.action).toBe('STORED_NEW');
     const contents = (await live(namespace)).map((m) => m.content).sort();
@@ -89,7 +95,11 @@ describe('remember when the duplicate target changes between the dedup read and 
     const second = await services.remember.remember({ content: near, namespace });
     expect(second.dedup.action).not.toBe('DUPLICATE_SEMANTIC');
     expect(second.dedup.action).toBe('STORED_NEW');
-    const [links] = await services.executor.read<{ n: number }>('test.links', 'MATCH (:Memory {id: $id})-[d:DUPLICATE_OF]->() RETURN count(d) AS n', { id: second.memory.id });
+    const [links] = await services.executor.read<{ n: number }>(
+      'test.links',
+      'MATCH (:Memory {id: $id})-[d:DUPLICATE_OF]->() RETURN count(d) AS n',
+      { id: second.memory.id },
+    );
     expect(links!.n).toBe(0);
   });
 });

@@ -1,5 +1,13 @@
 import type { AppOptions, Services } from '../../src/app.js';
-import { CONTRADICTION_PROMPT_HEADER, DECISION_PROMPT_HEADER, EXTRACTION_PROMPT_HEADER, HINTS_PROMPT_HEADER, NEAR_DUPLICATE_PROMPT_HEADER, CLASSIFY_PROMPT_HEADER, COMPRESS_PROMPT_HEADER } from '../../src/extraction/index.js';
+import {
+  CONTRADICTION_PROMPT_HEADER,
+  DECISION_PROMPT_HEADER,
+  EXTRACTION_PROMPT_HEADER,
+  HINTS_PROMPT_HEADER,
+  NEAR_DUPLICATE_PROMPT_HEADER,
+  CLASSIFY_PROMPT_HEADER,
+  COMPRESS_PROMPT_HEADER,
+} from '../../src/extraction/index.js';
 import { createWorker, type Worker, type WorkerDeps } from '../../src/worker/index.js';
 import { startFakeOllama, type FakeOllama, type FakeReply, type FakeRequest } from './fake-ollama.js';
 import { cleanNamespace, testServices } from './services.js';
@@ -26,10 +34,16 @@ export const FAST_WORKER_ENV = {
 export async function startDeepPath(
   namespace: string,
   env: Record<string, string> = {},
-  options: Pick<WorkerDeps, 'onLlmUsage'> & { app?: Partial<AppOptions>; wrapWorkerEmbedder?: (embedder: WorkerDeps['embedder']) => WorkerDeps['embedder'] } = {},
+  options: Pick<WorkerDeps, 'onLlmUsage'> & {
+    app?: Partial<AppOptions>;
+    wrapWorkerEmbedder?: (embedder: WorkerDeps['embedder']) => WorkerDeps['embedder'];
+  } = {},
 ): Promise<DeepPathRig> {
   const fake = await startFakeOllama({ models: ['qwen3:4b'] });
-  const services = testServices({ ...FAST_WORKER_ENV, OLLAMA_HOST: fake.url, OLLAMA_MODEL: 'qwen3:4b', DEFAULT_NAMESPACE: namespace, ...env }, options.app);
+  const services = testServices(
+    { ...FAST_WORKER_ENV, OLLAMA_HOST: fake.url, OLLAMA_MODEL: 'qwen3:4b', DEFAULT_NAMESPACE: namespace, ...env },
+    options.app,
+  );
   await services.embedder.load();
   const worker = createWorker({
     executor: services.executor,
@@ -68,7 +82,10 @@ export function stageOf(request: FakeRequest): Stage | 'unknown' {
 }
 
 /** Routes each model call by pipeline stage; a stage without a script fails loudly with HTTP 500. */
-export function scriptStages(fake: FakeOllama, stages: Partial<Record<Stage, (request: FakeRequest) => FakeReply | Promise<FakeReply>>>): void {
+export function scriptStages(
+  fake: FakeOllama,
+  stages: Partial<Record<Stage, (request: FakeRequest) => FakeReply | Promise<FakeReply>>>,
+): void {
   fake.respond((request) => {
     const stage = stageOf(request);
     const script = stage === 'unknown' ? undefined : stages[stage];
@@ -87,10 +104,18 @@ export function candidateIdsOf(prompt: string): string[] {
   return [...prompt.matchAll(/id=([0-9a-f-]{36})/g)].map((m) => m[1]!);
 }
 
-export function extraction(facts: Array<[content: string, type: string, confidence: number]>, entities: Array<[string, string, string, number?]> = []): string {
+export function extraction(
+  facts: Array<[content: string, type: string, confidence: number]>,
+  entities: Array<[string, string, string, number?]> = [],
+): string {
   return JSON.stringify({
     facts: facts.map(([content, type, confidence]) => ({ content, type, confidence })),
-    entities: entities.map(([source, relationship, target, confidence]) => ({ source, relationship, target, confidence: confidence ?? 0.9 })),
+    entities: entities.map(([source, relationship, target, confidence]) => ({
+      source,
+      relationship,
+      target,
+      confidence: confidence ?? 0.9,
+    })),
   });
 }
 
@@ -111,7 +136,12 @@ export async function jobFor(services: Services, memoryId: string, kind = 'extra
 }
 
 /** Polls until the memory's job reaches one of `statuses`; fails with the job's last state. */
-export async function waitForJob(services: Services, memoryId: string, statuses: string[], options: { kind?: string; timeoutMs?: number } = {}): Promise<JobRow> {
+export async function waitForJob(
+  services: Services,
+  memoryId: string,
+  statuses: string[],
+  options: { kind?: string; timeoutMs?: number } = {},
+): Promise<JobRow> {
   const deadline = Date.now() + (options.timeoutMs ?? 30_000);
   let last: JobRow | undefined;
   while (Date.now() < deadline) {
@@ -122,6 +152,10 @@ export async function waitForJob(services: Services, memoryId: string, statuses:
   throw new Error(`job for memory ${memoryId} did not reach ${statuses.join('|')} in time; last seen: ${JSON.stringify(last ?? null)}`);
 }
 
-export async function query<T extends Record<string, unknown>>(services: Services, cypher: string, params: Record<string, unknown> = {}): Promise<T[]> {
+export async function query<T extends Record<string, unknown>>(
+  services: Services,
+  cypher: string,
+  params: Record<string, unknown> = {},
+): Promise<T[]> {
   return services.executor.read<T>('test.query', cypher, params);
 }

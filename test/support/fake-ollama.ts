@@ -59,7 +59,9 @@ export const fakeTokenCount = (text: string): number => Math.max(1, Math.ceil(te
  * `timeScale` (with realTime) multiplies the time an answer takes, not the durations reported:
  * a bench can replay hours of model time in minutes and still report the model's figures.
  */
-export async function startFakeOllama(options: { models?: string[]; script?: FakeScript; speed?: Partial<FakeSpeed>; realTime?: boolean; timeScale?: number } = {}): Promise<FakeOllama> {
+export async function startFakeOllama(
+  options: { models?: string[]; script?: FakeScript; speed?: Partial<FakeSpeed>; realTime?: boolean; timeScale?: number } = {},
+): Promise<FakeOllama> {
   const speed: FakeSpeed = { ...DEFAULT_FAKE_SPEED, ...options.speed };
   let models = options.models ?? ['qwen3:4b'];
   let script: FakeScript = options.script ?? ((r) => ({ status: 500, error: `fake-ollama: no scripted reply for ${r.path}` }));
@@ -102,7 +104,10 @@ export async function startFakeOllama(options: { models?: string[]; script?: Fak
     });
 
     const reply = queue.length > 0 ? queue.shift()! : await script(request);
-    const modelMs = options.realTime && !(typeof reply === 'object' && !('text' in reply)) ? timing(request.prompt, typeof reply === 'string' ? reply : reply.text, speed).totalMs * (options.timeScale ?? 1) : 0;
+    const modelMs =
+      options.realTime && !(typeof reply === 'object' && !('text' in reply))
+        ? timing(request.prompt, typeof reply === 'string' ? reply : reply.text, speed).totalMs * (options.timeScale ?? 1)
+        : 0;
     const delayMs = (typeof reply === 'object' ? (reply.delayMs ?? 0) : 0) + modelMs;
     if (delayMs > 0) await wait(delayMs, res);
     if (res.destroyed || request.aborted) return;
@@ -172,8 +177,20 @@ function sendModelText(res: ServerResponse, request: FakeRequest, text: string, 
   };
   const piece = (content: string, done: boolean) =>
     request.path === '/api/generate'
-      ? { model: request.model, created_at, response: content, done, ...(done ? { done_reason: 'stop', context: [1, 2, 3], ...stats } : {}) }
-      : { model: request.model, created_at, message: { role: 'assistant', content }, done, ...(done ? { done_reason: 'stop', ...stats } : {}) };
+      ? {
+          model: request.model,
+          created_at,
+          response: content,
+          done,
+          ...(done ? { done_reason: 'stop', context: [1, 2, 3], ...stats } : {}),
+        }
+      : {
+          model: request.model,
+          created_at,
+          message: { role: 'assistant', content },
+          done,
+          ...(done ? { done_reason: 'stop', ...stats } : {}),
+        };
   if (!request.stream) return sendJson(res, 200, piece(text, true));
   // NDJSON stream: the text in a few pieces, then the closing `done` object.
   res.writeHead(200, { 'Content-Type': 'application/x-ndjson' });
@@ -194,13 +211,22 @@ function modelEntry(name: string) {
     modified_at: '2025-01-01T00:00:00Z',
     size: 2_600_000_000,
     digest: 'f'.repeat(64),
-    details: { parent_model: '', format: 'gguf', family: 'qwen3', families: ['qwen3'], parameter_size: '4.0B', quantization_level: 'Q4_K_M' },
+    details: {
+      parent_model: '',
+      format: 'gguf',
+      family: 'qwen3',
+      families: ['qwen3'],
+      parameter_size: '4.0B',
+      quantization_level: 'Q4_K_M',
+    },
   };
 }
 
 function lastUserMessage(messages: unknown): string {
   if (!Array.isArray(messages)) return '';
-  const users = messages.filter((m): m is { role: string; content: string } => typeof m === 'object' && m !== null && (m as { role?: unknown }).role === 'user');
+  const users = messages.filter(
+    (m): m is { role: string; content: string } => typeof m === 'object' && m !== null && (m as { role?: unknown }).role === 'user',
+  );
   return users.at(-1)?.content ?? '';
 }
 

@@ -18,7 +18,12 @@ export default async function setup(): Promise<() => Promise<void>> {
     await startNeo4j(TEST_NEO4J);
   }
   const executor = new Executor(
-    createDriver({ uri: external ?? TEST_NEO4J_URI, user: 'neo4j', password: process.env.TEST_NEO4J_PASSWORD ?? TEST_NEO4J.password, database: 'neo4j' }),
+    createDriver({
+      uri: external ?? TEST_NEO4J_URI,
+      user: 'neo4j',
+      password: process.env.TEST_NEO4J_PASSWORD ?? TEST_NEO4J.password,
+      database: 'neo4j',
+    }),
     'neo4j',
     createLogger('warn'),
   );

@@ -38,7 +38,12 @@ MATCH (s:Entity {id: $entityIds[i]}), (o:Entity {id: $entityIds[(i + 1) % size($
 CREATE (s)-[:RELATES_TO {type: 'depends_on', strength: 1.0, confidence: 0.9, mentions: 1 + i % 3, createdAt: $now}]->(o)`;
 
 export async function seedGraph(services: Services, namespace: string, n: number, prefix = 'Entity'): Promise<SeededGraph> {
-  const ids = Array.from({ length: n }, () => ({ memory: randomUUID(), entity: randomUUID(), aspect: randomUUID(), attribute: randomUUID() }));
+  const ids = Array.from({ length: n }, () => ({
+    memory: randomUUID(),
+    entity: randomUUID(),
+    aspect: randomUUID(),
+    attribute: randomUUID(),
+  }));
   const now = new Date().toISOString();
   await services.executor.write('test.seed-graph', SEED, { n, ids, namespace, now, prefix });
   await services.executor.write('test.seed-ring', RING, { entityIds: ids.map((i) => i.entity), now });
@@ -51,7 +56,12 @@ export async function seedGraph(services: Services, namespace: string, n: number
 }
 
 /** One entity with the given name; returns its id. */
-export async function createEntity(services: Services, namespace: string, name: string, options: { mentions?: number; type?: string } = {}): Promise<string> {
+export async function createEntity(
+  services: Services,
+  namespace: string,
+  name: string,
+  options: { mentions?: number; type?: string } = {},
+): Promise<string> {
   const id = randomUUID();
   await services.executor.write(
     'test.entity',

@@ -31,7 +31,11 @@ export async function startTestHttpServer(env: Record<string, string> = {}, opti
   const config = loadConfig({ NEO4J_PASSWORD: process.env.TEST_NEO4J_PASSWORD ?? TEST_NEO4J.password, WORKER_ENABLED: 'false', ...env });
   const logLines: Record<string, unknown>[] = [];
   const logger = pino({ level: 'info' }, { write: (line: string) => void logLines.push(JSON.parse(line)) });
-  const services = createServices(config, logger, { neo4jUri: process.env.TEST_NEO4J_URI ?? TEST_NEO4J_URI, embedder: testEmbedder(), ...options });
+  const services = createServices(config, logger, {
+    neo4jUri: process.env.TEST_NEO4J_URI ?? TEST_NEO4J_URI,
+    embedder: testEmbedder(),
+    ...options,
+  });
   await services.embedder.load();
   const server = await startServer(services, { host: '127.0.0.1', port: 0 });
   const origin = new URL(server.url).origin;

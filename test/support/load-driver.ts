@@ -128,7 +128,10 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   }));
   const queries = benchQueries(options.seed ?? 1, 500).map((q) => q.query);
   const names = [...PEOPLE, ...PROJECTS, ...TOOLS];
-  const byOp = Object.fromEntries(OPERATIONS.map((op) => [op, { requests: 0, ok: 0, failed: 0, latencies: [] as number[] }])) as Record<Operation, OpStats>;
+  const byOp = Object.fromEntries(OPERATIONS.map((op) => [op, { requests: 0, ok: 0, failed: 0, latencies: [] as number[] }])) as Record<
+    Operation,
+    OpStats
+  >;
   const errorsByCode: Record<string, number> = {};
   const acks: Ack[] = [];
   const events: RequestEvent[] = [];
@@ -152,7 +155,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   // One deterministic stream per (client, namespace): contents differ within a stream.
   const nextInput = (c: Client, namespace: string, long = false) => {
     let corpus = c.corpus.get(namespace);
-    if (!corpus) c.corpus.set(namespace, (corpus = new MemoryCorpus({ seed: (options.seed ?? 1) * 7919 + c.index * 31 + c.corpus.size, namespace })));
+    if (!corpus)
+      c.corpus.set(namespace, (corpus = new MemoryCorpus({ seed: (options.seed ?? 1) * 7919 + c.index * 31 + c.corpus.size, namespace })));
     const input = { ...corpus.next().input };
     if (long) {
       const target = c.rng.int(longMin, longMax);
@@ -164,7 +168,11 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     return { ...input, externalId: `${options.runId}:${options.phase ?? 'run'}:c${c.index}:${c.written}` };
   };
 
-  const send = async (op: Operation, query: string, variables: Record<string, unknown>): Promise<{ ok: boolean; data: any; codes: string[] }> => {
+  const send = async (
+    op: Operation,
+    query: string,
+    variables: Record<string, unknown>,
+  ): Promise<{ ok: boolean; data: any; codes: string[] }> => {
     const codes: string[] = [];
     try {
       const response = await fetch(options.url, {
@@ -256,7 +264,12 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   };
 }
 
-function ackOf(namespace: string, externalId: string, payload: { memory: { id: string }; dedup: { action: string; existingId: string | null } }, at: number): Ack {
+function ackOf(
+  namespace: string,
+  externalId: string,
+  payload: { memory: { id: string }; dedup: { action: string; existingId: string | null } },
+  at: number,
+): Ack {
   return { namespace, externalId, id: payload.memory.id, action: payload.dedup.action, at };
 }
 

@@ -69,7 +69,11 @@ export function spawnService(options: SpawnOptions): ServiceProcess {
   let exitCode: number | null | undefined;
   void exited.then((code) => (exitCode = code));
   const origin = `http://127.0.0.1:${options.port}`;
-  const lastWords = () => `${options.name}: ${stderr.slice(-1500)} ${logs.slice(-5).map((l) => JSON.stringify(l)).join('\n')}`;
+  const lastWords = () =>
+    `${options.name}: ${stderr.slice(-1500)} ${logs
+      .slice(-5)
+      .map((l) => JSON.stringify(l))
+      .join('\n')}`;
 
   return {
     name: options.name,

@@ -5,7 +5,10 @@ import type { Executor, TxWork } from '../../src/db/index.js';
  * driver runs it again in a new transaction. This wrapper does exactly that for every managed
  * write transaction of the operations it is told to replay, and returns the second result.
  */
-export function replayingExecutor(executor: Executor, replay: (operation: string) => boolean = () => true): { executor: Executor; replays: () => number } {
+export function replayingExecutor(
+  executor: Executor,
+  replay: (operation: string) => boolean = () => true,
+): { executor: Executor; replays: () => number } {
   let replays = 0;
   const writeTx = async <T>(operation: string, work: TxWork<T>): Promise<T> => {
     const first = await executor.writeTx(operation, work);
@@ -17,7 +20,8 @@ export function replayingExecutor(executor: Executor, replay: (operation: string
     get(target, property, receiver) {
       if (property === 'writeTx') return writeTx;
       // `write` goes through writeTx inside the class; route it here so it is replayed too.
-      if (property === 'write') return (operation: string, cypher: string, params = {}) => writeTx(operation, (tx) => tx.run(cypher, params));
+      if (property === 'write')
+        return (operation: string, cypher: string, params = {}) => writeTx(operation, (tx) => tx.run(cypher, params));
       const value: unknown = Reflect.get(target, property, receiver);
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },

@@ -15,7 +15,9 @@ export function answerBySchema(schema: unknown, fill: SchemaFill = () => undefin
   switch (type) {
     case 'object': {
       const properties = (s.properties ?? {}) as Record<string, unknown>;
-      return Object.fromEntries(Object.entries(properties).map(([key, sub]) => [key, answerBySchema(sub, fill, path ? `${path}.${key}` : key)]));
+      return Object.fromEntries(
+        Object.entries(properties).map(([key, sub]) => [key, answerBySchema(sub, fill, path ? `${path}.${key}` : key)]),
+      );
     }
     case 'array': {
       const items = Math.max(Number(s.minItems ?? 0), 1);
@@ -40,7 +42,11 @@ export function matchesSchema(schema: unknown, value: unknown): boolean {
   if (Array.isArray(s.enum) && !s.enum.includes(value)) return false;
   const types = Array.isArray(s.type) ? s.type : s.type === undefined ? [] : [s.type];
   if (types.length > 0 && !types.some((t) => hasType(t as string, value))) return false;
-  if (typeof value === 'number' && ((typeof s.minimum === 'number' && value < s.minimum) || (typeof s.maximum === 'number' && value > s.maximum))) return false;
+  if (
+    typeof value === 'number' &&
+    ((typeof s.minimum === 'number' && value < s.minimum) || (typeof s.maximum === 'number' && value > s.maximum))
+  )
+    return false;
   if (Array.isArray(value)) {
     if (typeof s.maxItems === 'number' && value.length > s.maxItems) return false;
     return value.every((item) => matchesSchema(s.items, item));

@@ -34,7 +34,9 @@ export interface EventLoopDelay {
   samples: number;
 }
 
-export type ServiceMessage = { type: 'ready'; url: string | null; workerId: string | null; pid: number } | ({ type: 'eld' } & EventLoopDelay);
+export type ServiceMessage =
+  | { type: 'ready'; url: string | null; workerId: string | null; pid: number }
+  | ({ type: 'eld' } & EventLoopDelay);
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -44,10 +46,19 @@ async function main(): Promise<void> {
   await prepareServices(services);
 
   const namespaces = (process.env.SERVICE_PROCESS_WORKER_NAMESPACES ?? '').split(',').filter(Boolean);
-  const worker = namespaces.length > 0
-    ? createWorker({ executor: services.executor, embedder: services.embedder, remember: services.remember, config, logger: logger.child({ component: 'worker' }), namespaces })
-    : null;
-  const server = process.env.SERVICE_PROCESS_HTTP === 'false' ? null : await startServer(services, { host: config.HOST, port: config.PORT });
+  const worker =
+    namespaces.length > 0
+      ? createWorker({
+          executor: services.executor,
+          embedder: services.embedder,
+          remember: services.remember,
+          config,
+          logger: logger.child({ component: 'worker' }),
+          namespaces,
+        })
+      : null;
+  const server =
+    process.env.SERVICE_PROCESS_HTTP === 'false' ? null : await startServer(services, { host: config.HOST, port: config.PORT });
   worker?.start();
 
   const histogram = monitorEventLoopDelay({ resolution: ELD_RESOLUTION_MS });
@@ -119,7 +130,10 @@ export async function spawnService(env: Record<string, string>, options: { ready
   child.stdout!.on('data', collect);
   child.stderr!.on('data', collect);
   const ready = await new Promise<Extract<ServiceMessage, { type: 'ready' }>>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`service process did not become ready in time; output:\n${output.slice(-3000)}`)), options.readyTimeoutMs ?? 180_000);
+    const timer = setTimeout(
+      () => reject(new Error(`service process did not become ready in time; output:\n${output.slice(-3000)}`)),
+      options.readyTimeoutMs ?? 180_000,
+    );
     child.on('message', (message: ServiceMessage) => {
       if (message.type === 'ready') {
         clearTimeout(timer);

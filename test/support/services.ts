@@ -15,7 +15,12 @@ export function testEmbedder(): Embedder {
 
 /** Services against the test Neo4j with config overrides (as environment variables). */
 export function testServices(env: Record<string, string> = {}, options: Partial<AppOptions> = {}): Services {
-  const config = loadConfig({ NEO4J_PASSWORD: process.env.TEST_NEO4J_PASSWORD ?? TEST_NEO4J.password, LOG_LEVEL: 'warn', WORKER_ENABLED: 'false', ...env });
+  const config = loadConfig({
+    NEO4J_PASSWORD: process.env.TEST_NEO4J_PASSWORD ?? TEST_NEO4J.password,
+    LOG_LEVEL: 'warn',
+    WORKER_ENABLED: 'false',
+    ...env,
+  });
   return createServices(config, createLogger(config.LOG_LEVEL), {
     neo4jUri: process.env.TEST_NEO4J_URI ?? TEST_NEO4J_URI,
     embedder: testEmbedder(),

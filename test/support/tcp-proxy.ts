@@ -118,7 +118,10 @@ class ChunkReader {
 /** Writes to a socket after a delay, in order. */
 class DelayedWriter {
   private lastAt = 0;
-  constructor(private readonly socket: Socket, private readonly latency: () => number) {}
+  constructor(
+    private readonly socket: Socket,
+    private readonly latency: () => number,
+  ) {}
   write(data: Buffer): void {
     const ms = this.latency();
     if (ms <= 0 && this.lastAt <= Date.now()) {
@@ -220,7 +223,8 @@ export async function startTcpProxy(options: { targetPort: number; targetHost?: 
         if (serverStage === 'manifest') {
           const count = fromServer.peekVarInt(0);
           if (!count) return;
-          const capabilities = fromServer.length >= count.next + 4 * count.value ? fromServer.peekVarInt(count.next + 4 * count.value) : null;
+          const capabilities =
+            fromServer.length >= count.next + 4 * count.value ? fromServer.peekVarInt(count.next + 4 * count.value) : null;
           if (!capabilities) return;
           toClient.write(fromServer.take(capabilities.next)!);
           serverStage = 'messages';
@@ -289,12 +293,15 @@ export async function startTcpProxy(options: { targetPort: number; targetHost?: 
     randomCuts(minMs, maxMs) {
       let stopped = false;
       const schedule = () => {
-        const timer = setTimeout(() => {
-          timers.delete(timer);
-          if (stopped) return;
-          cutAll();
-          schedule();
-        }, minMs + Math.random() * (maxMs - minMs));
+        const timer = setTimeout(
+          () => {
+            timers.delete(timer);
+            if (stopped) return;
+            cutAll();
+            schedule();
+          },
+          minMs + Math.random() * (maxMs - minMs),
+        );
         timers.add(timer);
       };
       schedule();

@@ -29,7 +29,12 @@ type Point = 'early' | 'neo4j-start' | 'migrations' | 'model-load' | 'request' |
 const PLAN: Point[] = [
   ...Array<Point>(12).fill('early'),
   ...Array<Point>(4).fill('neo4j-start'),
-  'migrations', 'migrations', 'model-load', 'request', 'request', 'worker-job',
+  'migrations',
+  'migrations',
+  'model-load',
+  'request',
+  'request',
+  'worker-job',
 ];
 
 /** mulberry32: the same seed replays the same cycle plan (the seed is printed). */
@@ -151,12 +156,14 @@ async function until(test: () => boolean | Promise<boolean>, timeoutMs: number, 
   const deadline = Date.now() + timeoutMs;
   while (!(await test())) {
     if (Date.now() > deadline) throw new Error(`no ${what} within ${timeoutMs} ms: ${started.output().slice(-1_500)}`);
-    if (started.child.exitCode !== null || started.child.signalCode !== null) throw new Error(`npm start ended before ${what}: ${started.output().slice(-1_500)}`);
+    if (started.child.exitCode !== null || started.child.signalCode !== null)
+      throw new Error(`npm start ended before ${what}: ${started.output().slice(-1_500)}`);
     await sleep(50);
   }
 }
 
-const hasLine = (started: Started, msg: string) => () => started.lines().some((line) => typeof line.msg === 'string' && line.msg.startsWith(msg));
+const hasLine = (started: Started, msg: string) => () =>
+  started.lines().some((line) => typeof line.msg === 'string' && line.msg.startsWith(msg));
 const READY_MS = 240_000;
 
 async function graphql(query: string): Promise<void> {
@@ -165,7 +172,9 @@ async function graphql(query: string): Promise<void> {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ query }),
     signal: AbortSignal.timeout(30_000),
-  }).then((r) => r.text()).catch(() => undefined);
+  })
+    .then((r) => r.text())
+    .catch(() => undefined);
 }
 
 /** Brings the service to the cycle's point and returns when the signal is due. */
@@ -191,14 +200,18 @@ async function reachPoint(point: Point, started: Started, rand: () => number, fa
     case 'request': {
       await until(hasLine(started, 'Mnemograph ready at'), READY_MS, 'ready line', started);
       const ms = Math.round(rand() * 40);
-      void graphql(`mutation { remember(input: { content: "Cycle test ${Date.now()}: Dana owns the billing service.", namespace: "${namespace}" }) { memory { id } } }`);
+      void graphql(
+        `mutation { remember(input: { content: "Cycle test ${Date.now()}: Dana owns the billing service.", namespace: "${namespace}" }) { memory { id } } }`,
+      );
       await sleep(ms);
       return `${ms} ms into a remember request`;
     }
     case 'worker-job': {
       await until(hasLine(started, 'Mnemograph ready at'), READY_MS, 'ready line', started);
       const before = fake.requests.length;
-      void graphql(`mutation { remember(input: { content: "Cycle test ${Date.now()}: we decided to move billing to Postgres.", namespace: "${namespace}" }) { memory { id } } }`);
+      void graphql(
+        `mutation { remember(input: { content: "Cycle test ${Date.now()}: we decided to move billing to Postgres.", namespace: "${namespace}" }) { memory { id } } }`,
+      );
       await until(() => fake.requests.length > before, 60_000, 'a worker job calling the model', started);
       return 'while a worker job waited on the model';
     }
@@ -235,13 +248,24 @@ describe('npm start stopped by signals, with neo4j:stop beside it', () => {
     // start had written it. A stop in a tight loop in another process keeps that window open.
     const attempts: string[] = [];
     for (let attempt = 0; attempt < 4; attempt++) {
-      const stopper = spawn(process.execPath, ['--input-type=module', '-e', `
+      const stopper = spawn(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `
         const { stopNeo4j } = await import(${JSON.stringify(path.join(ROOT, 'scripts', 'neo4j-server.mjs'))});
         const end = Date.now() + 3000;
-        while (Date.now() < end) await stopNeo4j(${JSON.stringify(NEO4J)});`], { stdio: 'ignore' });
+        while (Date.now() < end) await stopNeo4j(${JSON.stringify(NEO4J)});`,
+        ],
+        { stdio: 'ignore' },
+      );
       const stopped = new Promise((resolve) => stopper.once('exit', resolve));
       await sleep(150 + attempt * 40);
-      const started = await startNeo4j({ ...NEO4J, timeoutMs: 60_000 }).then((r) => `started ${r.pid}`, (e: Error) => `start failed: ${e.message.split('\n')[0]}`);
+      const started = await startNeo4j({ ...NEO4J, timeoutMs: 60_000 }).then(
+        (r) => `started ${r.pid}`,
+        (e: Error) => `start failed: ${e.message.split('\n')[0]}`,
+      );
       await stopped;
       const running = neo4jProcessesOfHome();
       const pidFile = existsSync(PID_FILE) ? Number(readFileSync(PID_FILE, 'utf8').trim()) : null;
@@ -261,9 +285,10 @@ describe('npm start stopped by signals, with neo4j:stop beside it', () => {
     try {
       for (const [index, point] of plan.entries()) {
         const t0 = Date.now();
-        const worker: Record<string, string> = point === 'worker-job'
-          ? { WORKER_ENABLED: 'true', WORKER_POLL_MS: '100', PIPELINE_ENABLED: 'true', OLLAMA_HOST: fake.url, OLLAMA_MODEL: 'qwen3:4b' }
-          : {};
+        const worker: Record<string, string> =
+          point === 'worker-job'
+            ? { WORKER_ENABLED: 'true', WORKER_POLL_MS: '100', PIPELINE_ENABLED: 'true', OLLAMA_HOST: fake.url, OLLAMA_MODEL: 'qwen3:4b' }
+            : {};
         const started = npmStart(worker);
         const pgid = started.child.pid!;
         let where: string;
@@ -301,7 +326,9 @@ describe('npm start stopped by signals, with neo4j:stop beside it', () => {
         const line = `cycle ${index}: ${point}, ${signal}×${times} ${where}; ${((Date.now() - t0) / 1000).toFixed(1)} s`;
         log.push(line);
         if (left.length > 0 || held.length > 0) {
-          failures.push(`${line}: Neo4j left running ${JSON.stringify(left)}, ports held ${JSON.stringify(held)}, pid file ${existsSync(PID_FILE) ? 'present' : 'gone'}\n${started.output().slice(-2_000)}`);
+          failures.push(
+            `${line}: Neo4j left running ${JSON.stringify(left)}, ports held ${JSON.stringify(held)}, pid file ${existsSync(PID_FILE) ? 'present' : 'gone'}\n${started.output().slice(-2_000)}`,
+          );
           for (const pid of left) process.kill(pid, 'SIGKILL'); // so later cycles start clean
           await stopNeo4j(NEO4J);
         }

@@ -47,7 +47,11 @@ function WhySuperseded({ apiKey, a }: { apiKey: string; a: AttributeView }) {
             const { memory } = await gql<{ memory: { history: HistoryEvent[] } | null }>(apiKey, SUPERSESSION, { id: sourceId });
             const event = memory?.history.find((e) => detailsOf(e).oldAttributeId === a.id);
             const method = event ? detailsOf(event).method : null;
-            setWhy(event ? `${event.reason ?? event.outcome ?? event.event}${typeof method === 'string' ? ` (${method})` : ''}` : 'no supersession event recorded');
+            setWhy(
+              event
+                ? `${event.reason ?? event.outcome ?? event.event}${typeof method === 'string' ? ` (${method})` : ''}`
+                : 'no supersession event recorded',
+            );
           } catch (e) {
             setError(e as ApiError);
           }

@@ -21,10 +21,35 @@ const MAX_NODES = 150;
 const MAX_FIT_ZOOM = 1.2;
 
 const STYLE = [
-  { selector: 'node', style: { label: 'data(label)', 'font-size': 11, color: '#1b1f24', 'background-color': '#5b7fa6', width: 18, height: 18, 'text-valign': 'bottom', 'text-margin-y': 3 } },
+  {
+    selector: 'node',
+    style: {
+      label: 'data(label)',
+      'font-size': 11,
+      color: '#1b1f24',
+      'background-color': '#5b7fa6',
+      width: 18,
+      height: 18,
+      'text-valign': 'bottom',
+      'text-margin-y': 3,
+    },
+  },
   { selector: 'node.center', style: { 'background-color': '#b3541e', width: 26, height: 26, 'font-weight': 'bold' } },
   { selector: 'node.expanded', style: { 'border-width': 2, 'border-color': '#1b1f24' } },
-  { selector: 'edge', style: { width: 1.5, 'line-color': '#8a99a8', 'target-arrow-color': '#8a99a8', 'target-arrow-shape': 'triangle', 'curve-style': 'bezier', label: 'data(label)', 'font-size': 9, color: '#444c56', 'text-rotation': 'autorotate' } },
+  {
+    selector: 'edge',
+    style: {
+      width: 1.5,
+      'line-color': '#8a99a8',
+      'target-arrow-color': '#8a99a8',
+      'target-arrow-shape': 'triangle',
+      'curve-style': 'bezier',
+      label: 'data(label)',
+      'font-size': 9,
+      color: '#444c56',
+      'text-rotation': 'autorotate',
+    },
+  },
   { selector: 'edge.comention', style: { 'line-style': 'dashed', 'target-arrow-shape': 'none', 'line-color': '#c9a227' } },
 ];
 
@@ -54,7 +79,9 @@ export function EntityGraph({ apiKey, center, coMentions }: Props) {
     const newEdges = fresh.filter((el) => el.group === 'edges' && allowed.has(el.data.source) && allowed.has(el.data.target));
     graph.add([...newNodes, ...newEdges]);
     // Rings by hops from the center: deterministic, and each expansion lands on the next ring.
-    graph.layout({ name: 'breadthfirst', roots: [center.id], circle: true, spacingFactor: 1.25, animate: false, fit: true, padding: 40 }).run();
+    graph
+      .layout({ name: 'breadthfirst', roots: [center.id], circle: true, spacingFactor: 1.25, animate: false, fit: true, padding: 40 })
+      .run();
     // A few nodes would otherwise be fitted at the largest zoom, labels and all.
     if (graph.zoom() > MAX_FIT_ZOOM) {
       graph.zoom(MAX_FIT_ZOOM);
@@ -73,7 +100,12 @@ export function EntityGraph({ apiKey, center, coMentions }: Props) {
       add([
         node(neighbors.center),
         ...neighbors.entities.map(node),
-        ...neighbors.relations.map((r): ElementDefinition => ({ group: 'edges', data: { id: `r:${r.source.id}>${r.type}>${r.target.id}`, source: r.source.id, target: r.target.id, label: r.type } })),
+        ...neighbors.relations.map(
+          (r): ElementDefinition => ({
+            group: 'edges',
+            data: { id: `r:${r.source.id}>${r.type}>${r.target.id}`, source: r.source.id, target: r.target.id, label: r.type },
+          }),
+        ),
       ]);
       cy.current?.getElementById(id).addClass('expanded');
       setExpanded((s) => new Set(s).add(id));
@@ -95,7 +127,13 @@ export function EntityGraph({ apiKey, center, coMentions }: Props) {
       graph.add({ group: 'nodes', data: { id: center.id, label: center.name, type: center.type }, classes: 'center' });
       add([
         ...coMentions.map(([e]): ElementDefinition => ({ group: 'nodes', data: { id: e.id, label: e.name, type: e.type } })),
-        ...coMentions.map(([e, n]): ElementDefinition => ({ group: 'edges', data: { id: `c:${center.id}~${e.id}`, source: center.id, target: e.id, label: `co-mentioned ×${n}` }, classes: 'comention' })),
+        ...coMentions.map(
+          ([e, n]): ElementDefinition => ({
+            group: 'edges',
+            data: { id: `c:${center.id}~${e.id}`, source: center.id, target: e.id, label: `co-mentioned ×${n}` },
+            classes: 'comention',
+          }),
+        ),
       ]);
       graph.on('tap', 'node', (event) => void expandRef.current(event.target.id()));
       void expandRef.current(center.id);
@@ -113,7 +151,13 @@ export function EntityGraph({ apiKey, center, coMentions }: Props) {
 
   return (
     <div class="graph">
-      <div ref={container} class="graph-canvas" role="img" aria-label={`Relations and co-mentions around ${center.name}: ${nodes.length} entities`} data-testid="graph-canvas" />
+      <div
+        ref={container}
+        class="graph-canvas"
+        role="img"
+        aria-label={`Relations and co-mentions around ${center.name}: ${nodes.length} entities`}
+        data-testid="graph-canvas"
+      />
       <ErrorBox error={error} />
       <p class="muted">
         Solid arrows: relations; dashed: mentioned in the same memories. Click a node, or Expand below, to add its neighbours (one hop).

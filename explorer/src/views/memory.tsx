@@ -24,7 +24,8 @@ function detailsOf(event: HistoryEvent): Record<string, unknown> | null {
 }
 
 function DetailValue({ name, value }: { name: string; value: unknown }): ComponentChildren {
-  const ids = typeof value === 'string' ? [value] : Array.isArray(value) && value.every((v) => typeof v === 'string') ? (value as string[]) : null;
+  const ids =
+    typeof value === 'string' ? [value] : Array.isArray(value) && value.every((v) => typeof v === 'string') ? (value as string[]) : null;
   if (ids && MEMORY_KEYS.test(name)) return ids.map((id) => <a href={href('memory', id)}>{id}</a>);
   if (ids && ENTITY_KEYS.test(name)) return ids.map((id) => <a href={href('entity', id)}>{id}</a>);
   const text = typeof value === 'string' ? value : JSON.stringify(value);
@@ -65,7 +66,8 @@ function History({ memory }: { memory: MemoryDetail }) {
       {memory.supersededBy ? (
         <li>
           <div class="row-head">
-            <Time at={memory.supersededAt} /> <Chip kind="superseded">superseded by</Chip> <a href={href('memory', memory.supersededBy)}>{memory.supersededBy}</a>
+            <Time at={memory.supersededAt} /> <Chip kind="superseded">superseded by</Chip>{' '}
+            <a href={href('memory', memory.supersededBy)}>{memory.supersededBy}</a>
           </div>
         </li>
       ) : null}
@@ -173,7 +175,8 @@ export function MemoryView({ apiKey, id }: ViewProps) {
                 <ul class="plain" data-testid="memory-entities">
                   {m.entities.map((e) => (
                     <li>
-                      <a href={href('entity', e.id)}>{e.name}</a> <Chip kind="type">{e.type}</Chip> <span class="muted">{e.mentions} mentions</span>
+                      <a href={href('entity', e.id)}>{e.name}</a> <Chip kind="type">{e.type}</Chip>{' '}
+                      <span class="muted">{e.mentions} mentions</span>
                     </li>
                   ))}
                 </ul>

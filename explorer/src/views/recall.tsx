@@ -40,7 +40,12 @@ function Components({ x }: { x: Explain }) {
 export function RecallView({ apiKey, namespace }: ViewProps) {
   const [draft, setDraft] = useState({ q: '', budget: String(DEFAULT_BUDGET), limit: String(DEFAULT_LIMIT) });
   const [asked, setAsked] = useState<{ q: string; budget: number; limit: number } | null>(null);
-  const result = useQuery<RecallData>(apiKey, asked ? RECALL : null, { q: asked?.q, ns: namespace, budget: asked?.budget, limit: asked?.limit }, [asked, namespace]);
+  const result = useQuery<RecallData>(
+    apiKey,
+    asked ? RECALL : null,
+    { q: asked?.q, ns: namespace, budget: asked?.budget, limit: asked?.limit },
+    [asked, namespace],
+  );
   const r = result.data?.recall;
   const kept = new Set(r?.items.map((i) => i.memory.id) ?? []);
   const leftOut = result.data?.ranked.hits.filter((h) => !kept.has(h.id)) ?? [];
@@ -55,17 +60,30 @@ export function RecallView({ apiKey, namespace }: ViewProps) {
           e.preventDefault();
           const q = draft.q.trim();
           if (!q) return;
-          const clamp = (value: string, fallback: number, max: number) => Math.min(max, Math.max(1, Number.parseInt(value, 10) || fallback));
+          const clamp = (value: string, fallback: number, max: number) =>
+            Math.min(max, Math.max(1, Number.parseInt(value, 10) || fallback));
           setAsked({ q, budget: clamp(draft.budget, DEFAULT_BUDGET, 100_000), limit: clamp(draft.limit, DEFAULT_LIMIT, 50) });
         }}
       >
         <label class="grow">
           Question
-          <input id="recall-q" type="search" maxLength={1000} value={draft.q} onInput={(e) => setDraft({ ...draft, q: e.currentTarget.value })} />
+          <input
+            id="recall-q"
+            type="search"
+            maxLength={1000}
+            value={draft.q}
+            onInput={(e) => setDraft({ ...draft, q: e.currentTarget.value })}
+          />
         </label>
         <label>
           Token budget
-          <input type="number" min={1} max={100000} value={draft.budget} onInput={(e) => setDraft({ ...draft, budget: e.currentTarget.value })} />
+          <input
+            type="number"
+            min={1}
+            max={100000}
+            value={draft.budget}
+            onInput={(e) => setDraft({ ...draft, budget: e.currentTarget.value })}
+          />
         </label>
         <label>
           Limit
@@ -105,7 +123,10 @@ export function RecallView({ apiKey, namespace }: ViewProps) {
               <ul class="plain" data-testid="left-out">
                 {leftOut.map((h) => (
                   <li>
-                    <a href={href('memory', h.id)}>{h.title}</a> <span class="muted">≈{h.tokenEstimate} tokens · score {h.score.toFixed(3)}</span>
+                    <a href={href('memory', h.id)}>{h.title}</a>{' '}
+                    <span class="muted">
+                      ≈{h.tokenEstimate} tokens · score {h.score.toFixed(3)}
+                    </span>
                   </li>
                 ))}
               </ul>

@@ -2,7 +2,17 @@ import { useEffect, useState } from 'preact/hooks';
 import { gql, type ApiError } from '../api';
 import { Chip, ErrorBox, Loading, Section, StoredText, Tags, Time } from '../components';
 import { useQuery } from '../hooks';
-import { ENTITIES, MEMORY_TYPES, PAGE_SIZE, SEARCH, TIMELINE, type EntityRef, type MemoryRow, type SearchHit, type TimelineData } from '../queries';
+import {
+  ENTITIES,
+  MEMORY_TYPES,
+  PAGE_SIZE,
+  SEARCH,
+  TIMELINE,
+  type EntityRef,
+  type MemoryRow,
+  type SearchHit,
+  type TimelineData,
+} from '../queries';
 import { href } from '../route';
 import type { ViewProps } from '../view-props';
 
@@ -60,7 +70,10 @@ function MemoryItem({ m }: { m: MemoryRow }) {
 function SearchBox({ apiKey, namespace }: { apiKey: string; namespace: string }) {
   const [draft, setDraft] = useState('');
   const [asked, setAsked] = useState('');
-  const result = useQuery<{ search: { hasMore: boolean; hits: SearchHit[] } }>(apiKey, asked ? SEARCH : null, { q: asked, ns: namespace }, [asked, namespace]);
+  const result = useQuery<{ search: { hasMore: boolean; hits: SearchHit[] } }>(apiKey, asked ? SEARCH : null, { q: asked, ns: namespace }, [
+    asked,
+    namespace,
+  ]);
   return (
     <Section title="Search">
       <form
@@ -82,7 +95,10 @@ function SearchBox({ apiKey, namespace }: { apiKey: string; namespace: string })
           {result.data.search.hits.length === 0 ? <li class="muted">No match.</li> : null}
           {result.data.search.hits.map((h) => (
             <li>
-              <a href={href('memory', h.id)}>{h.title}</a> <Chip kind="type">{h.type}</Chip> <span class="muted">score {h.score.toFixed(3)} · ≈{h.tokenEstimate} tokens</span>
+              <a href={href('memory', h.id)}>{h.title}</a> <Chip kind="type">{h.type}</Chip>{' '}
+              <span class="muted">
+                score {h.score.toFixed(3)} · ≈{h.tokenEstimate} tokens
+              </span>
             </li>
           ))}
         </ol>
@@ -94,7 +110,12 @@ function SearchBox({ apiKey, namespace }: { apiKey: string; namespace: string })
 function EntitiesBox({ apiKey, namespace }: { apiKey: string; namespace: string }) {
   const [draft, setDraft] = useState('');
   const [search, setSearch] = useState('');
-  const result = useQuery<{ entities: { edges: Array<{ node: EntityRef & { mentions: number } }> } }>(apiKey, ENTITIES, { ns: namespace, search: search || null }, [namespace, search]);
+  const result = useQuery<{ entities: { edges: Array<{ node: EntityRef & { mentions: number } }> } }>(
+    apiKey,
+    ENTITIES,
+    { ns: namespace, search: search || null },
+    [namespace, search],
+  );
   return (
     <Section title="Entities">
       <form
@@ -182,7 +203,14 @@ export function TimelineView({ apiKey, namespace }: ViewProps) {
           </label>
           <label>
             Min. importance
-            <input type="number" min={0} max={1} step={0.05} value={draft.minImportance} onInput={(e) => set('minImportance', e.currentTarget.value)} />
+            <input
+              type="number"
+              min={0}
+              max={1}
+              step={0.05}
+              value={draft.minImportance}
+              onInput={(e) => set('minImportance', e.currentTarget.value)}
+            />
           </label>
           <label class="check">
             <input type="checkbox" checked={draft.includeDeleted} onChange={(e) => set('includeDeleted', e.currentTarget.checked)} />

@@ -82,8 +82,8 @@ export function UpkeepView({ apiKey, namespace, viewer }: ViewProps) {
               </tbody>
             </table>
             <p class="muted">
-              Worker {p.worker.running ? 'running' : 'not running in this replica'} · mode {p.worker.mode} · {p.worker.processed} processed, {p.worker.failed} failed · model server{' '}
-              {p.worker.llmAvailable ? 'reachable' : 'unreachable'}
+              Worker {p.worker.running ? 'running' : 'not running in this replica'} · mode {p.worker.mode} · {p.worker.processed} processed,{' '}
+              {p.worker.failed} failed · model server {p.worker.llmAvailable ? 'reachable' : 'unreachable'}
             </p>
           </Section>
           <Section title="Dead jobs" count={d.dead.edges.length}>
@@ -91,7 +91,10 @@ export function UpkeepView({ apiKey, namespace, viewer }: ViewProps) {
             <ul class="plain" data-testid="dead-jobs">
               {d.dead.edges.map(({ node: j }) => (
                 <li>
-                  <Chip kind="dead">dead</Chip> {j.kind} <span class="muted">attempt {j.attempts}/{j.maxAttempts} · <Time at={j.updatedAt} /></span>
+                  <Chip kind="dead">dead</Chip> {j.kind}{' '}
+                  <span class="muted">
+                    attempt {j.attempts}/{j.maxAttempts} · <Time at={j.updatedAt} />
+                  </span>
                   {j.memory ? (
                     <>
                       {' '}
@@ -116,8 +119,8 @@ export function UpkeepView({ apiKey, namespace, viewer }: ViewProps) {
           <Section title="Embedding tracker">
             {p.embeddings ? (
               <p data-testid="embeddings">
-                {p.embeddings.running ? 'running' : 'stopped'} · {p.embeddings.model} · {p.embeddings.processed} re-embedded, {p.embeddings.failed} failed · {p.embeddings.queueDepth} chunks to go · last cycle{' '}
-                <Time at={p.embeddings.lastCycleAt} />
+                {p.embeddings.running ? 'running' : 'stopped'} · {p.embeddings.model} · {p.embeddings.processed} re-embedded,{' '}
+                {p.embeddings.failed} failed · {p.embeddings.queueDepth} chunks to go · last cycle <Time at={p.embeddings.lastCycleAt} />
               </p>
             ) : (
               <p class="muted">Not shown: the tracker is off in this replica, or this key is not valid for every namespace.</p>
@@ -127,7 +130,8 @@ export function UpkeepView({ apiKey, namespace, viewer }: ViewProps) {
             {p.retention ? (
               <>
                 <p>
-                  Last sweep <Time at={p.retention.startedAt} /> · {p.retention.total} deleted{p.retention.dryRun ? ' (dry run)' : ''} · {p.retention.durationMs} ms
+                  Last sweep <Time at={p.retention.startedAt} /> · {p.retention.total} deleted{p.retention.dryRun ? ' (dry run)' : ''} ·{' '}
+                  {p.retention.durationMs} ms
                 </p>
                 <ul class="plain">
                   {p.retention.steps.map((s) => (

@@ -20,7 +20,8 @@ export function decodeCursor(kind: string, value: string, shape: ReadonlyArray<'
   }
   if (Array.isArray(parsed) && parsed[0] === kind && parsed.length === shape.length + 1) {
     const key = parsed.slice(1);
-    if (key.every((part, i) => typeof part === shape[i] && (typeof part !== 'number' || Number.isFinite(part)))) return key as CursorValue[];
+    if (key.every((part, i) => typeof part === shape[i] && (typeof part !== 'number' || Number.isFinite(part))))
+      return key as CursorValue[];
   }
   throw new ValidationError('after is not a valid cursor for this list: pass the endCursor of a previous page', { field: 'after' });
 }

@@ -61,11 +61,19 @@ export interface DecayScope {
 
 const params = (s: DecayScope) => ({ namespaces: s.namespaces ? [...s.namespaces] : null, limit: neo4j.int(s.limit), now: s.now });
 
-export async function expiryCandidates(executor: Executor, s: DecayScope, maxChars: number): Promise<Array<{ id: string; content: string; reference: string }>> {
+export async function expiryCandidates(
+  executor: Executor,
+  s: DecayScope,
+  maxChars: number,
+): Promise<Array<{ id: string; content: string; reference: string }>> {
   return executor.read('decay.expiry-candidates', EXPIRY_CANDIDATES, { ...params(s), maxChars: neo4j.int(maxChars) });
 }
 
-export async function setExpiry(executor: Executor, rows: ReadonlyArray<{ id: string; validUntil: string | null }>, now: string): Promise<number> {
+export async function setExpiry(
+  executor: Executor,
+  rows: ReadonlyArray<{ id: string; validUntil: string | null }>,
+  now: string,
+): Promise<number> {
   if (rows.length === 0) return 0;
   const [row] = await executor.write<{ parsed: number }>('decay.set-expiry', SET_EXPIRY, { rows: [...rows], now });
   return row?.parsed ?? 0;

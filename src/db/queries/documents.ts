@@ -125,7 +125,11 @@ export async function createDocument(executor: Executor, props: Record<string, u
   return row!.document;
 }
 
-export async function leaseDocument(executor: Executor, owner: string, options: { namespaces: readonly string[] | null; staleMs: number }): Promise<LeasedDocument | null> {
+export async function leaseDocument(
+  executor: Executor,
+  owner: string,
+  options: { namespaces: readonly string[] | null; staleMs: number },
+): Promise<LeasedDocument | null> {
   const at = Date.now();
   const leaseId = randomUUID();
   const params = {
@@ -148,8 +152,18 @@ export async function setDocumentState(executor: Executor, id: string, owner: st
   return (await executor.write('documents.state', SET_STATE, { id, owner, props, now: now() })).length > 0;
 }
 
-export async function linkDocumentParts(executor: Executor, id: string, owner: string, parts: Array<{ index: number; memoryId: string }>): Promise<number | null> {
-  const [row] = await executor.write<{ chunksDone: number }>('documents.link', LINK_PARTS, { id, owner, parts: parts.map((p) => ({ ...p, index: neo4j.int(p.index) })), now: now() });
+export async function linkDocumentParts(
+  executor: Executor,
+  id: string,
+  owner: string,
+  parts: Array<{ index: number; memoryId: string }>,
+): Promise<number | null> {
+  const [row] = await executor.write<{ chunksDone: number }>('documents.link', LINK_PARTS, {
+    id,
+    owner,
+    parts: parts.map((p) => ({ ...p, index: neo4j.int(p.index) })),
+    now: now(),
+  });
   return row ? Number(row.chunksDone) : null;
 }
 
@@ -178,14 +192,27 @@ export interface DocumentPage {
   totalCount: number;
 }
 
-export async function documentsPage(executor: Executor, query: { namespace: string; first: number; after?: string | null }): Promise<DocumentPage> {
+export async function documentsPage(
+  executor: Executor,
+  query: { namespace: string; first: number; after?: string | null },
+): Promise<DocumentPage> {
   const after = query.after ? decodeCursor('doc', query.after, ['string', 'string']) : null;
   const [rows, count] = await Promise.all([
-    executor.read<{ document: DocumentRecord }>('documents.page', PAGE, { namespace: query.namespace, after, limit: neo4j.int(query.first + 1) }),
+    executor.read<{ document: DocumentRecord }>('documents.page', PAGE, {
+      namespace: query.namespace,
+      after,
+      limit: neo4j.int(query.first + 1),
+    }),
     executor.read<{ n: number }>('documents.count', COUNT, { namespace: query.namespace }),
   ]);
-  const page = rows.slice(0, query.first).map((r) => ({ cursor: encodeCursor('doc', [r.document.createdAt, r.document.id]), node: r.document }));
-  return { edges: page, pageInfo: { hasNextPage: rows.length > query.first, endCursor: page.at(-1)?.cursor ?? null }, totalCount: Number(count[0]?.n ?? 0) };
+  const page = rows
+    .slice(0, query.first)
+    .map((r) => ({ cursor: encodeCursor('doc', [r.document.createdAt, r.document.id]), node: r.document }));
+  return {
+    edges: page,
+    pageInfo: { hasNextPage: rows.length > query.first, endCursor: page.at(-1)?.cursor ?? null },
+    totalCount: Number(count[0]?.n ?? 0),
+  };
 }
 
 export async function documentParts(executor: Executor, id: string, limit: number): Promise<MemoryRecord[]> {

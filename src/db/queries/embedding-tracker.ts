@@ -74,8 +74,16 @@ export async function countStaleChunks(executor: Executor, scope: TrackerScope):
 }
 
 /** One batch, one transaction. Returns how many chunks got their vector. */
-export async function writeChunkVectors(executor: Executor, scope: TrackerScope, rows: Array<{ id: string; contentHash: string; embedding: number[] }>): Promise<number> {
+export async function writeChunkVectors(
+  executor: Executor,
+  scope: TrackerScope,
+  rows: Array<{ id: string; contentHash: string; embedding: number[] }>,
+): Promise<number> {
   if (rows.length === 0) return 0;
-  const [row] = await executor.write<{ written: number | null }>('embeddings.write', WRITE_VECTORS, { ...scope, rows, now: new Date().toISOString() });
+  const [row] = await executor.write<{ written: number | null }>('embeddings.write', WRITE_VECTORS, {
+    ...scope,
+    rows,
+    now: new Date().toISOString(),
+  });
   return Number(row?.written ?? 0);
 }

@@ -46,6 +46,8 @@ export async function entitiesPage(executor: Executor, query: EntityPageQuery): 
     afterName: after?.[1] ?? null,
     limit: query.first + 1,
   });
-  const edges = rows.slice(0, query.first).map(({ entity }) => ({ cursor: encodeCursor(CURSOR_KIND, [entity.mentions, entity.canonicalName]), node: entity }));
+  const edges = rows
+    .slice(0, query.first)
+    .map(({ entity }) => ({ cursor: encodeCursor(CURSOR_KIND, [entity.mentions, entity.canonicalName]), node: entity }));
   return { edges, pageInfo: { hasNextPage: rows.length > query.first, endCursor: edges.at(-1)?.cursor ?? null } };
 }

@@ -37,7 +37,10 @@ export interface KindDepth extends Record<JobStatusName, number> {
 
 /** Jobs of one namespace counted by kind and status; kinds with no job are left out. */
 export async function queueDepthByKind(executor: Executor, namespace: string): Promise<KindDepth[]> {
-  const rows = await executor.read<{ status: JobStatusName; kind: string; count: number }>('explorer.queueByKind', QUEUE_BY_KIND, { namespace, statuses: [...JOB_STATUSES] });
+  const rows = await executor.read<{ status: JobStatusName; kind: string; count: number }>('explorer.queueByKind', QUEUE_BY_KIND, {
+    namespace,
+    statuses: [...JOB_STATUSES],
+  });
   const byKind = new Map<string, KindDepth>();
   for (const row of rows) {
     const depth = byKind.get(row.kind) ?? { kind: row.kind, pending: 0, leased: 0, completed: 0, dead: 0 };

@@ -139,7 +139,13 @@ export interface Keyed<T> {
   row: T;
 }
 
-async function keyed<T>(executor: Executor, operation: string, cypher: string, ids: readonly string[], extra: Record<string, unknown> = {}): Promise<Keyed<T>[]> {
+async function keyed<T>(
+  executor: Executor,
+  operation: string,
+  cypher: string,
+  ids: readonly string[],
+  extra: Record<string, unknown> = {},
+): Promise<Keyed<T>[]> {
   if (ids.length === 0) return [];
   return executor.read<Keyed<T> & Record<string, unknown>>(operation, cypher, { ids, ...extra });
 }
@@ -156,10 +162,12 @@ export const aspectsByEntityIds = (x: Executor, ids: readonly string[]) =>
 export const aspectsByIds = (x: Executor, ids: readonly string[]) => keyed<AspectRecord>(x, 'graph.aspects-by-ids', ASPECTS_BY_IDS, ids);
 export const attributesByAspectIds = (x: Executor, ids: readonly string[]) =>
   keyed<AttributeRecord>(x, 'graph.attributes-by-aspect', ATTRIBUTES_BY_ASPECT, ids, { limit: MAX_ATTRIBUTES_PER_ASPECT });
-export const attributesByIds = (x: Executor, ids: readonly string[]) => keyed<AttributeRecord>(x, 'graph.attributes-by-ids', ATTRIBUTES_BY_IDS, ids);
+export const attributesByIds = (x: Executor, ids: readonly string[]) =>
+  keyed<AttributeRecord>(x, 'graph.attributes-by-ids', ATTRIBUTES_BY_IDS, ids);
 export const relationsByEntityIds = (x: Executor, ids: readonly string[], limit = MAX_RELATIONS_PER_ENTITY) =>
   keyed<RelationRecord>(x, 'graph.relations-by-entity', RELATIONS_BY_ENTITY, ids, { limit });
-export const relationCountsByEntityIds = (x: Executor, ids: readonly string[]) => keyed<number>(x, 'graph.relation-counts', RELATION_COUNTS, ids);
+export const relationCountsByEntityIds = (x: Executor, ids: readonly string[]) =>
+  keyed<number>(x, 'graph.relation-counts', RELATION_COUNTS, ids);
 export const memoriesByEntityIds = (x: Executor, ids: readonly string[], limit: number) =>
   keyed<MemoryRecord>(x, 'graph.memories-by-entity', MEMORIES_BY_ENTITY, ids, { limit });
 
@@ -187,13 +195,21 @@ export async function entityByName(executor: Executor, namespace: string, name: 
   if (row) return row.entity;
   const query = aliasQuery(namespaceToken(namespace), canonicalName);
   if (!query) return null;
-  const [alias] = await executor.read<{ entity: EntityRecord }>('graph.entity-by-alias', ENTITY_BY_ALIAS, { namespace, canonicalName, query, fetch: ALIAS_FETCH });
+  const [alias] = await executor.read<{ entity: EntityRecord }>('graph.entity-by-alias', ENTITY_BY_ALIAS, {
+    namespace,
+    canonicalName,
+    query,
+    fetch: ALIAS_FETCH,
+  });
   return alias?.entity ?? null;
 }
 
 /** `namespaceToken:<t>^0 AND aliases:(+w …)` over the name's words; null when it has none. */
 export function aliasQuery(token: string, canonicalName: string): string | null {
-  const words = canonicalName.split(/[^\p{L}\p{N}]+/u).filter(Boolean).slice(0, 12);
+  const words = canonicalName
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean)
+    .slice(0, 12);
   return words.length === 0 ? null : `namespaceToken:${token}^0 AND aliases:(${words.map((w) => `+${escapeLuceneTerm(w)}`).join(' ')})`;
 }
 
@@ -217,7 +233,12 @@ ORDER BY attr.validFrom, active, retiredAt, attr.id`;
  * The attributes of an entity's aspect (by name, matched on its canonical form), superseded ones
  * included: the newest `limit` (at most MAX_ATTRIBUTE_HISTORY), oldest first.
  */
-export async function attributeHistory(executor: Executor, entityId: string, aspect: string, limit = MAX_ATTRIBUTE_HISTORY): Promise<AttributeRecord[]> {
+export async function attributeHistory(
+  executor: Executor,
+  entityId: string,
+  aspect: string,
+  limit = MAX_ATTRIBUTE_HISTORY,
+): Promise<AttributeRecord[]> {
   const canonical = aspect.trim().toLowerCase().replace(/\s+/g, ' ');
   const rows = await executor.read<{ attribute: AttributeRecord }>('graph.attribute-history', ATTRIBUTE_HISTORY, {
     entityId,

@@ -45,16 +45,23 @@ MERGE (h:HistoryEvent {id: $eventId})
 MERGE (h)-[:ABOUT]->(e)
 RETURN created, ${ENTITY_RETURN('e')} AS entity, e.description AS description`;
 
-export async function mergeEntity(executor: Executor, w: EntityWrite): Promise<{ created: boolean; entity: EntityRecord; description: string | null }> {
+export async function mergeEntity(
+  executor: Executor,
+  w: EntityWrite,
+): Promise<{ created: boolean; entity: EntityRecord; description: string | null }> {
   const now = new Date().toISOString();
   const details = JSON.stringify({ type: w.type, description: w.description });
-  const [row] = await executor.write<{ created: boolean; entity: EntityRecord; description: string | null }>('knowledge.create-entity', MERGE_ENTITY, {
-    ...w,
-    now,
-    details,
-    createdEvent: KNOWLEDGE_EVENT.entityCreated,
-    updatedEvent: KNOWLEDGE_EVENT.entityUpdated,
-  });
+  const [row] = await executor.write<{ created: boolean; entity: EntityRecord; description: string | null }>(
+    'knowledge.create-entity',
+    MERGE_ENTITY,
+    {
+      ...w,
+      now,
+      details,
+      createdEvent: KNOWLEDGE_EVENT.entityCreated,
+      updatedEvent: KNOWLEDGE_EVENT.entityUpdated,
+    },
+  );
   return row!;
 }
 
@@ -62,8 +69,15 @@ const ENTITY_BY_CANONICAL = `
 MATCH (e:Entity {namespace: $namespace, canonicalName: $canonicalName})
 RETURN ${ENTITY_RETURN('e')} AS entity, e.description AS description`;
 
-export async function entityByCanonicalName(executor: Executor, namespace: string, canonicalName: string): Promise<{ entity: EntityRecord; description: string | null } | null> {
-  const [row] = await executor.read<{ entity: EntityRecord; description: string | null }>('knowledge.entity-by-name', ENTITY_BY_CANONICAL, { namespace, canonicalName });
+export async function entityByCanonicalName(
+  executor: Executor,
+  namespace: string,
+  canonicalName: string,
+): Promise<{ entity: EntityRecord; description: string | null } | null> {
+  const [row] = await executor.read<{ entity: EntityRecord; description: string | null }>('knowledge.entity-by-name', ENTITY_BY_CANONICAL, {
+    namespace,
+    canonicalName,
+  });
   return row ?? null;
 }
 
@@ -105,7 +119,10 @@ RETURN rel.id AS id, s.id AS sourceId, o.id AS targetId, rel.type AS type, coale
 
 /** Null when either entity is missing from the namespace. */
 export async function relateEntities(executor: Executor, w: RelationWrite): Promise<RelationRow | null> {
-  const [row] = await executor.write<RelationRow & Record<string, unknown>>('knowledge.relate', RELATE, { ...w, now: new Date().toISOString() });
+  const [row] = await executor.write<RelationRow & Record<string, unknown>>('knowledge.relate', RELATE, {
+    ...w,
+    now: new Date().toISOString(),
+  });
   return row ?? null;
 }
 
@@ -245,7 +262,12 @@ export async function mergeEntityInto(executor: Executor, w: MergeWrite): Promis
     const [adopted] = await tx.run<{ aspects: number }>(ADOPT_ASPECTS, params);
     const [relations] = await tx.run<{ relations: number }>(MOVE_RELATIONS, { ...params, maxMemoryIds: CO_MENTION_MAX_MEMORY_IDS });
     if (doubled.length) await tx.run(DROP_DOUBLE_COUNTS, { doubled });
-    const counts: MergeCounts = { mentions: mentions?.moved ?? 0, aspects: (folded?.aspects ?? 0) + (adopted?.aspects ?? 0), attributes: attrs?.attributes ?? 0, relations: relations?.relations ?? 0 };
+    const counts: MergeCounts = {
+      mentions: mentions?.moved ?? 0,
+      aspects: (folded?.aspects ?? 0) + (adopted?.aspects ?? 0),
+      attributes: attrs?.attributes ?? 0,
+      relations: relations?.relations ?? 0,
+    };
     const [row] = await tx.run<{ entity: EntityRecord }>(RETIRE_MERGED, {
       ...params,
       now,
@@ -259,7 +281,11 @@ export async function mergeEntityInto(executor: Executor, w: MergeWrite): Promis
 }
 
 async function replayed(tx: TxRunner, w: MergeWrite): Promise<MergeResult | null> {
-  const [row] = await tx.run<{ entity: EntityRecord; details: string | null }>(MERGE_REPLAYED, { eventId: w.eventId, keepId: w.keepId, namespace: w.namespace });
+  const [row] = await tx.run<{ entity: EntityRecord; details: string | null }>(MERGE_REPLAYED, {
+    eventId: w.eventId,
+    keepId: w.keepId,
+    namespace: w.namespace,
+  });
   return row ? { entity: row.entity, counts: JSON.parse(row.details ?? '{}') as MergeCounts } : null;
 }
 
@@ -282,5 +308,10 @@ export interface FactEvent {
 
 /** The audit of one asserted fact (MERGE on its id, so a replay records it once). */
 export async function recordFactEvent(executor: Executor, e: FactEvent): Promise<void> {
-  await executor.write('knowledge.fact-event', RECORD_FACT_EVENT, { ...e, event: KNOWLEDGE_EVENT.factAsserted, details: JSON.stringify(e.details), now: new Date().toISOString() });
+  await executor.write('knowledge.fact-event', RECORD_FACT_EVENT, {
+    ...e,
+    event: KNOWLEDGE_EVENT.factAsserted,
+    details: JSON.stringify(e.details),
+    now: new Date().toISOString(),
+  });
 }

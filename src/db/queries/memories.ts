@@ -35,7 +35,11 @@ export async function findLiveByDedupKeys(executor: Executor, keys: string[]): P
 }
 
 /** Memories by id restricted to readable namespaces (`null` = any). Missing ids are absent. */
-export async function memoriesByIds(executor: Executor, ids: readonly string[], namespaces: readonly string[] | null): Promise<MemoryRecord[]> {
+export async function memoriesByIds(
+  executor: Executor,
+  ids: readonly string[],
+  namespaces: readonly string[] | null,
+): Promise<MemoryRecord[]> {
   if (ids.length === 0) return [];
   const rows = await executor.read<{ memory: MemoryRecord }>('memories.by-ids', BY_IDS, {
     ids,

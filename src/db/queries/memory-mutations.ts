@@ -64,14 +64,33 @@ export async function forgetMemory(executor: Executor, ref: MemoryRef, reason: s
  * (a reverted proposal forgets its fact memory the same way). `eventId` is made before the
  * transaction. Null when no such memory is in that namespace, else whether it was live.
  */
-export async function forgetInTx(tx: TxRunner, ref: MemoryRef, reason: string | null, now: string, eventId: string): Promise<boolean | null> {
+export async function forgetInTx(
+  tx: TxRunner,
+  ref: MemoryRef,
+  reason: string | null,
+  now: string,
+  eventId: string,
+): Promise<boolean | null> {
   const [row] = await tx.run<{ changed: boolean }>(FORGET, { id: ref.id, namespace: ref.namespace, now });
   if (!row) return null;
   if (row.changed) {
-    const retired = await retireDerived(tx, { memoryId: ref.id, reason: FORGOTTEN_SOURCE_REASON, actor: ref.actor, now, eventId: (factId) => derivedId(eventId, factId) });
+    const retired = await retireDerived(tx, {
+      memoryId: ref.id,
+      reason: FORGOTTEN_SOURCE_REASON,
+      actor: ref.actor,
+      now,
+      eventId: (factId) => derivedId(eventId, factId),
+    });
     await recordMemoryEvent(
       tx,
-      { id: eventId, memoryId: ref.id, event: MEMORY_EVENT.forgotten, actor: ref.actor, reason, details: { forgottenFacts: retired.forgottenFacts.length, retiredAttributes: retired.retiredAttributes.length } },
+      {
+        id: eventId,
+        memoryId: ref.id,
+        event: MEMORY_EVENT.forgotten,
+        actor: ref.actor,
+        reason,
+        details: { forgottenFacts: retired.forgottenFacts.length, retiredAttributes: retired.retiredAttributes.length },
+      },
       now,
     );
   }
@@ -83,7 +102,12 @@ export async function setPinned(executor: Executor, ref: MemoryRef, pinned: bool
   const eventId = randomUUID();
   return executor.writeTx(pinned ? 'memory.pin' : 'memory.unpin', async (tx) => {
     const [row] = await tx.run<{ changed: boolean; memory: MemoryRecord }>(SET_PINNED, { id: ref.id, namespace: ref.namespace, pinned });
-    if (row?.changed) await recordMemoryEvent(tx, { id: eventId, memoryId: ref.id, event: pinned ? MEMORY_EVENT.pinned : MEMORY_EVENT.unpinned, actor: ref.actor }, now);
+    if (row?.changed)
+      await recordMemoryEvent(
+        tx,
+        { id: eventId, memoryId: ref.id, event: pinned ? MEMORY_EVENT.pinned : MEMORY_EVENT.unpinned, actor: ref.actor },
+        now,
+      );
     return row?.memory ?? null;
   });
 }

@@ -89,7 +89,14 @@ export async function replaceMemoryContent(tx: TxRunner, r: ContentReplacement):
   const newIds = r.links.attributes.map((a) => a.id);
   await tx.run(DROP_CHUNKS, { id });
   await tx.run(UNLINK_NEAR_DUPLICATES, { id });
-  const derived = await retireDerived(tx, { memoryId: id, reason: UPDATED_SOURCE_REASON, actor: r.actor, now, keepAttributeIds: newIds, eventId: (factId) => derivedId(r.eventId, factId) });
+  const derived = await retireDerived(tx, {
+    memoryId: id,
+    reason: UPDATED_SOURCE_REASON,
+    actor: r.actor,
+    now,
+    keepAttributeIds: newIds,
+    eventId: (factId) => derivedId(r.eventId, factId),
+  });
   const retired = derived.retiredAttributes;
 
   await createChunks(tx, r.chunks, now);
@@ -99,7 +106,11 @@ export async function replaceMemoryContent(tx: TxRunner, r: ContentReplacement):
 
   const [open] = await tx.run<{ kinds: string[] }>(OPEN_JOB_KINDS, { id, now });
   const openKinds = open?.kinds ?? [];
-  await createJobs(tx, r.jobs.filter((j) => !openKinds.includes(j.kind)), now);
+  await createJobs(
+    tx,
+    r.jobs.filter((j) => !openKinds.includes(j.kind)),
+    now,
+  );
   await recordMemoryEvent(
     tx,
     {
@@ -107,7 +118,13 @@ export async function replaceMemoryContent(tx: TxRunner, r: ContentReplacement):
       memoryId: id,
       event: MEMORY_EVENT.updated,
       actor: r.actor,
-      details: { previousContent: previous.previousContent, previousContentHash: previous.previousContentHash, contentHash: r.props.contentHash, retiredAttributes: retired.length, forgottenFacts: derived.forgottenFacts.length },
+      details: {
+        previousContent: previous.previousContent,
+        previousContentHash: previous.previousContentHash,
+        contentHash: r.props.contentHash,
+        retiredAttributes: retired.length,
+        forgottenFacts: derived.forgottenFacts.length,
+      },
     },
     now,
   );

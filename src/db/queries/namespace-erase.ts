@@ -23,7 +23,10 @@ RETURN count(*) AS deleted`;
 // are caught even where an older write left their own `namespace` property unset.
 export const ERASE_STEPS: readonly EraseStep[] = [
   { label: 'Chunk', cypher: batched('MATCH (:Memory {namespace: $namespace})-[:HAS_CHUNK]->(n:Chunk)') },
-  { label: 'Attribute', cypher: batched('MATCH (:Entity {namespace: $namespace})-[:HAS_ASPECT]->(:Aspect)-[:HAS_ATTRIBUTE]->(n:Attribute)') },
+  {
+    label: 'Attribute',
+    cypher: batched('MATCH (:Entity {namespace: $namespace})-[:HAS_ASPECT]->(:Aspect)-[:HAS_ATTRIBUTE]->(n:Attribute)'),
+  },
   { label: 'Aspect', cypher: batched('MATCH (:Entity {namespace: $namespace})-[:HAS_ASPECT]->(n:Aspect)') },
   { label: 'Hint', cypher: batched('MATCH (n:Hint)-[:HINT_OF]->(:Memory {namespace: $namespace})') },
   { label: 'Job', cypher: batched('MATCH (n:Job)-[:FOR]->(:Memory {namespace: $namespace})') },
@@ -40,7 +43,9 @@ export const ERASE_STEPS: readonly EraseStep[] = [
 ];
 
 export async function eraseStep(executor: Executor, step: EraseStep, namespace: string, batchSize: number): Promise<number> {
-  const [row] = await executor.autoCommit<{ deleted: number }>(`namespace.erase.${step.label.toLowerCase()}`, step.cypher, { namespace, batchSize: neo4j.int(batchSize) });
+  const [row] = await executor.autoCommit<{ deleted: number }>(`namespace.erase.${step.label.toLowerCase()}`, step.cypher, {
+    namespace,
+    batchSize: neo4j.int(batchSize),
+  });
   return row?.deleted ?? 0;
 }
-

@@ -62,6 +62,9 @@ export interface NeighborhoodRows {
 
 /** Entities within `depth` hops of an entity, never leaving its namespace; null when it does not exist. */
 export async function neighborhood(executor: Executor, id: string, depth: NeighborDepth): Promise<NeighborhoodRows | null> {
-  const [row] = await executor.read<NeighborhoodRows & Record<string, unknown>>('graph.neighbors', NEIGHBORS[depth], { id, limit: MAX_NEIGHBORHOOD_RELATIONS });
+  const [row] = await executor.read<NeighborhoodRows & Record<string, unknown>>('graph.neighbors', NEIGHBORS[depth], {
+    id,
+    limit: MAX_NEIGHBORHOOD_RELATIONS,
+  });
   return row ?? null;
 }

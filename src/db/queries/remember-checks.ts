@@ -29,9 +29,16 @@ SET m.accessCount = coalesce(m.accessCount, 0) + CASE WHEN coalesce(m.lastSeenWr
 RETURN t.ref AS ref, ${MEMORY_RETURN('m')} AS memory`;
 
 /** Confirms and touches the duplicates whose target still holds their content; the others are absent. */
-export async function touchDuplicates(tx: TxRunner, targets: readonly DuplicateTarget[], context: { now: string; writeId: string }): Promise<Array<{ ref: number; memory: MemoryRecord }>> {
+export async function touchDuplicates(
+  tx: TxRunner,
+  targets: readonly DuplicateTarget[],
+  context: { now: string; writeId: string },
+): Promise<Array<{ ref: number; memory: MemoryRecord }>> {
   if (targets.length === 0) return [];
-  await lockMemories(tx, targets.map((t) => t.id));
+  await lockMemories(
+    tx,
+    targets.map((t) => t.id),
+  );
   return tx.run<{ ref: number; memory: MemoryRecord }>(TOUCH_DUPLICATES, { targets, ...context });
 }
 

@@ -257,14 +257,26 @@ export interface MemoryWriteResult {
  */
 export async function writeMemories(tx: TxRunner, write: MemoryWrite): Promise<MemoryWriteResult[]> {
   const { now } = write;
-  const rows = await tx.run<Omit<MemoryWriteResult, 'nearLinked'> & Record<string, unknown>>(MERGE_MEMORIES, { memories: write.memories, now, writeId: write.writeId });
+  const rows = await tx.run<Omit<MemoryWriteResult, 'nearLinked'> & Record<string, unknown>>(MERGE_MEMORIES, {
+    memories: write.memories,
+    now,
+    writeId: write.writeId,
+  });
   const created = rows.filter((r) => r.created).map((r) => write.rows.get(r.id)!);
   if (created.length === 0) return rows.map((r) => ({ ...r, nearLinked: false }));
 
   // Pipelined (see PIPELINING): these need each other's data, not each other's results.
   const [, linked] = await Promise.all([
-    createChunks(tx, created.flatMap((r) => r.chunks), now),
-    linkNearDuplicates(tx, created.flatMap((r) => r.nearDuplicates), now),
+    createChunks(
+      tx,
+      created.flatMap((r) => r.chunks),
+      now,
+    ),
+    linkNearDuplicates(
+      tx,
+      created.flatMap((r) => r.nearDuplicates),
+      now,
+    ),
     linkEntities(
       tx,
       {
@@ -274,7 +286,11 @@ export async function writeMemories(tx: TxRunner, write: MemoryWrite): Promise<M
       },
       now,
     ),
-    createJobs(tx, created.flatMap((r) => r.jobs), now),
+    createJobs(
+      tx,
+      created.flatMap((r) => r.jobs),
+      now,
+    ),
     tx.run(RECORD_CREATED, { events: created.map((r) => r.created), now }),
   ]);
   // Dedup jobs only for the near-duplicate links that were made: after their result.
@@ -291,7 +307,9 @@ function nearDuplicateJobs(created: readonly MemoryRows[], linked: ReadonlySet<s
   return created.flatMap((r) => {
     const first = r.jobs[0];
     const link = r.nearDuplicates[0];
-    return first && link && linked.has(link.memoryId) ? [{ id: derivedId(first.id, 'dedup'), memoryId: link.memoryId, kind: 'dedup', maxAttempts: first.maxAttempts }] : [];
+    return first && link && linked.has(link.memoryId)
+      ? [{ id: derivedId(first.id, 'dedup'), memoryId: link.memoryId, kind: 'dedup', maxAttempts: first.maxAttempts }]
+      : [];
   });
 }
 

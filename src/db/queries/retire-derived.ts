@@ -81,7 +81,12 @@ export interface RetirementResult {
 export async function retireDerived(tx: TxRunner, r: Retirement): Promise<RetirementResult> {
   const facts = (await tx.run<{ id: string }>(DERIVED_FACTS, { ids: [r.memoryId] })).map((row) => row.id);
   if (facts.length) {
-    await tx.run(FORGET_FACTS, { facts: facts.map((id) => ({ id, eventId: r.eventId(id) })), now: r.now, reason: r.reason, actor: r.actor });
+    await tx.run(FORGET_FACTS, {
+      facts: facts.map((id) => ({ id, eventId: r.eventId(id) })),
+      now: r.now,
+      reason: r.reason,
+      actor: r.actor,
+    });
   }
   const ids = [r.memoryId, ...facts];
   const retired = await tx.run<{ id: string }>(RETIRE_ATTRIBUTES, { ids, keep: r.keepAttributeIds ?? [], now: r.now, reason: r.reason });

@@ -189,7 +189,10 @@ export interface StartParams {
 }
 
 export async function startSessionRecord(executor: Executor, p: StartParams): Promise<SessionRecord> {
-  const [row] = await executor.write<{ session: SessionRecord }>('sessions.start', START, { ...p, maxInjected: int(SESSION_LISTS.injected) });
+  const [row] = await executor.write<{ session: SessionRecord }>('sessions.start', START, {
+    ...p,
+    maxInjected: int(SESSION_LISTS.injected),
+  });
   return row!.session;
 }
 
@@ -211,7 +214,10 @@ export interface EventParams {
 }
 
 /** Runs inside the caller's transaction: the event, then (the caller decides) the checkpoint. */
-export async function recordEvent(tx: TxRunner, p: EventParams): Promise<{ fresh: boolean; replayed: boolean; session: SessionRecord } | null> {
+export async function recordEvent(
+  tx: TxRunner,
+  p: EventParams,
+): Promise<{ fresh: boolean; replayed: boolean; session: SessionRecord } | null> {
   const [row] = await tx.run<{ fresh: boolean; replayed: boolean; session: SessionRecord }>(EVENT, {
     ...p,
     maxQueries: int(SESSION_LISTS.queries),
@@ -222,7 +228,10 @@ export async function recordEvent(tx: TxRunner, p: EventParams): Promise<{ fresh
   return row ?? null;
 }
 
-export async function markCheckpoint(tx: TxRunner, p: { namespace: string; sessionId: string; eventId: string; now: string }): Promise<SessionRecord> {
+export async function markCheckpoint(
+  tx: TxRunner,
+  p: { namespace: string; sessionId: string; eventId: string; now: string },
+): Promise<SessionRecord> {
   const [row] = await tx.run<{ session: SessionRecord }>(MARK_CHECKPOINT, p);
   return row!.session;
 }
@@ -248,17 +257,34 @@ export async function queueEndJob(tx: TxRunner, p: EndParams & { details: string
   await tx.run(QUEUE_END_JOB, { ...p, maxAttempts: int(p.maxAttempts) });
 }
 
-export async function idleSessions(executor: Executor, idleBefore: string, namespaces: readonly string[] | null, limit: number): Promise<Array<{ namespace: string; sessionId: string }>> {
+export async function idleSessions(
+  executor: Executor,
+  idleBefore: string,
+  namespaces: readonly string[] | null,
+  limit: number,
+): Promise<Array<{ namespace: string; sessionId: string }>> {
   return executor.read('sessions.idle', IDLE, { idleBefore, namespaces: namespaces ? [...namespaces] : null, limit: int(limit) });
 }
 
 export async function pinnedAndConstraints(executor: Executor, namespace: string, limit: number): Promise<MemoryRecord[]> {
-  const rows = await executor.read<{ memory: MemoryRecord }>('sessions.context.pinned', PINNED_AND_CONSTRAINTS, { namespace, limit: int(limit) });
+  const rows = await executor.read<{ memory: MemoryRecord }>('sessions.context.pinned', PINNED_AND_CONSTRAINTS, {
+    namespace,
+    limit: int(limit),
+  });
   return rows.map((r) => r.memory);
 }
 
-export async function bestMemories(executor: Executor, namespace: string, exclude: readonly string[], limit: number): Promise<MemoryRecord[]> {
-  const rows = await executor.read<{ memory: MemoryRecord }>('sessions.context.best', BEST, { namespace, exclude: [...exclude], limit: int(limit) });
+export async function bestMemories(
+  executor: Executor,
+  namespace: string,
+  exclude: readonly string[],
+  limit: number,
+): Promise<MemoryRecord[]> {
+  const rows = await executor.read<{ memory: MemoryRecord }>('sessions.context.best', BEST, {
+    namespace,
+    exclude: [...exclude],
+    limit: int(limit),
+  });
   return rows.map((r) => r.memory);
 }
 
@@ -270,16 +296,32 @@ export interface CheckpointDigest {
   updatedAt: string;
 }
 
-export async function latestNamespaceCheckpoint(executor: Executor, namespace: string, sessionId: string): Promise<CheckpointDigest | null> {
-  const [row] = await executor.read<{ checkpoint: CheckpointDigest }>('sessions.context.checkpoint', LATEST_CHECKPOINT, { namespace, sessionId });
+export async function latestNamespaceCheckpoint(
+  executor: Executor,
+  namespace: string,
+  sessionId: string,
+): Promise<CheckpointDigest | null> {
+  const [row] = await executor.read<{ checkpoint: CheckpointDigest }>('sessions.context.checkpoint', LATEST_CHECKPOINT, {
+    namespace,
+    sessionId,
+  });
   return row?.checkpoint ?? null;
 }
 
-export async function sessionMemories(executor: Executor, namespace: string, sessionId: string, limit: number): Promise<Array<{ id: string; content: string; type: string }>> {
+export async function sessionMemories(
+  executor: Executor,
+  namespace: string,
+  sessionId: string,
+  limit: number,
+): Promise<Array<{ id: string; content: string; type: string }>> {
   return executor.read('sessions.memories', SESSION_MEMORIES, { namespace, sessionId, limit: int(limit) });
 }
 
-export async function memoryTexts(executor: Executor, namespace: string, ids: readonly string[]): Promise<Array<{ id: string; content: string }>> {
+export async function memoryTexts(
+  executor: Executor,
+  namespace: string,
+  ids: readonly string[],
+): Promise<Array<{ id: string; content: string }>> {
   if (ids.length === 0) return [];
   return executor.read('sessions.memory-texts', MEMORY_TEXTS, { namespace, ids: [...ids] });
 }
@@ -297,7 +339,10 @@ export interface SummaryParams {
 }
 
 export async function saveSummary(executor: Executor, p: SummaryParams): Promise<SessionRecord | null> {
-  const [row] = await executor.write<{ session: SessionRecord }>('sessions.summary', SAVE_SUMMARY, { ...p, continuity: { ...p.continuity, used: int(p.continuity.used) } });
+  const [row] = await executor.write<{ session: SessionRecord }>('sessions.summary', SAVE_SUMMARY, {
+    ...p,
+    continuity: { ...p.continuity, used: int(p.continuity.used) },
+  });
   return row?.session ?? null;
 }
 
@@ -325,7 +370,12 @@ export async function jobSession(executor: Executor, jobId: string): Promise<{ n
   return row ?? null;
 }
 
-export async function jobState(executor: Executor, jobId: string): Promise<{ status: string; result: string | null; error: string | null } | null> {
-  const [row] = await executor.read<{ status: string; result: string | null; error: string | null }>('sessions.job-state', JOB_STATE, { jobId });
+export async function jobState(
+  executor: Executor,
+  jobId: string,
+): Promise<{ status: string; result: string | null; error: string | null } | null> {
+  const [row] = await executor.read<{ status: string; result: string | null; error: string | null }>('sessions.job-state', JOB_STATE, {
+    jobId,
+  });
   return row ?? null;
 }

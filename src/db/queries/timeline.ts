@@ -27,7 +27,18 @@ export interface TimelineRows {
   after: MemoryRecord[];
 }
 
-export async function timelineAround(executor: Executor, namespace: string, id: string, before: number, after: number): Promise<TimelineRows | null> {
-  const [row] = await executor.read<{ anchor: MemoryRecord; before: MemoryRecord[]; after: MemoryRecord[] }>('timeline', TIMELINE, { namespace, id, before, after });
+export async function timelineAround(
+  executor: Executor,
+  namespace: string,
+  id: string,
+  before: number,
+  after: number,
+): Promise<TimelineRows | null> {
+  const [row] = await executor.read<{ anchor: MemoryRecord; before: MemoryRecord[]; after: MemoryRecord[] }>('timeline', TIMELINE, {
+    namespace,
+    id,
+    before,
+    after,
+  });
   return row ? { anchor: row.anchor, before: [...row.before].reverse(), after: row.after } : null;
 }

@@ -43,8 +43,15 @@ export async function storeTranscript(
 }
 
 /** Transcripts of these sessions (each key a namespace and a session id), at most `limit`. */
-export async function transcriptsBySessions(executor: Executor, keys: ReadonlyArray<{ namespace: string; sessionId: string }>, limit: number): Promise<TranscriptRecord[]> {
+export async function transcriptsBySessions(
+  executor: Executor,
+  keys: ReadonlyArray<{ namespace: string; sessionId: string }>,
+  limit: number,
+): Promise<TranscriptRecord[]> {
   if (keys.length === 0) return [];
-  const rows = await executor.read<{ transcript: TranscriptRecord }>('transcripts.by-sessions', BY_SESSIONS, { keys, limit: neo4j.int(limit) });
+  const rows = await executor.read<{ transcript: TranscriptRecord }>('transcripts.by-sessions', BY_SESSIONS, {
+    keys,
+    limit: neo4j.int(limit),
+  });
   return rows.map((r) => r.transcript);
 }

@@ -4,7 +4,8 @@ import { EXACT_SCAN_BUDGET, MAX_INDEX_K, nearestInNamespace, planVectorSearch } 
 
 describe('planVectorSearch: cost follows the namespace, not the store', () => {
   it('scans a small namespace exactly, however large the store', () => {
-    for (const total of [1_000, 100_000, 10_000_000]) expect(planVectorSearch({ namespaceChunks: 800, totalChunks: total }, 1, 10)).toEqual({ path: 'exact' });
+    for (const total of [1_000, 100_000, 10_000_000])
+      expect(planVectorSearch({ namespaceChunks: 800, totalChunks: total }, 1, 10)).toEqual({ path: 'exact' });
   });
 
   it('asks the index for more candidates the smaller the namespace’s share', () => {

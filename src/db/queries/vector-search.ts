@@ -108,7 +108,11 @@ export function planVectorSearch(stats: IndexStats, vectorCount: number, wanted:
   return indexCost < scanCost ? { path: 'index', k } : { path: 'exact' };
 }
 
-export async function nearestInNamespace(executor: Executor, vectors: readonly (readonly number[])[], options: VectorSearchOptions): Promise<VectorSearchResult> {
+export async function nearestInNamespace(
+  executor: Executor,
+  vectors: readonly (readonly number[])[],
+  options: VectorSearchOptions,
+): Promise<VectorSearchResult> {
   if (vectors.length === 0 || options.limit < 1) return { hits: vectors.map(() => []), path: 'index' };
   const params = {
     namespace: options.namespace,
@@ -119,7 +123,8 @@ export async function nearestInNamespace(executor: Executor, vectors: readonly (
   };
   const wanted = options.limit + params.exclude.length;
   const plan = planVectorSearch(await indexStats(executor, options.namespace), vectors.length, wanted);
-  if (plan.path === 'exact') return { hits: collectHits(vectors.length, await executor.read('vectors.exact', EXACT_SCAN, params)), path: 'exact' };
+  if (plan.path === 'exact')
+    return { hits: collectHits(vectors.length, await executor.read('vectors.exact', EXACT_SCAN, params)), path: 'exact' };
 
   let k = plan.k;
   const hits = await indexSearch(executor, vectors.length, { ...params, k });

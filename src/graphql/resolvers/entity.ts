@@ -3,7 +3,12 @@ import type { AspectResolvers, AttributeResolvers, EntityResolvers, RelationReso
 import type { GraphQLContext } from '../context.js';
 
 /** The relations of an entity seen from its side, filtered by direction and type. */
-export function relationViews(entityId: string, rows: RelationRecord[], direction: 'OUT' | 'IN' | 'BOTH', type?: string | null): RelationView[] {
+export function relationViews(
+  entityId: string,
+  rows: RelationRecord[],
+  direction: 'OUT' | 'IN' | 'BOTH',
+  type?: string | null,
+): RelationView[] {
   return rows
     .map((r): RelationView => ({ ...r, direction: r.sourceId === entityId ? 'OUT' : 'IN' }))
     .filter((r) => (direction === 'BOTH' || r.direction === direction) && (!type || r.type === type));
@@ -18,7 +23,8 @@ async function entityOrThrow(ctx: GraphQLContext, id: string): Promise<EntityRec
 export const Entity: EntityResolvers = {
   type: (e) => e.type as never,
   aspects: (e, _, ctx) => ctx.loaders.aspectsByEntity.load(e.id),
-  relations: async (e, { direction, type }, ctx) => relationViews(e.id, await ctx.loaders.relationsByEntity.load(e.id), direction ?? 'BOTH', type),
+  relations: async (e, { direction, type }, ctx) =>
+    relationViews(e.id, await ctx.loaders.relationsByEntity.load(e.id), direction ?? 'BOTH', type),
   relationCount: (e, _, ctx) => ctx.loaders.relationCountByEntity.load(e.id),
   memories: async (e, { first }, ctx) => (await ctx.loaders.memoriesByEntity.load(e.id)).slice(0, Math.max(0, first ?? 10)),
 };

@@ -14,7 +14,10 @@ export const explorerQueries: Pick<QueryResolvers, 'viewer' | 'queueByKind'> = {
     };
   },
   queueByKind: async (_, { namespace }, ctx) =>
-    (await queueDepthByKind(ctx.services.executor, ctx.namespaceFor(namespace, 'read'))).map((depth) => ({ ...depth, kind: depth.kind as never })),
+    (await queueDepthByKind(ctx.services.executor, ctx.namespaceFor(namespace, 'read'))).map((depth) => ({
+      ...depth,
+      kind: depth.kind as never,
+    })),
 };
 
 /** A memory's deep-path jobs (the memory itself was already checked against the caller's namespaces). */

@@ -23,7 +23,8 @@ export const graphQueries: Pick<QueryResolvers, 'entity' | 'entities' | 'aspect'
   },
 
   entities: async (_, { namespace, search, type, first, after }, ctx) => {
-    if (search && search.length > MAX_SEARCH_CHARS) throw new ValidationError(`search is longer than ${MAX_SEARCH_CHARS} characters`, { field: 'search' });
+    if (search && search.length > MAX_SEARCH_CHARS)
+      throw new ValidationError(`search is longer than ${MAX_SEARCH_CHARS} characters`, { field: 'search' });
     const page = await entitiesPage(ctx.services.executor, {
       namespace: ctx.namespaceFor(namespace, 'read'),
       search,
@@ -47,7 +48,12 @@ export const graphQueries: Pick<QueryResolvers, 'entity' | 'entities' | 'aspect'
     const entity = await readableEntity(ctx, entityId);
     // One entity, so a longer list than Entity.relations' loader gives (MAX_RELATIONS_QUERY, most mentioned first).
     const rows = await relationsByEntityIds(ctx.services.executor, [entity.id], MAX_RELATIONS_QUERY);
-    return relationViews(entity.id, rows.map((r) => r.row), direction ?? 'BOTH', type);
+    return relationViews(
+      entity.id,
+      rows.map((r) => r.row),
+      direction ?? 'BOTH',
+      type,
+    );
   },
 
   neighbors: async (_, { entityId, depth }, ctx) => {
@@ -56,7 +62,9 @@ export const graphQueries: Pick<QueryResolvers, 'entity' | 'entities' | 'aspect'
     if (!rows || !ctx.principal.canRead(rows.center.namespace)) throw new NotFoundError('entity', entityId);
     for (const e of [rows.center, ...rows.entities]) ctx.loaders.entityById.prime(e.id, e);
     const centerId = rows.center.id;
-    const relations = rows.relations.map((r): RelationView => ({ ...r, direction: r.targetId === centerId && r.sourceId !== centerId ? 'IN' : 'OUT' }));
+    const relations = rows.relations.map(
+      (r): RelationView => ({ ...r, direction: r.targetId === centerId && r.sourceId !== centerId ? 'IN' : 'OUT' }),
+    );
     return { center: rows.center, entities: rows.entities, relations };
   },
 };

@@ -10,4 +10,8 @@ import { withCompression } from './compress.js';
 import { withExplorer } from './explorer.js';
 import { withSessions } from './sessions.js';
 
-export const resolvers: Resolvers = withSessions(withExplorer(withCompression(withUpkeep({ ...scalarResolvers, Query, Mutation, Memory, HistoryEvent, Entity, Aspect, Attribute, Relation, Job }))));
+export const resolvers: Resolvers = withSessions(
+  withExplorer(
+    withCompression(withUpkeep({ ...scalarResolvers, Query, Mutation, Memory, HistoryEvent, Entity, Aspect, Attribute, Relation, Job })),
+  ),
+);

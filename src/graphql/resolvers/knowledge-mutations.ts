@@ -25,7 +25,13 @@ export const knowledgeMutations: Pick<MutationResolvers, 'createEntity' | 'relat
   mergeEntities: async (_, args, ctx) => {
     const { entity, merged } = await ctx.services.knowledge.mergeEntities(actor(ctx, args.namespace), args);
     ctx.loaders.entityById.clear(entity.id).prime(entity.id, entity);
-    return { entity, movedMentions: merged.mentions, movedAspects: merged.aspects, movedAttributes: merged.attributes, movedRelations: merged.relations };
+    return {
+      entity,
+      movedMentions: merged.mentions,
+      movedAspects: merged.aspects,
+      movedAttributes: merged.attributes,
+      movedRelations: merged.relations,
+    };
   },
 
   deleteNamespace: async (_, { namespace, confirm }, ctx) => {

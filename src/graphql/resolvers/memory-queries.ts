@@ -9,7 +9,8 @@ export const memoryQueries: Pick<QueryResolvers, 'memory' | 'memories' | 'memori
 
   memories: async (_, { ids }, ctx) => {
     const max = ctx.services.config.MAX_PAGE_SIZE;
-    if (ids.length > max) throw new LimitExceededError(`at most ${max} ids per call (MAX_PAGE_SIZE); got ${ids.length}`, { field: 'ids', max });
+    if (ids.length > max)
+      throw new LimitExceededError(`at most ${max} ids per call (MAX_PAGE_SIZE); got ${ids.length}`, { field: 'ids', max });
     const rows = await ctx.loaders.memoryById.loadMany(ids);
     return rows.map((r) => (r instanceof Error ? null : r));
   },

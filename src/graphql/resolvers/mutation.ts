@@ -27,14 +27,18 @@ export const Mutation: MutationResolvers = {
     for (const [index, input] of inputs.entries()) {
       try {
         // A transcript is stored per session by `remember` (upkeep.ts), never by a batch.
-        if (input.transcript != null) throw new ValidationError('transcript is taken by remember only, one session at a time', { field: 'transcript' });
+        if (input.transcript != null)
+          throw new ValidationError('transcript is taken by remember only, one session at a time', { field: 'transcript' });
         allowed.push({ index, input: { ...input, namespace: ctx.namespaceFor(input.namespace, 'write') } });
       } catch (error) {
         if (!isMnemographError(error)) throw error;
         refused.push({ index, error });
       }
     }
-    const stored = await ctx.services.remember.rememberBatch(allowed.map((a) => a.input), { actor: ctx.principal.name });
+    const stored = await ctx.services.remember.rememberBatch(
+      allowed.map((a) => a.input),
+      { actor: ctx.principal.name },
+    );
     const outcomes = [...refused, ...stored.map((o) => ({ ...o, index: allowed[o.index]!.index }))].sort((a, b) => a.index - b.index);
     return outcomes.map((o) => ({
       index: o.index,

@@ -1,5 +1,14 @@
 import type { Executor } from '../../db/executor.js';
-import { jobsPage, lastErrors, llmUsage, MAX_JOBS_PAGE, queueDepth, requeueJob, type JobError, type LlmUsageTotals } from '../../worker/index.js';
+import {
+  jobsPage,
+  lastErrors,
+  llmUsage,
+  MAX_JOBS_PAGE,
+  queueDepth,
+  requeueJob,
+  type JobError,
+  type LlmUsageTotals,
+} from '../../worker/index.js';
 import { pageSize } from '../args.js';
 import type { JobResolvers, MutationResolvers, QueryResolvers } from '../generated/types.js';
 import { writableNamespaces } from '../guards.js';
@@ -30,7 +39,10 @@ function pipelineAggregates(executor: Executor, namespace: string): Promise<Aggr
   const now = Date.now();
   const hit = cache.get(namespace);
   if (hit && now - hit.at < PIPELINE_AGGREGATES_CACHE_MS) return hit.value;
-  const value = Promise.all([lastErrors(executor, LAST_ERRORS, namespace), llmUsage(executor, namespace)]).then(([errors, usage]) => ({ errors, usage }));
+  const value = Promise.all([lastErrors(executor, LAST_ERRORS, namespace), llmUsage(executor, namespace)]).then(([errors, usage]) => ({
+    errors,
+    usage,
+  }));
   cache.delete(namespace); // re-inserted last: the oldest entry is the first evicted
   cache.set(namespace, { at: now, value });
   if (cache.size > MAX_CACHED_NAMESPACES) cache.delete(cache.keys().next().value!);
@@ -53,7 +65,10 @@ export const pipelineQueries: Pick<QueryResolvers, 'jobs' | 'pipelineStatus'> = 
 
   pipelineStatus: async (_, { namespace }, ctx) => {
     const ns = ctx.namespaceFor(namespace, 'read');
-    const [queue, { errors, usage }] = await Promise.all([queueDepth(ctx.services.executor, ns), pipelineAggregates(ctx.services.executor, ns)]);
+    const [queue, { errors, usage }] = await Promise.all([
+      queueDepth(ctx.services.executor, ns),
+      pipelineAggregates(ctx.services.executor, ns),
+    ]);
     return {
       queue,
       worker: ctx.services.workerState(),

@@ -29,11 +29,18 @@ export const recallQueries: Pick<QueryResolvers, 'recall' | 'search' | 'timeline
       limit: args.limit,
       tokenBudget: args.tokenBudget ?? undefined,
       asOf: iso(args.asOf),
-      filters: args.filters ? { ...args.filters, occurredAfter: iso(args.filters.occurredAfter), occurredBefore: iso(args.filters.occurredBefore) } : null,
+      filters: args.filters
+        ? { ...args.filters, occurredAfter: iso(args.filters.occurredAfter), occurredBefore: iso(args.filters.occurredBefore) }
+        : null,
     });
     const bestText = args.explain ? bestTextScore(outcome.ranked) : 0;
     return {
-      items: outcome.items.map((item) => ({ memory: item.memory, score: item.score, tokens: item.tokens, explain: args.explain ? toExplain(item, bestText) : null })),
+      items: outcome.items.map((item) => ({
+        memory: item.memory,
+        score: item.score,
+        tokens: item.tokens,
+        explain: args.explain ? toExplain(item, bestText) : null,
+      })),
       totalTokens: outcome.totalTokens,
       budgetUsed: outcome.budgetUsed,
       prompt: outcome.prompt,
@@ -45,13 +52,27 @@ export const recallQueries: Pick<QueryResolvers, 'recall' | 'search' | 'timeline
 
   search: async (_, args, ctx) => {
     const namespace = ctx.namespaceFor(args.namespace, 'read');
-    const filters = args.filters ? { ...args.filters, occurredAfter: iso(args.filters.occurredAfter), occurredBefore: iso(args.filters.occurredBefore) } : null;
-    const result = await ctx.services.disclosure.search({ query: args.query, namespace, limit: args.limit ?? 20, offset: args.offset ?? 0, filters });
+    const filters = args.filters
+      ? { ...args.filters, occurredAfter: iso(args.filters.occurredAfter), occurredBefore: iso(args.filters.occurredBefore) }
+      : null;
+    const result = await ctx.services.disclosure.search({
+      query: args.query,
+      namespace,
+      limit: args.limit ?? 20,
+      offset: args.offset ?? 0,
+      filters,
+    });
     return { ...result, hits: result.hits.map((h) => ({ ...h, type: h.type as never })) };
   },
 
   timeline: async (_, args, ctx) => {
     const namespace = ctx.namespaceFor(args.namespace, 'read');
-    return ctx.services.disclosure.timeline({ namespace, anchor: args.anchor, query: args.query, before: args.before ?? 5, after: args.after ?? 5 });
+    return ctx.services.disclosure.timeline({
+      namespace,
+      anchor: args.anchor,
+      query: args.query,
+      before: args.before ?? 5,
+      after: args.after ?? 5,
+    });
   },
 };

@@ -23,17 +23,34 @@ export const sessionQueries: Pick<QueryResolvers, 'session' | 'recoverSession'> 
   },
   recoverSession: async (_, { namespace, sessionId, budgetChars }, ctx) => {
     const r = await ctx.services.sessions.recover(ctx.namespaceFor(namespace, 'read'), sessionId, budgetChars);
-    return { session: asSession(r.session), digest: r.digest, chars: r.chars, budgetChars: r.budget, omitted: r.omitted, checkpointId: r.checkpointId } as ResolversTypes['SessionRecovery'];
+    return {
+      session: asSession(r.session),
+      digest: r.digest,
+      chars: r.chars,
+      budgetChars: r.budget,
+      omitted: r.omitted,
+      checkpointId: r.checkpointId,
+    } as ResolversTypes['SessionRecovery'];
   },
 };
 
 export const sessionMutations: Pick<MutationResolvers, 'startSession' | 'endSession'> = {
   startSession: async (_, { input }, ctx) => {
-    const r = await ctx.services.sessions.start({ ...input, namespace: ctx.namespaceFor(input.namespace, 'write'), canReadGlobal: canReadGlobal(ctx) });
+    const r = await ctx.services.sessions.start({
+      ...input,
+      namespace: ctx.namespaceFor(input.namespace, 'write'),
+      canReadGlobal: canReadGlobal(ctx),
+    });
     return { ...r, session: asSession(r.session) } as ResolversTypes['SessionStart'];
   },
   endSession: async (_, { namespace, sessionId, transcript }, ctx) => {
-    const r = await ctx.services.sessions.end({ namespace: ctx.namespaceFor(namespace, 'write'), sessionId, transcript, reason: 'ended', actor: ctx.principal.name });
+    const r = await ctx.services.sessions.end({
+      namespace: ctx.namespaceFor(namespace, 'write'),
+      sessionId,
+      transcript,
+      reason: 'ended',
+      actor: ctx.principal.name,
+    });
     return asSession(r.session);
   },
 };
@@ -50,7 +67,14 @@ export const Session: SessionResolvers = {
   summary: (s) => {
     const r = record(s);
     if (!r.summarizedAt) return null;
-    return { request: r.summaryRequest ?? '', investigated: r.summaryInvestigated ?? '', learned: r.summaryLearned ?? '', nextSteps: r.summaryNextSteps ?? '', summarizer: r.summarizer ?? '', at: r.summarizedAt };
+    return {
+      request: r.summaryRequest ?? '',
+      investigated: r.summaryInvestigated ?? '',
+      learned: r.summaryLearned ?? '',
+      nextSteps: r.summaryNextSteps ?? '',
+      summarizer: r.summarizer ?? '',
+      at: r.summarizedAt,
+    };
   },
   continuity: (s) => {
     const r = record(s);
@@ -129,7 +153,12 @@ export function withSessions(resolvers: Resolvers): Resolvers {
     PipelineStatus: {
       ...resolvers.PipelineStatus,
       // The namespace pipelineStatus was asked about (attached by the upkeep wrapper).
-      sessions: (status, _, ctx) => ctx.services.sessions.settings.enabled ? ctx.services.sessions.stats((status as { feedbackNamespace?: string }).feedbackNamespace ?? ctx.services.config.DEFAULT_NAMESPACE) : null,
+      sessions: (status, _, ctx) =>
+        ctx.services.sessions.settings.enabled
+          ? ctx.services.sessions.stats(
+              (status as { feedbackNamespace?: string }).feedbackNamespace ?? ctx.services.config.DEFAULT_NAMESPACE,
+            )
+          : null,
     },
     Memory: { ...resolvers.Memory, stale: (m) => (m as { stale?: boolean | null }).stale === true },
     ScoreExplain: { ...resolvers.ScoreExplain, stale: (e) => (e as { stale?: number }).stale ?? 1 },

@@ -4,13 +4,24 @@ import { sessionTranscripts } from '../../recall/transcripts.js';
 import { checkTranscript, saveTranscript } from '../../upkeep/transcripts.js';
 import { latestCheckpoints, writeCheckpoint, type CheckpointRecord } from '../../upkeep/checkpoints.js';
 import { pageSize } from '../args.js';
-import type { DocumentResolvers, MutationResolvers, PipelineStatusResolvers, QueryResolvers, Resolvers, ResolversTypes } from '../generated/types.js';
+import type {
+  DocumentResolvers,
+  MutationResolvers,
+  PipelineStatusResolvers,
+  QueryResolvers,
+  Resolvers,
+  ResolversTypes,
+} from '../generated/types.js';
 import type { GraphQLContext } from '../context.js';
 import { writableNamespaces } from '../guards.js';
 
 /** Operator calls of the upkeep workers (src/upkeep). */
 /** The scope of an operator call: one writable namespace, or (null) all of them for a "*" key. */
-function operatorScope(ctx: GraphQLContext, namespace: string | null | undefined, allNamespaces: boolean | null | undefined): string | null {
+function operatorScope(
+  ctx: GraphQLContext,
+  namespace: string | null | undefined,
+  allNamespaces: boolean | null | undefined,
+): string | null {
   if (!allNamespaces) return ctx.namespaceFor(namespace, 'write');
   if (writableNamespaces(ctx) !== null) throw new ForbiddenError('allNamespaces needs an API key for every namespace ("*")');
   if (namespace) throw new ValidationError('give either namespace or allNamespaces, not both', { field: 'namespace' });
@@ -19,12 +30,26 @@ function operatorScope(ctx: GraphQLContext, namespace: string | null | undefined
 
 const asCheckpoint = (c: CheckpointRecord) => c as unknown as ResolversTypes['Checkpoint'];
 
-export const upkeepMutations: Pick<MutationResolvers, 'runRetention' | 'ingestDocument' | 'runMaintenance' | 'aspectFeedback' | 'checkpoint'> = {
+export const upkeepMutations: Pick<
+  MutationResolvers,
+  'runRetention' | 'ingestDocument' | 'runMaintenance' | 'aspectFeedback' | 'checkpoint'
+> = {
   checkpoint: async (_, { input }, ctx) =>
     asCheckpoint(await writeCheckpoint(ctx.services.executor, { ...input, namespace: ctx.namespaceFor(input.namespace, 'write') })),
   aspectFeedback: async (_, { namespace, sessionId, memoryIds }, ctx) => {
-    const r = await ctx.services.upkeep.feedback.apply({ namespace: ctx.namespaceFor(namespace, 'write'), sessionId, memoryIds, actor: ctx.principal.name });
-    return { applied: r.applied, aspectsUpdated: r.aspectsUpdated, confirmations: r.ftsConfirmations, decayedAspects: r.decayedAspects, propagatedAttributes: r.propagatedAttributes };
+    const r = await ctx.services.upkeep.feedback.apply({
+      namespace: ctx.namespaceFor(namespace, 'write'),
+      sessionId,
+      memoryIds,
+      actor: ctx.principal.name,
+    });
+    return {
+      applied: r.applied,
+      aspectsUpdated: r.aspectsUpdated,
+      confirmations: r.ftsConfirmations,
+      decayedAspects: r.decayedAspects,
+      propagatedAttributes: r.propagatedAttributes,
+    };
   },
   runMaintenance: (_, { namespace, allNamespaces, mode }, ctx) =>
     ctx.services.upkeep.runMaintenance(operatorScope(ctx, namespace, allNamespaces), mode ?? 'observe'),
@@ -35,7 +60,8 @@ export const upkeepMutations: Pick<MutationResolvers, 'runRetention' | 'ingestDo
   },
 
   // Every namespace at once only for a key that may write all of them (or open mode).
-  runRetention: (_, { namespace, allNamespaces, dryRun }, ctx) => ctx.services.upkeep.runRetention(operatorScope(ctx, namespace, allNamespaces), dryRun ?? false),
+  runRetention: (_, { namespace, allNamespaces, dryRun }, ctx) =>
+    ctx.services.upkeep.runRetention(operatorScope(ctx, namespace, allNamespaces), dryRun ?? false),
 };
 
 // The Document type's computed fields (progress, chunks) are resolved below from the record.
@@ -43,14 +69,20 @@ const asDocument = (d: DocumentRecord) => d as unknown as ResolversTypes['Docume
 
 export const upkeepQueries: Pick<QueryResolvers, 'document' | 'documents' | 'checkpoints'> = {
   checkpoints: async (_, { namespace, sessionId, last }, ctx) =>
-    (await latestCheckpoints(ctx.services.executor, ctx.namespaceFor(namespace, 'read'), sessionId, pageSize(last, 50, 5))).map(asCheckpoint),
+    (await latestCheckpoints(ctx.services.executor, ctx.namespaceFor(namespace, 'read'), sessionId, pageSize(last, 50, 5))).map(
+      asCheckpoint,
+    ),
   // A document outside the caller's namespaces is null, like a missing one.
   document: async (_, { id }, ctx) => {
     const document = await ctx.services.upkeep.documents.get(id);
     return document && ctx.principal.canRead(document.namespace) ? asDocument(document) : null;
   },
   documents: async (_, { namespace, first, after }, ctx) => {
-    const page = await ctx.services.upkeep.documents.list(ctx.namespaceFor(namespace, 'read'), pageSize(first, ctx.services.config.MAX_PAGE_SIZE), after);
+    const page = await ctx.services.upkeep.documents.list(
+      ctx.namespaceFor(namespace, 'read'),
+      pageSize(first, ctx.services.config.MAX_PAGE_SIZE),
+      after,
+    );
     return page as unknown as ResolversTypes['DocumentConnection'];
   },
 };
@@ -94,7 +126,12 @@ function withTranscripts(resolvers: Resolvers): Pick<Resolvers, 'Query' | 'Mutat
         const result = await remember(parent, args, ctx, info);
         if (transcript) {
           const namespace = ctx.namespaceFor(args.input.namespace, 'write');
-          await saveTranscript(ctx.services.executor, { namespace, sessionId: args.input.sessionId!, transcript, actor: ctx.principal.name });
+          await saveTranscript(ctx.services.executor, {
+            namespace,
+            sessionId: args.input.sessionId!,
+            transcript,
+            actor: ctx.principal.name,
+          });
         }
         return result;
       },

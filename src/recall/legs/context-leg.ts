@@ -17,7 +17,11 @@ CALL (a) {
 }
 RETURN id AS anchorId, m.id AS memoryId`;
 
-export async function sessionNeighbours(executor: Executor, anchorIds: string[], window: number): Promise<Array<{ anchorId: string; memoryId: string }>> {
+export async function sessionNeighbours(
+  executor: Executor,
+  anchorIds: string[],
+  window: number,
+): Promise<Array<{ anchorId: string; memoryId: string }>> {
   if (anchorIds.length === 0 || window < 1) return [];
   return executor.read<{ anchorId: string; memoryId: string }>('recall.context', SESSION_NEIGHBOURS, { ids: anchorIds, window });
 }

@@ -18,7 +18,11 @@ LIMIT toInteger($limit)`;
 /** Candidate id → duplicate-group id, for the candidates that have an open near-duplicate. */
 export async function duplicateGroups(executor: Executor, namespace: string, ids: readonly string[]): Promise<Map<string, string>> {
   if (ids.length === 0) return new Map();
-  const links = await executor.read<{ a: string; b: string }>('recall.duplicate-groups', DUPLICATE_LINKS, { ids: [...ids], namespace, limit: MAX_DUPLICATE_LINKS });
+  const links = await executor.read<{ a: string; b: string }>('recall.duplicate-groups', DUPLICATE_LINKS, {
+    ids: [...ids],
+    namespace,
+    limit: MAX_DUPLICATE_LINKS,
+  });
   const groups = duplicateGroupsFromLinks(links);
   const wanted = new Set(ids);
   return new Map([...groups].filter(([id]) => wanted.has(id)));

@@ -57,9 +57,15 @@ export async function graphBoost(executor: Executor, options: GraphBoostOptions)
   if (options.entities.length === 0) return result;
   try {
     const directIds = options.entities.map((r) => r.id);
-    const hop = await executor.read<{ id: string }>('recall.boost.neighbours', EXPAND_NEIGHBOURS, { ids: directIds, maxNeighbours: options.maxNeighbours });
+    const hop = await executor.read<{ id: string }>('recall.boost.neighbours', EXPAND_NEIGHBOURS, {
+      ids: directIds,
+      maxNeighbours: options.maxNeighbours,
+    });
     const entities = [...directIds.map((id) => ({ id, strength: DIRECT })), ...hop.map((r) => ({ id: r.id, strength: ONE_HOP }))];
-    const memories = await executor.read<{ memoryId: string; strength: number }>('recall.boost.memories', LINKED_MEMORIES, { entities, maxMemories: options.maxMemories });
+    const memories = await executor.read<{ memoryId: string; strength: number }>('recall.boost.memories', LINKED_MEMORIES, {
+      entities,
+      maxMemories: options.maxMemories,
+    });
     for (const row of memories) result.strengths.set(row.memoryId, row.strength);
     return result;
   } catch (error) {

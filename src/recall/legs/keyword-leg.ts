@@ -28,11 +28,19 @@ function scoped(options: KeywordLegOptions): string {
 /** BM25 over memory content (Neo4j full-text index, English analyzer). */
 export async function keywordLeg(executor: Executor, options: KeywordLegOptions): Promise<LegHit[]> {
   if (!options.luceneQuery) return [];
-  return executor.read<{ memoryId: string; score: number }>('recall.keyword', KEYWORD_LEG, { query: scoped(options), limit: options.limit, includeDeleted: options.includeDeleted });
+  return executor.read<{ memoryId: string; score: number }>('recall.keyword', KEYWORD_LEG, {
+    query: scoped(options),
+    limit: options.limit,
+    includeDeleted: options.includeDeleted,
+  });
 }
 
 /** BM25 over the hypothetical questions (hints) generated for each memory; best hint per memory. */
 export async function hintLeg(executor: Executor, options: KeywordLegOptions): Promise<LegHit[]> {
   if (!options.luceneQuery) return [];
-  return executor.read<{ memoryId: string; score: number }>('recall.hints', HINT_LEG, { query: scoped(options), limit: options.limit, includeDeleted: options.includeDeleted });
+  return executor.read<{ memoryId: string; score: number }>('recall.hints', HINT_LEG, {
+    query: scoped(options),
+    limit: options.limit,
+    includeDeleted: options.includeDeleted,
+  });
 }

@@ -45,9 +45,11 @@ export async function queryEntities(executor: Executor, options: QueryEntitiesOp
     executor.read<Row>('recall.entities.aliases', MATCH_ALIASES, params),
   ]);
   const found = new Map<string, QueryEntity>();
-  for (const e of names) if (coversName(options.tokens, e.name)) found.set(e.id, { id: e.id, name: e.name, mentions: e.mentions, byAlias: false });
+  for (const e of names)
+    if (coversName(options.tokens, e.name)) found.set(e.id, { id: e.id, name: e.name, mentions: e.mentions, byAlias: false });
   for (const e of aliases) {
-    if (!found.has(e.id) && e.aliases.some((a) => coversName(options.tokens, a))) found.set(e.id, { id: e.id, name: e.name, mentions: e.mentions, byAlias: true });
+    if (!found.has(e.id) && e.aliases.some((a) => coversName(options.tokens, a)))
+      found.set(e.id, { id: e.id, name: e.name, mentions: e.mentions, byAlias: true });
   }
   return [...found.values()].sort((a, b) => b.mentions - a.mentions || (a.id < b.id ? -1 : 1)).slice(0, options.maxEntities);
 }

@@ -11,6 +11,10 @@ export interface VectorLegOptions {
 
 /** Best chunk per memory of the namespace (exact per namespace, see vector-search.ts); scores are (1 + cos) / 2. */
 export async function vectorLeg(executor: Executor, options: VectorLegOptions): Promise<LegHit[]> {
-  const { hits } = await nearestInNamespace(executor, [options.vector], { namespace: options.namespace, limit: options.limit, includeDeleted: options.includeDeleted });
+  const { hits } = await nearestInNamespace(executor, [options.vector], {
+    namespace: options.namespace,
+    limit: options.limit,
+    includeDeleted: options.includeDeleted,
+  });
   return (hits[0] ?? []).map((h) => ({ memoryId: h.memoryId, score: h.score }));
 }

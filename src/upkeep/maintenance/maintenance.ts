@@ -76,7 +76,8 @@ export class MaintenanceWorker {
     const scope = namespace ?? '*';
     const before = await diagnose(this.executor, namespace, this.settings.leaseTimeoutMs);
     const recommendations = recommend(before);
-    if (recommendations.length === 0) for (const key of [...this.nonImproving.keys()]) if (key.startsWith(`${scope}|`)) this.nonImproving.delete(key);
+    if (recommendations.length === 0)
+      for (const key of [...this.nonImproving.keys()]) if (key.startsWith(`${scope}|`)) this.nonImproving.delete(key);
     const actions: ActionOutcome[] = [];
     const executed: RepairAction[] = [];
     for (const r of recommendations) {
@@ -123,7 +124,11 @@ export class MaintenanceWorker {
       halted: [...this.halted].filter((k) => k.startsWith(`${scope}|`)).map((k) => k.split('|')[1] as RepairAction),
     };
     this.last = report;
-    if (recommendations.length) this.logger.info({ mode, namespace, score: before.score, scoreDelta, actions: actions.map((a) => `${a.action}:${a.outcome}`) }, 'maintenance cycle');
+    if (recommendations.length)
+      this.logger.info(
+        { mode, namespace, score: before.score, scoreDelta, actions: actions.map((a) => `${a.action}:${a.outcome}`) },
+        'maintenance cycle',
+      );
     return report;
   }
 

@@ -6,4 +6,9 @@ MATCH (h:HistoryEvent)
 WHERE h.at < $cutoff AND ${IN_SCOPE('h')}
 WITH h LIMIT $limit`;
 
-export const purgeHistory: PurgeStep = countingStep('history', 'history', `${SELECT} DETACH DELETE h RETURN count(*) AS deleted`, `${SELECT} RETURN count(*) AS deleted`);
+export const purgeHistory: PurgeStep = countingStep(
+  'history',
+  'history',
+  `${SELECT} DETACH DELETE h RETURN count(*) AS deleted`,
+  `${SELECT} RETURN count(*) AS deleted`,
+);

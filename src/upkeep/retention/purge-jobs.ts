@@ -6,7 +6,12 @@ MATCH (j:Job)
 WHERE j.status = '${status}' AND j.${stamp} < $cutoff AND ${IN_SCOPE('j')}
 WITH j LIMIT $limit`;
 
-function jobStep(name: string, window: 'completedJob' | 'deadJob', status: 'completed' | 'dead', stamp: 'completedAt' | 'failedAt'): PurgeStep {
+function jobStep(
+  name: string,
+  window: 'completedJob' | 'deadJob',
+  status: 'completed' | 'dead',
+  stamp: 'completedAt' | 'failedAt',
+): PurgeStep {
   const SELECT = select(status, stamp);
   return countingStep(name, window, `${SELECT} DETACH DELETE j RETURN count(*) AS deleted`, `${SELECT} RETURN count(*) AS deleted`);
 }

@@ -66,7 +66,11 @@ RETURN count(*) AS entities, sum(COUNT { (e)-[:RELATES_TO]-() }) AS relations`;
 
 const which = (scope: PurgeScope) => (scope.namespace === null ? 'all' : 'one');
 
-async function orphans(tx: TxRunner, cypher: string, scope: PurgeScope & { ids?: string[] }): Promise<{ entities: number; relations: number }> {
+async function orphans(
+  tx: TxRunner,
+  cypher: string,
+  scope: PurgeScope & { ids?: string[] },
+): Promise<{ entities: number; relations: number }> {
   const [row] = await tx.run<{ entities: number; relations: number | null }>(cypher, { ...scope });
   return { entities: Number(row?.entities ?? 0), relations: Number(row?.relations ?? 0) };
 }

@@ -10,7 +10,14 @@ import type { PurgeStep, RetentionWindow, StepCounts } from './types.js';
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The purge order: links before the vectors, both before the memories they hang off, then the logs. */
-export const RETENTION_STEPS: readonly PurgeStep[] = [purgeMentions, purgeChunks, purgeTombstones, purgeHistory, purgeCompletedJobs, purgeDeadJobs];
+export const RETENTION_STEPS: readonly PurgeStep[] = [
+  purgeMentions,
+  purgeChunks,
+  purgeTombstones,
+  purgeHistory,
+  purgeCompletedJobs,
+  purgeDeadJobs,
+];
 
 export interface RetentionSettings {
   /** Days per window. */
@@ -58,7 +65,13 @@ export async function runRetention(
     const result = dryRun
       ? await executor.readTx(`retention.${step.name}.preview`, (tx) => step.preview(tx, params))
       : await executor.writeTx(`retention.${step.name}`, (tx) => step.purge(tx, params));
-    steps.push({ step: step.name, cutoff, ...result, batchFull: result.deleted >= settings.batchSize, durationMs: Math.round(performance.now() - t0) });
+    steps.push({
+      step: step.name,
+      cutoff,
+      ...result,
+      batchFull: result.deleted >= settings.batchSize,
+      durationMs: Math.round(performance.now() - t0),
+    });
   }
   return {
     namespace: options.namespace,

@@ -26,7 +26,11 @@ export interface PurgeStep {
   preview(tx: TxRunner, scope: PurgeScope): Promise<StepCounts>;
 }
 
-export const counts = (deleted: number, orphanedEntities = 0, orphanedRelations = 0): StepCounts => ({ deleted, orphanedEntities, orphanedRelations });
+export const counts = (deleted: number, orphanedEntities = 0, orphanedRelations = 0): StepCounts => ({
+  deleted,
+  orphanedEntities,
+  orphanedRelations,
+});
 
 /** Scope filter shared by every step: `$namespace` null means every namespace (operators only). */
 export const IN_SCOPE = (v: string) => `($namespace IS NULL OR ${v}.namespace = $namespace)`;

@@ -19,7 +19,11 @@ export function createHintsHandler(deps: HintsHandlerDeps): JobHandler {
     async run(job) {
       const memory = await loadSourceMemory(deps.executor, job.memoryId);
       if (!memory) return { skipped: 'memory not found or forgotten' };
-      const result = await generateHints(deps.provider, memory.content, { timeoutMs: deps.timeoutMs, max: deps.maxHints, maxInputChars: MAX_EXTRACTION_INPUT_CHARS });
+      const result = await generateHints(deps.provider, memory.content, {
+        timeoutMs: deps.timeoutMs,
+        max: deps.maxHints,
+        maxInputChars: MAX_EXTRACTION_INPUT_CHARS,
+      });
       try {
         await writeHints(deps.executor, memory, result, deps.provider.model);
       } catch (error) {

@@ -15,7 +15,9 @@ RETURN m.id AS id, m.namespace AS namespace, m.content AS content, m.contentHash
  */
 export async function loadSourceMemory(executor: Executor, id: string | null): Promise<SourceMemory | null> {
   if (!id) return null;
-  const rows = await executor.read<SourceMemory & { forgotten: boolean } & Record<string, unknown>>('worker.source-memory', SOURCE_MEMORY, { id });
+  const rows = await executor.read<SourceMemory & { forgotten: boolean } & Record<string, unknown>>('worker.source-memory', SOURCE_MEMORY, {
+    id,
+  });
   const row = rows[0];
   if (!row) throw new UnavailableError(`memory ${id} of the leased job is not visible yet; the job will be retried`);
   if (row.forgotten) return null;

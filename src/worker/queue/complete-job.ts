@@ -17,8 +17,20 @@ ${ADD_JOB_USAGE}
 RETURN j.id AS id`;
 
 /** Marks a leased job completed with its result (a JSON string) and model usage. False when the lease was lost. */
-export async function completeJob(executor: Executor, id: string, owner: string, result: unknown, options: { now?: Date; llm?: JobLlmUsage } = {}): Promise<boolean> {
+export async function completeJob(
+  executor: Executor,
+  id: string,
+  owner: string,
+  result: unknown,
+  options: { now?: Date; llm?: JobLlmUsage } = {},
+): Promise<boolean> {
   const now = options.now ?? new Date();
-  const rows = await executor.write('jobs.complete', COMPLETE_JOB, { id, owner, now: now.toISOString(), result: JSON.stringify(result ?? null), llm: usageParam(options.llm) });
+  const rows = await executor.write('jobs.complete', COMPLETE_JOB, {
+    id,
+    owner,
+    now: now.toISOString(),
+    result: JSON.stringify(result ?? null),
+    llm: usageParam(options.llm),
+  });
   return rows.length > 0;
 }

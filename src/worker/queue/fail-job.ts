@@ -37,7 +37,13 @@ export function jobRetryDelayMs(attempts: number, baseMs: number): number {
 }
 
 /** Records a failed attempt. Returns the new status ('pending' or 'dead'), or null when the lease was lost. */
-export async function failJob(executor: Executor, id: string, owner: string, error: string, options: { attempts: number; retryBaseMs: number; now?: Date; llm?: JobLlmUsage; permanent?: boolean }): Promise<'pending' | 'dead' | null> {
+export async function failJob(
+  executor: Executor,
+  id: string,
+  owner: string,
+  error: string,
+  options: { attempts: number; retryBaseMs: number; now?: Date; llm?: JobLlmUsage; permanent?: boolean },
+): Promise<'pending' | 'dead' | null> {
   const rows = await executor.writeTx('jobs.fail', async (tx) => {
     const now = await databaseNow(tx, options.now);
     const retryAt = new Date(now.getTime() + jobRetryDelayMs(options.attempts, options.retryBaseMs));

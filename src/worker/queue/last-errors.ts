@@ -23,5 +23,9 @@ const LAST_ERRORS_IN_NAMESPACE = lastErrorsQuery(true);
 /** The most recent job failures, newest first. */
 export async function lastErrors(executor: Executor, n: number, namespace: string | null = null): Promise<JobError[]> {
   if (n <= 0) return [];
-  return executor.read<JobError & Record<string, unknown>>('jobs.last-errors', namespace === null ? LAST_ERRORS : LAST_ERRORS_IN_NAMESPACE, { namespace, limit: neo4j.int(Math.min(n, 100)) });
+  return executor.read<JobError & Record<string, unknown>>(
+    'jobs.last-errors',
+    namespace === null ? LAST_ERRORS : LAST_ERRORS_IN_NAMESPACE,
+    { namespace, limit: neo4j.int(Math.min(n, 100)) },
+  );
 }

@@ -58,7 +58,12 @@ export interface LeaseOptions {
  * Claims the oldest runnable pending job of these kinds for `owner`, or null when there is none.
  * At most one extract job per namespace is leased at a time, across every replica's workers.
  */
-export async function leaseJob(executor: Executor, owner: string, kinds: readonly string[], options: LeaseOptions = {}): Promise<JobRecord | null> {
+export async function leaseJob(
+  executor: Executor,
+  owner: string,
+  kinds: readonly string[],
+  options: LeaseOptions = {},
+): Promise<JobRecord | null> {
   if (kinds.length === 0) return null;
   return executor.writeTx('jobs.lease', async (tx) => {
     const now = (await databaseNow(tx, options.now)).toISOString();
@@ -72,7 +77,13 @@ export async function leaseJob(executor: Executor, owner: string, kinds: readonl
     if (!picked) return null;
     const rows =
       picked.kind === SERIALIZED_KIND
-        ? await tx.run<{ job: JobRecord }>(LEASE_IN_LANE, { id: picked.id, laneId: extractLaneId(picked.namespace), serialized: SERIALIZED_KIND, owner, now })
+        ? await tx.run<{ job: JobRecord }>(LEASE_IN_LANE, {
+            id: picked.id,
+            laneId: extractLaneId(picked.namespace),
+            serialized: SERIALIZED_KIND,
+            owner,
+            now,
+          })
         : await tx.run<{ job: JobRecord }>(LEASE_PICKED, { id: picked.id, owner, now });
     return rows[0]?.job ?? null;
   });

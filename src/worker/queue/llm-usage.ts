@@ -59,6 +59,10 @@ const USAGE_IN_NAMESPACE = usageQuery(true);
 
 /** Model usage summed per job kind, for pipelineStatus. */
 export async function llmUsage(executor: Executor, namespace: string | null = null): Promise<LlmUsageTotals> {
-  const rows = await executor.read<{ byKind: LlmUsageByKind[]; memories: number }>('jobs.llm_usage', namespace === null ? USAGE : USAGE_IN_NAMESPACE, { namespace });
+  const rows = await executor.read<{ byKind: LlmUsageByKind[]; memories: number }>(
+    'jobs.llm_usage',
+    namespace === null ? USAGE : USAGE_IN_NAMESPACE,
+    { namespace },
+  );
   return rows[0] ?? { byKind: [], memories: 0 };
 }

@@ -23,7 +23,12 @@ RETURN before, coalesce(open, 0) AS open, ${JOB_RETURN('j', 'm')} AS job`;
  * of its kind for the same memory is pending or leased (ConflictError). Jobs outside the
  * readable namespaces (`null` = any) are reported as not found.
  */
-export async function requeueJob(executor: Executor, id: string, namespaces: readonly string[] | null = null, now = new Date()): Promise<JobRecord> {
+export async function requeueJob(
+  executor: Executor,
+  id: string,
+  namespaces: readonly string[] | null = null,
+  now = new Date(),
+): Promise<JobRecord> {
   const rows = await executor.write<{ before: string; open: number; job: JobRecord }>('jobs.requeue', REQUEUE_JOB, {
     id,
     namespaces: namespaces ?? [],
@@ -35,6 +40,9 @@ export async function requeueJob(executor: Executor, id: string, namespaces: rea
   if (row.before !== 'dead' && row.before !== 'completed') {
     throw new ValidationError(`job ${id} is ${row.before}; only dead or completed jobs can be requeued`, { status: row.before });
   }
-  if (row.open > 0) throw new ConflictError(`another ${row.job.kind} job for memory ${row.job.memoryId} is already pending or running; job ${id} was not requeued`);
+  if (row.open > 0)
+    throw new ConflictError(
+      `another ${row.job.kind} job for memory ${row.job.memoryId} is already pending or running; job ${id} was not requeued`,
+    );
   return row.job;
 }
