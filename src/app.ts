@@ -9,7 +9,7 @@ import { createEmbedder, type Embedder } from './embedding/index.js';
 import { KnowledgeService } from './knowledge/index.js';
 import type { Logger } from './logger.js';
 import { Metrics, observeEmbedder, observeRecall } from './observability/index.js';
-import { configureStoredRedaction } from './pipeline/redact-stored.js';
+import { configureStoredRedaction } from './redaction/redact-stored.js';
 import { RememberService, type RememberHooks, type RememberSettings } from './pipeline/remember-service.js';
 import { UpdateService } from './pipeline/update-service.js';
 import { DisclosureService } from './recall/disclosure-service.js';

@@ -18,7 +18,7 @@ import {
 } from '../db/queries/documents.js';
 import { isMnemographError, LimitExceededError, MnemographError, ValidationError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { redactStored, redactStoredOrNull } from '../pipeline/redact-stored.js';
+import { redactStored, redactStoredOrNull } from '../redaction/redact-stored.js';
 import { cleanText } from '../text/index.js';
 import type { RememberService } from '../pipeline/remember-service.js';
 import { checkUrl, fetchUrl, FetchError, type AddressPolicy, type Resolver } from './url-fetcher.js';

@@ -3,7 +3,7 @@ import type { Executor } from '../db/executor.js';
 import { parseLlmJson } from '../llm/parse-json.js';
 import { LlmParseError, type LlmProvider } from '../llm/provider.js';
 import { requireSourceUnchanged } from '../db/queries/remember-checks.js';
-import { redactStored } from '../pipeline/redact-stored.js';
+import { redactStored } from '../redaction/redact-stored.js';
 import { HISTORY_EVENT, historyId, recordHistory } from './history.js';
 import { hintsSchema } from './output-schemas.js';
 import { hintsPrompt } from './prompts.js';

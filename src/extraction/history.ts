@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { redactJsonValue, redactStoredOrNull } from '../pipeline/redact-stored.js';
+import { redactJsonValue, redactStoredOrNull } from '../redaction/redact-stored.js';
 import type { TxRunner } from '../db/executor.js';
 
 /** Provenance of everything the deep path writes (Memory.who, HistoryEvent.actor). */

@@ -3,7 +3,7 @@ import type { Executor, TxRunner } from '../db/executor.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { derivedId } from '../db/ids.js';
 import { forgetInTx, forgetReason } from '../db/queries/memory-mutations.js';
-import { redactStoredOrNull } from '../pipeline/redact-stored.js';
+import { redactStoredOrNull } from '../redaction/redact-stored.js';
 import { OUTCOME } from './gates.js';
 import { HISTORY_EVENT } from './history.js';
 

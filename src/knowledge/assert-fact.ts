@@ -11,7 +11,7 @@ import { persistGraph } from '../extraction/graph-write.js';
 import { historyId } from '../extraction/history.js';
 import { planSupersessions } from '../extraction/supersession.js';
 import type { Logger } from '../logger.js';
-import type { RedactionOptions } from '../pipeline/redact.js';
+import type { RedactionOptions } from '../redaction/redact.js';
 import type { Actor } from './knowledge-service.js';
 import {
   checkNamespace,

@@ -12,7 +12,7 @@ import type { EntityRecord } from '../db/records.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import type { FactWriter } from '../extraction/fact-writes.js';
 import type { Logger } from '../logger.js';
-import type { RedactionOptions } from '../pipeline/redact.js';
+import type { RedactionOptions } from '../redaction/redact.js';
 import { namespaceToken } from '../pipeline/remember-service.js';
 import { assertFact, type AssertFactInput, type AssertFactResult, type AssertSettings } from './assert-fact.js';
 import { eraseNamespace, type EraseReport } from './erase-namespace.js';

@@ -1,7 +1,7 @@
 import { namespaceSchema } from '../config/index.js';
 import { ValidationError } from '../errors.js';
 import { canonicalName } from '../extraction/classify.js';
-import { redactSecrets, type RedactionOptions } from '../pipeline/redact.js';
+import { redactSecrets, type RedactionOptions } from '../redaction/redact.js';
 import { cleanText } from '../text/index.js';
 
 /**

@@ -127,12 +127,10 @@ export function mcpErrorHandler(logger: Logger, metrics: Services['metrics']): E
     logger.info({ requestId, status: r.status, code: r.code }, 'mcp request refused');
     observeRefusal(metrics, r.code);
     if (r.retryAfterMs !== undefined) res.set('Retry-After', String(Math.max(1, Math.ceil(r.retryAfterMs / 1000))));
-    res
-      .status(r.status)
-      .json({
-        jsonrpc: '2.0',
-        error: { code: r.rpcCode, message: r.message, data: { code: r.code, ...(r.details ? { details: r.details } : {}) } },
-        id: null,
-      });
+    res.status(r.status).json({
+      jsonrpc: '2.0',
+      error: { code: r.rpcCode, message: r.message, data: { code: r.code, ...(r.details ? { details: r.details } : {}) } },
+      id: null,
+    });
   };
 }

@@ -19,7 +19,7 @@ import {
 } from '../db/queries/sessions.js';
 import { ConflictError, LimitExceededError, NotFoundError, ValidationError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { redactStored } from '../pipeline/redact-stored.js';
+import { redactStored } from '../redaction/redact-stored.js';
 import { cleanText } from '../text/index.js';
 import { checkpointWork, latestCheckpoints, type CheckpointRecord } from '../upkeep/checkpoints.js';
 import { saveTranscript } from '../upkeep/transcripts.js';

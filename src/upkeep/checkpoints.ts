@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import neo4j from 'neo4j-driver';
 import type { Executor, TxWork } from '../db/index.js';
 import { LimitExceededError, ValidationError } from '../errors.js';
-import { redactStored } from '../pipeline/redact-stored.js';
+import { redactStored } from '../redaction/redact-stored.js';
 import { cleanText } from '../text/index.js';
 
 /** Session checkpoints: writes 2.5 s apart merge (at most 20 queries, 10 remembers); 50 per session; pruned after 7 days. */

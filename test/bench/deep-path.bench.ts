@@ -107,13 +107,11 @@ function extractAnswer(text: string): {
   const speaker = colon > 0 ? text.slice(0, colon) : 'Someone';
   const body = colon > 0 ? text.slice(colon + 2) : text;
   const sentences = (body.match(SENTENCE) ?? []).map((s) => s.trim()).filter((s) => s.length >= 25 && !s.endsWith('?'));
-  const facts = sentences
-    .slice(0, 2)
-    .map((s) => ({
-      content: `${speaker} said that ${s.charAt(0).toLowerCase()}${s.slice(1)}`,
-      type: /\b(love|like|prefer|enjoy)/i.test(s) ? 'preference' : 'fact',
-      confidence: 0.8,
-    }));
+  const facts = sentences.slice(0, 2).map((s) => ({
+    content: `${speaker} said that ${s.charAt(0).toLowerCase()}${s.slice(1)}`,
+    type: /\b(love|like|prefer|enjoy)/i.test(s) ? 'preference' : 'fact',
+    confidence: 0.8,
+  }));
   const names = [...new Set((body.match(PROPER) ?? []).filter((n) => !COMMON.has(n) && n !== speaker))].slice(0, 2);
   return {
     facts,
@@ -237,16 +235,14 @@ async function main(): Promise<void> {
       const turns = conversation.turns.slice(0, maxTurns);
       for (let i = 0; i < turns.length; i += 50) {
         const outcomes = await services.remember.rememberBatch(
-          turns
-            .slice(i, i + 50)
-            .map((t) => ({
-              content: t.content,
-              namespace: namespaces[n]!,
-              externalId: t.externalId,
-              occurredAt: t.occurredAt,
-              sessionId: t.sessionId,
-              type: 'episodic',
-            })),
+          turns.slice(i, i + 50).map((t) => ({
+            content: t.content,
+            namespace: namespaces[n]!,
+            externalId: t.externalId,
+            occurredAt: t.occurredAt,
+            sessionId: t.sessionId,
+            type: 'episodic',
+          })),
         );
         memories += outcomes.filter((o) => o.result).length;
       }

@@ -8,8 +8,8 @@
  *
  * Usage: npm run bench:redaction -- [<dir> …] [--json] [--examples N]
  */
-import { redactSecrets } from '../../src/pipeline/redact.js';
-import { redactJsonValue, redactStored } from '../../src/pipeline/redact-stored.js';
+import { redactSecrets } from '../../src/redaction/redact.js';
+import { redactJsonValue, redactStored } from '../../src/redaction/redact-stored.js';
 import { codeConversation } from './redaction-code-corpus.js';
 import { loadDataset } from './locomo-data.js';
 import { plantedCorpus, secretPieces, type PlantedCase } from './redaction-planted-corpus.js';

@@ -4,7 +4,7 @@
  * back, never the secret text, so nothing downstream (responses, logs, history) can leak it.
  * Output is stable under a second pass: placeholders are never matched again.
  */
-import { LinearRegExp } from '../config/redaction-patterns.js';
+import { LinearRegExp } from './extra-patterns.js';
 import { ValidationError } from '../errors.js';
 import { EMAIL_PATTERN, POST_ASSIGNMENT_PATTERNS, PRE_ASSIGNMENT_PATTERNS, type SpanPattern } from './redact-patterns.js';
 import { redactAssignments } from './secret-assignments.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { redactSecrets } from '../pipeline/redact.js';
-import { loadConfig } from './load.js';
-import { LinearRegExp } from './redaction-patterns.js';
+import { redactSecrets } from './redact.js';
+import { loadConfig } from '../config/load.js';
+import { LinearRegExp } from './extra-patterns.js';
 
 const load = (patterns: unknown) => loadConfig({ REDACTION_EXTRA_PATTERNS: JSON.stringify(patterns) });
 const problemsOf = (patterns: unknown): string => {
