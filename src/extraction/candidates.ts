@@ -1,7 +1,7 @@
 import type { Executor } from '../db/executor.js';
 import { nearestInNamespace } from '../db/queries/vector-search.js';
-import { namespaceToken } from '../pipeline/remember-service.js';
-import { toLuceneQuery } from '../recall/lucene.js';
+import { namespaceToken } from '../text/index.js';
+import { toLuceneQuery } from '../text/lucene.js';
 import type { Candidate } from './types.js';
 
 export const DECISION_CANDIDATES = 5;

@@ -13,7 +13,7 @@ import { NotFoundError, ValidationError } from '../errors.js';
 import type { FactWriter } from '../extraction/fact-writes.js';
 import type { Logger } from '../logger.js';
 import type { RedactionOptions } from '../redaction/redact.js';
-import { namespaceToken } from '../pipeline/remember-service.js';
+import { namespaceToken } from '../text/index.js';
 import { assertFact, type AssertFactInput, type AssertFactResult, type AssertSettings } from './assert-fact.js';
 import { eraseNamespace, type EraseReport } from './erase-namespace.js';
 import { checkNamespace, confidence, entityName, entityType, MAX_DESCRIPTION_CHARS, optionalStoredText, relationType } from './validate.js';

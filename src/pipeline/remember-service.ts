@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Executor, TxRunner } from '../db/index.js';
 import { nearestMemories, type NearestHit } from '../db/queries/chunks.js';
@@ -8,7 +8,7 @@ import { writeMemories, type MemoryInsert, type MemoryRows } from '../db/queries
 import type { MemoryRecord } from '../db/records.js';
 import { LimitExceededError, MnemographError, UnavailableError, ValidationError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import type { TextCleanup } from '../text/index.js';
+import { namespaceToken, type TextCleanup } from '../text/index.js';
 import { bestWholeMemoryMatch, dedupKey as keyFor } from './dedup.js';
 import { prepareMemory, type PreparedMemory, type PrepareOptions } from './prepare.js';
 import { importanceScore, noveltyScore } from './importance.js';
@@ -406,11 +406,6 @@ function memoryProps(p: Pending, embeddingModel: string, now: string, actor: str
  */
 export function timelineKey(occurredAt: string | null, createdAt: string, position: number): string {
   return `${occurredAt ?? createdAt}|${createdAt}|${String(position).padStart(6, '0')}`;
-}
-
-/** One opaque Lucene token per namespace (see cypher/004-fulltext-indexes.cypher). */
-export function namespaceToken(namespace: string): string {
-  return `ns${createHash('sha256').update(namespace).digest('hex').slice(0, 24)}`;
 }
 
 function asItemError(error: unknown): MnemographError {

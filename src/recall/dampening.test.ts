@@ -8,7 +8,7 @@ import {
   percentileOf,
   resolutionFactor,
 } from './dampening.js';
-import { queryTokens } from './lucene.js';
+import { queryTokens } from '../text/lucene.js';
 import { resolveRecallSettings } from './presets.js';
 import type { LegExplanation, RecallCandidate } from './types.js';
 

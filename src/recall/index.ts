@@ -16,7 +16,7 @@ export {
   validateRecallSettings,
   type RecallPresetName,
 } from './presets.js';
-export { escapeLuceneTerm, MAX_LUCENE_TERMS, queryTokens, STOP_WORDS, toLuceneQuery } from './lucene.js';
+export { escapeLuceneTerm, MAX_LUCENE_TERMS, queryTokens, STOP_WORDS, toLuceneQuery } from '../text/lucene.js';
 export { assembleCandidates, candidateIds, type LegHit, type LegResults } from './candidates.js';
 export { fuseScores, type FusedCandidate } from './fusion.js';
 export { hubThreshold } from './dampening.js';

@@ -14,7 +14,7 @@ export {
 export { SessionUpkeep, type SessionUpkeepStats } from './upkeep-loops.js';
 export { runSessionEnd, SESSION_END_ACTOR, type SessionEndDeps, type SessionEndResult, type FeedbackSink } from './session-end-job.js';
 export { runDecayPass, type DecayReport } from './decay.js';
-export { parseExpiry } from './expiry.js';
+export { parseExpiry } from '../text/expiry.js';
 export { fitSections, checkpointDigest, recoveryDigest } from './digest.js';
 export { deterministicSummary, type SessionSummary } from './summary.js';
 export { scoreContinuity } from './continuity.js';

@@ -9,3 +9,4 @@ export {
   type CleanupKind,
   type TextCleanup,
 } from './well-formed.js';
+export { namespaceToken } from './namespace-token.js';

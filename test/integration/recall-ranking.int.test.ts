@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../../src/app.js';
-import { namespaceToken } from '../../src/pipeline/remember-service.js';
+import { namespaceToken } from '../../src/text/index.js';
 import { cleanNamespace, testServices, uniqueNamespace } from '../support/services.js';
 
 // Ranking defects found in review (issue 9 item 2), each against the real Neo4j: the hub

@@ -1,6 +1,6 @@
 import type { Executor } from '../executor.js';
-import { namespaceToken } from '../../pipeline/remember-service.js';
-import { escapeLuceneTerm } from '../../recall/lucene.js';
+import { namespaceToken } from '../../text/index.js';
+import { escapeLuceneTerm } from '../../text/lucene.js';
 import { cleanText } from '../../text/index.js';
 import {
   ASPECT_RETURN,

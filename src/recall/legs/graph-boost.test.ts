@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { queryTokens } from '../lucene.js';
+import { queryTokens } from '../../text/lucene.js';
 import { coversName, entityNameQuery } from './graph-boost.js';
 
 const words = (q: string) => queryTokens(q);

@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/index.js';
-import { escapeLuceneTerm, queryTokens } from '../lucene.js';
+import { escapeLuceneTerm, queryTokens } from '../../text/lucene.js';
 import type { QueryEntity } from './query-entities.js';
 
 /**
