@@ -2,7 +2,7 @@ import { z } from 'zod';
 import * as d from './defaults.js';
 import * as pd from './pipeline-defaults.js';
 import * as sd from './session-defaults.js';
-import { DEFAULT_AUTO_ACTIONS } from '../upkeep/maintenance/action-limits.js';
+import { DEFAULT_AUTO_ACTIONS } from './action-limits.js';
 import { extraPatternsSchema } from '../redaction/extra-patterns.js';
 
 const bool = z
@@ -162,7 +162,7 @@ export const configSchema = z.object({
   URL_FETCH_TIMEOUT_MS: int(1_000, 300_000).default(d.DEFAULT_URL_FETCH_TIMEOUT_MS),
   /** Fetch from loopback, private and link-local addresses (refused by default, on every redirect too). */
   URL_FETCH_ALLOW_PRIVATE_NETWORKS: bool.default(false),
-  /** The maintenance worker's interval (0 = off), mode and rate limits (each repair also has its own, src/upkeep/maintenance/action-limits.ts). */
+  /** The maintenance worker's interval (0 = off), mode and rate limits (each repair also has its own, src/config/action-limits.ts). */
   MAINTENANCE_INTERVAL_MS: int(0, 24 * 3_600_000).default(d.DEFAULT_MAINTENANCE_INTERVAL_MS),
   MAINTENANCE_MODE: z.enum(['observe', 'execute']).default('execute'),
   /** The repairs the scheduled loop executes by itself (comma-separated); the others it only reports. */

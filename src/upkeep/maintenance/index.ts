@@ -8,4 +8,4 @@ export {
 } from './maintenance.js';
 export { diagnose, healthScore, type Diagnostics } from './diagnostics.js';
 export { recommend, type Recommendation, type RepairAction } from './repairs.js';
-export { ACTION_LIMITS, DEFAULT_AUTO_ACTIONS, type ActionLimit } from './action-limits.js';
+export { ACTION_LIMITS, DEFAULT_AUTO_ACTIONS, type ActionLimit } from '../../config/index.js';

@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/index.js';
 import type { Logger } from '../../logger.js';
 import { diagnose, type Diagnostics } from './diagnostics.js';
-import type { ActionLimit } from './action-limits.js';
+import type { ActionLimit } from '../../config/index.js';
 import { recommend, releaseStaleLeases, requeueDeadJobs, type Recommendation, type RepairAction } from './repairs.js';
 
 export type MaintenanceMode = 'observe' | 'execute';

@@ -1,13 +1,9 @@
 import neo4j from 'neo4j-driver';
 import type { Executor } from '../../db/index.js';
+import type { RepairAction } from '../../config/index.js';
 import type { Diagnostics } from './diagnostics.js';
 
-export type RepairAction =
-  | 'requeueDeadJobs'
-  | 'releaseStaleLeases'
-  | 'reembedMissingVectors'
-  | 'checkFtsConsistency'
-  | 'triggerRetentionSweep';
+export type { RepairAction } from '../../config/index.js';
 
 export interface Recommendation {
   action: RepairAction;

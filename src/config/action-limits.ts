@@ -1,4 +1,10 @@
-import type { RepairAction } from './repairs.js';
+/** The maintenance loop's repairs, by name. */
+export type RepairAction =
+  | 'requeueDeadJobs'
+  | 'releaseStaleLeases'
+  | 'reembedMissingVectors'
+  | 'checkFtsConsistency'
+  | 'triggerRetentionSweep';
 
 export interface ActionLimit {
   /** Between two runs of the action in one scope. */
