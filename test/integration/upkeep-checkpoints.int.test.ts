@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeServices, type Services } from '../../src/app.js';
-import { CHECKPOINTS, pruneCheckpoints, writeCheckpoint } from '../../src/upkeep/checkpoints.js';
+import { CHECKPOINTS, pruneCheckpoints, writeCheckpoint } from '../../src/sessions/checkpoints.js';
 import { graphqlClient } from '../support/graphql.js';
 import { cleanNamespace, testServices, uniqueNamespace } from '../support/services.js';
 
