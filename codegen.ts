@@ -18,7 +18,7 @@ const config: CodegenConfig = {
           Relation: '../../db/records.js#RelationView',
           Job: '../../db/records.js#JobRecord',
           HistoryEvent: '../../db/records.js#HistoryRecord',
-          RememberPayload: '../../pipeline/remember-service.js#RememberResult',
+          RememberPayload: '../../write/remember-service.js#RememberResult',
         },
         scalars: { DateTime: 'string', JSON: 'unknown' },
         enumsAsTypes: true,

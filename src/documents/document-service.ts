@@ -20,7 +20,7 @@ import { isMnemographError, LimitExceededError, MnemographError, ValidationError
 import type { Logger } from '../logger.js';
 import { redactStored, redactStoredOrNull } from '../redaction/redact-stored.js';
 import { cleanText } from '../text/index.js';
-import type { RememberService } from '../pipeline/remember-service.js';
+import type { RememberService } from '../write/remember-service.js';
 import { checkUrl, fetchUrl, FetchError, type AddressPolicy, type Resolver } from './url-fetcher.js';
 import { textWindows } from './windows.js';
 

@@ -1,17 +1,17 @@
 /**
  * The document HTML-to-text helpers and the normalizers of LLM answers, run on adversarial
- * inputs (src/pipeline/linear-time.test.ts holds the plain-text stages). A fetched page is up to
+ * inputs (src/write/linear-time.test.ts holds the plain-text stages). A fetched page is up to
  * DOCUMENT_MAX_CONTENT_BYTES and a model answer is text we did not write: both are hostile input.
  * Linear code takes milliseconds on these; a quadratic step takes seconds.
  */
 import { describe, expect, it } from 'vitest';
 
 import { DEFAULT_MAX_CONTENT_CHARS } from '../config/defaults.js';
-import { validateHints } from '../extraction/hints.js';
-import { validateNearDuplicateDecision } from '../extraction/near-duplicate-decide.js';
-import { validateClassification } from '../extraction/structural-classify.js';
-import { validateDecision } from '../extraction/validate-decision.js';
-import { validateExtraction } from '../extraction/validate-extraction.js';
+import { validateHints } from '../deep/hints.js';
+import { validateNearDuplicateDecision } from '../deep/near-duplicate-decide.js';
+import { validateClassification } from '../deep/structural-classify.js';
+import { validateDecision } from '../deep/validate-decision.js';
+import { validateExtraction } from '../deep/validate-extraction.js';
 import { collapse, HtmlText } from './html-text.js';
 import { LINEAR_TIME_BUDGET_MS, timeMs } from '../../test/support/linear-time.js';
 

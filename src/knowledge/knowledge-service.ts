@@ -10,7 +10,7 @@ import {
 } from '../db/queries/knowledge.js';
 import type { EntityRecord } from '../db/records.js';
 import { NotFoundError, ValidationError } from '../errors.js';
-import type { FactWriter } from '../extraction/fact-writes.js';
+import type { FactWriter } from '../deep/fact-writes.js';
 import type { Logger } from '../logger.js';
 import type { RedactionOptions } from '../redaction/redact.js';
 import { namespaceToken } from '../text/index.js';

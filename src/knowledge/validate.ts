@@ -1,6 +1,6 @@
 import { namespaceSchema } from '../config/index.js';
 import { ValidationError } from '../errors.js';
-import { canonicalName } from '../extraction/classify.js';
+import { canonicalName } from '../deep/classify.js';
 import { redactSecrets, type RedactionOptions } from '../redaction/redact.js';
 import { cleanText } from '../text/index.js';
 

@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import { prepareMemory } from '../pipeline/prepare.js';
+import { prepareMemory } from '../write/prepare.js';
 import { redactSecrets } from './redact.js';
-import { validateRememberInput } from '../pipeline/validate-input.js';
+import { validateRememberInput } from '../write/validate-input.js';
 
 const B62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const HEX = '0123456789abcdef';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
-import { validateDecision } from '../extraction/validate-decision.js';
-import { validateExtraction } from '../extraction/validate-extraction.js';
-import { validateHints } from '../extraction/hints.js';
+import { validateDecision } from '../deep/validate-decision.js';
+import { validateExtraction } from '../deep/validate-extraction.js';
+import { validateHints } from '../deep/hints.js';
 import {
   configureStoredRedaction,
   RedactionTally,

@@ -1,7 +1,7 @@
 import type { Config } from '../config/index.js';
 import type { Executor } from '../db/index.js';
 import { namespacesOverCompressionThreshold } from '../db/queries/compression-threshold.js';
-import { queueSessionCompression } from '../extraction/index.js';
+import { queueSessionCompression } from '../deep/index.js';
 import type { Logger } from '../logger.js';
 import { PeriodicTask } from '../upkeep/periodic.js';
 import { runDecayPass, type DecayReport } from './decay.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyTemporal } from '../pipeline/temporal.js';
+import { classifyTemporal } from '../write/temporal.js';
 import { parseExpiry } from './expiry.js';
 
 const at = new Date('2026-11-24T10:00:00Z'); // a Tuesday

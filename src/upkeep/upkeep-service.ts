@@ -1,7 +1,7 @@
 import type { Config } from '../config/index.js';
 import type { Executor } from '../db/index.js';
 import type { Logger } from '../logger.js';
-import type { RememberService, TextEmbedder } from '../pipeline/remember-service.js';
+import type { RememberService, TextEmbedder } from '../write/remember-service.js';
 import {
   anyAddress,
   DocumentService,

@@ -12,10 +12,10 @@ import {
   type FactWriter,
   type MemoryUpdater,
   type PipelineMode,
-} from '../extraction/index.js';
+} from '../deep/index.js';
 import { emptyUsage, isLlmError, meterUsage, OllamaProvider, type LlmProvider, type LlmUsage } from '../llm/index.js';
 import type { Logger } from '../logger.js';
-import type { TextEmbedder } from '../pipeline/remember-service.js';
+import type { TextEmbedder } from '../write/remember-service.js';
 import { tickDelayMs } from './backoff.js';
 import { createClassifyHandler } from './handlers/classify.js';
 import { createCompressHandler } from './handlers/compress.js';

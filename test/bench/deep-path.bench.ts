@@ -13,7 +13,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startNeo4j, stopNeo4j } from '../../scripts/neo4j-server.mjs';
-import { queueSessionCompression } from '../../src/extraction/index.js';
+import { queueSessionCompression } from '../../src/deep/index.js';
 import { llmUsage } from '../../src/worker/index.js';
 import { createWorker } from '../../src/worker/index.js';
 import { memoryTextOf, stageOf } from '../support/deep-path.js';

@@ -5,7 +5,7 @@
  * Every generated content is distinct (exact duplicates are regenerated); contents are 100–300
  * characters, i.e. one chunk each.
  */
-import type { RememberInput } from '../../src/pipeline/validate-input.js';
+import type { RememberInput } from '../../src/write/validate-input.js';
 
 // ---------- PRNG ----------
 

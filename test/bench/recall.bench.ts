@@ -17,7 +17,7 @@
  */
 import { parseArgs } from 'node:util';
 import { MEMORY_RETURN } from '../../src/db/records.js';
-import type { DedupAction } from '../../src/pipeline/remember-service.js';
+import type { DedupAction } from '../../src/write/remember-service.js';
 import type { RecallSettingsOverrides } from '../../src/recall/config.js';
 import type { RecallPresetName } from '../../src/recall/presets.js';
 import { vectorLeg } from '../../src/recall/legs/vector-leg.js';

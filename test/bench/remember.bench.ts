@@ -15,9 +15,9 @@
  */
 import { parseArgs } from 'node:util';
 import { Embedder } from '../../src/embedding/index.js';
-import { prepareMemory } from '../../src/pipeline/prepare.js';
-import type { DedupAction } from '../../src/pipeline/remember-service.js';
-import { validateRememberInput } from '../../src/pipeline/validate-input.js';
+import { prepareMemory } from '../../src/write/prepare.js';
+import type { DedupAction } from '../../src/write/remember-service.js';
+import { validateRememberInput } from '../../src/write/validate-input.js';
 import { MemoryCorpus } from './perf-corpus.js';
 import {
   benchServices,
@@ -85,7 +85,7 @@ const NS = {
 type Actions = Record<DedupAction | 'ERROR', number>;
 const noActions = (): Actions => ({ STORED_NEW: 0, NEAR_DUPLICATE: 0, DUPLICATE_SEMANTIC: 0, DUPLICATE_EXACT: 0, ERROR: 0 });
 
-/** Operation names of the write path (src/pipeline/remember-service.ts) in call order. */
+/** Operation names of the write path (src/write/remember-service.ts) in call order. */
 const STAGES: Array<[key: string, label: string]> = [
   ['memories.by-dedup-keys', 'exact dedup query'],
   ['embed', 'embed (model)'],

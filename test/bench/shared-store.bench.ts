@@ -22,7 +22,7 @@
  * server that keeps its data (BENCH_NEO4J_URI).
  */
 import { parseArgs } from 'node:util';
-import type { RememberInput } from '../../src/pipeline/validate-input.js';
+import type { RememberInput } from '../../src/write/validate-input.js';
 import { loadDataset, type Conversation, type Dataset } from './locomo-data.js';
 import { MemoryCorpus } from './perf-corpus.js';
 import {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../../src/app.js';
 import { forgetMemory } from '../../src/db/queries/memory-mutations.js';
 import { ConflictError } from '../../src/errors.js';
-import { persistGraph, type GraphRelation } from '../../src/extraction/graph-write.js';
+import { persistGraph, type GraphRelation } from '../../src/deep/graph-write.js';
 import { relateEntities } from '../../src/db/queries/knowledge.js';
 import { replayingExecutor } from '../support/replaying-executor.js';
 import { cleanNamespace, testServices, uniqueNamespace } from '../support/services.js';

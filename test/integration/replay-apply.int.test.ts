@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeServices, type Services } from '../../src/app.js';
-import { queueSessionCompression } from '../../src/extraction/index.js';
+import { queueSessionCompression } from '../../src/deep/index.js';
 import { extraction, query, scriptStages, startDeepPath, waitForJob, type DeepPathRig } from '../support/deep-path.js';
 import { replayingExecutor } from '../support/replaying-executor.js';
 import { cleanNamespace, testServices, uniqueNamespace } from '../support/services.js';

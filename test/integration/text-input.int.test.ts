@@ -8,7 +8,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { normalizeContent } from '../../src/pipeline/normalize.js';
+import { normalizeContent } from '../../src/write/normalize.js';
 import { isCleanText } from '../../src/text/index.js';
 import { startTestHttpServer, type TestHttpServer } from '../support/http.js';
 import { callTool, newClient } from '../support/mcp.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { revertProposal } from '../../src/extraction/index.js';
+import { revertProposal } from '../../src/deep/index.js';
 import { collapseDuplicates } from '../../src/recall/collapse-duplicates.js';
 import { duplicateGroups } from '../../src/recall/legs/duplicate-groups.js';
 import { extraction, query, scriptStages, startDeepPath, waitForJob, type DeepPathRig } from '../support/deep-path.js';

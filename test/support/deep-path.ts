@@ -7,7 +7,7 @@ import {
   NEAR_DUPLICATE_PROMPT_HEADER,
   CLASSIFY_PROMPT_HEADER,
   COMPRESS_PROMPT_HEADER,
-} from '../../src/extraction/index.js';
+} from '../../src/deep/index.js';
 import { createWorker, type Worker, type WorkerDeps } from '../../src/worker/index.js';
 import { startFakeOllama, type FakeOllama, type FakeReply, type FakeRequest } from './fake-ollama.js';
 import { cleanNamespace, testServices } from './services.js';

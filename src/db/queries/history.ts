@@ -1,7 +1,7 @@
 import { redactJsonValue, redactStoredOrNull } from '../../redaction/redact-stored.js';
 import type { TxRunner } from '../executor.js';
 
-/** Audit events recorded by the API's own mutations (the pipeline's are in src/extraction/history.ts). */
+/** Audit events recorded by the API's own mutations (the pipeline's are in src/deep/history.ts). */
 export const MEMORY_EVENT = {
   forgotten: 'forgotten',
   pinned: 'pinned',

@@ -1,4 +1,4 @@
-import { queueSessionCompression } from '../../extraction/index.js';
+import { queueSessionCompression } from '../../deep/index.js';
 import type { MutationResolvers, Resolvers } from '../generated/types.js';
 
 /** compressSessions: queues the compress jobs of a namespace's old episodic sessions. */

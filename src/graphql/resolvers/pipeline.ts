@@ -12,7 +12,7 @@ import {
 import { pageSize } from '../args.js';
 import type { JobResolvers, MutationResolvers, QueryResolvers } from '../generated/types.js';
 import { writableNamespaces } from '../guards.js';
-import { revertProposal } from '../../extraction/index.js';
+import { revertProposal } from '../../deep/index.js';
 
 const LAST_ERRORS = 10;
 // No feedback loop writes these counters yet; the fields stay in the contract at zero.

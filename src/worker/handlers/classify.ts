@@ -1,4 +1,4 @@
-import { classifyJobEntity, type ClassifyDeps } from '../../extraction/index.js';
+import { classifyJobEntity, type ClassifyDeps } from '../../deep/index.js';
 import type { JobHandler } from './types.js';
 
 /** `classify` jobs: one entity's rule-placed attributes sorted into aspects by the LLM. */

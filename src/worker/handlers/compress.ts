@@ -1,4 +1,4 @@
-import { compressSessionJob, type CompressDeps } from '../../extraction/index.js';
+import { compressSessionJob, type CompressDeps } from '../../deep/index.js';
 import type { JobHandler } from './types.js';
 
 /** `compress` jobs: one old episodic session summarized into a semantic memory. */

@@ -1,4 +1,4 @@
-import { resolveNearDuplicate, type NearDuplicateDeps } from '../../extraction/index.js';
+import { resolveNearDuplicate, type NearDuplicateDeps } from '../../deep/index.js';
 import type { JobHandler } from './types.js';
 
 /** `dedup` jobs: the near-duplicate pair of the job's memory, decided by the model and applied. */

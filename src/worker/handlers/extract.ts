@@ -1,4 +1,4 @@
-import { processMemory, type DeepPathDeps } from '../../extraction/index.js';
+import { processMemory, type DeepPathDeps } from '../../deep/index.js';
 import { loadSourceMemory } from './source-memory.js';
 import type { JobHandler } from './types.js';
 

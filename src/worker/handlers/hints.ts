@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/executor.js';
 import { ConflictError } from '../../errors.js';
-import { generateHints, MAX_EXTRACTION_INPUT_CHARS, writeHints } from '../../extraction/index.js';
+import { generateHints, MAX_EXTRACTION_INPUT_CHARS, writeHints } from '../../deep/index.js';
 import type { LlmProvider } from '../../llm/provider.js';
 import { loadSourceMemory } from './source-memory.js';
 import type { JobHandler } from './types.js';

@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/executor.js';
 import { UnavailableError } from '../../errors.js';
-import type { SourceMemory } from '../../extraction/index.js';
+import type { SourceMemory } from '../../deep/index.js';
 
 const SOURCE_MEMORY = `
 MATCH (m:Memory {id: $id})

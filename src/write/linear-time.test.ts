@@ -13,7 +13,7 @@ import { extractEntities } from '../linker/extract-entities.js';
 import { isDecisionContent, linkMemory } from '../linker/index.js';
 import { recognizeNamedEntities } from '../linker/named-entities.js';
 import { queryTokens, toLuceneQuery } from '../text/lucene.js';
-import { tokenize } from '../extraction/contradiction.js';
+import { tokenize } from '../deep/contradiction.js';
 import { wellFormedText } from '../text/index.js';
 import { chunkText } from './chunk.js';
 import { classifyMemoryType, salienceScore } from './importance.js';

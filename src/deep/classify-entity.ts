@@ -8,7 +8,7 @@ import { classifyEntityFacts, type AspectAssignment } from './structural-classif
 
 /**
  * A `classify` job: the attributes the deep path wrote for one entity, still placed by the rules
- * (src/extraction/classify.ts: aspect by fact type), sorted into aspects by the LLM in batches of
+ * (src/deep/classify.ts: aspect by fact type), sorted into aspects by the LLM in batches of
  * `batchSize`, one call per batch. Each batch is applied in one transaction with its audit event:
  * aspects merged on (entity, canonical name), attributes moved and their kind set, the entity's
  * type set when it was unknown. Attributes the model left out keep the rules' placement.
