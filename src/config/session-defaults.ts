@@ -18,6 +18,9 @@ export const DEFAULT_SESSION_SWEEP_INTERVAL_MS = 60 * 1000;
 /** The namespace whose memories follow the project's in a start-of-session context. */
 export const DEFAULT_SESSION_GLOBAL_NAMESPACE = 'global';
 
+/** Session checkpoints are hard-deleted this many days after they were made. */
+export const DEFAULT_CHECKPOINT_RETENTION_DAYS = 7;
+
 /** How often the decay pass flags stale memories (0 = off). */
 export const DEFAULT_DECAY_INTERVAL_MS = 60 * 60 * 1000;
 /** A persistent memory not retrieved for this many days is flagged stale. */

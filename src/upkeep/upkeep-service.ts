@@ -12,7 +12,7 @@ import {
 } from '../documents/index.js';
 import type { DocumentRecord } from '../db/queries/documents.js';
 import { AspectFeedback } from './aspect-feedback.js';
-import { pruneCheckpoints } from '../sessions/checkpoints.js';
+import { pruneCheckpoints } from '../db/queries/checkpoints.js';
 import { EmbeddingTracker, type EmbeddingTrackerStats } from './embedding-tracker.js';
 import { ACTION_LIMITS, MaintenanceWorker, type MaintenanceMode, type MaintenanceReport } from './maintenance/index.js';
 import { PeriodicTask } from './periodic.js';
