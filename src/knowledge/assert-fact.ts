@@ -12,7 +12,7 @@ import { historyId } from '../deep/history.js';
 import { planSupersessions } from '../deep/supersession.js';
 import type { Logger } from '../logger.js';
 import type { RedactionOptions } from '../redaction/redact.js';
-import type { Actor } from './knowledge-service.js';
+import type { Actor } from './actor.js';
 import {
   checkNamespace,
   confidence,

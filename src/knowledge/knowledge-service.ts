@@ -14,6 +14,7 @@ import type { FactWriter } from '../deep/fact-writes.js';
 import type { Logger } from '../logger.js';
 import type { RedactionOptions } from '../redaction/redact.js';
 import { namespaceToken } from '../text/index.js';
+import type { Actor } from './actor.js';
 import { assertFact, type AssertFactInput, type AssertFactResult, type AssertSettings } from './assert-fact.js';
 import { eraseNamespace, type EraseReport } from './erase-namespace.js';
 import { checkNamespace, confidence, entityName, entityType, MAX_DESCRIPTION_CHARS, optionalStoredText, relationType } from './validate.js';
@@ -23,10 +24,7 @@ export interface KnowledgeSettings extends AssertSettings {
 }
 
 /** Who writes, for the audit trail. */
-export interface Actor {
-  namespace: string;
-  actor: string;
-}
+export type { Actor };
 
 export interface EntityResult {
   entity: EntityRecord;

@@ -7,11 +7,12 @@
 import { trimEndChars } from '../text/index.js';
 import { decisionObjects } from './decision-patterns.js';
 import { recognizeNamedEntities } from './named-entities.js';
+import type { EntityType } from './entity-type.js';
 import { findNamedThings, isProperName } from './named-things.js';
 import { findNameMentions } from './proper-nouns.js';
 import { canonicalize, knownTech, STOP_WORDS, TECH_ALIAS_SOURCE } from './vocabulary.js';
 
-export type EntityType = 'person' | 'organization' | 'place' | 'project' | 'system' | 'tool' | 'concept' | 'skill' | 'task' | 'unknown';
+export type { EntityType };
 export type EntityStrength = 'strong' | 'weak';
 export type EntitySignal =
   | 'known-tech'

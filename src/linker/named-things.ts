@@ -10,7 +10,7 @@
  * Every pattern is linear: a bounded run of words or one token, matched from a fixed anchor.
  */
 import nlp from 'compromise';
-import type { EntityType } from './extract-entities.js';
+import type { EntityType } from './entity-type.js';
 import { CALENDAR_WORDS, knownTech, STOP_WORDS } from './vocabulary.js';
 
 export type NamedThingSignal = 'typed-name' | 'apposition' | 'versioned' | 'code-name' | 'acronym' | 'title';

@@ -7,7 +7,9 @@
  */
 
 import { trimEndChars } from '../text/index.js';
-import { TOKEN_PATTERNS } from './redact-tokens.js';
+import { TOKEN_PATTERNS, type SpanPattern } from './redact-tokens.js';
+
+export type { SpanPattern };
 import { PROSE_WORDS } from './secret-assignments.js';
 import { isKnownWord } from './english-words.js';
 import { isCodeExpression, isPlaceholder, isTypeName, trimValue } from './secret-values.js';
@@ -17,16 +19,6 @@ import { isCodeExpression, isPlaceholder, isTypeName, trimValue } from './secret
 function notProse(raw: string): boolean {
   const value = trimEndChars(raw, '.,;:!?)');
   return !PROSE_WORDS.has(value.toLowerCase()) && !isPlaceholder(value) && !(/^[A-Za-z]+$/.test(value) && isKnownWord(value));
-}
-
-export interface SpanPattern {
-  /** UPPER_SNAKE; the placeholder is `[KIND]`. */
-  kind: string;
-  /** Global regex. With `keepPrefix`, group 1 is kept and group 2 (the rest of the match) is the secret. */
-  regex: RegExp;
-  keepPrefix?: boolean;
-  /** A further check on the secret text; a match it refuses is left alone. */
-  accept?: (secret: string, prefix: string) => boolean;
 }
 
 /** A header value is a credential unless it is a placeholder, code or a word of prose. */

@@ -4,7 +4,16 @@
  * secretlint). A literal prefix and bounded, non-overlapping runs keep every pattern linear.
  * Each is asserted in redact-corpus.test.ts.
  */
-import type { SpanPattern } from './redact-patterns.js';
+/** A pattern whose matches are masked as `[KIND]`. */
+export interface SpanPattern {
+  /** UPPER_SNAKE; the placeholder is `[KIND]`. */
+  kind: string;
+  /** Global regex. With `keepPrefix`, group 1 is kept and group 2 (the rest of the match) is the secret. */
+  regex: RegExp;
+  keepPrefix?: boolean;
+  /** A further check on the secret text; a match it refuses is left alone. */
+  accept?: (secret: string, prefix: string) => boolean;
+}
 
 // Not preceded by a letter, digit or "_", so a format never matches from the middle of a word
 // (a "-" may precede: "msg-sk-proj-…"); the rest of the token is masked with it, so a longer

@@ -1,6 +1,14 @@
 import type { Executor } from '../../db/index.js';
 import { escapeLuceneTerm, queryTokens } from '../../text/lucene.js';
-import type { QueryEntity } from './query-entities.js';
+
+/** An entity the query names (query-entities.ts finds them). */
+export interface QueryEntity {
+  id: string;
+  name: string;
+  mentions: number;
+  /** Found through an alias, not its name. */
+  byAlias: boolean;
+}
 
 /**
  * Query-time graph boost: the entities the question names

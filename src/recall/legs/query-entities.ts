@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/index.js';
-import { coversName, entityNameQuery } from './graph-boost.js';
+import { coversName, entityNameQuery, type QueryEntity } from './graph-boost.js';
 
 /**
  * The entities a question names: its words against the namespace's entity names and aliases
@@ -19,13 +19,7 @@ RETURN node.id AS id, node.name AS name, coalesce(node.aliases, []) AS aliases, 
 /** Candidates fetched per entity kept: most are partial matches coversName drops. */
 const ENTITY_FETCH_FACTOR = 5;
 
-export interface QueryEntity {
-  id: string;
-  name: string;
-  mentions: number;
-  /** Found through an alias, not its name. */
-  byAlias: boolean;
-}
+export type { QueryEntity };
 
 export interface QueryEntitiesOptions {
   namespaceToken: string;
