@@ -9,16 +9,16 @@ import { createEmbedder, type Embedder } from './embedding/index.js';
 import { KnowledgeService } from './knowledge/index.js';
 import type { Logger } from './logger.js';
 import { Metrics, observeEmbedder, observeRecall } from './observability/index.js';
-import { configureStoredRedaction } from './redaction/redact-stored.js';
-import { RememberService, type RememberHooks, type RememberSettings } from './write/remember-service.js';
-import { UpdateService } from './write/update-service.js';
-import { DisclosureService } from './recall/disclosure-service.js';
-import { RecallService } from './recall/recall-service.js';
-import { AccessTracker } from './recall/access-tracker.js';
+import { configureStoredRedaction } from './redaction/index.js';
+import { RememberService, type RememberHooks, type RememberSettings } from './write/index.js';
+import { UpdateService } from './write/index.js';
+import { DisclosureService } from './recall/index.js';
+import { RecallService } from './recall/index.js';
+import { AccessTracker } from './recall/index.js';
 import { UpkeepService } from './upkeep/index.js';
 import { SessionService, SessionUpkeep } from './sessions/index.js';
 import { createWorker } from './worker/index.js';
-import { cachedQueueDepth } from './worker/queue/index.js';
+import { cachedQueueDepth } from './worker/index.js';
 
 export const CYPHER_DIR = fileURLToPath(new URL('../cypher/', import.meta.url));
 /** Where `npm run model:provision` puts the model; used when EMBEDDING_MODEL_DIR is not set. */

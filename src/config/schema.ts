@@ -3,7 +3,7 @@ import * as d from './defaults.js';
 import * as pd from './pipeline-defaults.js';
 import * as sd from './session-defaults.js';
 import { DEFAULT_AUTO_ACTIONS } from './action-limits.js';
-import { extraPatternsSchema } from '../redaction/extra-patterns.js';
+import { extraPatternsSchema } from '../redaction/index.js';
 
 const bool = z
   .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no'])])

@@ -1,5 +1,5 @@
 import type { Driver, ManagedTransaction, QueryResult, RecordShape } from 'neo4j-driver';
-import { currentScope } from '../consistency/scope.js';
+import { currentScope } from '../consistency/index.js';
 import type { Logger } from '../logger.js';
 import { mapNeo4jError } from './neo4j-errors.js';
 

@@ -20,3 +20,89 @@ export {
 } from './migrate.js';
 export { mapNeo4jError } from './neo4j-errors.js';
 export { warmUpIndexes, type WarmUpReport } from './queries/warm-up.js';
+export { nearestInNamespace } from './queries/vector-search.js';
+export { JOB_RETURN, type JobRecord } from './records.js';
+export { requireSourceUnchanged } from './queries/remember-checks.js';
+export { type AttributeInsert } from './queries/remember-write.js';
+export { derivedId } from './ids.js';
+export { forgetInTx, forgetReason } from './queries/memory-mutations.js';
+export {
+  createDocument,
+  documentById,
+  documentParts,
+  documentsPage,
+  finishDocument,
+  leaseDocument,
+  linkDocumentParts,
+  linkedIndexes,
+  releaseDocument,
+  setDocumentState,
+  type DocumentPage,
+  type DocumentRecord,
+  type LeasedDocument,
+} from './queries/documents.js';
+export { type DocumentStatus } from './queries/documents.js';
+export { type EntityRecord, type MemoryRecord } from './records.js';
+export { chunksByMemoryIds, memoriesByIds } from './queries/memories.js';
+export { type AspectRecord, type AttributeRecord, type ChunkRecord, type HistoryRecord, type RelationRecord } from './records.js';
+export { attributesByIds } from './queries/graph.js';
+export { entityByCanonicalName, KNOWLEDGE_EVENT } from './queries/knowledge.js';
+export {
+  aspectsByEntityIds,
+  attributesByAspectIds,
+  entitiesByIds,
+  entityByName,
+  relationCountsByEntityIds,
+  relationsByEntityIds,
+} from './queries/graph.js';
+export { ERASE_STEPS, eraseStep } from './queries/namespace-erase.js';
+export { mergeEntity, mergeEntityInto, relateEntities, type MergeCounts, type RelationRow } from './queries/knowledge.js';
+export { canonicalSearch, entitiesPage } from './queries/entity-page.js';
+export { forgetMemory } from './queries/memory-mutations.js';
+export { touchAccessed, type AccessRow } from './queries/memories.js';
+export { timelineAround, type TimelineRows } from './queries/timeline.js';
+export { MEMORY_RETURN } from './records.js';
+export { checkpointWriteWork, latestCheckpoints, type CheckpointRecord } from './queries/checkpoints.js';
+export { pruneCheckpoints } from './queries/checkpoints.js';
+export { expiryCandidates, flagExpired, flagUnretrieved, setExpiry, unflagStale } from './queries/decay.js';
+export { type SessionRecord } from './queries/sessions.js';
+export { type SessionStats } from './queries/sessions.js';
+export { getSession, jobSession, memoryTexts, saveSummary, sessionMemories } from './queries/sessions.js';
+export { transcriptsBySessions } from './queries/transcripts.js';
+export {
+  bestMemories,
+  endSessionRecord,
+  idleSessions,
+  latestNamespaceCheckpoint,
+  markCheckpoint,
+  pinnedAndConstraints,
+  queueEndJob,
+  recordEvent,
+  sessionStats,
+  startSessionRecord,
+} from './queries/sessions.js';
+export { type TranscriptRecord } from './queries/transcripts.js';
+export { storeTranscript } from './queries/transcripts.js';
+export { namespacesOverCompressionThreshold } from './queries/compression-threshold.js';
+export { countStaleChunks, findStaleChunks, writeChunkVectors, type TrackerScope } from './queries/embedding-tracker.js';
+export { nearestMemories, type NearestHit } from './queries/chunks.js';
+export { findLiveByDedupKeys } from './queries/memories.js';
+export { linkDerived, touchDuplicates, type DuplicateTarget } from './queries/remember-checks.js';
+export { writeMemories, type MemoryInsert, type MemoryRows } from './queries/remember-write.js';
+export { replaceMemoryContent } from './queries/memory-update.js';
+export { type ChunkInsert, type HistoryInsert, type JobInsert, type MentionInsert } from './queries/remember-write.js';
+export { type RelationView } from './records.js';
+export { jobsOfMemory, queueDepthByKind, storedNamespaces } from './queries/explorer.js';
+export { attributeHistory, MAX_RELATIONS_QUERY } from './queries/graph.js';
+export { NEIGHBOR_DEPTHS, neighborhood, type NeighborDepth } from './queries/neighbors.js';
+export { setPinned } from './queries/memory-mutations.js';
+export { memoriesPage } from './queries/memory-page.js';
+export { jobState } from './queries/sessions.js';
+export {
+  type Keyed,
+  aspectsByIds,
+  attributesByMemoryIds,
+  entitiesByMemoryIds,
+  historyByMemoryIds,
+  memoriesByEntityIds,
+} from './queries/graph.js';

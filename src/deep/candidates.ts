@@ -1,7 +1,7 @@
-import type { Executor } from '../db/executor.js';
-import { nearestInNamespace } from '../db/queries/vector-search.js';
+import type { Executor } from '../db/index.js';
+import { nearestInNamespace } from '../db/index.js';
 import { namespaceToken } from '../text/index.js';
-import { toLuceneQuery } from '../text/lucene.js';
+import { toLuceneQuery } from '../text/index.js';
 import type { Candidate } from './types.js';
 
 export const DECISION_CANDIDATES = 5;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Executor } from '../db/executor.js';
-import type { LlmProvider } from '../llm/provider.js';
-import { redactJsonValue, redactStored } from '../redaction/redact-stored.js';
+import type { Executor } from '../db/index.js';
+import type { LlmProvider } from '../llm/index.js';
+import { redactJsonValue, redactStored } from '../redaction/index.js';
 import { ATTRIBUTE_IMPORTANCE, CONSTRAINT_IMPORTANCE } from './classify.js';
 import { HISTORY_EVENT, historyId, PIPELINE_ACTOR } from './history.js';
 import { classifyEntityFacts, type AspectAssignment } from './structural-classify.js';

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import neo4j from 'neo4j-driver';
-import type { Executor } from '../db/executor.js';
-import { JOB_RETURN, type JobRecord } from '../db/records.js';
+import type { Executor } from '../db/index.js';
+import { JOB_RETURN, type JobRecord } from '../db/index.js';
 import { ConflictError, ValidationError } from '../errors.js';
-import { parseLlmJson } from '../llm/parse-json.js';
-import { LlmParseError, type LlmProvider } from '../llm/provider.js';
+import { parseLlmJson } from '../llm/index.js';
+import { LlmParseError, type LlmProvider } from '../llm/index.js';
 import { MAX_EXTRACTION_INPUT_CHARS } from './extract-facts.js';
 import type { FactWriter } from './fact-writes.js';
 import { HISTORY_EVENT, historyId, PIPELINE_ACTOR, recordHistory } from './history.js';

@@ -1,5 +1,5 @@
-import { parseLlmJson } from '../llm/parse-json.js';
-import { LlmParseError, type LlmProvider } from '../llm/provider.js';
+import { parseLlmJson } from '../llm/index.js';
+import { LlmParseError, type LlmProvider } from '../llm/index.js';
 import { DECISION_SCHEMA } from './output-schemas.js';
 import { decisionPrompt } from './prompts.js';
 import type { Candidate, Decision, ExtractedFact } from './types.js';

@@ -1,7 +1,7 @@
-import type { Executor } from '../db/executor.js';
-import type { LlmProvider } from '../llm/provider.js';
+import type { Executor } from '../db/index.js';
+import type { LlmProvider } from '../llm/index.js';
 import type { Logger } from '../logger.js';
-import type { TextEmbedder } from '../write/remember-service.js';
+import type { TextEmbedder } from '../write/index.js';
 import type { FactWriter } from './fact-writes.js';
 import type { SemanticSettings } from './supersession.js';
 import type { PipelineMode } from './types.js';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { TextEmbedder } from '../write/remember-service.js';
+import type { TextEmbedder } from '../write/index.js';
 
 /** Entries kept: a job's facts and their candidates' texts, with room for a few jobs in a row. */
 export const DEFAULT_EMBEDDING_CACHE_ENTRIES = 512;

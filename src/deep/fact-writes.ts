@@ -1,5 +1,5 @@
-import type { BatchOutcome, RememberBatchOptions, TextEmbedder } from '../write/remember-service.js';
-import type { RememberInput } from '../write/validate-input.js';
+import type { BatchOutcome, RememberBatchOptions, TextEmbedder } from '../write/index.js';
+import type { RememberInput } from '../write/index.js';
 import { OUTCOME } from './gates.js';
 import { EXTRACTED_FACT_WHY, PIPELINE_ACTOR } from './history.js';
 import type { ExtractedFact } from './types.js';

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Executor } from '../db/executor.js';
-import { requireSourceUnchanged } from '../db/queries/remember-checks.js';
+import type { Executor } from '../db/index.js';
+import { requireSourceUnchanged } from '../db/index.js';
 import { HISTORY_EVENT, historyId, PIPELINE_ACTOR, recordHistory, type HistoryEventInput } from './history.js';
 import type { Supersession } from './supersession.js';
-import type { AttributeInsert } from '../db/queries/remember-write.js';
+import type { AttributeInsert } from '../db/index.js';
 
 /**
  * Knowledge-graph persistence (entities, aspects, attributes, relations), in its own transaction after the

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Executor } from '../db/executor.js';
-import { parseLlmJson } from '../llm/parse-json.js';
-import { LlmParseError, type LlmProvider } from '../llm/provider.js';
-import { requireSourceUnchanged } from '../db/queries/remember-checks.js';
-import { redactStored } from '../redaction/redact-stored.js';
+import type { Executor } from '../db/index.js';
+import { parseLlmJson } from '../llm/index.js';
+import { LlmParseError, type LlmProvider } from '../llm/index.js';
+import { requireSourceUnchanged } from '../db/index.js';
+import { redactStored } from '../redaction/index.js';
 import { HISTORY_EVENT, historyId, recordHistory } from './history.js';
 import { hintsSchema } from './output-schemas.js';
 import { hintsPrompt } from './prompts.js';

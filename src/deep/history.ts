@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { redactJsonValue, redactStoredOrNull } from '../redaction/redact-stored.js';
-import type { TxRunner } from '../db/executor.js';
+import { redactJsonValue, redactStoredOrNull } from '../redaction/index.js';
+import type { TxRunner } from '../db/index.js';
 
 /** Provenance of everything the deep path writes (Memory.who, HistoryEvent.actor). */
 export const PIPELINE_ACTOR = 'pipeline-v2';

@@ -33,3 +33,8 @@ export {
   type CompressRequest,
   type CompressResult,
 } from './compress.js';
+export { ATTRIBUTE_IMPORTANCE, canonicalName, CONSTRAINT_IMPORTANCE } from './classify.js';
+export { gate, OUTCOME } from './gates.js';
+export { persistGraph } from './graph-write.js';
+export { historyId } from './history.js';
+export { planSupersessions } from './supersession.js';

@@ -1,5 +1,5 @@
-import { parseLlmJson } from '../llm/parse-json.js';
-import { LlmParseError, type LlmProvider } from '../llm/provider.js';
+import { parseLlmJson } from '../llm/index.js';
+import { LlmParseError, type LlmProvider } from '../llm/index.js';
 import type { JsonSchema } from './output-schemas.js';
 
 /**

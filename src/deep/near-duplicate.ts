@@ -1,5 +1,5 @@
-import type { Executor, TxRunner } from '../db/executor.js';
-import type { LlmProvider } from '../llm/provider.js';
+import type { Executor, TxRunner } from '../db/index.js';
+import type { LlmProvider } from '../llm/index.js';
 import type { Logger } from '../logger.js';
 import { HISTORY_EVENT, historyId, PIPELINE_ACTOR, recordHistory } from './history.js';
 import { writesAllowed } from './mode.js';

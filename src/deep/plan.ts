@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { normalizeContent } from '../write/normalize.js';
+import { normalizeContent } from '../write/index.js';
 import { findCandidates } from './candidates.js';
 import { classifyFact } from './classify.js';
 import { decide } from './decide.js';

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Executor, TxRunner } from '../db/executor.js';
+import type { Executor, TxRunner } from '../db/index.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
-import { derivedId } from '../db/ids.js';
-import { forgetInTx, forgetReason } from '../db/queries/memory-mutations.js';
-import { redactStoredOrNull } from '../redaction/redact-stored.js';
+import { derivedId } from '../db/index.js';
+import { forgetInTx, forgetReason } from '../db/index.js';
+import { redactStoredOrNull } from '../redaction/index.js';
 import { OUTCOME } from './gates.js';
 import { HISTORY_EVENT } from './history.js';
 

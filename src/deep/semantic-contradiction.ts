@@ -1,6 +1,6 @@
-import { parseLlmJson } from '../llm/parse-json.js';
-import type { LlmProvider } from '../llm/provider.js';
-import { redactStored } from '../redaction/redact-stored.js';
+import { parseLlmJson } from '../llm/index.js';
+import type { LlmProvider } from '../llm/index.js';
+import { redactStored } from '../redaction/index.js';
 import { MIN_OVERLAP_FOR_SEMANTIC_CHECK, type ContradictionCheck } from './contradiction.js';
 import { CONTRADICTION_SCHEMA } from './output-schemas.js';
 import { contradictionPrompt } from './prompts.js';

@@ -1,5 +1,5 @@
-import type { Executor } from '../db/executor.js';
-import type { LlmProvider } from '../llm/provider.js';
+import type { Executor } from '../db/index.js';
+import type { LlmProvider } from '../llm/index.js';
 import { trimEndChars } from '../text/index.js';
 import type { AttributePlan } from './classify.js';
 import { detectContradiction, type ContradictionCheck } from './contradiction.js';

@@ -1,4 +1,4 @@
-import { redactStored } from '../redaction/redact-stored.js';
+import { redactStored } from '../redaction/index.js';
 import { confidence } from './validate-extraction.js';
 import { DECISION_ACTIONS, type Candidate, type Decision, type DecisionAction } from './types.js';
 

@@ -1,4 +1,4 @@
-import { redactStored } from '../redaction/redact-stored.js';
+import { redactStored } from '../redaction/index.js';
 import { FACT_TYPES, type EntityTriple, type ExtractedFact, type ExtractionResult, type FactType } from './types.js';
 
 export const MAX_FACTS = 20;

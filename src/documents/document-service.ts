@@ -15,12 +15,12 @@ import {
   type DocumentPage,
   type DocumentRecord,
   type LeasedDocument,
-} from '../db/queries/documents.js';
+} from '../db/index.js';
 import { isMnemographError, LimitExceededError, MnemographError, ValidationError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { redactStored, redactStoredOrNull } from '../redaction/redact-stored.js';
+import { redactStored, redactStoredOrNull } from '../redaction/index.js';
 import { cleanText } from '../text/index.js';
-import type { RememberService } from '../write/remember-service.js';
+import type { RememberService } from '../write/index.js';
 import { checkUrl, fetchUrl, FetchError, type AddressPolicy, type Resolver } from './url-fetcher.js';
 import { textWindows } from './windows.js';
 

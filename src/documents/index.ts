@@ -10,4 +10,4 @@ export {
 } from './url-fetcher.js';
 export { textWindows, type TextWindow } from './windows.js';
 export { HtmlText } from './html-text.js';
-export type { DocumentRecord, DocumentStatus, DocumentPage } from '../db/queries/documents.js';
+export type { DocumentRecord, DocumentStatus, DocumentPage } from '../db/index.js';

@@ -1,4 +1,4 @@
-import type { EntityRecord, MemoryRecord } from '../db/records.js';
+import type { EntityRecord, MemoryRecord } from '../db/index.js';
 import { ForbiddenError, NotFoundError } from '../errors.js';
 import type { GraphQLContext } from './context.js';
 

@@ -1,28 +1,33 @@
 import DataLoader from 'dataloader';
 import type { Principal } from '../auth.js';
 import type { Executor } from '../db/index.js';
-import * as graph from '../db/queries/graph.js';
-import { chunksByMemoryIds, memoriesByIds } from '../db/queries/memories.js';
-import type {
-  AspectRecord,
-  AttributeRecord,
-  ChunkRecord,
-  EntityRecord,
-  HistoryRecord,
-  MemoryRecord,
-  RelationRecord,
-} from '../db/records.js';
+import {
+  type Keyed,
+  aspectsByEntityIds,
+  aspectsByIds,
+  attributesByAspectIds,
+  attributesByIds,
+  attributesByMemoryIds,
+  entitiesByIds,
+  entitiesByMemoryIds,
+  historyByMemoryIds,
+  memoriesByEntityIds,
+  relationCountsByEntityIds,
+  relationsByEntityIds,
+} from '../db/index.js';
+import { chunksByMemoryIds, memoriesByIds } from '../db/index.js';
+import type { AspectRecord, AttributeRecord, ChunkRecord, EntityRecord, HistoryRecord, MemoryRecord, RelationRecord } from '../db/index.js';
 
 const MEMORIES_PER_ENTITY = 10;
 
 /** Groups keyed rows into one list per key, in key order (DataLoader's contract). */
-function groupByKey<T>(keys: readonly string[], rows: graph.Keyed<T>[]): T[][] {
+function groupByKey<T>(keys: readonly string[], rows: Keyed<T>[]): T[][] {
   const groups = new Map<string, T[]>(keys.map((k) => [k, []]));
   for (const { key, row } of rows) groups.get(key)?.push(row);
   return keys.map((k) => groups.get(k)!);
 }
 
-function one<T>(keys: readonly string[], rows: graph.Keyed<T>[]): (T | null)[] {
+function one<T>(keys: readonly string[], rows: Keyed<T>[]): (T | null)[] {
   return groupByKey(keys, rows).map((list) => list[0] ?? null);
 }
 
@@ -49,31 +54,27 @@ export function createLoaders(executor: Executor, principal: Principal) {
         rows.map((row) => ({ key: row.memoryId, row })),
       );
     }),
-    entityById: new DataLoader<string, EntityRecord | null>(async (ids) => one(ids, await graph.entitiesByIds(executor, ids)).map(visible)),
-    entitiesByMemory: new DataLoader<string, EntityRecord[]>(async (ids) =>
-      groupByKey(ids, await graph.entitiesByMemoryIds(executor, ids)),
-    ),
+    entityById: new DataLoader<string, EntityRecord | null>(async (ids) => one(ids, await entitiesByIds(executor, ids)).map(visible)),
+    entitiesByMemory: new DataLoader<string, EntityRecord[]>(async (ids) => groupByKey(ids, await entitiesByMemoryIds(executor, ids))),
     attributesByMemory: new DataLoader<string, AttributeRecord[]>(async (ids) =>
-      groupByKey(ids, await graph.attributesByMemoryIds(executor, ids)),
+      groupByKey(ids, await attributesByMemoryIds(executor, ids)),
     ),
-    historyByMemory: new DataLoader<string, HistoryRecord[]>(async (ids) => groupByKey(ids, await graph.historyByMemoryIds(executor, ids))),
-    aspectsByEntity: new DataLoader<string, AspectRecord[]>(async (ids) => groupByKey(ids, await graph.aspectsByEntityIds(executor, ids))),
-    aspectById: new DataLoader<string, AspectRecord | null>(async (ids) => one(ids, await graph.aspectsByIds(executor, ids)).map(visible)),
+    historyByMemory: new DataLoader<string, HistoryRecord[]>(async (ids) => groupByKey(ids, await historyByMemoryIds(executor, ids))),
+    aspectsByEntity: new DataLoader<string, AspectRecord[]>(async (ids) => groupByKey(ids, await aspectsByEntityIds(executor, ids))),
+    aspectById: new DataLoader<string, AspectRecord | null>(async (ids) => one(ids, await aspectsByIds(executor, ids)).map(visible)),
     attributesByAspect: new DataLoader<string, AttributeRecord[]>(async (ids) =>
-      groupByKey(ids, await graph.attributesByAspectIds(executor, ids)),
+      groupByKey(ids, await attributesByAspectIds(executor, ids)),
     ),
     attributeById: new DataLoader<string, AttributeRecord | null>(async (ids) =>
-      one(ids, await graph.attributesByIds(executor, ids)).map(visible),
+      one(ids, await attributesByIds(executor, ids)).map(visible),
     ),
-    relationsByEntity: new DataLoader<string, RelationRecord[]>(async (ids) =>
-      groupByKey(ids, await graph.relationsByEntityIds(executor, ids)),
-    ),
+    relationsByEntity: new DataLoader<string, RelationRecord[]>(async (ids) => groupByKey(ids, await relationsByEntityIds(executor, ids))),
     relationCountByEntity: new DataLoader<string, number>(async (ids) => {
-      const counts = new Map((await graph.relationCountsByEntityIds(executor, ids)).map(({ key, row }) => [key, Number(row)]));
+      const counts = new Map((await relationCountsByEntityIds(executor, ids)).map(({ key, row }) => [key, Number(row)]));
       return ids.map((id) => counts.get(id) ?? 0);
     }),
     memoriesByEntity: new DataLoader<string, MemoryRecord[]>(async (ids) =>
-      groupByKey(ids, await graph.memoriesByEntityIds(executor, ids, MEMORIES_PER_ENTITY)),
+      groupByKey(ids, await memoriesByEntityIds(executor, ids, MEMORIES_PER_ENTITY)),
     ),
   };
 }

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { assertTokenLimit } from '../graphql/query-limits.js';
+import { assertTokenLimit } from '../graphql/index.js';
 
 /**
  * MAX_QUERY_TOKENS before Apollo parses the document (GET query string or JSON body), so a

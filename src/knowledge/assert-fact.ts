@@ -1,17 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { Executor } from '../db/index.js';
-import { attributesByIds } from '../db/queries/graph.js';
-import { entityByCanonicalName, KNOWLEDGE_EVENT } from '../db/queries/knowledge.js';
-import type { AttributeRecord, EntityRecord, MemoryRecord } from '../db/records.js';
+import { attributesByIds } from '../db/index.js';
+import { entityByCanonicalName, KNOWLEDGE_EVENT } from '../db/index.js';
+import type { AttributeRecord, EntityRecord, MemoryRecord } from '../db/index.js';
 import { NotFoundError } from '../errors.js';
-import { ATTRIBUTE_IMPORTANCE, canonicalName, CONSTRAINT_IMPORTANCE } from '../deep/classify.js';
-import type { FactWriter } from '../deep/fact-writes.js';
-import { gate, OUTCOME } from '../deep/gates.js';
-import { persistGraph } from '../deep/graph-write.js';
-import { historyId } from '../deep/history.js';
-import { planSupersessions } from '../deep/supersession.js';
+import { ATTRIBUTE_IMPORTANCE, canonicalName, CONSTRAINT_IMPORTANCE } from '../deep/index.js';
+import type { FactWriter } from '../deep/index.js';
+import { gate, OUTCOME } from '../deep/index.js';
+import { persistGraph } from '../deep/index.js';
+import { historyId } from '../deep/index.js';
+import { planSupersessions } from '../deep/index.js';
 import type { Logger } from '../logger.js';
-import type { RedactionOptions } from '../redaction/redact.js';
+import type { RedactionOptions } from '../redaction/index.js';
 import type { Actor } from './actor.js';
 import {
   checkNamespace,

@@ -6,8 +6,8 @@ import {
   entityByName,
   relationCountsByEntityIds,
   relationsByEntityIds,
-} from '../db/queries/graph.js';
-import type { EntityRecord } from '../db/records.js';
+} from '../db/index.js';
+import type { EntityRecord } from '../db/index.js';
 import { NotFoundError } from '../errors.js';
 
 export interface EntityDescription {

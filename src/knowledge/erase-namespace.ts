@@ -1,5 +1,5 @@
 import type { Executor } from '../db/index.js';
-import { ERASE_STEPS, eraseStep } from '../db/queries/namespace-erase.js';
+import { ERASE_STEPS, eraseStep } from '../db/index.js';
 import { ValidationError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { checkNamespace } from './validate.js';

@@ -1,18 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Executor } from '../db/index.js';
-import {
-  entityByCanonicalName,
-  mergeEntity,
-  mergeEntityInto,
-  relateEntities,
-  type MergeCounts,
-  type RelationRow,
-} from '../db/queries/knowledge.js';
-import type { EntityRecord } from '../db/records.js';
+import { entityByCanonicalName, mergeEntity, mergeEntityInto, relateEntities, type MergeCounts, type RelationRow } from '../db/index.js';
+import type { EntityRecord } from '../db/index.js';
 import { NotFoundError, ValidationError } from '../errors.js';
-import type { FactWriter } from '../deep/fact-writes.js';
+import type { FactWriter } from '../deep/index.js';
 import type { Logger } from '../logger.js';
-import type { RedactionOptions } from '../redaction/redact.js';
+import type { RedactionOptions } from '../redaction/index.js';
 import { namespaceToken } from '../text/index.js';
 import type { Actor } from './actor.js';
 import { assertFact, type AssertFactInput, type AssertFactResult, type AssertSettings } from './assert-fact.js';

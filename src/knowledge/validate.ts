@@ -1,7 +1,7 @@
 import { namespaceSchema } from '../config/index.js';
 import { ValidationError } from '../errors.js';
-import { canonicalName } from '../deep/classify.js';
-import { redactSecrets, type RedactionOptions } from '../redaction/redact.js';
+import { canonicalName } from '../deep/index.js';
+import { redactSecrets, type RedactionOptions } from '../redaction/index.js';
 import { cleanText } from '../text/index.js';
 
 /**

@@ -1,5 +1,5 @@
 import { MnemographError } from '../errors.js';
-import { redactStored } from '../redaction/redact-stored.js';
+import { redactStored } from '../redaction/index.js';
 
 /** Error bodies are redacted whole (up to this many characters) before being cut for the message. */
 const MAX_ERROR_BODY_CHARS = 16_384;

@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { canonicalSearch, entitiesPage } from '../db/queries/entity-page.js';
+import { canonicalSearch, entitiesPage } from '../db/index.js';
 import { describeEntity, ENTITY_TYPES, FACT_KINDS, type EntityDescription } from '../knowledge/index.js';
 import { clipText, fitItems, fitList } from './budget.js';
 import { itemError, runTool, type ItemError } from './errors.js';

@@ -1,11 +1,11 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { memoriesByIds } from '../db/queries/memories.js';
-import { forgetMemory, forgetReason } from '../db/queries/memory-mutations.js';
+import { memoriesByIds } from '../db/index.js';
+import { forgetMemory, forgetReason } from '../db/index.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import { clipText, fitItems, fitList } from './budget.js';
-import type { RememberResult } from '../write/remember-service.js';
-import type { RememberInput } from '../write/validate-input.js';
+import type { RememberResult } from '../write/index.js';
+import type { RememberInput } from '../write/index.js';
 import { itemError, runTool } from './errors.js';
 import { maxTokens, maxTokensWithDefault, namespace } from './schemas.js';
 import type { ToolContext } from './tool-context.js';

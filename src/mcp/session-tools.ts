@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import type { CheckpointRecord } from '../sessions/checkpoints.js';
+import type { CheckpointRecord } from '../sessions/index.js';
 import type { SessionRecord } from '../sessions/index.js';
 import { clipText, fitJson } from './budget.js';
 import { runTool } from './errors.js';

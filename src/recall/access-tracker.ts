@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { outsideConsistency } from '../consistency/index.js';
 import type { Executor } from '../db/index.js';
-import { touchAccessed, type AccessRow } from '../db/queries/memories.js';
+import { touchAccessed, type AccessRow } from '../db/index.js';
 import type { Logger } from '../logger.js';
 
 export interface AccessTrackerSettings {

@@ -1,5 +1,5 @@
 import type { RecallSettings } from './config.js';
-import { queryTokens } from '../text/lucene.js';
+import { queryTokens } from '../text/index.js';
 import type { LegExplanation, RecallCandidate } from './types.js';
 
 export type DampeningSettings = RecallSettings['dampening'];

@@ -1,5 +1,5 @@
 import type { Executor } from '../db/index.js';
-import { timelineAround, type TimelineRows } from '../db/queries/timeline.js';
+import { timelineAround, type TimelineRows } from '../db/index.js';
 import { LimitExceededError, NotFoundError, ValidationError } from '../errors.js';
 import { snippet } from './disclosure.js';
 import type { RecallFilters, RecallService } from './recall-service.js';

@@ -16,7 +16,7 @@ export {
   validateRecallSettings,
   type RecallPresetName,
 } from './presets.js';
-export { escapeLuceneTerm, MAX_LUCENE_TERMS, queryTokens, STOP_WORDS, toLuceneQuery } from '../text/lucene.js';
+export { escapeLuceneTerm, MAX_LUCENE_TERMS, queryTokens, STOP_WORDS, toLuceneQuery } from '../text/index.js';
 export { assembleCandidates, candidateIds, type LegHit, type LegResults } from './candidates.js';
 export { fuseScores, type FusedCandidate } from './fusion.js';
 export { hubThreshold } from './dampening.js';
@@ -36,3 +36,6 @@ export { applyTokenBudget, type TokenBudgetOptions, type TokenBudgetResult } fro
 export { formatMemoryPrompt, type PromptMemory } from './prompt.js';
 export { snippet, toIndexEntry, type IndexEntry } from './disclosure.js';
 export { AccessTracker, type AccessTrackerSettings, type AccessTrackerStats } from './access-tracker.js';
+export { DisclosureService } from './disclosure-service.js';
+export { RecallService } from './recall-service.js';
+export { type RecallItemView } from './recall-service.js';

@@ -1,5 +1,5 @@
 import type { Executor } from '../db/index.js';
-import { MEMORY_RETURN, type MemoryRecord } from '../db/records.js';
+import { MEMORY_RETURN, type MemoryRecord } from '../db/index.js';
 import type { RecallMemory } from './types.js';
 
 // Everything ranking, filtering and budgeting need, for the candidate ids only; embeddings stay

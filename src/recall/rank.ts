@@ -1,7 +1,7 @@
 import type { RecallSettings } from './config.js';
 import { dampeningFactors, hubThreshold } from './dampening.js';
 import { fuseScores } from './fusion.js';
-import { queryTokens } from '../text/lucene.js';
+import { queryTokens } from '../text/index.js';
 import { recencyFactor } from './recency.js';
 import { staleFactor } from './stale.js';
 import { timeFactor, type TimeWindow } from './time-window.js';

@@ -1,6 +1,6 @@
 import type { Config } from '../config/index.js';
 import type { Executor } from '../db/index.js';
-import type { MemoryRecord } from '../db/records.js';
+import type { MemoryRecord } from '../db/index.js';
 import type { Logger } from '../logger.js';
 import { namespaceToken } from '../text/index.js';
 import type { AccessTracker } from './access-tracker.js';
@@ -19,7 +19,7 @@ import { HubThresholds } from './legs/hub-threshold.js';
 import { hintLeg, keywordLeg } from './legs/keyword-leg.js';
 import { vectorLeg } from './legs/vector-leg.js';
 import { loadRecallMemories, type LoadedMemory } from './load-memories.js';
-import { queryTokens, toLuceneQuery } from '../text/lucene.js';
+import { queryTokens, toLuceneQuery } from '../text/index.js';
 import { resolveRecallSettings, type RecallPresetName } from './presets.js';
 import { formatMemoryPrompt } from './prompt.js';
 import { rankCandidates } from './rank.js';

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import neo4j from 'neo4j-driver';
 import { DEFAULT_CHECKPOINT_RETENTION_DAYS } from '../config/index.js';
 import type { Executor, TxWork } from '../db/index.js';
-import { checkpointWriteWork, latestCheckpoints as latestStored, type CheckpointRecord } from '../db/queries/checkpoints.js';
+import { checkpointWriteWork, latestCheckpoints as latestStored, type CheckpointRecord } from '../db/index.js';
 import { LimitExceededError, ValidationError } from '../errors.js';
-import { redactStored } from '../redaction/redact-stored.js';
+import { redactStored } from '../redaction/index.js';
 import { cleanText } from '../text/index.js';
 
 /** Session checkpoints: writes 2.5 s apart merge (at most 20 queries, 10 remembers); 50 per session; pruned after 7 days. */
@@ -21,7 +21,7 @@ export const CHECKPOINTS = {
 } as const;
 
 export type { CheckpointRecord };
-export { pruneCheckpoints } from '../db/queries/checkpoints.js';
+export { pruneCheckpoints } from '../db/index.js';
 
 export type CheckpointTrigger = (typeof CHECKPOINTS.triggers)[number];
 

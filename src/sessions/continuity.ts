@@ -1,4 +1,4 @@
-import { queryTokens } from '../text/lucene.js';
+import { queryTokens } from '../text/index.js';
 
 /** A memory counts as used when at least this share of its words came up in the session. */
 export const USED_THRESHOLD = 0.3;

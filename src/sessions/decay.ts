@@ -1,6 +1,6 @@
 import type { Executor } from '../db/index.js';
-import { expiryCandidates, flagExpired, flagUnretrieved, setExpiry, unflagStale } from '../db/queries/decay.js';
-import { parseExpiry } from '../text/expiry.js';
+import { expiryCandidates, flagExpired, flagUnretrieved, setExpiry, unflagStale } from '../db/index.js';
+import { parseExpiry } from '../text/index.js';
 
 /** Rows each step of one pass handles at most. */
 export const DECAY_BATCH = 500;

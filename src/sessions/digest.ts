@@ -1,4 +1,4 @@
-import type { SessionRecord } from '../db/queries/sessions.js';
+import type { SessionRecord } from '../db/index.js';
 
 /** A titled list of lines; sections are written in order and cut, line by line, at the budget. */
 export interface DigestSection {

@@ -1,8 +1,8 @@
 import type { Executor } from '../db/index.js';
-import { derivedId } from '../db/ids.js';
-import { getSession, jobSession, memoryTexts, saveSummary, sessionMemories } from '../db/queries/sessions.js';
-import { transcriptsBySessions } from '../db/queries/transcripts.js';
-import type { LlmProvider } from '../llm/provider.js';
+import { derivedId } from '../db/index.js';
+import { getSession, jobSession, memoryTexts, saveSummary, sessionMemories } from '../db/index.js';
+import { transcriptsBySessions } from '../db/index.js';
+import type { LlmProvider } from '../llm/index.js';
 import type { Logger } from '../logger.js';
 import { scoreContinuity } from './continuity.js';
 import { deterministicSummary, llmSummary, sessionText, type SessionMaterial, type SessionSummary } from './summary.js';

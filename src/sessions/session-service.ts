@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Executor } from '../db/index.js';
-import { derivedId } from '../db/ids.js';
-import type { MemoryRecord } from '../db/records.js';
+import { derivedId } from '../db/index.js';
+import type { MemoryRecord } from '../db/index.js';
 import {
   bestMemories,
   endSessionRecord,
@@ -16,10 +16,10 @@ import {
   startSessionRecord,
   type SessionRecord,
   type SessionStats,
-} from '../db/queries/sessions.js';
+} from '../db/index.js';
 import { ConflictError, LimitExceededError, NotFoundError, ValidationError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { redactStored } from '../redaction/redact-stored.js';
+import { redactStored } from '../redaction/index.js';
 import { cleanText } from '../text/index.js';
 import { checkpointWork, latestCheckpoints, type CheckpointRecord } from './checkpoints.js';
 import { saveTranscript } from './transcripts.js';

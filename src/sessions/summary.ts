@@ -1,6 +1,6 @@
-import { parseLlmJson } from '../llm/parse-json.js';
-import { LlmParseError, type LlmProvider } from '../llm/provider.js';
-import { redactStored } from '../redaction/redact-stored.js';
+import { parseLlmJson } from '../llm/index.js';
+import { LlmParseError, type LlmProvider } from '../llm/index.js';
+import { redactStored } from '../redaction/index.js';
 import { clipLine } from './digest.js';
 
 /** A session's structured summary (request, investigated, learned, next steps). */

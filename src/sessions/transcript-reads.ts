@@ -1,5 +1,5 @@
 import type { Executor } from '../db/index.js';
-import { transcriptsBySessions, type TranscriptRecord } from '../db/queries/transcripts.js';
+import { transcriptsBySessions, type TranscriptRecord } from '../db/index.js';
 
 /** One transcript per distinct session of the result, at most this many. */
 export const MAX_EXPANDED_TRANSCRIPTS = 20;

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Executor } from '../db/index.js';
-import { storeTranscript, type TranscriptRecord } from '../db/queries/transcripts.js';
+import { storeTranscript, type TranscriptRecord } from '../db/index.js';
 import { LimitExceededError, ValidationError } from '../errors.js';
-import { redactStored } from '../redaction/redact-stored.js';
+import { redactStored } from '../redaction/index.js';
 import { cleanText } from '../text/index.js';
 
 /**

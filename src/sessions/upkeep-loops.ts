@@ -1,9 +1,9 @@
 import type { Config } from '../config/index.js';
 import type { Executor } from '../db/index.js';
-import { namespacesOverCompressionThreshold } from '../db/queries/compression-threshold.js';
+import { namespacesOverCompressionThreshold } from '../db/index.js';
 import { queueSessionCompression } from '../deep/index.js';
 import type { Logger } from '../logger.js';
-import { PeriodicTask } from '../upkeep/periodic.js';
+import { PeriodicTask } from '../upkeep/index.js';
 import { runDecayPass, type DecayReport } from './decay.js';
 import type { SessionService } from './session-service.js';
 

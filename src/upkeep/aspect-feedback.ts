@@ -1,5 +1,5 @@
 import type { Executor } from '../db/index.js';
-import { derivedId } from '../db/ids.js';
+import { derivedId } from '../db/index.js';
 import { ValidationError } from '../errors.js';
 import { cleanText } from '../text/index.js';
 

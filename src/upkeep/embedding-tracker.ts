@@ -1,7 +1,7 @@
 import type { Executor } from '../db/index.js';
-import { countStaleChunks, findStaleChunks, writeChunkVectors, type TrackerScope } from '../db/queries/embedding-tracker.js';
+import { countStaleChunks, findStaleChunks, writeChunkVectors, type TrackerScope } from '../db/index.js';
 import type { Logger } from '../logger.js';
-import type { TextEmbedder } from '../write/remember-service.js';
+import type { TextEmbedder } from '../write/index.js';
 import { PeriodicTask } from './periodic.js';
 
 /** Idle cycles back off up to this pause: a converged store changes only on a model switch. */

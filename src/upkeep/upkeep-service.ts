@@ -1,7 +1,7 @@
 import type { Config } from '../config/index.js';
 import type { Executor } from '../db/index.js';
 import type { Logger } from '../logger.js';
-import type { RememberService, TextEmbedder } from '../write/remember-service.js';
+import type { RememberService, TextEmbedder } from '../write/index.js';
 import {
   anyAddress,
   DocumentService,
@@ -10,9 +10,9 @@ import {
   type IngestInput,
   type Resolver,
 } from '../documents/index.js';
-import type { DocumentRecord } from '../db/queries/documents.js';
+import type { DocumentRecord } from '../db/index.js';
 import { AspectFeedback } from './aspect-feedback.js';
-import { pruneCheckpoints } from '../db/queries/checkpoints.js';
+import { pruneCheckpoints } from '../db/index.js';
 import { EmbeddingTracker, type EmbeddingTrackerStats } from './embedding-tracker.js';
 import { ACTION_LIMITS, MaintenanceWorker, type MaintenanceMode, type MaintenanceReport } from './maintenance/index.js';
 import { PeriodicTask } from './periodic.js';

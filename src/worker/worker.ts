@@ -3,8 +3,8 @@ import { hostname } from 'node:os';
 import type { Config } from '../config/index.js';
 import { ConsistencyScope, withConsistency } from '../consistency/index.js';
 import { MnemographError } from '../errors.js';
-import type { Executor } from '../db/executor.js';
-import type { JobRecord } from '../db/records.js';
+import type { Executor } from '../db/index.js';
+import type { JobRecord } from '../db/index.js';
 import {
   ContentHashEmbeddingCache,
   pipelineMode,
@@ -15,7 +15,7 @@ import {
 } from '../deep/index.js';
 import { emptyUsage, isLlmError, meterUsage, OllamaProvider, type LlmProvider, type LlmUsage } from '../llm/index.js';
 import type { Logger } from '../logger.js';
-import type { TextEmbedder } from '../write/remember-service.js';
+import type { TextEmbedder } from '../write/index.js';
 import { tickDelayMs } from './backoff.js';
 import { createClassifyHandler } from './handlers/classify.js';
 import { createCompressHandler } from './handlers/compress.js';
@@ -25,7 +25,7 @@ import { createHintsHandler } from './handlers/hints.js';
 import { createSessionEndHandler } from './handlers/session-end.js';
 import type { JobHandler } from './handlers/types.js';
 import type { FeedbackSink } from '../sessions/index.js';
-import { AspectFeedback } from '../upkeep/aspect-feedback.js';
+import { AspectFeedback } from '../upkeep/index.js';
 import { completeJob, extendLease, failJob, leaseJob, releaseStaleLeases, storedJobError } from './queue/index.js';
 
 export const STALE_LEASE_REAPER_MS = 60 * 1000;

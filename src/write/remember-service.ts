@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Executor, TxRunner } from '../db/index.js';
-import { nearestMemories, type NearestHit } from '../db/queries/chunks.js';
-import { findLiveByDedupKeys } from '../db/queries/memories.js';
-import { linkDerived, requireSourceUnchanged, touchDuplicates, type DuplicateTarget } from '../db/queries/remember-checks.js';
-import { writeMemories, type MemoryInsert, type MemoryRows } from '../db/queries/remember-write.js';
-import type { MemoryRecord } from '../db/records.js';
+import { nearestMemories, type NearestHit } from '../db/index.js';
+import { findLiveByDedupKeys } from '../db/index.js';
+import { linkDerived, requireSourceUnchanged, touchDuplicates, type DuplicateTarget } from '../db/index.js';
+import { writeMemories, type MemoryInsert, type MemoryRows } from '../db/index.js';
+import type { MemoryRecord } from '../db/index.js';
 import { LimitExceededError, MnemographError, UnavailableError, ValidationError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { namespaceToken, type TextCleanup } from '../text/index.js';

@@ -1,4 +1,4 @@
-import { parseExpiry } from '../text/expiry.js';
+import { parseExpiry } from '../text/index.js';
 
 /**
  * Persistent vs temporal without an LLM: time-bound wording makes a memory temporal (durable

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Executor } from '../db/index.js';
-import { nearestMemories } from '../db/queries/chunks.js';
-import { replaceMemoryContent } from '../db/queries/memory-update.js';
-import { findLiveByDedupKeys, memoriesByIds } from '../db/queries/memories.js';
-import type { MemoryRecord } from '../db/records.js';
+import { nearestMemories } from '../db/index.js';
+import { replaceMemoryContent } from '../db/index.js';
+import { findLiveByDedupKeys, memoriesByIds } from '../db/index.js';
+import type { MemoryRecord } from '../db/index.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { bestWholeMemoryMatch, dedupKey } from './dedup.js';

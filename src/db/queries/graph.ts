@@ -1,6 +1,6 @@
 import type { Executor } from '../executor.js';
 import { namespaceToken } from '../../text/index.js';
-import { escapeLuceneTerm } from '../../text/lucene.js';
+import { escapeLuceneTerm } from '../../text/index.js';
 import { cleanText } from '../../text/index.js';
 import {
   ASPECT_RETURN,

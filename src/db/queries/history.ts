@@ -1,4 +1,4 @@
-import { redactJsonValue, redactStoredOrNull } from '../../redaction/redact-stored.js';
+import { redactJsonValue, redactStoredOrNull } from '../../redaction/index.js';
 import type { TxRunner } from '../executor.js';
 
 /** Audit events recorded by the API's own mutations (the pipeline's are in src/deep/history.ts). */

@@ -1,4 +1,4 @@
-import type { EntityRecord, RelationRecord, RelationView } from '../../db/records.js';
+import type { EntityRecord, RelationRecord, RelationView } from '../../db/index.js';
 import type { AspectResolvers, AttributeResolvers, EntityResolvers, RelationResolvers } from '../generated/types.js';
 import type { GraphQLContext } from '../context.js';
 

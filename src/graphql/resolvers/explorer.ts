@@ -1,4 +1,4 @@
-import { jobsOfMemory, queueDepthByKind, storedNamespaces } from '../../db/queries/explorer.js';
+import { jobsOfMemory, queueDepthByKind, storedNamespaces } from '../../db/index.js';
 import type { MemoryResolvers, QueryResolvers, Resolvers } from '../generated/types.js';
 
 /** What the memory explorer (GET /explorer, src/http/explorer.ts) asks that no other root answers. */

@@ -1,7 +1,7 @@
-import { entitiesPage } from '../../db/queries/entity-page.js';
-import { attributeHistory, entityByName, MAX_RELATIONS_QUERY, relationsByEntityIds } from '../../db/queries/graph.js';
-import { NEIGHBOR_DEPTHS, neighborhood, type NeighborDepth } from '../../db/queries/neighbors.js';
-import type { RelationView } from '../../db/records.js';
+import { entitiesPage } from '../../db/index.js';
+import { attributeHistory, entityByName, MAX_RELATIONS_QUERY, relationsByEntityIds } from '../../db/index.js';
+import { NEIGHBOR_DEPTHS, neighborhood, type NeighborDepth } from '../../db/index.js';
+import type { RelationView } from '../../db/index.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import { pageSize } from '../args.js';
 import type { QueryResolvers } from '../generated/types.js';

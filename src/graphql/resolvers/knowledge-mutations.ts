@@ -1,4 +1,4 @@
-import type { RelationView } from '../../db/records.js';
+import type { RelationView } from '../../db/index.js';
 import type { MutationResolvers } from '../generated/types.js';
 import type { GraphQLContext } from '../context.js';
 

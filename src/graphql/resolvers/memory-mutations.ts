@@ -1,4 +1,4 @@
-import { forgetMemory, forgetReason, setPinned } from '../../db/queries/memory-mutations.js';
+import { forgetMemory, forgetReason, setPinned } from '../../db/index.js';
 import { ValidationError } from '../../errors.js';
 import type { MutationResolvers } from '../generated/types.js';
 import { memoryForWrite, refreshMemory } from '../guards.js';

@@ -1,4 +1,4 @@
-import { memoriesPage } from '../../db/queries/memory-page.js';
+import { memoriesPage } from '../../db/index.js';
 import { LimitExceededError } from '../../errors.js';
 import { iso, pageSize } from '../args.js';
 import type { QueryResolvers } from '../generated/types.js';

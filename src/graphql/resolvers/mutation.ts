@@ -1,6 +1,6 @@
 import { isMnemographError, ValidationError, type MnemographError } from '../../errors.js';
-import { checkBatchSize, type BatchOutcome } from '../../write/remember-service.js';
-import type { RememberInput } from '../../write/validate-input.js';
+import { checkBatchSize, type BatchOutcome } from '../../write/index.js';
+import type { RememberInput } from '../../write/index.js';
 import type { GraphQLContext } from '../context.js';
 import { INTERNAL_MESSAGE } from '../format-error.js';
 import type { MutationResolvers } from '../generated/types.js';

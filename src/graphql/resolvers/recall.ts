@@ -1,5 +1,5 @@
 import type { LegExplanation, RankedCandidate } from '../../recall/index.js';
-import type { RecallItemView } from '../../recall/recall-service.js';
+import type { RecallItemView } from '../../recall/index.js';
 import { iso } from '../args.js';
 import type { QueryResolvers, ScoreExplain } from '../generated/types.js';
 

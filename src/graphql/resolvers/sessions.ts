@@ -1,5 +1,5 @@
-import { jobState } from '../../db/queries/sessions.js';
-import type { CheckpointRecord } from '../../sessions/checkpoints.js';
+import { jobState } from '../../db/index.js';
+import type { CheckpointRecord } from '../../sessions/index.js';
 import type { SessionRecord } from '../../sessions/index.js';
 import type { MutationResolvers, QueryResolvers, Resolvers, ResolversTypes, SessionResolvers } from '../generated/types.js';
 import type { GraphQLContext } from '../context.js';

@@ -1,8 +1,8 @@
 import { ForbiddenError, ValidationError } from '../../errors.js';
 import type { DocumentRecord } from '../../documents/index.js';
-import { sessionTranscripts } from '../../sessions/transcript-reads.js';
-import { checkTranscript, saveTranscript } from '../../sessions/transcripts.js';
-import { latestCheckpoints, writeCheckpoint, type CheckpointRecord } from '../../sessions/checkpoints.js';
+import { sessionTranscripts } from '../../sessions/index.js';
+import { checkTranscript, saveTranscript } from '../../sessions/index.js';
+import { latestCheckpoints, writeCheckpoint, type CheckpointRecord } from '../../sessions/index.js';
 import { pageSize } from '../args.js';
 import type {
   DocumentResolvers,

@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/index.js';
-import { escapeLuceneTerm, queryTokens } from '../../text/lucene.js';
+import { escapeLuceneTerm, queryTokens } from '../../text/index.js';
 
 /** An entity the query names (query-entities.ts finds them). */
 export interface QueryEntity {

@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/index.js';
-import { nearestInNamespace } from '../../db/queries/vector-search.js';
+import { nearestInNamespace } from '../../db/index.js';
 import type { LegHit } from '../candidates.js';
 
 export interface VectorLegOptions {

@@ -1,7 +1,7 @@
-import type { Executor } from '../../db/executor.js';
+import type { Executor } from '../../db/index.js';
 import { ConflictError } from '../../errors.js';
 import { generateHints, MAX_EXTRACTION_INPUT_CHARS, writeHints } from '../../deep/index.js';
-import type { LlmProvider } from '../../llm/provider.js';
+import type { LlmProvider } from '../../llm/index.js';
 import { loadSourceMemory } from './source-memory.js';
 import type { JobHandler } from './types.js';
 

@@ -1,4 +1,4 @@
-import type { Executor } from '../../db/executor.js';
+import type { Executor } from '../../db/index.js';
 import { UnavailableError } from '../../errors.js';
 import type { SourceMemory } from '../../deep/index.js';
 

@@ -1,4 +1,4 @@
-import type { JobRecord } from '../../db/records.js';
+import type { JobRecord } from '../../db/index.js';
 
 /** One module per job kind. `run` resolves with the job's result or throws to fail the attempt. */
 export interface JobHandler {

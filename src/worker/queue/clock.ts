@@ -1,4 +1,4 @@
-import type { TxRunner } from '../../db/executor.js';
+import type { TxRunner } from '../../db/index.js';
 
 const DATABASE_NOW = `RETURN datetime.realtime().epochMillis AS ms`;
 

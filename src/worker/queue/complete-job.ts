@@ -1,4 +1,4 @@
-import type { Executor } from '../../db/executor.js';
+import type { Executor } from '../../db/index.js';
 import { ADD_JOB_USAGE, usageParam, type JobLlmUsage } from './llm-usage.js';
 
 // Only the lease holder may complete: a job reaped and re-leased elsewhere is not touched, and a

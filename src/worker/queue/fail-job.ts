@@ -1,5 +1,5 @@
-import type { Executor } from '../../db/executor.js';
-import { redactStored } from '../../redaction/redact-stored.js';
+import type { Executor } from '../../db/index.js';
+import { redactStored } from '../../redaction/index.js';
 import { databaseNow } from './clock.js';
 import { ADD_JOB_USAGE, usageParam, type JobLlmUsage } from './llm-usage.js';
 

@@ -1,5 +1,5 @@
 import neo4j from 'neo4j-driver';
-import type { Executor } from '../../db/executor.js';
+import type { Executor } from '../../db/index.js';
 
 export interface JobError {
   jobId: string;

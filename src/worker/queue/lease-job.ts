@@ -1,6 +1,6 @@
 import neo4j from 'neo4j-driver';
-import type { Executor } from '../../db/executor.js';
-import { JOB_RETURN, type JobRecord } from '../../db/records.js';
+import type { Executor } from '../../db/index.js';
+import { JOB_RETURN, type JobRecord } from '../../db/index.js';
 import { databaseNow } from './clock.js';
 import { extractLaneId, SERIALIZED_KIND } from './extract-lane.js';
 

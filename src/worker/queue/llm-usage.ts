@@ -1,4 +1,4 @@
-import type { Executor } from '../../db/executor.js';
+import type { Executor } from '../../db/index.js';
 import type { LlmUsage } from '../../llm/index.js';
 
 /** What one job's attempts cost, as the model server reported it. */

@@ -1,4 +1,4 @@
-import type { Executor } from '../../db/executor.js';
+import type { Executor } from '../../db/index.js';
 import { databaseNow } from './clock.js';
 
 // A worker that crashed mid-job leaves its lease behind. Such a job goes back to pending — or

@@ -1,5 +1,5 @@
-import type { Executor } from '../../db/executor.js';
-import { JOB_RETURN, type JobRecord } from '../../db/records.js';
+import type { Executor } from '../../db/index.js';
+import { JOB_RETURN, type JobRecord } from '../../db/index.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
 
 // Not while another job of the same kind is open for the memory: one would redo the other's work.
