@@ -1,3 +1,14 @@
 export { loadConfig } from './load.js';
 export { namespaceSchema, type Config, type ApiKeyConfig } from './schema.js';
 export * from './defaults.js';
+export {
+  DEFAULT_RECALL_SETTINGS,
+  parseRecallSettings,
+  recallSettingsSchema,
+  type DeepPartial,
+  type FusionMethod,
+  type KeywordNormalization,
+  type MissingLegPolicy,
+  type RecallSettings,
+  type RecallSettingsOverrides,
+} from './recall-settings.js';

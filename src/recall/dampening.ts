@@ -1,4 +1,4 @@
-import type { RecallSettings } from './config.js';
+import type { RecallSettings } from './settings/index.js';
 import { queryTokens } from './lucene.js';
 import type { LegExplanation, RecallCandidate } from './types.js';
 
