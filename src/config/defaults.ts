@@ -32,12 +32,6 @@ export const DEFAULT_WORKER_POLL_MS = 2 * 1000;
 export const DEFAULT_WORKER_MAX_ATTEMPTS = 3;
 export const DEFAULT_WORKER_LEASE_TIMEOUT_MS = 5 * 60 * 1000;
 
-/** The design's 0.15 lost recall on LoCoMo against 0.05–0.1 (README "Recall quality"). */
-export const DEFAULT_GRAPH_BOOST_WEIGHT = 0.1;
-export const DEFAULT_GRAPH_BOOST_TIMEOUT_MS = 500;
-export const DEFAULT_RERANK_TOP_N = 20;
-export const DEFAULT_RERANK_TIMEOUT_MS = 2 * 1000;
-
 /** Recall's access counts are flushed in the background at this interval (best-effort). */
 export const DEFAULT_ACCESS_FLUSH_MS = 5 * 1000;
 export const DEFAULT_ACCESS_MAX_PENDING = 10_000;

@@ -4,11 +4,19 @@ import * as pd from './pipeline-defaults.js';
 import * as sd from './session-defaults.js';
 import { DEFAULT_AUTO_ACTIONS } from './action-limits.js';
 import { extraPatternsSchema } from '../redaction/index.js';
+import { recallSettingFields as recall } from './recall-settings.js';
 
 const bool = z
   .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no'])])
   .transform((v) => v === true || v === 'true' || v === '1' || v === 'yes');
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+/** An environment value for a field declared elsewhere (a recall setting): that field gives the bounds and the default. */
+const fromEnvFlag = <T extends z.ZodTypeAny>(field: T) =>
+  z.preprocess((value) => {
+    const parsed = bool.safeParse(value);
+    return parsed.success ? parsed.data : value;
+  }, field);
+const fromEnvNumber = <T extends z.ZodTypeAny>(field: T) => z.preprocess((value) => (value === undefined ? value : Number(value)), field);
 const fraction = z.coerce.number().min(0).max(1);
 const namespace = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'letters, digits, _ . - (max 64, starting alphanumeric)');
 
@@ -94,12 +102,17 @@ export const configSchema = z.object({
   SEMANTIC_CONTRADICTION_TIMEOUT_MS: int(5_000, 300_000).default(pd.DEFAULT_SEMANTIC_CONTRADICTION_TIMEOUT_MS),
   HINTS_MAX: int(1, 20).default(pd.DEFAULT_HINTS_MAX),
 
-  GRAPH_BOOST_ENABLED: bool.default(true),
-  GRAPH_BOOST_WEIGHT: fraction.default(d.DEFAULT_GRAPH_BOOST_WEIGHT),
-  GRAPH_BOOST_TIMEOUT_MS: int(50, 5_000).default(d.DEFAULT_GRAPH_BOOST_TIMEOUT_MS),
-  RERANK_ENABLED: bool.default(true),
-  RERANK_TOP_N: int(1, 100).default(d.DEFAULT_RERANK_TOP_N),
-  RERANK_TIMEOUT_MS: int(100, 30_000).default(d.DEFAULT_RERANK_TIMEOUT_MS),
+  /**
+   * Recall's default recipe (src/recall/settings/env.ts): defaults are the recall settings schema's.
+   * Timeouts and the rerank window are an operator's setting for every recall, so they keep a
+   * narrower, integer range than one request's override may use.
+   */
+  GRAPH_BOOST_ENABLED: fromEnvFlag(recall.graph.enabled),
+  GRAPH_BOOST_WEIGHT: fromEnvNumber(recall.graph.boostWeight),
+  GRAPH_BOOST_TIMEOUT_MS: fromEnvNumber(recall.graph.timeoutMs.pipe(int(50, 5_000))),
+  RERANK_ENABLED: fromEnvFlag(recall.rerank.enabled),
+  RERANK_TOP_N: fromEnvNumber(recall.rerank.topN.pipe(int(1, 100))),
+  RERANK_TIMEOUT_MS: fromEnvNumber(recall.rerank.timeoutMs.pipe(int(100, 30_000))),
   ACCESS_FLUSH_MS: int(100, 600_000).default(d.DEFAULT_ACCESS_FLUSH_MS),
   ACCESS_MAX_PENDING: int(1, 1_000_000).default(d.DEFAULT_ACCESS_MAX_PENDING),
 

@@ -1,4 +1,4 @@
-import { DEFAULT_PRIORITY_TYPES } from './config.js';
+import { DEFAULT_RECALL_SETTINGS } from './settings/index.js';
 import type { RecallMemory } from './types.js';
 
 export interface TokenBudgetOptions {
@@ -34,7 +34,7 @@ export function applyTokenBudget<T extends { candidate: RecallMemory }>(
   ranked: readonly T[],
   options: TokenBudgetOptions,
 ): TokenBudgetResult<T> {
-  const priorityTypes = new Set(options.priorityTypes ?? DEFAULT_PRIORITY_TYPES);
+  const priorityTypes = new Set(options.priorityTypes ?? DEFAULT_RECALL_SETTINGS.budget.priorityTypes);
   const isPriority = (item: T) => item.candidate.isConstraint || item.candidate.pinned === true || priorityTypes.has(item.candidate.type);
   const promoted = new Set(ranked.slice(0, options.limit).filter(isPriority));
   const ordered = [...promoted, ...ranked.filter((item) => !promoted.has(item))];

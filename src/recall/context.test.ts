@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyContextBoost, similarityRatio } from './context.js';
-import { resolveRecallSettings } from './presets.js';
+import { resolveRecallSettings } from './settings/index.js';
 import { rankCandidates } from './rank.js';
 import type { RecallCandidate } from './types.js';
 

@@ -1,4 +1,4 @@
-import type { RecallSettings } from './config.js';
+import type { RecallSettings } from './settings/index.js';
 import { byScoreThenId } from './rank.js';
 import type { RankedCandidate, RecallCandidate } from './types.js';
 

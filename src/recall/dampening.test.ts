@@ -9,7 +9,7 @@ import {
   resolutionFactor,
 } from './dampening.js';
 import { queryTokens } from '../text/lucene.js';
-import { resolveRecallSettings } from './presets.js';
+import { resolveRecallSettings } from './settings/index.js';
 import type { LegExplanation, RecallCandidate } from './types.js';
 
 function candidate(overrides: Partial<RecallCandidate> = {}): RecallCandidate {

@@ -1,4 +1,4 @@
-import type { RecallSettings } from './config.js';
+import type { RecallSettings } from './settings/index.js';
 import { queryTokens } from '../text/index.js';
 import type { LegExplanation, RecallCandidate } from './types.js';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { fuseScores, textNormalizer } from './fusion.js';
-import { resolveRecallSettings } from './presets.js';
+import { resolveRecallSettings } from './settings/index.js';
 import type { RecallCandidate } from './types.js';
-import type { RecallSettingsOverrides } from './config.js';
+import type { RecallSettingsOverrides } from './settings/index.js';
 
 // These tests exercise the ranking arithmetic with the design's fusion values (alpha 0.7, max
 // normalization, single-leg scores, boost 0.15), whatever the tuned defaults are.

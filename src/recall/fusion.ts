@@ -1,4 +1,4 @@
-import type { KeywordNormalization, RecallSettings } from './config.js';
+import type { KeywordNormalization, RecallSettings } from './settings/index.js';
 import type { FusionMethod, LegExplanation, LegScore, RecallCandidate } from './types.js';
 
 export interface FusedCandidate {

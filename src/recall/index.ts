@@ -8,14 +8,21 @@ export type {
   RecallMemory,
   ScoreExplanation,
 } from './types.js';
-export * from './config.js';
 export {
-  isRecallPresetName,
-  RECALL_PRESET_NAMES,
+  DEFAULT_RECALL_SETTINGS,
+  isRecallRecipeName,
+  parseRecallSettings,
+  RECALL_RECIPE_NAMES,
+  RECALL_RECIPES,
+  recallSettingsFromEnv,
+  recallSettingsSchema,
   resolveRecallSettings,
-  validateRecallSettings,
-  type RecallPresetName,
-} from './presets.js';
+  type KeywordNormalization,
+  type MissingLegPolicy,
+  type RecallRecipeName,
+  type RecallSettings,
+  type RecallSettingsOverrides,
+} from './settings/index.js';
 export { escapeLuceneTerm, MAX_LUCENE_TERMS, queryTokens, STOP_WORDS, toLuceneQuery } from '../text/index.js';
 export { assembleCandidates, candidateIds, type LegHit, type LegResults } from './candidates.js';
 export { fuseScores, type FusedCandidate } from './fusion.js';

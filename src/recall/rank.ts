@@ -1,4 +1,4 @@
-import type { RecallSettings } from './config.js';
+import type { RecallSettings } from './settings/index.js';
 import { dampeningFactors, hubThreshold } from './dampening.js';
 import { fuseScores } from './fusion.js';
 import { queryTokens } from '../text/index.js';

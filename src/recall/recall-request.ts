@@ -1,5 +1,5 @@
 import { ValidationError } from '../errors.js';
-import type { RecallSettings } from './config.js';
+import type { RecallSettings } from './settings/index.js';
 import type { MemoryFilters } from './filters.js';
 import { queryTimeWindow, type TimeWindow } from './time-window.js';
 

@@ -1,4 +1,3 @@
-import type { Config } from '../config/index.js';
 import type { Executor } from '../db/index.js';
 import type { MemoryRecord } from '../db/index.js';
 import type { Logger } from '../logger.js';
@@ -6,7 +5,6 @@ import { namespaceToken } from '../text/index.js';
 import type { AccessTracker } from './access-tracker.js';
 import { applyTokenBudget } from './budget.js';
 import { assembleCandidates, candidateIds, type LegHit } from './candidates.js';
-import type { RecallSettings, RecallSettingsOverrides } from './config.js';
 import { collapseDuplicates } from './collapse-duplicates.js';
 import { applyContextBoost, contextNewcomerIds } from './context.js';
 import { applyFilters } from './filters.js';
@@ -20,11 +18,18 @@ import { hintLeg, keywordLeg } from './legs/keyword-leg.js';
 import { vectorLeg } from './legs/vector-leg.js';
 import { loadRecallMemories, type LoadedMemory } from './load-memories.js';
 import { queryTokens, toLuceneQuery } from '../text/index.js';
-import { resolveRecallSettings, type RecallPresetName } from './presets.js';
 import { formatMemoryPrompt } from './prompt.js';
 import { rankCandidates } from './rank.js';
 import { planRecall, StageTimer, type RecallFilters, type RecallPlan } from './recall-request.js';
 import { createSimilarityReranker, rerankWithTimeout } from './rerank.js';
+import {
+  recallSettingsFromEnv,
+  resolveRecallSettings,
+  type RecallEnvironment,
+  type RecallRecipeName,
+  type RecallSettings,
+  type RecallSettingsOverrides,
+} from './settings/index.js';
 import type { RankedCandidate, ScoreExplanation } from './types.js';
 
 export type { RecallFilters } from './recall-request.js';
@@ -33,11 +38,11 @@ export interface RecallRequest {
   query: string;
   namespace: string;
   limit?: number | null;
-  /** Omitted: the preset's budget (2,000 tokens by default); null: no token budget. */
+  /** Omitted: the recipe's budget (2,000 tokens by default); null: no token budget. */
   tokenBudget?: number | null;
   filters?: RecallFilters | null;
-  /** Benchmarks compare presets; the API uses the configured default. */
-  preset?: RecallPresetName;
+  /** Benchmarks compare recipes; the API uses the configured default. */
+  recipe?: RecallRecipeName;
   overrides?: RecallSettingsOverrides;
   /**
    * The time the question is asked (ISO 8601 or Date); default now. Given explicitly, memories
@@ -94,41 +99,29 @@ interface Retrieved {
  * when they fail or time out (invariant 3); hydration failing fails the recall (nothing to rank).
  */
 export class RecallService {
-  private readonly baseOverrides: RecallSettingsOverrides;
   private readonly hubThresholds: HubThresholds;
   private readonly defaultSettings: RecallSettings;
 
   constructor(
     private readonly executor: Executor,
     private readonly embedder: TextEmbedder,
-    config: Config,
+    private readonly config: RecallEnvironment,
     private readonly logger: Logger,
     private readonly accessTracker?: AccessTracker,
   ) {
     this.hubThresholds = new HubThresholds(executor);
-    this.baseOverrides = {
-      legs: { hints: config.HINTS_ENABLED },
-      graph: { enabled: config.GRAPH_BOOST_ENABLED, boostWeight: config.GRAPH_BOOST_WEIGHT, timeoutMs: config.GRAPH_BOOST_TIMEOUT_MS },
-      rerank: { enabled: config.RERANK_ENABLED, topN: config.RERANK_TOP_N, timeoutMs: config.RERANK_TIMEOUT_MS },
-    };
-    this.defaultSettings = this.resolveSettings('default', {});
+    this.defaultSettings = resolveRecallSettings('default', recallSettingsFromEnv(config, 'default'));
   }
 
-  /** The preset with the service's configuration; hints stay off in every preset unless HINTS_ENABLED. */
-  settingsFor(preset: RecallPresetName = 'default', overrides: RecallSettingsOverrides = {}): RecallSettings {
-    if (preset === 'default' && Object.keys(overrides).length === 0 && this.defaultSettings) return this.defaultSettings;
-    return this.resolveSettings(preset, overrides);
-  }
-
-  private resolveSettings(preset: RecallPresetName, overrides: RecallSettingsOverrides): RecallSettings {
-    const base = resolveRecallSettings(preset, preset === 'default' ? this.baseOverrides : {});
-    if (!this.baseOverrides.legs?.hints) base.legs.hints = false;
-    return resolveRecallSettings('default', mergeDeep(base, overrides) as RecallSettingsOverrides);
+  /** The recipe with the service's configuration (recallSettingsFromEnv), then the request's overrides. */
+  settingsFor(recipe: RecallRecipeName = 'default', overrides: RecallSettingsOverrides = {}): RecallSettings {
+    if (recipe === 'default' && Object.keys(overrides).length === 0) return this.defaultSettings;
+    return resolveRecallSettings(recipe, recallSettingsFromEnv(this.config, recipe), overrides);
   }
 
   async recall(request: RecallRequest): Promise<RecallOutcome> {
     const timer = new StageTimer();
-    const plan = planRecall(request, this.settingsFor(request.preset, request.overrides));
+    const plan = planRecall(request, this.settingsFor(request.recipe, request.overrides));
     const vector = await this.embedQuery(plan, timer);
     const retrieved = await this.retrieve(plan, vector, timer);
     const memories = await timer.run('load', () =>
@@ -344,16 +337,4 @@ export class RecallService {
     const outcome = await timer.run('rerank', () => rerankWithTimeout(plan.query, ranked, provider, rerank));
     return { items: outcome.items, applied: outcome.rerankApplied };
   }
-}
-
-function mergeDeep(base: object, overrides: object): object {
-  const out: Record<string, unknown> = { ...(base as Record<string, unknown>) };
-  for (const [key, value] of Object.entries(overrides)) {
-    const current = out[key];
-    out[key] =
-      value && typeof value === 'object' && !Array.isArray(value) && current && typeof current === 'object'
-        ? mergeDeep(current, value)
-        : value;
-  }
-  return out;
 }

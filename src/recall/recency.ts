@@ -1,4 +1,4 @@
-import type { RecallSettings } from './config.js';
+import type { RecallSettings } from './settings/index.js';
 
 const MS_PER_DAY = 86_400_000;
 

@@ -1,4 +1,4 @@
-import { DEFAULT_RERANK_SCORE_WEIGHT, DEFAULT_RERANK_SIMILARITY_WEIGHT } from './config.js';
+import { DEFAULT_RECALL_SETTINGS } from './settings/index.js';
 import type { RankedCandidate } from './types.js';
 
 export interface RerankInput {
@@ -100,6 +100,11 @@ export interface EmbeddingRerankWeights {
   similarityWeight: number;
 }
 
+const DEFAULT_WEIGHTS: EmbeddingRerankWeights = {
+  scoreWeight: DEFAULT_RECALL_SETTINGS.rerank.scoreWeight,
+  similarityWeight: DEFAULT_RECALL_SETTINGS.rerank.similarityWeight,
+};
+
 /**
  * A reranker without a model call: scoreWeight × score + similarityWeight × similarity,
  * where similarity is the query/memory cosine on the vector index's scale, (1 + cos) / 2.
@@ -108,7 +113,7 @@ export interface EmbeddingRerankWeights {
 export function createEmbeddingReranker(
   queryVector: ArrayLike<number>,
   getVector: (memoryId: string) => ArrayLike<number> | undefined,
-  weights: EmbeddingRerankWeights = { scoreWeight: DEFAULT_RERANK_SCORE_WEIGHT, similarityWeight: DEFAULT_RERANK_SIMILARITY_WEIGHT },
+  weights: EmbeddingRerankWeights = DEFAULT_WEIGHTS,
 ): RerankProvider {
   return createSimilarityReranker((id) => {
     const vector = getVector(id);
@@ -123,7 +128,7 @@ export function createEmbeddingReranker(
  */
 export function createSimilarityReranker(
   getSimilarity: (memoryId: string) => number | null | undefined,
-  weights: EmbeddingRerankWeights = { scoreWeight: DEFAULT_RERANK_SCORE_WEIGHT, similarityWeight: DEFAULT_RERANK_SIMILARITY_WEIGHT },
+  weights: EmbeddingRerankWeights = DEFAULT_WEIGHTS,
 ): RerankProvider {
   return async (_query, candidates) =>
     candidates

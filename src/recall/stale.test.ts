@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveRecallSettings } from './presets.js';
+import { resolveRecallSettings } from './settings/index.js';
 import { rankCandidates } from './rank.js';
 import { UNRETRIEVED_STALE_FACTOR } from './stale.js';
 import type { RecallCandidate } from './types.js';

@@ -1,3 +1,5 @@
+import type { FusionMethod } from './settings/index.js';
+
 /** Memory fields recall needs to rank, filter, budget and format a result (no embeddings). */
 export interface RecallMemory {
   memoryId: string;
@@ -52,7 +54,7 @@ export interface RecallCandidate extends RecallMemory {
   graphBoost: number;
 }
 
-export type FusionMethod = 'weighted' | 'rrf' | 'zscore';
+export type { FusionMethod } from './settings/index.js';
 
 export interface LegExplanation {
   raw: number;

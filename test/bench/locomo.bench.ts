@@ -11,8 +11,7 @@
  * --reuse (with BENCH_NEO4J_URI) keeps conversations already stored from an earlier run.
  */
 import type { Services } from '../../src/app.js';
-import type { RecallSettingsOverrides } from '../../src/recall/config.js';
-import type { RecallPresetName } from '../../src/recall/presets.js';
+import type { RecallRecipeName, RecallSettingsOverrides } from '../../src/recall/index.js';
 import { benchServices, machineFacts, progress, routeConsoleToStderr, startBenchDb, uptimeLine } from './perf-harness.js';
 import { loadConfigurations, TUNING_BASELINES } from './locomo-configurations.js';
 import { crossValidateWithin, leaveOneDatasetOut, type HeldOut, type QuestionResult, type Results } from './locomo-cv.js';
@@ -69,7 +68,7 @@ async function main(): Promise<void> {
           services,
           dataset,
           ingests.get(dataset.name)!.externalIds,
-          configuration.preset,
+          configuration.recipe,
           configuration.overrides,
         );
         perQuestion[name].push(...rows);
@@ -163,7 +162,7 @@ async function evaluate(
   services: Services,
   dataset: Dataset,
   externalIds: Map<string, string[]>,
-  preset: RecallPresetName,
+  recipe: RecallRecipeName,
   overrides: RecallSettingsOverrides,
 ) {
   const rows: QuestionResult[] = [];
@@ -176,7 +175,7 @@ async function evaluate(
         limit: 20,
         tokenBudget: null,
         ...(q.asOf ? { asOf: q.asOf } : {}),
-        preset,
+        recipe,
         overrides,
         trackAccess: false,
       });

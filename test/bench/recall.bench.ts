@@ -18,8 +18,7 @@
 import { parseArgs } from 'node:util';
 import { MEMORY_RETURN } from '../../src/db/records.js';
 import type { DedupAction } from '../../src/write/remember-service.js';
-import type { RecallSettingsOverrides } from '../../src/recall/config.js';
-import type { RecallPresetName } from '../../src/recall/presets.js';
+import type { RecallRecipeName, RecallSettingsOverrides } from '../../src/recall/index.js';
 import { vectorLeg } from '../../src/recall/legs/vector-leg.js';
 import { loadRecallMemories } from '../../src/recall/load-memories.js';
 import type { RecallOutcome } from '../../src/recall/recall-service.js';
@@ -267,7 +266,7 @@ interface RecallSample {
 async function recallOnce(
   bench: BenchServices,
   q: BenchQuery,
-  variant: { preset?: RecallPresetName; overrides?: RecallSettingsOverrides } = {},
+  variant: { recipe?: RecallRecipeName; overrides?: RecallSettingsOverrides } = {},
 ): Promise<RecallSample> {
   const t0 = performance.now();
   try {
@@ -343,16 +342,16 @@ function stageStats(outcomes: RecallOutcome[]): StageStat[] {
   });
 }
 
-const VARIANTS: Array<{ name: string; description: string; preset?: RecallPresetName; overrides?: RecallSettingsOverrides }> = [
+const VARIANTS: Array<{ name: string; description: string; recipe?: RecallRecipeName; overrides?: RecallSettingsOverrides }> = [
   { name: 'default', description: 'configured defaults (same queries, re-run)' },
   { name: 'no-rerank', description: 'rerank.enabled = false', overrides: { rerank: { enabled: false } } },
   { name: 'no-boost', description: 'graph.enabled = false', overrides: { graph: { enabled: false } } },
   { name: 'no-context', description: 'context.enabled = false (no session-neighbour stage)', overrides: { context: { enabled: false } } },
-  // As overrides, not `preset: 'fast'`: a non-default preset does not apply the configuration
-  // (HINTS_ENABLED etc.), so preset fast would also run the hints leg.
+  // As overrides, not `recipe: 'fast'`: a non-default recipe does not apply the configuration
+  // (HINTS_ENABLED etc.), so recipe fast would also run the hints leg.
   {
     name: 'fast',
-    description: 'no boost, no rerank (what preset fast means)',
+    description: 'no boost, no rerank (what recipe fast means)',
     overrides: { graph: { enabled: false }, rerank: { enabled: false } },
   },
   {
@@ -366,8 +365,8 @@ const VARIANTS: Array<{ name: string; description: string; preset?: RecallPreset
     overrides: { graph: { maxMemories: 50 } },
   },
   { name: 'overfetch-2', description: 'overFetchFactor = 2 (20 candidates per leg instead of 40)', overrides: { overFetchFactor: 2 } },
-  { name: 'vector-only', description: 'preset vectorOnly (vector leg alone, plain ranking)', preset: 'vectorOnly' },
-  { name: 'keyword-only', description: 'preset keywordOnly (keyword leg alone, plain ranking)', preset: 'keywordOnly' },
+  { name: 'vector-only', description: 'recipe vectorOnly (vector leg alone, plain ranking)', recipe: 'vectorOnly' },
+  { name: 'keyword-only', description: 'recipe keywordOnly (keyword leg alone, plain ranking)', recipe: 'keywordOnly' },
 ];
 
 async function runVariants(bench: BenchServices, size: number, queries: BenchQuery[]): Promise<VariantResult[]> {
@@ -380,7 +379,7 @@ async function runVariants(bench: BenchServices, size: number, queries: BenchQue
       const vi = (qi + k) % VARIANTS.length;
       const v = VARIANTS[vi]!;
       samples[vi]![qi] = await recallOnce(bench, q, {
-        ...(v.preset ? { preset: v.preset } : {}),
+        ...(v.recipe ? { recipe: v.recipe } : {}),
         ...(v.overrides ? { overrides: v.overrides } : {}),
       });
     }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../errors.js';
-import { RECALL_PRESET_NAMES, resolveRecallSettings } from './presets.js';
+import { ValidationError } from '../../errors.js';
+import { RECALL_RECIPE_NAMES, resolveRecallSettings } from './recipes.js';
 
 describe('resolveRecallSettings', () => {
   it('has the documented defaults', () => {
@@ -29,7 +29,7 @@ describe('resolveRecallSettings', () => {
   });
 
   it('offers the benchmark baselines with every adjustment off', () => {
-    expect(RECALL_PRESET_NAMES).toEqual(['default', 'vectorOnly', 'keywordOnly', 'fast']);
+    expect(RECALL_RECIPE_NAMES).toEqual(['default', 'vectorOnly', 'keywordOnly', 'fast']);
     for (const name of ['vectorOnly', 'keywordOnly'] as const) {
       const s = resolveRecallSettings(name);
       expect(s.graph.enabled).toBe(false);
@@ -77,5 +77,76 @@ describe('resolveRecallSettings', () => {
       expect(run).toThrow(ValidationError);
     }
     expect(() => resolveRecallSettings('default', { fusion: { alpha: 1.5 } })).toThrow(/fusion\.alpha/);
+  });
+});
+
+describe('recipes', () => {
+  const DEFAULTS = resolveRecallSettings('default');
+  /** Every adjustment off, as the benchmark baselines have it. */
+  const plain = {
+    graph: { ...DEFAULTS.graph, enabled: false },
+    dampening: {
+      gravity: { ...DEFAULTS.dampening.gravity, enabled: false },
+      hub: { ...DEFAULTS.dampening.hub, enabled: false },
+      resolution: { ...DEFAULTS.dampening.resolution, enabled: false },
+    },
+    recency: { ...DEFAULTS.recency, enabled: false },
+    importance: { ...DEFAULTS.importance, enabled: false },
+    validity: { ...DEFAULTS.validity, enabled: false },
+    time: { ...DEFAULTS.time, enabled: false },
+    context: { ...DEFAULTS.context, enabled: false },
+    rerank: { ...DEFAULTS.rerank, enabled: false },
+  };
+
+  it.each([
+    ['default', {}],
+    ['vectorOnly', { ...plain, legs: { vector: true, keyword: false, hints: false, entity: false } }],
+    ['keywordOnly', { ...plain, legs: { vector: false, keyword: true, hints: false, entity: false } }],
+    [
+      'fast',
+      {
+        legs: { ...DEFAULTS.legs, entity: false },
+        graph: { ...DEFAULTS.graph, enabled: false },
+        rerank: { ...DEFAULTS.rerank, enabled: false },
+      },
+    ],
+  ] as const)('%s: the defaults with exactly its own changes', (name, changes) => {
+    expect(resolveRecallSettings(name)).toEqual({ ...DEFAULTS, ...changes });
+  });
+
+  it('lets later layers win and leaves a value given as undefined as it was', () => {
+    const s = resolveRecallSettings(
+      'fast',
+      { graph: { enabled: true, boostWeight: 0.2 } },
+      { graph: { boostWeight: 0.3 }, legs: { entity: undefined } },
+    );
+    expect(s.graph).toMatchObject({ enabled: true, boostWeight: 0.3, timeoutMs: 500 });
+    expect(s.legs.entity).toBe(false);
+  });
+
+  it('names the field, the bound and the value of a refusal', () => {
+    const refusal = (run: () => unknown) => {
+      try {
+        run();
+      } catch (error) {
+        return error as ValidationError;
+      }
+      throw new Error('not refused');
+    };
+    const alpha = refusal(() => resolveRecallSettings('default', { fusion: { alpha: 1.5 } }));
+    expect(alpha).toBeInstanceOf(ValidationError);
+    expect(alpha.code).toBe('BAD_USER_INPUT');
+    expect(alpha.message).toBe('recall setting fusion.alpha must be in [0, 1] (got 1.5)');
+    expect(alpha.details).toEqual({ path: 'fusion.alpha', value: 1.5 });
+    expect(refusal(() => resolveRecallSettings('default', { budget: { limit: 101 } })).message).toBe(
+      'recall setting budget.limit must be an integer in [1, 100] (got 101)',
+    );
+    expect(refusal(() => resolveRecallSettings('default', { fusion: { alhpa: 0.5 } } as never)).message).toBe(
+      'unknown recall setting fusion.alhpa',
+    );
+    expect(refusal(() => resolveRecallSettings('turbo' as never)).details).toEqual({ recipe: 'turbo', known: RECALL_RECIPE_NAMES });
+    expect(refusal(() => resolveRecallSettings('default', { legs: { vector: false, keyword: false, hints: false } })).message).toBe(
+      'recall needs at least one leg (legs.vector, legs.keyword or legs.hints)',
+    );
   });
 });

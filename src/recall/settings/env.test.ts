@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../config/index.js';
+import { recallSettingsFromEnv } from './env.js';
+import { RECALL_RECIPE_NAMES, resolveRecallSettings, type RecallRecipeName } from './recipes.js';
+
+/** What RecallService.settingsFor resolves for a recipe under this environment. */
+function settingsUnder(env: Record<string, string>, recipe: RecallRecipeName) {
+  return resolveRecallSettings(recipe, recallSettingsFromEnv(loadConfig(env), recipe));
+}
+
+describe('recallSettingsFromEnv', () => {
+  it('maps the environment onto the default recipe', () => {
+    expect(
+      recallSettingsFromEnv(
+        loadConfig({
+          HINTS_ENABLED: 'true',
+          GRAPH_BOOST_WEIGHT: '0.25',
+          GRAPH_BOOST_TIMEOUT_MS: '800',
+          RERANK_ENABLED: 'false',
+          RERANK_TOP_N: '7',
+        }),
+        'default',
+      ),
+    ).toEqual({
+      legs: { hints: true },
+      graph: { enabled: true, boostWeight: 0.25, timeoutMs: 800 },
+      rerank: { enabled: false, topN: 7, timeoutMs: 2_000 },
+    });
+    const s = settingsUnder({ GRAPH_BOOST_ENABLED: 'false', RERANK_TIMEOUT_MS: '300' }, 'default');
+    expect([s.graph.enabled, s.rerank.timeoutMs]).toEqual([false, 300]);
+  });
+
+  it('keeps the hints leg off in every recipe unless HINTS_ENABLED', () => {
+    for (const recipe of RECALL_RECIPE_NAMES) expect(settingsUnder({}, recipe).legs.hints, recipe).toBe(false);
+    expect(settingsUnder({ HINTS_ENABLED: 'true' }, 'default').legs.hints).toBe(true);
+    expect(settingsUnder({ HINTS_ENABLED: 'true' }, 'fast').legs.hints).toBe(true);
+    expect(settingsUnder({ HINTS_ENABLED: 'true' }, 'vectorOnly').legs.hints).toBe(false);
+  });
+
+  it('leaves the other recipes their own values', () => {
+    const env = {
+      GRAPH_BOOST_ENABLED: 'true',
+      GRAPH_BOOST_WEIGHT: '0.5',
+      RERANK_ENABLED: 'true',
+      RERANK_TOP_N: '3',
+      HINTS_ENABLED: 'true',
+    };
+    for (const recipe of ['vectorOnly', 'keywordOnly', 'fast'] as const) {
+      expect(settingsUnder(env, recipe), recipe).toEqual(resolveRecallSettings(recipe));
+    }
+  });
+
+  it('then a request overrides both', () => {
+    const s = resolveRecallSettings('default', recallSettingsFromEnv(loadConfig({ GRAPH_BOOST_WEIGHT: '0.5' }), 'default'), {
+      graph: { boostWeight: 0.05 },
+      legs: { hints: true },
+    });
+    expect([s.graph.boostWeight, s.legs.hints]).toEqual([0.05, true]);
+  });
+});
