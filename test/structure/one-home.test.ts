@@ -1,0 +1,115 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The joins the house keeps closed, read from the source as text (the checks of issue #29):
+ * Cypher lives only in src/db/, one module writes HistoryEvent nodes and one creates Job nodes.
+ * The import rules (layers, folders through index.ts, no cycles) are dependency-cruiser's
+ * (.dependency-cruiser.cjs, `npm run check:deps`).
+ */
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const SRC = join(ROOT, 'src');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return name === 'generated' ? [] : sourceFiles(path);
+    return name.endsWith('.ts') && !name.endsWith('.test.ts') ? [path] : [];
+  });
+}
+
+const FILES = sourceFiles(SRC).map((path) => ({ path: relative(ROOT, path), text: readFileSync(path, 'utf8') }));
+/** Line by line, as the issue's grep reads them. */
+const matching = (pattern: RegExp) =>
+  FILES.filter((f) => f.text.split('\n').some((line) => pattern.test(line)))
+    .map((f) => f.path)
+    .sort();
+
+/** A clause that reads or writes the graph: the measure the issue reproduces with grep. */
+const CYPHER = /\b(MATCH|MERGE|CREATE|UNWIND)\b[^'`]*\(/;
+const HISTORY_WRITE = /(CREATE|MERGE)[^;]*:HistoryEvent/;
+const JOB_CREATE = /(CREATE|MERGE)[^;]*\(\w*:Job\b/;
+
+/**
+ * Files still holding what belongs in src/db/, while the one-home work moves it there. The list
+ * only shrinks: a file that gains Cypher fails, and so does a listed file that no longer has any.
+ */
+const CYPHER_NOT_YET_IN_DB: readonly string[] = [
+  'src/deep/candidates.ts',
+  'src/deep/classify-entity.ts',
+  'src/deep/compress.ts',
+  'src/deep/graph-write.ts',
+  'src/deep/hints.ts',
+  'src/deep/history.ts',
+  'src/deep/near-duplicate.ts',
+  'src/deep/revert.ts',
+  'src/deep/supersession.ts',
+  'src/recall/legs/context-leg.ts',
+  'src/recall/legs/duplicate-groups.ts',
+  'src/recall/legs/entity-leg.ts',
+  'src/recall/legs/graph-boost.ts',
+  'src/recall/legs/hub-threshold.ts',
+  'src/recall/legs/keyword-leg.ts',
+  'src/recall/load-memories.ts',
+  'src/upkeep/aspect-feedback.ts',
+  'src/upkeep/maintenance/diagnostics.ts',
+  'src/upkeep/maintenance/repairs.ts',
+  'src/upkeep/retention/purge-chunks.ts',
+  'src/upkeep/retention/purge-history.ts',
+  'src/upkeep/retention/purge-jobs.ts',
+  'src/upkeep/retention/purge-mentions.ts',
+  'src/upkeep/retention/purge-tombstones.ts',
+  'src/worker/handlers/source-memory.ts',
+  'src/worker/queue/complete-job.ts',
+  'src/worker/queue/extend-lease.ts',
+  'src/worker/queue/fail-job.ts',
+  'src/worker/queue/jobs-page.ts',
+  'src/worker/queue/last-errors.ts',
+  'src/worker/queue/lease-job.ts',
+  'src/worker/queue/llm-usage.ts',
+  'src/worker/queue/queue-depth.ts',
+  'src/worker/queue/release-stale-leases.ts',
+  'src/worker/queue/requeue-job.ts',
+];
+const HISTORY_WRITERS: readonly string[] = [
+  'src/db/queries/history.ts',
+  'src/db/queries/knowledge.ts',
+  'src/db/queries/remember-write.ts',
+  'src/db/queries/retire-derived.ts',
+  'src/db/queries/sessions.ts',
+  'src/deep/classify-entity.ts',
+  'src/deep/history.ts',
+  'src/deep/revert.ts',
+  'src/upkeep/aspect-feedback.ts',
+];
+const JOB_CREATORS: readonly string[] = [
+  'src/db/queries/remember-write.ts',
+  'src/db/queries/sessions.ts',
+  'src/deep/compress.ts',
+  'src/deep/graph-write.ts',
+];
+
+describe('one home for each thing', () => {
+  it('Cypher lives only in src/db/', () => {
+    const outside = matching(CYPHER).filter((path) => !path.startsWith('src/db/'));
+    expect(outside, 'move these statements into a module under src/db/').toEqual([...CYPHER_NOT_YET_IN_DB].sort());
+  });
+
+  it('one module writes HistoryEvent nodes', () => {
+    expect(matching(HISTORY_WRITE), 'record events through src/db/history.ts').toEqual([...HISTORY_WRITERS].sort());
+  });
+
+  it('one module creates Job nodes', () => {
+    expect(matching(JOB_CREATE), 'create jobs through src/db/jobs/ (enqueue)').toEqual([...JOB_CREATORS].sort());
+  });
+
+  it('the detectors see what they look for', () => {
+    expect(CYPHER.test('const Q = `MATCH (m:Memory {id: $id}) RETURN m`;')).toBe(true);
+    expect(CYPHER.test("const label = 'Match (optional)';")).toBe(false);
+    expect(HISTORY_WRITE.test('MERGE (h:HistoryEvent {id: $id})')).toBe(true);
+    expect(JOB_CREATE.test('MERGE (job:Job {id: j.id})')).toBe(true);
+    expect(JOB_CREATE.test('MATCH (j:Job {id: $id})')).toBe(false);
+  });
+});
