@@ -1,0 +1,17 @@
+export {
+  ALL_CHUNKS,
+  EXACT_SCAN,
+  EXACT_SCAN_BUDGET,
+  INDEX_SEARCH,
+  MAX_INDEX_K,
+  NAMESPACE_CHUNKS,
+  forgetVectorSearchStats,
+  nearestInNamespace,
+  planVectorSearch,
+  type IndexStats,
+  type VectorHit,
+  type VectorSearchOptions,
+  type VectorSearchPath,
+  type VectorSearchPlan,
+  type VectorSearchResult,
+} from './vector.js';
