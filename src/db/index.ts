@@ -20,7 +20,21 @@ export {
 } from './migrate.js';
 export { mapNeo4jError } from './neo4j-errors.js';
 export { warmUpIndexes, type WarmUpReport } from './queries/warm-up.js';
-export { nearestInNamespace } from './queries/vector-search.js';
+export {
+  entityMentionMatches,
+  entityNameMatches,
+  entityNeighbours,
+  hintMatches,
+  keywordMatches,
+  memoriesLinkedToEntities,
+  mentionedEntityCount,
+  mentionsAtRank,
+  nearestInNamespace,
+  openDuplicateLinks,
+  recallMemoryRows,
+  sessionNeighbourRows,
+  type RecallLoadOptions,
+} from './search/index.js';
 export { JOB_RETURN, type JobRecord } from './records.js';
 export { requireSourceUnchanged } from './queries/remember-checks.js';
 export { type AttributeInsert } from './queries/remember-write.js';

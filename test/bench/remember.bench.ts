@@ -90,7 +90,7 @@ const STAGES: Array<[key: string, label: string]> = [
   ['memories.by-dedup-keys', 'exact dedup query'],
   ['embed', 'embed (model)'],
   ['chunks.nearest', 'semantic dedup query (vector index)'],
-  // src/db/queries/vector-search.ts: index top k (complete), else a count and an exact scan of a small namespace.
+  // src/db/search/vector.ts: index top k (complete), else a count and an exact scan of a small namespace.
   ['vectors.index', 'semantic dedup: vector index search'],
   ['vectors.namespaceChunks', 'semantic dedup: namespace chunk count'],
   ['vectors.exact', 'semantic dedup: exact scan of the namespace'],

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../../src/app.js';
-import { nearestInNamespace } from '../../src/db/queries/vector-search.js';
+import { nearestInNamespace } from '../../src/db/index.js';
 import { graphqlClient } from '../support/graphql.js';
 import { cleanNamespace, testServices, uniqueNamespace } from '../support/services.js';
 

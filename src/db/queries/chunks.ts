@@ -1,5 +1,5 @@
 import type { Executor } from '../executor.js';
-import { nearestInNamespace } from './vector-search.js';
+import { nearestInNamespace } from '../search/index.js';
 
 export interface NearestHit {
   memoryId: string;

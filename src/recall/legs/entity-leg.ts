@@ -1,30 +1,14 @@
 import type { Executor } from '../../db/index.js';
+import { entityMentionMatches } from '../../db/index.js';
 import type { LegHit } from '../candidates.js';
 import type { QueryEntity } from './query-entities.js';
 
 /**
  * The entity leg: memories that mention the entities the question names, ranked by how much of
- * the question they name. Each named entity adds its mention confidence divided by ln(e +
- * mentions): a memory naming two of the question's entities outranks one naming one, and a rare
- * entity counts more than a hub. Bounded by work: at most `perEntity` memories per entity (the
+ * the question they name (db/search/entity.ts: each named entity adds its mention confidence
+ * divided by ln(e + mentions)). Bounded by work: at most `perEntity` memories per entity (the
  * newest), entities mentioned more than `maxEntityMentions` times left to the boost, `limit` rows.
  */
-const ENTITY_LEG = `
-UNWIND $ids AS id
-MATCH (e:Entity {id: id})
-WHERE coalesce(e.mentions, 0) <= $maxEntityMentions
-CALL (e) {
-  MATCH (m:Memory)-[r:MENTIONS]->(e)
-  WHERE $includeDeleted OR m.deletedAt IS NULL
-  RETURN m, r
-  ORDER BY m.createdAt DESC, m.id
-  LIMIT toInteger($perEntity)
-}
-WITH m, sum(coalesce(r.confidence, 0.5) / log(2.718281828 + coalesce(e.mentions, 1))) AS score
-RETURN m.id AS memoryId, score
-ORDER BY score DESC, memoryId
-LIMIT toInteger($limit)`;
-
 export interface EntityLegOptions {
   entities: readonly QueryEntity[];
   limit: number;
@@ -35,8 +19,8 @@ export interface EntityLegOptions {
 
 export async function entityLeg(executor: Executor, options: EntityLegOptions): Promise<LegHit[]> {
   if (options.entities.length === 0) return [];
-  return executor.read<{ memoryId: string; score: number }>('recall.entity', ENTITY_LEG, {
-    ids: options.entities.map((e) => e.id),
+  return entityMentionMatches(executor, {
+    entityIds: options.entities.map((e) => e.id),
     limit: options.limit,
     perEntity: options.perEntity,
     maxEntityMentions: options.maxEntityMentions,

@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/index.js';
+import { entityNeighbours, memoriesLinkedToEntities } from '../../db/index.js';
 import { escapeLuceneTerm, queryTokens } from '../../text/index.js';
 
 /** An entity the query names (query-entities.ts finds them). */
@@ -13,30 +14,11 @@ export interface QueryEntity {
 /**
  * Query-time graph boost: the entities the question names
  * (query-entities.ts) → one hop through RELATES_TO both ways, strongest edges first → memories
- * that mention any of them. Bounded by work, not by a deadline, so a loaded machine gives the same
- * answer: every step has a LIMIT and an order that makes the LIMIT deterministic, and the reads
- * run under the executor's read timeout. Any error means no boost (invariant 3).
+ * that mention any of them (db/search/graph-boost.ts). Bounded by work, not by a deadline, so a
+ * loaded machine gives the same answer: every step has a LIMIT and an order that makes the LIMIT
+ * deterministic, and the reads run under the executor's read timeout. Any error means no boost
+ * (invariant 3).
  */
-
-const EXPAND_NEIGHBOURS = `
-UNWIND $ids AS id
-MATCH (:Entity {id: id})-[r:RELATES_TO]-(n:Entity)
-WHERE NOT n.id IN $ids
-WITH n, max(coalesce(r.strength, 0.5)) AS strength
-RETURN n.id AS id
-ORDER BY strength DESC, id
-LIMIT toInteger($maxNeighbours)`;
-
-// Named entities first, then neighbours, each in the order given (most mentioned first).
-const LINKED_MEMORIES = `
-UNWIND range(0, size($entities) - 1) AS i
-WITH $entities[i] AS entity, i
-MATCH (m:Memory)-[:MENTIONS]->(:Entity {id: entity.id})
-WHERE m.deletedAt IS NULL
-WITH m, max(entity.strength) AS strength, min(i) AS first
-RETURN m.id AS memoryId, strength
-ORDER BY strength DESC, first, memoryId
-LIMIT toInteger($maxMemories)`;
 
 /** A prefix match needs this many characters and this share of the longer word. */
 const MIN_PREFIX_CHARS = 5;
@@ -65,15 +47,9 @@ export async function graphBoost(executor: Executor, options: GraphBoostOptions)
   if (options.entities.length === 0) return result;
   try {
     const directIds = options.entities.map((r) => r.id);
-    const hop = await executor.read<{ id: string }>('recall.boost.neighbours', EXPAND_NEIGHBOURS, {
-      ids: directIds,
-      maxNeighbours: options.maxNeighbours,
-    });
+    const hop = await entityNeighbours(executor, directIds, options.maxNeighbours);
     const entities = [...directIds.map((id) => ({ id, strength: DIRECT })), ...hop.map((r) => ({ id: r.id, strength: ONE_HOP }))];
-    const memories = await executor.read<{ memoryId: string; strength: number }>('recall.boost.memories', LINKED_MEMORIES, {
-      entities,
-      maxMemories: options.maxMemories,
-    });
+    const memories = await memoriesLinkedToEntities(executor, entities, options.maxMemories);
     for (const row of memories) result.strengths.set(row.memoryId, row.strength);
     return result;
   } catch (error) {

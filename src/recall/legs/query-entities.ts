@@ -1,20 +1,13 @@
 import type { Executor } from '../../db/index.js';
+import { entityNameMatches } from '../../db/index.js';
 import { coversName, entityNameQuery, type QueryEntity } from './graph-boost.js';
 
 /**
  * The entities a question names: its words against the namespace's entity names and aliases
- * (two full-text indexes confined to the namespace by its token), kept when every word of a name
- * or alias is in the question (coversName). Shared by the entity leg and the graph boost.
+ * (two full-text indexes confined to the namespace by its token, db/search/query-entities.ts),
+ * kept when every word of a name or alias is in the question (coversName). Shared by the entity
+ * leg and the graph boost.
  */
-
-const MATCH_NAMES = `
-CALL db.index.fulltext.queryNodes('entity_name', $query, {limit: toInteger($fetch)}) YIELD node
-RETURN node.id AS id, node.name AS name, [] AS aliases, coalesce(node.mentions, 0) AS mentions`;
-
-// "billing service" names Kestrel when the text called it that (Entity.aliases).
-const MATCH_ALIASES = `
-CALL db.index.fulltext.queryNodes('entity_alias', $query, {limit: toInteger($fetch)}) YIELD node
-RETURN node.id AS id, node.name AS name, coalesce(node.aliases, []) AS aliases, coalesce(node.mentions, 0) AS mentions`;
 
 /** Candidates fetched per entity kept: most are partial matches coversName drops. */
 const ENTITY_FETCH_FACTOR = 5;
@@ -32,12 +25,7 @@ export interface QueryEntitiesOptions {
 export async function queryEntities(executor: Executor, options: QueryEntitiesOptions): Promise<QueryEntity[]> {
   const query = entityNameQuery(options.namespaceToken, options.tokens);
   if (!query) return [];
-  const params = { query, fetch: options.maxEntities * ENTITY_FETCH_FACTOR };
-  type Row = { id: string; name: string; aliases: string[]; mentions: number };
-  const [names, aliases] = await Promise.all([
-    executor.read<Row>('recall.entities.names', MATCH_NAMES, params),
-    executor.read<Row>('recall.entities.aliases', MATCH_ALIASES, params),
-  ]);
+  const { names, aliases } = await entityNameMatches(executor, query, options.maxEntities * ENTITY_FETCH_FACTOR);
   const found = new Map<string, QueryEntity>();
   for (const e of names)
     if (coversName(options.tokens, e.name)) found.set(e.id, { id: e.id, name: e.name, mentions: e.mentions, byAlias: false });

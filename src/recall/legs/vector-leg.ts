@@ -9,7 +9,7 @@ export interface VectorLegOptions {
   includeDeleted: boolean;
 }
 
-/** Best chunk per memory of the namespace (exact per namespace, see vector-search.ts); scores are (1 + cos) / 2. */
+/** Best chunk per memory of the namespace (exact per namespace, see db/search/vector.ts); scores are (1 + cos) / 2. */
 export async function vectorLeg(executor: Executor, options: VectorLegOptions): Promise<LegHit[]> {
   const { hits } = await nearestInNamespace(executor, [options.vector], {
     namespace: options.namespace,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Executor } from '../executor.js';
-import { EXACT_SCAN_BUDGET, MAX_INDEX_K, nearestInNamespace, planVectorSearch } from './vector-search.js';
+import { EXACT_SCAN_BUDGET, MAX_INDEX_K, nearestInNamespace, planVectorSearch } from './vector.js';
 
 describe('planVectorSearch: cost follows the namespace, not the store', () => {
   it('scans a small namespace exactly, however large the store', () => {

@@ -1,0 +1,44 @@
+import type { Executor } from '../executor.js';
+import type { ScoredMemory } from './keyword.js';
+
+/**
+ * The entity leg: memories that mention the entities the question names, ranked by how much of
+ * the question they name. Each named entity adds its mention confidence divided by ln(e +
+ * mentions): a memory naming two of the question's entities outranks one naming one, and a rare
+ * entity counts more than a hub. Bounded by work: at most `perEntity` memories per entity (the
+ * newest), entities mentioned more than `maxEntityMentions` times left to the boost, `limit` rows.
+ */
+export const ENTITY_LEG = `
+UNWIND $ids AS id
+MATCH (e:Entity {id: id})
+WHERE coalesce(e.mentions, 0) <= $maxEntityMentions
+CALL (e) {
+  MATCH (m:Memory)-[r:MENTIONS]->(e)
+  WHERE $includeDeleted OR m.deletedAt IS NULL
+  RETURN m, r
+  ORDER BY m.createdAt DESC, m.id
+  LIMIT toInteger($perEntity)
+}
+WITH m, sum(coalesce(r.confidence, 0.5) / log(2.718281828 + coalesce(e.mentions, 1))) AS score
+RETURN m.id AS memoryId, score
+ORDER BY score DESC, memoryId
+LIMIT toInteger($limit)`;
+
+export interface EntityMentionSearch {
+  /** The named entities' ids. */
+  entityIds: readonly string[];
+  limit: number;
+  perEntity: number;
+  maxEntityMentions: number;
+  includeDeleted: boolean;
+}
+
+export async function entityMentionMatches(executor: Executor, search: EntityMentionSearch): Promise<ScoredMemory[]> {
+  return executor.read<ScoredMemory>('recall.entity', ENTITY_LEG, {
+    ids: [...search.entityIds],
+    limit: search.limit,
+    perEntity: search.perEntity,
+    maxEntityMentions: search.maxEntityMentions,
+    includeDeleted: search.includeDeleted,
+  });
+}
