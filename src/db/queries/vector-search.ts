@@ -34,7 +34,7 @@ export const EXACT_SCAN_BUDGET = 5_000;
 const STATS_TTL_MS = 30 * 1000;
 const STATS_CACHE_MAX = 10_000;
 
-const INDEX_SEARCH = `
+export const INDEX_SEARCH = `
 UNWIND range(0, size($vectors) - 1) AS i
 CALL db.index.vector.queryNodes('chunk_embedding', toInteger($k), $vectors[i]) YIELD node, score
 WHERE node.namespace = $namespace
@@ -45,16 +45,16 @@ ORDER BY i, score DESC
 WITH i, collect({memoryId: m.id, contentHash: m.contentHash, score: score})[0..toInteger($limit)] AS hits
 RETURN i, hits`;
 
-const NAMESPACE_CHUNKS = `
+export const NAMESPACE_CHUNKS = `
 MATCH (c:Chunk {namespace: $namespace})
 RETURN count(c) AS chunks`;
 
 /** Answered from the count store: no scan. */
-const ALL_CHUNKS = `
+export const ALL_CHUNKS = `
 MATCH (c:Chunk)
 RETURN count(c) AS chunks`;
 
-const EXACT_SCAN = `
+export const EXACT_SCAN = `
 MATCH (m:Memory)-[:HAS_CHUNK]->(c:Chunk {namespace: $namespace})
 WHERE ($includeDeleted OR m.deletedAt IS NULL) AND NOT m.id IN $exclude AND c.embedding IS NOT NULL
 UNWIND range(0, size($vectors) - 1) AS i
