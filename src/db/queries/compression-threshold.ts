@@ -3,7 +3,7 @@ import type { Executor } from '../executor.js';
 
 // Namespaces holding at least $minSessions sessions of live, uncompressed episodic memories whose
 // last memory happened before $olderThan (the rule queueSessionCompression applies when it queues).
-const OVER_THRESHOLD = `
+export const OVER_THRESHOLD = `
 MATCH (m:Memory {type: 'episodic'})
 WHERE m.sessionId IS NOT NULL AND m.deletedAt IS NULL AND m.compressedAt IS NULL AND m.supersededAt IS NULL
   AND ($namespaces IS NULL OR m.namespace IN $namespaces)

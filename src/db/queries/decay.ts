@@ -11,20 +11,20 @@ import type { Executor } from '../executor.js';
 
 const scope = `($namespaces IS NULL OR m.namespace IN $namespaces)`;
 
-const EXPIRY_CANDIDATES = `
+export const EXPIRY_CANDIDATES = `
 MATCH (m:Memory {temporal: 'temporal'})
 WHERE m.validUntil IS NULL AND m.expiryCheckedAt IS NULL AND m.deletedAt IS NULL AND ${scope}
 WITH m LIMIT $limit
 RETURN m.id AS id, left(m.content, $maxChars) AS content, coalesce(m.occurredAt, m.createdAt) AS reference`;
 
-const SET_EXPIRY = `
+export const SET_EXPIRY = `
 UNWIND $rows AS r
 MATCH (m:Memory {id: r.id})
 WHERE m.validUntil IS NULL OR m.expiryCheckedAt = $now
 SET m.validUntil = r.validUntil, m.expiryCheckedAt = $now
 RETURN count(r.validUntil) AS parsed`;
 
-const FLAG_EXPIRED = `
+export const FLAG_EXPIRED = `
 MATCH (m:Memory)
 WHERE m.validUntil < $now AND m.deletedAt IS NULL AND ${scope} AND (m.stale IS NULL OR (m.staleReason = 'expired' AND m.staleAt = $now))
 WITH m LIMIT $limit
@@ -32,7 +32,7 @@ SET m.stale = true, m.staleReason = 'expired', m.staleAt = $now
 RETURN count(m) AS flagged`;
 
 // Pinned memories and constraints (invariant 4) are never flagged for want of retrieval.
-const FLAG_UNRETRIEVED = `
+export const FLAG_UNRETRIEVED = `
 MATCH (m:Memory)
 WHERE (m.stale IS NULL OR (m.staleReason = 'unretrieved' AND m.staleAt = $now))
   AND m.deletedAt IS NULL AND m.supersededAt IS NULL AND m.compressedAt IS NULL AND ${scope}
@@ -44,7 +44,7 @@ SET m.stale = true, m.staleReason = 'unretrieved', m.staleAt = $now
 RETURN count(m) AS flagged`;
 
 // Retrieved since, pinned since, or its end of validity moved past now: no longer stale.
-const UNFLAG = `
+export const UNFLAG = `
 MATCH (m:Memory {stale: true})
 WHERE ${scope} AND (
   (m.staleReason = 'unretrieved' AND (m.lastAccessed >= m.staleAt OR m.pinned = true))

@@ -40,7 +40,7 @@ const DOCUMENT_RETURN = (d: string) => `${d} {
   chunksDone: coalesce(${d}.chunksDone, 0), chunksTotal: coalesce(${d}.chunksTotal, 0),
   attempts: coalesce(${d}.attempts, 0), maxAttempts: coalesce(${d}.maxAttempts, 1), .createdAt, .updatedAt }`;
 
-const CREATE = `
+export const CREATE = `
 MERGE (d:Document {id: $props.id})
   ON CREATE SET d += $props, d.status = 'PENDING', d.attempts = 0, d.chunksDone = 0, d.chunksTotal = 0,
     d.createdAt = $now, d.updatedAt = $now
@@ -48,7 +48,7 @@ RETURN ${DOCUMENT_RETURN('d')} AS document`;
 
 // Lock each candidate, then read its state again (as the job queue does): two claimers never
 // lease one document. A lease gone stale (its holder died) is taken over.
-const LEASE = `
+export const LEASE = `
 MATCH (d:Document)
 WHERE d.status IN ['PENDING', 'EXTRACTING', 'CHUNKING', 'EMBEDDING', 'INDEXING']
   AND ($namespaces IS NULL OR d.namespace IN $namespaces)
@@ -63,18 +63,18 @@ RETURN ${DOCUMENT_RETURN('d')} AS document, d.rawContent AS rawContent`;
 
 // The same lease call run again after its COMMIT reply was lost finds what it leased (the
 // document is no longer PENDING, so LEASE would pass it over and count another attempt).
-const LEASED_BY_CALL = `
+export const LEASED_BY_CALL = `
 MATCH (d:Document {status: 'EXTRACTING'})
 WHERE d.leaseId = $leaseId
 RETURN ${DOCUMENT_RETURN('d')} AS document, d.rawContent AS rawContent`;
 
-const SET_STATE = `
+export const SET_STATE = `
 MATCH (d:Document {id: $id})
 WHERE d.leaseOwner = $owner
 SET d += $props, d.leasedAt = $now, d.updatedAt = $now
 RETURN d.id AS id`;
 
-const LINK_PARTS = `
+export const LINK_PARTS = `
 MATCH (d:Document {id: $id})
 WHERE d.leaseOwner = $owner
 UNWIND $parts AS p
@@ -84,36 +84,36 @@ WITH DISTINCT d
 SET d.chunksDone = size(COLLECT { MATCH (d)-[r:HAS_PART]->() RETURN DISTINCT r.index }), d.leasedAt = $now, d.updatedAt = $now
 RETURN d.chunksDone AS chunksDone`;
 
-const LINKED_INDEXES = `
+export const LINKED_INDEXES = `
 MATCH (:Document {id: $id})-[r:HAS_PART]->()
 RETURN collect(DISTINCT r.index) AS indexes`;
 
 // The lease ends with the outcome; the raw text is dropped once its chunks hold it.
 // A re-run after a lost COMMIT reply finds the lease ended by this very holder (finishedBy).
-const FINISH = `
+export const FINISH = `
 MATCH (d:Document {id: $id})
 WHERE d.leaseOwner = $owner OR (d.leaseOwner IS NULL AND d.finishedBy = $owner AND d.status = $props.status)
 SET d += $props, d.finishedBy = $owner, d.leaseOwner = null, d.leasedAt = null, d.updatedAt = $now
 REMOVE d.rawContent
 RETURN d.id AS id`;
 
-const RELEASE = `
+export const RELEASE = `
 MATCH (d:Document {id: $id})
 WHERE d.leaseOwner = $owner
 SET d.status = 'PENDING', d.error = $error, d.leaseOwner = null, d.leasedAt = null, d.updatedAt = $now
 RETURN d.id AS id`;
 
-const BY_ID = `MATCH (d:Document {id: $id}) RETURN ${DOCUMENT_RETURN('d')} AS document`;
+export const BY_ID = `MATCH (d:Document {id: $id}) RETURN ${DOCUMENT_RETURN('d')} AS document`;
 
-const PAGE = `
+export const PAGE = `
 MATCH (d:Document {namespace: $namespace})
 WHERE $after IS NULL OR [d.createdAt, d.id] < $after
 WITH d ORDER BY d.createdAt DESC, d.id DESC LIMIT $limit
 RETURN ${DOCUMENT_RETURN('d')} AS document`;
 
-const COUNT = `MATCH (d:Document {namespace: $namespace}) RETURN count(d) AS n`;
+export const COUNT = `MATCH (d:Document {namespace: $namespace}) RETURN count(d) AS n`;
 
-const PARTS = `
+export const PARTS = `
 MATCH (:Document {id: $id})-[r:HAS_PART]->(m:Memory)
 WITH r.index AS index, m ORDER BY index LIMIT $limit
 RETURN ${MEMORY_RETURN('m')} AS memory`;

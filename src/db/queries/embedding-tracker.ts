@@ -26,18 +26,18 @@ WITH ch WHERE ${SCOPE}
 MATCH (m:Memory)-[:HAS_CHUNK]->(ch)
 WHERE m.deletedAt IS NULL`;
 
-const FIND_STALE = `${STALE_CHUNKS}
+export const FIND_STALE = `${STALE_CHUNKS}
 RETURN ch.id AS id, ch.text AS text, ch.contentHash AS contentHash
 LIMIT $limit`;
 
-const COUNT_STALE = `${STALE_CHUNKS}
+export const COUNT_STALE = `${STALE_CHUNKS}
 WITH ch LIMIT $cap
 RETURN count(ch) AS n`;
 
 // Only a chunk still holding the text that was embedded gets the vector (a rewrite since the
 // read replaced the chunk). A memory is stamped once every chunk of it is on the model.
 // Setting the same vector and stamps again changes nothing: safe to re-run.
-const WRITE_VECTORS = `
+export const WRITE_VECTORS = `
 UNWIND $rows AS r
 MATCH (ch:Chunk {id: r.id})
 WHERE ch.contentHash = r.contentHash

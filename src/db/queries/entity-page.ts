@@ -22,7 +22,7 @@ const CURSOR_KIND = 'entity';
 // Most mentioned first; canonicalName is unique per namespace, so (mentions, canonicalName)
 // is a total order. A substring match suits a name search box better than Lucene's whole
 // terms, and a namespace holds few enough entities for the scan.
-const PAGE_ENTITIES = `
+export const PAGE_ENTITIES = `
 MATCH (e:Entity {namespace: $namespace})
 WITH e, coalesce(e.mentions, 0) AS mentions
 WHERE ($type IS NULL OR e.type = $type)

@@ -5,7 +5,7 @@ import { JOB_RETURN, type JobRecord } from '../records.js';
 export const MAX_LISTED_NAMESPACES = 100;
 
 // Distinct values read from the memory_namespace_created index, never the memories themselves.
-const NAMESPACES = `
+export const NAMESPACES = `
 MATCH (m:Memory) WHERE m.namespace IS NOT NULL
 WITH DISTINCT m.namespace AS namespace
 ORDER BY namespace
@@ -19,7 +19,7 @@ export async function storedNamespaces(executor: Executor): Promise<string[]> {
 }
 
 // One seek of job_namespace_status per status, like the queue depth, grouped by kind.
-const QUEUE_BY_KIND = `
+export const QUEUE_BY_KIND = `
 UNWIND $statuses AS status
 CALL (status) {
   MATCH (j:Job)
@@ -53,7 +53,7 @@ export async function queueDepthByKind(executor: Executor, namespace: string): P
 /** At most this many jobs are listed for one memory. */
 export const MAX_MEMORY_JOBS = 20;
 
-const MEMORY_JOBS = `
+export const MEMORY_JOBS = `
 MATCH (m:Memory {id: $memoryId})<-[:FOR]-(j:Job)
 WITH m, j ORDER BY j.createdAt, j.id LIMIT toInteger($limit)
 RETURN ${JOB_RETURN('j', 'm')} AS job`;

@@ -28,7 +28,7 @@ export const ATTRIBUTE_RETURN = (attr: string, asp: string) => `${attr} {
   supersedesId: [(${attr})-[:SUPERSEDES]->(old:Attribute) WHERE old.namespace = ${asp}.namespace | old.id][0],
   supersededById: [(${attr})<-[:SUPERSEDES]-(newer:Attribute) WHERE newer.namespace = ${asp}.namespace | newer.id][0] }`;
 
-const ENTITIES_BY_IDS = `
+export const ENTITIES_BY_IDS = `
 UNWIND $ids AS id
 MATCH (e:Entity {id: id})
 RETURN id AS key, ${ENTITY_RETURN('e')} AS row`;
@@ -51,7 +51,7 @@ export const MAX_RELATIONS_QUERY = 50;
 export const MAX_ATTRIBUTE_HISTORY = 100;
 
 // Each key's rows are chosen in a subquery of their own, so one dense key cannot crowd out the others.
-const ENTITIES_BY_MEMORY = `
+export const ENTITIES_BY_MEMORY = `
 UNWIND $ids AS id
 CALL (id) {
   MATCH (m:Memory {id: id})-[:MENTIONS]->(e:Entity)
@@ -60,7 +60,7 @@ CALL (id) {
 }
 RETURN id AS key, ${ENTITY_RETURN('e')} AS row`;
 
-const ATTRIBUTES_BY_MEMORY = `
+export const ATTRIBUTES_BY_MEMORY = `
 UNWIND $ids AS id
 CALL (id) {
   MATCH (asp:Aspect)-[:HAS_ATTRIBUTE]->(attr:Attribute)-[:FROM]->(m:Memory {id: id})
@@ -70,7 +70,7 @@ CALL (id) {
 RETURN id AS key, ${ATTRIBUTE_RETURN('attr', 'asp')} AS row
 ORDER BY key, attr.validFrom, attr.id`;
 
-const HISTORY_BY_MEMORY = `
+export const HISTORY_BY_MEMORY = `
 UNWIND $ids AS id
 CALL (id) {
   MATCH (h:HistoryEvent)-[:ABOUT]->(:Memory {id: id})
@@ -79,7 +79,7 @@ CALL (id) {
 RETURN id AS key, h { .id, .event, memoryId: id, .reason, .actor, .model, .confidence, .outcome, .at, .details } AS row
 ORDER BY key, h.at, h.id`;
 
-const ASPECTS_BY_ENTITY = `
+export const ASPECTS_BY_ENTITY = `
 UNWIND $ids AS id
 CALL (id) {
   MATCH (e:Entity {id: id})-[:HAS_ASPECT]->(a:Aspect)
@@ -88,12 +88,12 @@ CALL (id) {
 }
 RETURN id AS key, ${ASPECT_RETURN('a', 'e')} AS row`;
 
-const ASPECTS_BY_IDS = `
+export const ASPECTS_BY_IDS = `
 UNWIND $ids AS id
 MATCH (e:Entity)-[:HAS_ASPECT]->(a:Aspect {id: id})
 RETURN id AS key, ${ASPECT_RETURN('a', 'e')} AS row`;
 
-const ATTRIBUTES_BY_ASPECT = `
+export const ATTRIBUTES_BY_ASPECT = `
 UNWIND $ids AS id
 CALL (id) {
   MATCH (asp:Aspect {id: id})-[:HAS_ATTRIBUTE]->(attr:Attribute)
@@ -102,12 +102,12 @@ CALL (id) {
 RETURN id AS key, ${ATTRIBUTE_RETURN('attr', 'asp')} AS row
 ORDER BY key, attr.validFrom, attr.id`;
 
-const ATTRIBUTES_BY_IDS = `
+export const ATTRIBUTES_BY_IDS = `
 UNWIND $ids AS id
 MATCH (asp:Aspect)-[:HAS_ATTRIBUTE]->(attr:Attribute {id: id})
 RETURN id AS key, ${ATTRIBUTE_RETURN('attr', 'asp')} AS row`;
 
-const RELATIONS_BY_ENTITY = `
+export const RELATIONS_BY_ENTITY = `
 UNWIND $ids AS id
 CALL (id) {
   MATCH (e:Entity {id: id})-[r:RELATES_TO]-(other:Entity)
@@ -120,12 +120,12 @@ RETURN id AS key, {
 
 // How many relations an entity has in all, beside the capped list: a degree count, which Neo4j
 // answers from the node's own counters without reading the relationships.
-const RELATION_COUNTS = `
+export const RELATION_COUNTS = `
 UNWIND $ids AS id
 MATCH (e:Entity {id: id})
 RETURN id AS key, COUNT { (e)-[:RELATES_TO]-() } AS row`;
 
-const MEMORIES_BY_ENTITY = `
+export const MEMORIES_BY_ENTITY = `
 UNWIND $ids AS id
 CALL (id) {
   MATCH (m:Memory)-[:MENTIONS]->(e:Entity {id: id})
@@ -171,13 +171,13 @@ export const relationCountsByEntityIds = (x: Executor, ids: readonly string[]) =
 export const memoriesByEntityIds = (x: Executor, ids: readonly string[], limit: number) =>
   keyed<MemoryRecord>(x, 'graph.memories-by-entity', MEMORIES_BY_ENTITY, ids, { limit });
 
-const ENTITY_BY_NAME = `
+export const ENTITY_BY_NAME = `
 MATCH (e:Entity {namespace: $namespace, canonicalName: $canonicalName})
 RETURN ${ENTITY_RETURN('e')} AS entity`;
 
 // An alias (a name the text gave it, "billing service" for Kestrel, or a merged entity's name)
 // through the alias index, then compared exactly; the most-mentioned entity wins when two share one.
-const ENTITY_BY_ALIAS = `
+export const ENTITY_BY_ALIAS = `
 CALL db.index.fulltext.queryNodes('entity_alias', $query, {limit: toInteger($fetch)}) YIELD node
 WITH node AS e
 WHERE e.namespace = $namespace AND any(a IN e.aliases WHERE toLower(a) = $canonicalName)
@@ -216,7 +216,7 @@ export function aliasQuery(token: string, canonicalName: string): string | null 
 // The newest first, cut at the limit, then returned oldest first. Ties in validFrom (one
 // millisecond) put the superseded before the active and the earlier-retired first: linear in the
 // aspect's attributes, never a walk along SUPERSEDES chains (which updateMemory can multiply).
-const ATTRIBUTE_HISTORY = `
+export const ATTRIBUTE_HISTORY = `
 MATCH (e:Entity {id: $entityId})-[:HAS_ASPECT]->(asp:Aspect {canonicalName: $aspect})
 WHERE asp.namespace = e.namespace
 CALL (asp) {

@@ -20,7 +20,7 @@ export interface MemoryEventInput {
   details?: Record<string, unknown> | null;
 }
 
-const RECORD_MEMORY_EVENT = `
+export const RECORD_MEMORY_EVENT = `
 MATCH (m:Memory {id: $memoryId})
 MERGE (h:HistoryEvent {id: $id})
   ON CREATE SET h.namespace = m.namespace, h.event = $event, h.name = $event, h.memoryId = m.id,

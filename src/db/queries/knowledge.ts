@@ -30,7 +30,7 @@ export interface EntityWrite {
 }
 
 // An explicit type or description wins over what the linker guessed; a retry (same event id) is a no-op.
-const MERGE_ENTITY = `
+export const MERGE_ENTITY = `
 MERGE (e:Entity {namespace: $namespace, canonicalName: $canonicalName})
   ON CREATE SET e.id = $id, e.name = $name, e.type = $type, e.description = $description, e.mentions = 0,
                 e.createdAt = $now, e.updatedAt = $now, e.namespaceToken = $namespaceToken
@@ -65,7 +65,7 @@ export async function mergeEntity(
   return row!;
 }
 
-const ENTITY_BY_CANONICAL = `
+export const ENTITY_BY_CANONICAL = `
 MATCH (e:Entity {namespace: $namespace, canonicalName: $canonicalName})
 RETURN ${ENTITY_RETURN('e')} AS entity, e.description AS description`;
 
@@ -104,7 +104,7 @@ export interface RelationRow {
 
 // The relation type is a property (never a relationship type built from input). `lastWriteId`
 // marks the call that last counted, so a retried transaction does not count again.
-const RELATE = `
+export const RELATE = `
 MATCH (s:Entity {namespace: $namespace, canonicalName: $source})
 MATCH (o:Entity {namespace: $namespace, canonicalName: $target})
 MERGE (s)-[rel:RELATES_TO {type: $type}]->(o)
@@ -142,7 +142,7 @@ export interface MergeCounts {
 }
 
 // Mentions: the kept entity gains a link (and a count) only where the memory did not mention it yet.
-const MOVE_MENTIONS = `
+export const MOVE_MENTIONS = `
 MATCH (keep:Entity {id: $keepId, namespace: $namespace}), (gone:Entity {id: $mergeId, namespace: $namespace})
 MATCH (m:Memory)-[r:MENTIONS]->(gone)
 MERGE (m)-[k:MENTIONS]->(keep)
@@ -151,7 +151,7 @@ DELETE r
 RETURN count(*) AS moved`;
 
 // Same-named aspects fold into the kept one (their attributes move); the others change owner.
-const FOLD_ASPECTS = `
+export const FOLD_ASPECTS = `
 MATCH (keep:Entity {id: $keepId, namespace: $namespace})-[:HAS_ASPECT]->(same:Aspect)
 MATCH (:Entity {id: $mergeId, namespace: $namespace})-[:HAS_ASPECT]->(asp:Aspect {canonicalName: same.canonicalName})
 OPTIONAL MATCH (asp)-[r:HAS_ATTRIBUTE]->(attr:Attribute)
@@ -161,7 +161,7 @@ WITH DISTINCT asp
 DETACH DELETE asp
 RETURN count(*) AS aspects`;
 
-const ADOPT_ASPECTS = `
+export const ADOPT_ASPECTS = `
 MATCH (keep:Entity {id: $keepId, namespace: $namespace})
 MATCH (:Entity {id: $mergeId, namespace: $namespace})-[ha:HAS_ASPECT]->(asp:Aspect)
 DELETE ha
@@ -169,7 +169,7 @@ SET asp.entityId = keep.id
 MERGE (keep)-[:HAS_ASPECT]->(asp)
 RETURN count(*) AS aspects`;
 
-const COUNT_ATTRIBUTES = `
+export const COUNT_ATTRIBUTES = `
 MATCH (:Entity {id: $mergeId, namespace: $namespace})-[:HAS_ASPECT]->(:Aspect)-[:HAS_ATTRIBUTE]->(attr:Attribute)
 RETURN count(attr) AS attributes`;
 
@@ -187,7 +187,7 @@ const ADD_COUNTS = `n.mentions = coalesce(n.mentions, 0) + coalesce(r.mentions, 
 // of the two merged entities named the edge between them, which the merge drops. A memory that
 // named both entities and a third counted two edges that become one: it keeps the pair once, and
 // the edge gives back the extra mention (DROP_DOUBLE_COUNTS, once the edges are joined).
-const REPOINT_CO_MENTION_PAIRS = `
+export const REPOINT_CO_MENTION_PAIRS = `
 MATCH (keep:Entity {id: $keepId, namespace: $namespace}), (gone:Entity {id: $mergeId, namespace: $namespace})
 MATCH (m:Memory)-[:MENTIONS]->(gone)
 WHERE any(key IN coalesce(m.coMentionPairs, []) WHERE key STARTS WITH gone.id + '|' OR key ENDS WITH '|' + gone.id)
@@ -202,7 +202,7 @@ WITH key, size([k IN keys WHERE k = key]) - 1 AS extra
 WHERE extra > 0
 RETURN key, extra`;
 
-const DROP_DOUBLE_COUNTS = `
+export const DROP_DOUBLE_COUNTS = `
 UNWIND $doubled AS d
 WITH d, split(d.key, '|') AS pair
 MATCH (:Entity {id: pair[0]})-[r:RELATES_TO {type: 'co_mentioned'}]->(:Entity {id: pair[1]})
@@ -210,7 +210,7 @@ SET r.mentions = coalesce(r.mentions, 0) - d.extra
 SET r.strength = CASE WHEN r.mentions > 0 THEN toFloat(r.mentions) / (r.mentions + 1) ELSE 0.0 END`;
 
 // Relations are re-pointed to the kept entity; one that would join it to itself is dropped.
-const MOVE_RELATIONS = `
+export const MOVE_RELATIONS = `
 MATCH (keep:Entity {id: $keepId, namespace: $namespace}), (gone:Entity {id: $mergeId, namespace: $namespace})
 CALL (keep, gone) {
   MATCH (gone)-[r:RELATES_TO]->(o:Entity)
@@ -230,7 +230,7 @@ CALL (keep, gone) {
 }
 RETURN outgoing + incoming AS relations`;
 
-const RETIRE_MERGED = `
+export const RETIRE_MERGED = `
 MATCH (keep:Entity {id: $keepId, namespace: $namespace}), (gone:Entity {id: $mergeId, namespace: $namespace})
 SET keep.aliases = [a IN coalesce(keep.aliases, []) WHERE a <> gone.name] + gone.name, keep.updatedAt = $now
 CREATE (h:HistoryEvent {
@@ -239,7 +239,7 @@ CREATE (h:HistoryEvent {
 DETACH DELETE gone
 RETURN ${ENTITY_RETURN('keep')} AS entity`;
 
-const MERGE_REPLAYED = `
+export const MERGE_REPLAYED = `
 MATCH (h:HistoryEvent {id: $eventId})-[:ABOUT]->(keep:Entity {id: $keepId, namespace: $namespace})
 RETURN ${ENTITY_RETURN('keep')} AS entity, h.details AS details`;
 
@@ -289,7 +289,7 @@ async function replayed(tx: TxRunner, w: MergeWrite): Promise<MergeResult | null
   return row ? { entity: row.entity, counts: JSON.parse(row.details ?? '{}') as MergeCounts } : null;
 }
 
-const RECORD_FACT_EVENT = `
+export const RECORD_FACT_EVENT = `
 MATCH (m:Memory {id: $memoryId})
 MERGE (h:HistoryEvent {id: $eventId})
   ON CREATE SET h.namespace = m.namespace, h.event = $event, h.name = $event, h.memoryId = m.id, h.actor = $actor,

@@ -5,7 +5,7 @@ import type { TxRunner } from '../executor.js';
  * data without locking: a check made before the lock can be outdated by the time the transaction
  * commits). The marker is removed again in the same transaction by `RELEASE_MARKER`.
  */
-const LOCK_MEMORIES = `
+export const LOCK_MEMORIES = `
 UNWIND $ids AS id
 MATCH (m:Memory {id: id})
 SET m._lock = true`;

@@ -1,25 +1,25 @@
 import type { Executor } from '../executor.js';
 import { CHUNK_RETURN, MEMORY_RETURN, type ChunkRecord, type MemoryRecord } from '../records.js';
 
-const LIVE_BY_DEDUP_KEYS = `
+export const LIVE_BY_DEDUP_KEYS = `
 UNWIND $keys AS key
 MATCH (m:Memory {dedupKey: key})
 RETURN key, m.id AS id`;
 
-const BY_IDS = `
+export const BY_IDS = `
 UNWIND $ids AS id
 MATCH (m:Memory {id: id})
 WHERE m.namespace IN $namespaces OR $anyNamespace
 RETURN ${MEMORY_RETURN('m')} AS memory`;
 
-const CHUNKS_BY_MEMORY_IDS = `
+export const CHUNKS_BY_MEMORY_IDS = `
 UNWIND $ids AS id
 MATCH (m:Memory {id: id})-[:HAS_CHUNK]->(c:Chunk)
 RETURN ${CHUNK_RETURN('c', 'm')} AS chunk
 ORDER BY chunk.memoryId, chunk.index`;
 
 // One flush per batch id: a re-run after a lost COMMIT reply finds the id recorded and adds nothing.
-const TOUCH_ACCESSED = `
+export const TOUCH_ACCESSED = `
 UNWIND $rows AS row
 MATCH (m:Memory {id: row.id})
 WHERE coalesce(m.accessFlushId, '') <> $flushId

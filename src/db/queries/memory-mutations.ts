@@ -14,7 +14,7 @@ import { retireDerived } from './retire-derived.js';
  */
 
 // Dropping dedupKey frees the content: remembering it again stores a new memory.
-const FORGET = `
+export const FORGET = `
 MATCH (m:Memory {id: $id, namespace: $namespace})
 WITH m, m.deletedAt IS NULL AS live
 SET m.deletedAt = coalesce(m.deletedAt, $now),
@@ -22,11 +22,11 @@ SET m.deletedAt = coalesce(m.deletedAt, $now),
 REMOVE m.dedupKey
 RETURN live AS changed`;
 
-const READ_BACK = `
+export const READ_BACK = `
 MATCH (m:Memory {id: $id})
 RETURN ${MEMORY_RETURN('m')} AS memory`;
 
-const SET_PINNED = `
+export const SET_PINNED = `
 MATCH (m:Memory {id: $id, namespace: $namespace})
 WITH m, coalesce(m.pinned, false) <> $pinned AS changed
 SET m.pinned = $pinned

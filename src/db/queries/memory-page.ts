@@ -41,11 +41,11 @@ WHERE ($includeDeleted OR m.deletedAt IS NULL)
   AND ($occurredBefore IS NULL OR coalesce(m.occurredAt, m.createdAt) <= $occurredBefore)
   AND ($minImportance IS NULL OR m.importance >= $minImportance OR coalesce(m.pinned, false))`;
 
-const COUNT_MEMORIES = `${MATCH_FILTERED}
+export const COUNT_MEMORIES = `${MATCH_FILTERED}
 RETURN count(m) AS total`;
 
 // Newest first; the cursor continues strictly after (createdAt, id), so ties never repeat or skip.
-const PAGE_MEMORIES = `${MATCH_FILTERED}
+export const PAGE_MEMORIES = `${MATCH_FILTERED}
   AND ($afterCreatedAt IS NULL OR m.createdAt < $afterCreatedAt OR (m.createdAt = $afterCreatedAt AND m.id < $afterId))
 WITH m ORDER BY m.createdAt DESC, m.id DESC LIMIT toInteger($limit)
 RETURN ${MEMORY_RETURN('m')} AS memory`;

@@ -24,23 +24,23 @@ import {
 
 export const UPDATED_SOURCE_REASON = 'the memory content was updated';
 
-const REPLACE_CONTENT = `
+export const REPLACE_CONTENT = `
 MATCH (m:Memory {id: $id, namespace: $namespace})
 WHERE m.deletedAt IS NULL
 WITH m, m.content AS previousContent, m.contentHash AS previousContentHash
 SET m += $props, m.dedupKey = $dedupKey, m.updatedAt = $now
 RETURN previousContent, previousContentHash`;
 
-const DROP_CHUNKS = `
+export const DROP_CHUNKS = `
 MATCH (:Memory {id: $id})-[:HAS_CHUNK]->(c:Chunk)
 DETACH DELETE c`;
 
-const UNLINK_NEAR_DUPLICATES = `
+export const UNLINK_NEAR_DUPLICATES = `
 MATCH (:Memory {id: $id})-[d:DUPLICATE_OF]->(:Memory)
 DELETE d`;
 
 // A new attribute on the same aspect as a retired one continues its supersession chain.
-const LINK_SUPERSEDED = `
+export const LINK_SUPERSEDED = `
 UNWIND $newIds AS newId
 MATCH (asp:Aspect)-[:HAS_ATTRIBUTE]->(newer:Attribute {id: newId})
 MATCH (asp)-[:HAS_ATTRIBUTE]->(old:Attribute)
@@ -50,7 +50,7 @@ MERGE (newer)-[s:SUPERSEDES]->(old)
 
 // A kind with a job still open (pending or leased) gets no second one. A leased job is asked to
 // run again once it finishes (`rerunRequested`, see completeJob): it may have read the old content.
-const OPEN_JOB_KINDS = `
+export const OPEN_JOB_KINDS = `
 MATCH (j:Job)-[:FOR]->(:Memory {id: $id})
 WHERE j.status IN ['pending', 'leased']
 SET j.rerunRequested = CASE WHEN j.status = 'leased' THEN $now ELSE j.rerunRequested END

@@ -37,7 +37,7 @@ CALL (c, hop1, ring) {
   RETURN found[..toInteger($limit) - size(hop1)] AS hop2
 }`;
 
-const neighborsQuery = (depth: NeighborDepth) => `
+export const neighborsQuery = (depth: NeighborDepth) => `
 MATCH (c:Entity {id: $id})
 ${HOP_ONE}
 ${depth === 2 ? HOP_TWO : 'WITH c, hop1, [] AS hop2'}

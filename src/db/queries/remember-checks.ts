@@ -18,7 +18,7 @@ export interface DuplicateTarget {
 }
 
 // A sighting counts once per write (`$writeId`): a re-run of the transaction does not count again.
-const TOUCH_DUPLICATES = `
+export const TOUCH_DUPLICATES = `
 UNWIND $targets AS t
 MATCH (m:Memory {id: t.id})
 ${RELEASE_MARKER('m')}
@@ -42,7 +42,7 @@ export async function touchDuplicates(
   return tx.run<{ ref: number; memory: MemoryRecord }>(TOUCH_DUPLICATES, { targets, ...context });
 }
 
-const SOURCE_STATE = `
+export const SOURCE_STATE = `
 MATCH (m:Memory {id: $id})
 ${RELEASE_MARKER('m')}
 RETURN m.deletedAt IS NULL AND m.contentHash = $contentHash AS unchanged`;
@@ -54,7 +54,7 @@ export async function requireSourceUnchanged(tx: TxRunner, source: { memoryId: s
   if (!row?.unchanged) throw new ConflictError(`memory ${source.memoryId} changed while it was being processed`, { id: source.memoryId });
 }
 
-const LINK_DERIVED = `
+export const LINK_DERIVED = `
 MATCH (src:Memory {id: $sourceId})
 UNWIND $ids AS id
 MATCH (fact:Memory {id: id})

@@ -64,7 +64,7 @@ export interface JobInsert {
 
 // A match on someone else's memory is a sighting, counted once per write (`$writeId`): a re-run
 // of this transaction, or a second copy in the same batch, does not count again.
-const MERGE_MEMORIES = `
+export const MERGE_MEMORIES = `
 UNWIND $memories AS m
 MERGE (mem:Memory {dedupKey: m.dedupKey})
   ON CREATE SET mem += m.props, mem.createdAt = $now, mem.updatedAt = $now, mem.accessCount = 0
@@ -74,7 +74,7 @@ MERGE (mem:Memory {dedupKey: m.dedupKey})
     mem.lastSeenWrite = CASE WHEN mem.id <> m.props.id THEN $writeId ELSE mem.lastSeenWrite END
 RETURN m.ref AS ref, mem.id AS id, mem.id = m.props.id AS created, ${MEMORY_RETURN('mem')} AS memory`;
 
-const CREATE_CHUNKS = `
+export const CREATE_CHUNKS = `
 UNWIND $chunks AS c
 MATCH (mem:Memory {id: c.memoryId})
 MERGE (ch:Chunk {id: c.id})
@@ -88,7 +88,7 @@ WITH ch, c
 CALL db.create.setNodeVectorProperty(ch, 'embedding', c.embedding)`;
 
 // Only to a memory still live: one forgotten since the dedup read gets no link.
-const LINK_NEAR_DUPLICATES = `
+export const LINK_NEAR_DUPLICATES = `
 UNWIND $links AS l
 MATCH (mem:Memory {id: l.memoryId}), (old:Memory {id: l.existingId})
 WHERE old.deletedAt IS NULL
@@ -98,7 +98,7 @@ RETURN mem.id AS memoryId`;
 
 // Strong mentions create the entity when missing; weak ones only link to existing entities,
 // because entities from every capitalised word are the known failure of regex linkers.
-const MERGE_STRONG_MENTIONS = `
+export const MERGE_STRONG_MENTIONS = `
 UNWIND $mentions AS x
 MATCH (mem:Memory {id: x.memoryId})
 MERGE (e:Entity {namespace: mem.namespace, canonicalName: x.canonicalName})
@@ -108,7 +108,7 @@ MERGE (mem)-[r:MENTIONS]->(e)
   ON CREATE SET r.mentionText = x.mentionText, r.confidence = x.confidence,
                 e.mentions = coalesce(e.mentions, 0) + 1, e.updatedAt = $now`;
 
-const LINK_WEAK_MENTIONS = `
+export const LINK_WEAK_MENTIONS = `
 UNWIND $mentions AS x
 MATCH (mem:Memory {id: x.memoryId})
 MATCH (e:Entity {namespace: mem.namespace, canonicalName: x.canonicalName})
@@ -120,7 +120,7 @@ MERGE (mem)-[r:MENTIONS]->(e)
 // directed from the lower canonical name so every memory MERGEs the same edge. The memory keeps
 // the pairs it counted (`coMentionPairs`, entity ids "a|b"): that list is the marker that makes a
 // re-run count nothing, and what forget needs to take its contribution back.
-const LINK_CO_MENTIONS = `
+export const LINK_CO_MENTIONS = `
 UNWIND $memories AS m
 MATCH (mem:Memory {id: m.memoryId})
 WHERE mem.coMentionPairs IS NULL
@@ -140,7 +140,7 @@ SET r.strength = toFloat(r.mentions) / (r.mentions + 1),
 // Takes back what LINK_CO_MENTIONS counted for these memories (forget, or an update before it
 // re-links): each edge loses one mention and the memory's id, and goes at zero. Removing the
 // marker makes a re-run change nothing.
-const UNLINK_CO_MENTIONS = `
+export const UNLINK_CO_MENTIONS = `
 UNWIND $ids AS id
 MATCH (mem:Memory {id: id})
 WHERE mem.coMentionPairs IS NOT NULL
@@ -168,7 +168,7 @@ const CO_MENTION_CONFIDENCE = 0.5;
 // Other names the text gives an entity (attributes of kind 'alias', as written), appended to
 // Entity.aliases (where a merge keeps a merged entity's name) up to MAX_ENTITY_ALIASES, compared
 // without case: a re-run finds them there and adds nothing.
-const ADD_ALIASES = `
+export const ADD_ALIASES = `
 UNWIND $aliases AS a
 MATCH (mem:Memory {id: a.memoryId})
 MATCH (e:Entity {namespace: mem.namespace, canonicalName: a.entityCanonicalName})
@@ -182,7 +182,7 @@ SET e.aliases = old + fresh[0..($maxAliases - size(old))], e.updatedAt = $now`;
 /** Aliases kept per entity (the alias index reads them all). */
 export const MAX_ENTITY_ALIASES = 16;
 
-const CREATE_ATTRIBUTES = `
+export const CREATE_ATTRIBUTES = `
 UNWIND $attributes AS a
 MATCH (mem:Memory {id: a.memoryId})
 MATCH (e:Entity {namespace: mem.namespace, canonicalName: a.entityCanonicalName})
@@ -197,7 +197,7 @@ MERGE (attr:Attribute {id: a.id})
 MERGE (asp)-[:HAS_ATTRIBUTE]->(attr)
 MERGE (attr)-[:FROM]->(mem)`;
 
-const CREATE_JOBS = `
+export const CREATE_JOBS = `
 UNWIND $jobs AS j
 MATCH (mem:Memory {id: j.memoryId})
 MERGE (job:Job {id: j.id})
@@ -206,7 +206,7 @@ MERGE (job:Job {id: j.id})
     job.name = j.kind + ' ' + left(mem.id, 8)
 MERGE (job)-[:FOR]->(mem)`;
 
-const RECORD_CREATED = `
+export const RECORD_CREATED = `
 UNWIND $events AS ev
 MATCH (mem:Memory {id: ev.memoryId})
 MERGE (h:HistoryEvent {id: ev.id})

@@ -11,14 +11,14 @@ import { unlinkCoMentions } from './remember-write.js';
  */
 
 // Facts whose every live source is in $ids (other sources keep them alive).
-const DERIVED_FACTS = `
+export const DERIVED_FACTS = `
 UNWIND $ids AS id
 MATCH (fact:Memory)-[:EXTRACTED_FROM]->(:Memory {id: id})
 WHERE fact.deletedAt IS NULL
   AND NOT EXISTS { (fact)-[:EXTRACTED_FROM]->(other:Memory) WHERE other.deletedAt IS NULL AND NOT other.id IN $ids }
 RETURN DISTINCT fact.id AS id`;
 
-const FORGET_FACTS = `
+export const FORGET_FACTS = `
 UNWIND $facts AS f
 MATCH (fact:Memory {id: f.id})
 WHERE fact.deletedAt IS NULL
@@ -29,14 +29,14 @@ MERGE (h:HistoryEvent {id: f.eventId})
     h.reason = $reason, h.actor = $actor, h.outcome = 'forgotten', h.at = $now
 MERGE (h)-[:ABOUT]->(fact)`;
 
-const RETIRE_ATTRIBUTES = `
+export const RETIRE_ATTRIBUTES = `
 UNWIND $ids AS id
 MATCH (attr:Attribute {status: 'active'})-[:FROM]->(:Memory {id: id})
 WHERE NOT attr.id IN $keep
 SET attr.status = 'superseded', attr.validTo = $now, attr.supersededReason = $reason
 RETURN attr.id AS id`;
 
-const DROP_HINTS = `
+export const DROP_HINTS = `
 UNWIND $ids AS id
 MATCH (h:Hint)-[:HINT_OF]->(:Memory {id: id})
 DETACH DELETE h`;
@@ -44,7 +44,7 @@ DETACH DELETE h`;
 // Relations record the memory behind each mention they counted (`sources`, graph-write.ts); they
 // are reached through the entities the memory mentions, so this runs before those links go.
 // Mentions counted before `sources` existed, or by relate(), are not the memory's to take back.
-const TAKE_BACK_RELATIONS = `
+export const TAKE_BACK_RELATIONS = `
 UNWIND $ids AS id
 MATCH (:Memory {id: id})-[:MENTIONS]->(:Entity)-[r:RELATES_TO]-(:Entity)
 WHERE id IN coalesce(r.sources, [])
@@ -55,7 +55,7 @@ SET r.sources = kept, r.mentions = coalesce(r.mentions, 0) - taken, r.updatedAt 
 WITH r WHERE r.mentions <= 0
 DELETE r`;
 
-const UNLINK_MENTIONS = `
+export const UNLINK_MENTIONS = `
 UNWIND $ids AS id
 MATCH (:Memory {id: id})-[r:MENTIONS]->(e:Entity)
 SET e.mentions = CASE WHEN coalesce(e.mentions, 0) > 0 THEN e.mentions - 1 ELSE 0 END, e.updatedAt = $now

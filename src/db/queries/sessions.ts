@@ -57,7 +57,7 @@ export const SESSION_RETURN = (s: string) => `${s} {
 export const SESSION_LISTS = { queries: 20, remembers: 10, eventIds: 32, injected: 100, keywordHits: 200 } as const;
 
 // A repeated start (or its re-run) unites the injected ids; an ended session stays ended.
-const START = `
+export const START = `
 MERGE (s:Session {namespace: $namespace, sessionId: $sessionId})
   ON CREATE SET s.id = $id, s.name = 'session ' + left($sessionId, 40), s.status = 'open', s.startedAt = $now,
     s.lastActivityAt = $now, s.lastCheckpointAt = $now, s.prompts = 0, s.toolResults = 0, s.checkpoints = 0,
@@ -67,10 +67,10 @@ SET s.injectedIds = CASE WHEN s.status = 'open'
     ELSE s.injectedIds END
 RETURN ${SESSION_RETURN('s')} AS session`;
 
-const GET = `MATCH (s:Session {namespace: $namespace, sessionId: $sessionId}) RETURN ${SESSION_RETURN('s')} AS session`;
+export const GET = `MATCH (s:Session {namespace: $namespace, sessionId: $sessionId}) RETURN ${SESSION_RETURN('s')} AS session`;
 
 // `fresh`: the session is open and this event is new; only then do the counters move.
-const EVENT = `
+export const EVENT = `
 MATCH (s:Session {namespace: $namespace, sessionId: $sessionId})
 WITH s, s.status = 'open' AND NOT $eventId IN coalesce(s.eventIds, []) AS fresh, $eventId IN coalesce(s.eventIds, []) AS replayed
 CALL (s, fresh) {
@@ -85,14 +85,14 @@ CALL (s, fresh) {
 RETURN fresh, replayed, ${SESSION_RETURN('s')} AS session`;
 
 // Claims the checkpoint for this event (inside the event's transaction).
-const MARK_CHECKPOINT = `
+export const MARK_CHECKPOINT = `
 MATCH (s:Session {namespace: $namespace, sessionId: $sessionId})
 SET s.checkpointPrompts = s.prompts, s.lastCheckpointAt = $now, s.checkpoints = coalesce(s.checkpoints, 0) + 1,
     s.lastCheckpointEvent = $eventId
 RETURN ${SESSION_RETURN('s')} AS session`;
 
 // `$idleBefore` (the idle sweep): only a session still idle when the lock is held is ended.
-const END = `
+export const END = `
 MATCH (s:Session {namespace: $namespace, sessionId: $sessionId})
 WITH s, s.status = 'open' AND ($idleBefore IS NULL OR s.lastActivityAt < $idleBefore) AS closing
 CALL (s, closing) {
@@ -102,7 +102,7 @@ CALL (s, closing) {
 RETURN closing, ${SESSION_RETURN('s')} AS session`;
 
 // The session-end job (one per session: its id is derived from it) and the audit event.
-const QUEUE_END_JOB = `
+export const QUEUE_END_JOB = `
 MERGE (j:Job {id: $jobId})
   ON CREATE SET j.namespace = $namespace, j.kind = 'session_end', j.sessionId = $sessionId, j.status = 'pending',
     j.attempts = 0, j.maxAttempts = $maxAttempts, j.availableAt = $now, j.createdAt = $now, j.updatedAt = $now,
@@ -112,14 +112,14 @@ MERGE (h:HistoryEvent {id: $eventId})
     h.actor = $actor, h.outcome = $reason, h.details = $details
 RETURN j.id AS jobId`;
 
-const IDLE = `
+export const IDLE = `
 MATCH (s:Session {status: 'open'})
 WHERE s.lastActivityAt < $idleBefore AND ($namespaces IS NULL OR s.namespace IN $namespaces)
 WITH s ORDER BY s.lastActivityAt LIMIT $limit
 RETURN s.namespace AS namespace, s.sessionId AS sessionId`;
 
 // Pinned memories and constraints (decisions, or behind an active constraint), pinned first.
-const PINNED_AND_CONSTRAINTS = `
+export const PINNED_AND_CONSTRAINTS = `
 MATCH (m:Memory {namespace: $namespace})
 WHERE m.deletedAt IS NULL AND m.supersededAt IS NULL AND m.compressedAt IS NULL
   AND (m.pinned = true OR m.type = 'decision' OR EXISTS { (m)<-[:FROM]-(:Attribute {kind: 'constraint', status: 'active'}) })
@@ -127,7 +127,7 @@ WITH m ORDER BY coalesce(m.pinned, false) DESC, m.importance DESC, m.createdAt D
 RETURN ${MEMORY_RETURN('m')} AS memory`;
 
 // Without a query: the most important, then most recently used, memories not flagged stale.
-const BEST = `
+export const BEST = `
 MATCH (m:Memory {namespace: $namespace})
 WHERE m.deletedAt IS NULL AND m.supersededAt IS NULL AND m.compressedAt IS NULL AND m.stale IS NULL
   AND NOT m.id IN $exclude
@@ -135,24 +135,24 @@ WITH m ORDER BY m.importance DESC, coalesce(m.lastAccessed, m.createdAt) DESC LI
 RETURN ${MEMORY_RETURN('m')} AS memory`;
 
 // The newest checkpoint of the namespace: this session's own when it has one (a resumed session).
-const LATEST_CHECKPOINT = `
+export const LATEST_CHECKPOINT = `
 MATCH (c:Checkpoint {namespace: $namespace})
 WITH c ORDER BY CASE WHEN c.sessionId = $sessionId THEN 0 ELSE 1 END, c.updatedAt DESC LIMIT 1
 RETURN c { .id, .sessionId, .trigger, .digest, .updatedAt } AS checkpoint`;
 
-const SESSION_MEMORIES = `
+export const SESSION_MEMORIES = `
 MATCH (m:Memory {namespace: $namespace, sessionId: $sessionId})
 WHERE m.deletedAt IS NULL
 WITH m ORDER BY m.createdAt LIMIT $limit
 RETURN m.id AS id, m.content AS content, m.type AS type`;
 
-const MEMORY_TEXTS = `
+export const MEMORY_TEXTS = `
 UNWIND $ids AS id
 MATCH (m:Memory {id: id, namespace: $namespace})
 RETURN m.id AS id, m.content AS content`;
 
 // Values only: a re-run sets the same ones. The audit event is MERGEd on the session's own id.
-const SAVE_SUMMARY = `
+export const SAVE_SUMMARY = `
 MATCH (s:Session {namespace: $namespace, sessionId: $sessionId})
 SET s.summaryRequest = $summary.request, s.summaryInvestigated = $summary.investigated, s.summaryLearned = $summary.learned,
     s.summaryNextSteps = $summary.nextSteps, s.summarizer = $summary.summarizer, s.summarizedAt = $now,
@@ -163,7 +163,7 @@ MERGE (h:HistoryEvent {id: $eventId})
     h.actor = $actor, h.outcome = $summary.summarizer, h.details = $details
 RETURN ${SESSION_RETURN('s')} AS session`;
 
-const STATS = `
+export const STATS = `
 CALL () {
   MATCH (s:Session {namespace: $namespace})
   RETURN count(CASE WHEN s.status = 'open' THEN 1 END) AS open, count(CASE WHEN s.status = 'ended' THEN 1 END) AS ended,
@@ -361,9 +361,9 @@ export async function sessionStats(executor: Executor, namespace: string): Promi
   return row!;
 }
 
-const JOB_SESSION = `MATCH (j:Job {id: $jobId}) RETURN j.namespace AS namespace, j.sessionId AS sessionId`;
+export const JOB_SESSION = `MATCH (j:Job {id: $jobId}) RETURN j.namespace AS namespace, j.sessionId AS sessionId`;
 
-const JOB_STATE = `MATCH (j:Job {id: $jobId}) RETURN j.status AS status, j.result AS result, j.error AS error`;
+export const JOB_STATE = `MATCH (j:Job {id: $jobId}) RETURN j.status AS status, j.result AS result, j.error AS error`;
 
 export async function jobSession(executor: Executor, jobId: string): Promise<{ namespace: string; sessionId: string | null } | null> {
   const [row] = await executor.read<{ namespace: string; sessionId: string | null }>('sessions.job', JOB_SESSION, { jobId });

@@ -3,7 +3,7 @@ import { MEMORY_RETURN, type MemoryRecord } from '../records.js';
 
 // Neighbours in time by timelineKey (event time, record time, position in the batch; see
 // remember-service.ts). Each side aggregates inside its subquery, so an empty side still returns a row.
-const TIMELINE = `
+export const TIMELINE = `
 MATCH (a:Memory {id: $id})
 WHERE a.namespace = $namespace
 CALL (a) {

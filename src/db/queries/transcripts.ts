@@ -18,13 +18,13 @@ export interface TranscriptRecord {
 
 const RETURN = `t { .id, .namespace, .sessionId, .content, bytes: coalesce(t.bytes, 0), .createdAt }`;
 
-const STORE = `
+export const STORE = `
 MERGE (t:Transcript {namespace: $namespace, sessionId: $sessionId})
   ON CREATE SET t.id = $id, t.content = $content, t.bytes = $bytes, t.actor = $actor,
     t.name = 'transcript of ' + left($sessionId, 40), t.createdAt = $now
 RETURN t.id = $id AS created, ${RETURN} AS transcript`;
 
-const BY_SESSIONS = `
+export const BY_SESSIONS = `
 UNWIND $keys AS k
 MATCH (t:Transcript {namespace: k.namespace, sessionId: k.sessionId})
 RETURN ${RETURN} AS transcript
