@@ -22,6 +22,41 @@ export { mapNeo4jError } from './neo4j-errors.js';
 export { warmUpIndexes, type WarmUpReport } from './queries/warm-up.js';
 export { nearestInNamespace } from './queries/vector-search.js';
 export { JOB_RETURN, type JobRecord } from './records.js';
+// The queue operations (src/db/jobs/).
+export {
+  cachedQueueDepth,
+  completeJob,
+  decodeJobCursor,
+  DEFAULT_QUEUE_DEPTH_CACHE_MS,
+  encodeJobCursor,
+  extendLease,
+  failJob,
+  JOB_KINDS,
+  JOB_RETRY_CAP_MS,
+  JOB_STATUSES,
+  jobRetryDelayMs,
+  jobsPage,
+  lastErrors,
+  LEASE_WINDOW,
+  leaseJob,
+  llmUsage,
+  MAX_ERROR_CHARS,
+  MAX_JOBS_PAGE,
+  queueDepth,
+  releaseStaleLeases,
+  requeueJob,
+  storedJobError,
+  type JobCursor,
+  type JobError,
+  type JobLlmUsage,
+  type JobsPage,
+  type JobsPageQuery,
+  type JobUsageCounts,
+  type LeaseOptions,
+  type LlmUsageByKind,
+  type LlmUsageTotals,
+  type QueueDepth,
+} from './jobs/index.js';
 export { requireSourceUnchanged } from './queries/remember-checks.js';
 export { type AttributeInsert } from './queries/remember-write.js';
 export { derivedId } from './ids.js';
