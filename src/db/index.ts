@@ -79,6 +79,7 @@ export {
 export { type DocumentStatus } from './queries/documents.js';
 export { type EntityRecord, type MemoryRecord } from './records.js';
 export { chunksByMemoryIds, memoriesByIds } from './queries/memories.js';
+export { sourceMemory, type SourceMemoryRow } from './queries/memories.js';
 export { type AspectRecord, type AttributeRecord, type ChunkRecord, type HistoryRecord, type RelationRecord } from './records.js';
 export { attributesByIds } from './queries/graph.js';
 export { entityByCanonicalName, KNOWLEDGE_EVENT } from './queries/knowledge.js';

@@ -61,7 +61,6 @@ const CYPHER_NOT_YET_IN_DB: readonly string[] = [
   'src/upkeep/retention/purge-jobs.ts',
   'src/upkeep/retention/purge-mentions.ts',
   'src/upkeep/retention/purge-tombstones.ts',
-  'src/worker/handlers/source-memory.ts',
 ];
 const HISTORY_WRITERS: readonly string[] = [
   'src/db/queries/history.ts',
