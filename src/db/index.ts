@@ -36,6 +36,41 @@ export {
   type RecallLoadOptions,
 } from './search/index.js';
 export { JOB_RETURN, type JobRecord } from './records.js';
+// The queue operations (src/db/jobs/).
+export {
+  cachedQueueDepth,
+  completeJob,
+  decodeJobCursor,
+  DEFAULT_QUEUE_DEPTH_CACHE_MS,
+  encodeJobCursor,
+  extendLease,
+  failJob,
+  JOB_KINDS,
+  JOB_RETRY_CAP_MS,
+  JOB_STATUSES,
+  jobRetryDelayMs,
+  jobsPage,
+  lastErrors,
+  LEASE_WINDOW,
+  leaseJob,
+  llmUsage,
+  MAX_ERROR_CHARS,
+  MAX_JOBS_PAGE,
+  queueDepth,
+  releaseStaleLeases,
+  requeueJob,
+  storedJobError,
+  type JobCursor,
+  type JobError,
+  type JobLlmUsage,
+  type JobsPage,
+  type JobsPageQuery,
+  type JobUsageCounts,
+  type LeaseOptions,
+  type LlmUsageByKind,
+  type LlmUsageTotals,
+  type QueueDepth,
+} from './jobs/index.js';
 export { requireSourceUnchanged } from './queries/remember-checks.js';
 export { type AttributeInsert } from './queries/remember-write.js';
 export { derivedId } from './ids.js';
@@ -58,6 +93,7 @@ export {
 export { type DocumentStatus } from './queries/documents.js';
 export { type EntityRecord, type MemoryRecord } from './records.js';
 export { chunksByMemoryIds, memoriesByIds } from './queries/memories.js';
+export { sourceMemory, type SourceMemoryRow } from './queries/memories.js';
 export { type AspectRecord, type AttributeRecord, type ChunkRecord, type HistoryRecord, type RelationRecord } from './records.js';
 export { attributesByIds } from './queries/graph.js';
 export { entityByCanonicalName, KNOWLEDGE_EVENT } from './queries/knowledge.js';

@@ -54,17 +54,6 @@ const CYPHER_NOT_YET_IN_DB: readonly string[] = [
   'src/upkeep/retention/purge-jobs.ts',
   'src/upkeep/retention/purge-mentions.ts',
   'src/upkeep/retention/purge-tombstones.ts',
-  'src/worker/handlers/source-memory.ts',
-  'src/worker/queue/complete-job.ts',
-  'src/worker/queue/extend-lease.ts',
-  'src/worker/queue/fail-job.ts',
-  'src/worker/queue/jobs-page.ts',
-  'src/worker/queue/last-errors.ts',
-  'src/worker/queue/lease-job.ts',
-  'src/worker/queue/llm-usage.ts',
-  'src/worker/queue/queue-depth.ts',
-  'src/worker/queue/release-stale-leases.ts',
-  'src/worker/queue/requeue-job.ts',
 ];
 const HISTORY_WRITERS: readonly string[] = [
   'src/db/queries/history.ts',

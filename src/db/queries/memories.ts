@@ -27,6 +27,11 @@ SET m.accessFlushId = $flushId,
     m.accessCount = coalesce(m.accessCount, 0) + row.count,
     m.lastAccessed = CASE WHEN m.lastAccessed IS NULL OR m.lastAccessed < row.at THEN row.at ELSE m.lastAccessed END`;
 
+export const SOURCE_MEMORY = `
+MATCH (m:Memory {id: $id})
+RETURN m.id AS id, m.namespace AS namespace, m.content AS content, m.contentHash AS contentHash, m.source AS source,
+       m.sessionId AS sessionId, m.occurredAt AS occurredAt, m.deletedAt IS NOT NULL AS forgotten`;
+
 /** Which of these dedup keys already belong to a live memory. */
 export async function findLiveByDedupKeys(executor: Executor, keys: string[]): Promise<Map<string, string>> {
   if (keys.length === 0) return new Map();
@@ -66,4 +71,22 @@ export interface AccessRow {
 export async function touchAccessed(executor: Executor, rows: readonly AccessRow[], flushId: string): Promise<void> {
   if (rows.length === 0) return;
   await executor.write('memories.touch-accessed', TOUCH_ACCESSED, { rows, flushId });
+}
+
+/** A job's memory as the deep path reads it, forgotten or not. */
+export interface SourceMemoryRow {
+  id: string;
+  namespace: string;
+  content: string;
+  contentHash: string;
+  source: string | null;
+  sessionId: string | null;
+  occurredAt: string | null;
+  forgotten: boolean;
+}
+
+/** The memory a leased job works on, or null when no such memory is visible to this read. */
+export async function sourceMemory(executor: Executor, id: string): Promise<SourceMemoryRow | null> {
+  const rows = await executor.read<SourceMemoryRow & Record<string, unknown>>('worker.source-memory', SOURCE_MEMORY, { id });
+  return rows[0] ?? null;
 }

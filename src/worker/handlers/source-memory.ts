@@ -1,11 +1,6 @@
-import type { Executor } from '../../db/index.js';
+import { sourceMemory, type Executor } from '../../db/index.js';
 import { UnavailableError } from '../../errors.js';
 import type { SourceMemory } from '../../deep/index.js';
-
-const SOURCE_MEMORY = `
-MATCH (m:Memory {id: $id})
-RETURN m.id AS id, m.namespace AS namespace, m.content AS content, m.contentHash AS contentHash, m.source AS source,
-       m.sessionId AS sessionId, m.occurredAt AS occurredAt, m.deletedAt IS NOT NULL AS forgotten`;
 
 /**
  * The job's memory, or null when it was forgotten since the job was queued. The worker reads it
@@ -15,10 +10,7 @@ RETURN m.id AS id, m.namespace AS namespace, m.content AS content, m.contentHash
  */
 export async function loadSourceMemory(executor: Executor, id: string | null): Promise<SourceMemory | null> {
   if (!id) return null;
-  const rows = await executor.read<SourceMemory & { forgotten: boolean } & Record<string, unknown>>('worker.source-memory', SOURCE_MEMORY, {
-    id,
-  });
-  const row = rows[0];
+  const row = await sourceMemory(executor, id);
   if (!row) throw new UnavailableError(`memory ${id} of the leased job is not visible yet; the job will be retried`);
   if (row.forgotten) return null;
   const { forgotten: _forgotten, ...memory } = row;

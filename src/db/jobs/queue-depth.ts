@@ -1,4 +1,4 @@
-import type { Executor } from '../../db/index.js';
+import type { Executor } from '../executor.js';
 
 export interface QueueDepth {
   pending: number;
@@ -12,7 +12,7 @@ export const DEFAULT_QUEUE_DEPTH_CACHE_MS = 15 * 1000;
 const STATUSES = ['pending', 'leased', 'completed', 'dead'] as const;
 
 // One index seek per status (job_status_available / job_namespace_status), never a label scan.
-const QUEUE_DEPTH = `
+export const QUEUE_DEPTH = `
 UNWIND $statuses AS status
 CALL (status) {
   MATCH (j:Job)

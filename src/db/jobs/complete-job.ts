@@ -1,11 +1,11 @@
-import type { Executor } from '../../db/index.js';
+import type { Executor } from '../executor.js';
 import { ADD_JOB_USAGE, usageParam, type JobLlmUsage } from './llm-usage.js';
 
 // Only the lease holder may complete: a job reaped and re-leased elsewhere is not touched, and a
 // re-run of this statement (lost COMMIT reply) finds the job completed and changes nothing.
 // A job whose memory was rewritten while it ran (`rerunRequested`) goes back to the queue with a
 // fresh attempt budget instead: it is the one job of its kind for the memory.
-const COMPLETE_JOB = `
+export const COMPLETE_JOB = `
 MATCH (j:Job {id: $id})
 WHERE j.status = 'leased' AND j.leaseOwner = $owner
 WITH j, j.rerunRequested IS NOT NULL AS rerun

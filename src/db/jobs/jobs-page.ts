@@ -1,6 +1,6 @@
 import neo4j from 'neo4j-driver';
-import type { Executor } from '../../db/index.js';
-import { JOB_RETURN, type JobRecord } from '../../db/index.js';
+import type { Executor } from '../executor.js';
+import { JOB_RETURN, type JobRecord } from '../records.js';
 import { ValidationError } from '../../errors.js';
 import { decodeJobCursor, encodeJobCursor } from './cursor.js';
 
@@ -22,7 +22,7 @@ OPTIONAL MATCH (j)-[:FOR]->(m:Memory)
 RETURN ${JOB_RETURN('j', 'm')} AS job
 ORDER BY job.createdAt, job.id`;
 
-const JOBS_PAGE = {
+export const JOBS_PAGE = {
   all: jobsPageQuery(false, false),
   byStatus: jobsPageQuery(false, true),
   byNamespace: jobsPageQuery(true, false),

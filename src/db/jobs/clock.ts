@@ -1,6 +1,6 @@
-import type { TxRunner } from '../../db/index.js';
+import type { TxRunner } from '../executor.js';
 
-const DATABASE_NOW = `RETURN datetime.realtime().epochMillis AS ms`;
+export const DATABASE_NOW = `RETURN datetime.realtime().epochMillis AS ms`;
 
 /**
  * The database's clock, read inside the transaction that uses it: every replica's leases,

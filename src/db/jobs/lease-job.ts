@@ -1,6 +1,6 @@
 import neo4j from 'neo4j-driver';
-import type { Executor } from '../../db/index.js';
-import { JOB_RETURN, type JobRecord } from '../../db/index.js';
+import type { Executor } from '../executor.js';
+import { JOB_RETURN, type JobRecord } from '../records.js';
 import { databaseNow } from './clock.js';
 import { extractLaneId, SERIALIZED_KIND } from './extract-lane.js';
 
@@ -14,7 +14,7 @@ const NOT_BUSY = `NOT EXISTS { MATCH (o:Job {namespace: j.namespace, status: 'le
 // A write lock is taken on each job of the window (oldest first, so every claimer locks in the
 // same order), THEN its status is read again: a claimer that waited for another's lock sees that
 // job leased and takes the next one. Read committed alone would let two claimers lease one job.
-const PICK_JOB = `
+export const PICK_JOB = `
 MATCH (j:Job)
 WHERE j.status = 'pending' AND j.availableAt <= $now AND j.kind IN $kinds
   AND ($namespaces IS NULL OR j.namespace IN $namespaces)
@@ -33,12 +33,12 @@ WITH j
 OPTIONAL MATCH (j)-[:FOR]->(m:Memory)
 RETURN ${JOB_RETURN('j', 'm')} AS job`;
 
-const LEASE_PICKED = `MATCH (j:Job {id: $id}) WHERE j.status = 'pending' ${LEASE}`;
+export const LEASE_PICKED = `MATCH (j:Job {id: $id}) WHERE j.status = 'pending' ${LEASE}`;
 
 // Two claimers may pick different extract jobs of one namespace, each seeing none leased. Both
 // then queue on the namespace's lane lock; whoever comes second reads the first one's lease
 // (read after the lock) and leases nothing this round.
-const LEASE_IN_LANE = `
+export const LEASE_IN_LANE = `
 MERGE (l:Lock {id: $laneId})
 ON CREATE SET l.name = 'extract lane'
 SET l._lock = true

@@ -1,9 +1,9 @@
-import type { Executor } from '../../db/index.js';
-import { JOB_RETURN, type JobRecord } from '../../db/index.js';
+import type { Executor } from '../executor.js';
+import { JOB_RETURN, type JobRecord } from '../records.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
 
 // Not while another job of the same kind is open for the memory: one would redo the other's work.
-const REQUEUE_JOB = `
+export const REQUEUE_JOB = `
 MATCH (j:Job {id: $id})
 WHERE $anyNamespace OR j.namespace IN $namespaces
 OPTIONAL MATCH (j)-[:FOR]->(mem:Memory)

@@ -1,9 +1,9 @@
-import type { Executor } from '../../db/index.js';
+import type { Executor } from '../executor.js';
 import { databaseNow } from './clock.js';
 
 // A worker that crashed mid-job leaves its lease behind. Such a job goes back to pending — or
 // to dead if that lease was its last attempt, so a job that kills its worker cannot loop forever.
-const RELEASE_STALE = `
+export const RELEASE_STALE = `
 MATCH (j:Job)
 WHERE j.status = 'leased' AND j.leasedAt < $cutoff
 WITH j, j.attempts >= j.maxAttempts AS exhausted

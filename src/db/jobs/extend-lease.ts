@@ -1,7 +1,7 @@
-import type { Executor } from '../../db/index.js';
+import type { Executor } from '../executor.js';
 import { databaseNow } from './clock.js';
 
-const EXTEND_LEASE = `
+export const EXTEND_LEASE = `
 MATCH (j:Job {id: $id})
 WHERE j.status = 'leased' AND j.leaseOwner = $owner
 SET j.leasedAt = $now, j.updatedAt = $now

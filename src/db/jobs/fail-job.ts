@@ -1,4 +1,4 @@
-import type { Executor } from '../../db/index.js';
+import type { Executor } from '../executor.js';
 import { redactStored } from '../../redaction/index.js';
 import { databaseNow } from './clock.js';
 import { ADD_JOB_USAGE, usageParam, type JobLlmUsage } from './llm-usage.js';
@@ -20,7 +20,7 @@ export function storedJobError(error: string): string {
 // Attempts were counted at lease time: out of attempts, or a failure that no retry can mend →
 // dead (kept for audit and requeue), otherwise pending again once the backoff has passed. A job
 // whose memory was rewritten meanwhile (`rerunRequested`) is retried on the new content.
-const FAIL_JOB = `
+export const FAIL_JOB = `
 MATCH (j:Job {id: $id})
 WHERE j.status = 'leased' AND j.leaseOwner = $owner
 WITH j, ($permanent OR j.attempts >= j.maxAttempts) AND j.rerunRequested IS NULL AS exhausted

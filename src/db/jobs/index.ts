@@ -1,7 +1,8 @@
+// The queue operations (graphile/worker's habit: one file per operation, its statements beside it).
 export { leaseJob, LEASE_WINDOW, type LeaseOptions } from './lease-job.js';
 export { completeJob } from './complete-job.js';
-export { llmUsage, type LlmUsageByKind, type LlmUsageTotals, type JobLlmUsage } from './llm-usage.js';
-export { failJob, jobRetryDelayMs, JOB_RETRY_CAP_MS, storedJobError } from './fail-job.js';
+export { llmUsage, type LlmUsageByKind, type LlmUsageTotals, type JobLlmUsage, type JobUsageCounts } from './llm-usage.js';
+export { failJob, jobRetryDelayMs, JOB_RETRY_CAP_MS, MAX_ERROR_CHARS, storedJobError } from './fail-job.js';
 export { extendLease } from './extend-lease.js';
 export { releaseStaleLeases } from './release-stale-leases.js';
 export { requeueJob } from './requeue-job.js';

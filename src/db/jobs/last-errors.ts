@@ -1,5 +1,5 @@
 import neo4j from 'neo4j-driver';
-import type { Executor } from '../../db/index.js';
+import type { Executor } from '../executor.js';
 
 export interface JobError {
   jobId: string;
@@ -17,8 +17,8 @@ RETURN j.id AS jobId, j.kind AS kind, j.error AS error, j.failedAt AS at
 ORDER BY j.failedAt DESC, j.id
 LIMIT toInteger($limit)`;
 
-const LAST_ERRORS = lastErrorsQuery(false);
-const LAST_ERRORS_IN_NAMESPACE = lastErrorsQuery(true);
+export const LAST_ERRORS = lastErrorsQuery(false);
+export const LAST_ERRORS_IN_NAMESPACE = lastErrorsQuery(true);
 
 /** The most recent job failures, newest first. */
 export async function lastErrors(executor: Executor, n: number, namespace: string | null = null): Promise<JobError[]> {

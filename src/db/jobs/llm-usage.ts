@@ -1,10 +1,17 @@
-import type { Executor } from '../../db/index.js';
-import type { LlmUsage } from '../../llm/index.js';
+import type { Executor } from '../executor.js';
+
+/** The model server's counts the job keeps (the llm module's LlmUsage carries these and more). */
+export interface JobUsageCounts {
+  calls: number;
+  promptTokens: number;
+  evalTokens: number;
+  totalDurationMs: number;
+}
 
 /** What one job's attempts cost, as the model server reported it. */
 export interface JobLlmUsage {
   model: string;
-  usage: LlmUsage;
+  usage: JobUsageCounts;
 }
 
 /** Adds an attempt's usage to the job; runs inside the complete/fail statement's own guard. */
@@ -54,14 +61,14 @@ WITH memories, j.kind AS kind, count(j) AS jobs, count(DISTINCT m) AS kindMemori
      sum(j.llmPromptTokens) AS promptTokens, sum(j.llmEvalTokens) AS evalTokens, sum(j.llmDurationMs) AS durationMs
 ORDER BY kind
 RETURN memories, collect({kind: kind, jobs: jobs, memories: kindMemories, calls: calls, promptTokens: promptTokens, evalTokens: evalTokens, durationMs: durationMs}) AS byKind`;
-const USAGE = usageQuery(false);
-const USAGE_IN_NAMESPACE = usageQuery(true);
+export const LLM_USAGE = usageQuery(false);
+export const LLM_USAGE_IN_NAMESPACE = usageQuery(true);
 
 /** Model usage summed per job kind, for pipelineStatus. */
 export async function llmUsage(executor: Executor, namespace: string | null = null): Promise<LlmUsageTotals> {
   const rows = await executor.read<{ byKind: LlmUsageByKind[]; memories: number }>(
     'jobs.llm_usage',
-    namespace === null ? USAGE : USAGE_IN_NAMESPACE,
+    namespace === null ? LLM_USAGE : LLM_USAGE_IN_NAMESPACE,
     { namespace },
   );
   return rows[0] ?? { byKind: [], memories: 0 };
