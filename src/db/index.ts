@@ -120,3 +120,21 @@ export {
   historyByMemoryIds,
   memoriesByEntityIds,
 } from './queries/graph.js';
+export { candidateKeywordHits, candidateMemories } from './queries/decision-candidates.js';
+export { replaceHints } from './queries/hints.js';
+export { openDuplicatePair, resolveDuplicate, supersedeDuplicate, type DuplicatePair } from './queries/near-duplicates.js';
+export { compressibleSessionMemories, linkCompressionSources, unchangedCompressionSources } from './queries/session-compression.js';
+export {
+  mergeExtractedEntities,
+  mergeExtractedRelations,
+  type ExtractedEntity,
+  type ExtractedRelation,
+} from './queries/extracted-entities.js';
+export {
+  activeSiblingAttributes,
+  createExtractedAttributes,
+  retireTargetAttributes,
+  supersedeAttributes,
+  type ExtractedAttribute,
+} from './queries/attributes.js';
+export { retireTargetMemories } from './queries/memories.js';
