@@ -138,3 +138,10 @@ export {
   type ExtractedAttribute,
 } from './queries/attributes.js';
 export { retireTargetMemories } from './queries/memories.js';
+export { maintenanceCounts, maintenanceReleaseStale, maintenanceRequeueDead, type MaintenanceCounts } from './queries/maintenance.js';
+export { type PurgeScope, type PurgeStep, type RetentionWindow, type StepCounts } from './retention/purge-step.js';
+export { purgeChunks } from './retention/purge-chunks.js';
+export { purgeHistory } from './retention/purge-history.js';
+export { purgeCompletedJobs, purgeDeadJobs } from './retention/purge-jobs.js';
+export { purgeMentions } from './retention/purge-mentions.js';
+export { purgeTombstones } from './retention/purge-tombstones.js';
