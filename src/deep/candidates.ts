@@ -8,7 +8,7 @@ export const DECISION_CANDIDATES = 5;
 /** Weight of the vector leg when both legs scored a memory (the fusion alpha). */
 export const VECTOR_ALPHA = 0.7;
 export const MIN_CANDIDATE_SCORE = 0.3;
-/** Vector candidates per fact, exact per namespace (src/db/queries/vector-search.ts). */
+/** Vector candidates per fact, exact per namespace (src/db/search/vector.ts). */
 const VECTOR_LIMIT = 20;
 const KEYWORD_LIMIT = 20;
 
