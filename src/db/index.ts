@@ -156,3 +156,28 @@ export {
   historyByMemoryIds,
   memoriesByEntityIds,
 } from './queries/graph.js';
+export { candidateKeywordHits, candidateMemories } from './queries/decision-candidates.js';
+export { replaceHints } from './queries/hints.js';
+export { openDuplicatePair, resolveDuplicate, supersedeDuplicate, type DuplicatePair } from './queries/near-duplicates.js';
+export { compressibleSessionMemories, linkCompressionSources, unchangedCompressionSources } from './queries/session-compression.js';
+export {
+  mergeExtractedEntities,
+  mergeExtractedRelations,
+  type ExtractedEntity,
+  type ExtractedRelation,
+} from './queries/extracted-entities.js';
+export {
+  activeSiblingAttributes,
+  createExtractedAttributes,
+  retireTargetAttributes,
+  supersedeAttributes,
+  type ExtractedAttribute,
+} from './queries/attributes.js';
+export { retireTargetMemories } from './queries/memories.js';
+export { maintenanceCounts, maintenanceReleaseStale, maintenanceRequeueDead, type MaintenanceCounts } from './queries/maintenance.js';
+export { type PurgeScope, type PurgeStep, type RetentionWindow, type StepCounts } from './retention/purge-step.js';
+export { purgeChunks } from './retention/purge-chunks.js';
+export { purgeHistory } from './retention/purge-history.js';
+export { purgeCompletedJobs, purgeDeadJobs } from './retention/purge-jobs.js';
+export { purgeMentions } from './retention/purge-mentions.js';
+export { purgeTombstones } from './retention/purge-tombstones.js';

@@ -1,5 +1,5 @@
 import type { Executor } from '../db/index.js';
-import { nearestInNamespace } from '../db/index.js';
+import { candidateKeywordHits, candidateMemories, nearestInNamespace } from '../db/index.js';
 import { namespaceToken } from '../text/index.js';
 import { toLuceneQuery } from '../text/index.js';
 import type { Candidate } from './types.js';
@@ -8,19 +8,9 @@ export const DECISION_CANDIDATES = 5;
 /** Weight of the vector leg when both legs scored a memory (the fusion alpha). */
 export const VECTOR_ALPHA = 0.7;
 export const MIN_CANDIDATE_SCORE = 0.3;
-/** Vector candidates per fact, exact per namespace (src/db/queries/vector-search.ts). */
+/** Vector candidates per fact, exact per namespace (src/db/search/vector.ts). */
 const VECTOR_LIMIT = 20;
 const KEYWORD_LIMIT = 20;
-
-const KEYWORD_LEG = `
-CALL db.index.fulltext.queryNodes('memory_content', $query, {limit: toInteger($limit)}) YIELD node, score
-WHERE node.namespace = $namespace AND node.deletedAt IS NULL AND NOT node.id IN $exclude
-RETURN node.id AS id, score`;
-
-const LOAD_CANDIDATES = `
-UNWIND $ids AS id
-MATCH (m:Memory {id: id})
-RETURN m.id AS id, m.type AS type, m.content AS content`;
 
 export interface CandidateQuery {
   namespace: string;
@@ -40,7 +30,7 @@ export async function findCandidates(executor: Executor, vector: readonly number
   const exclude = [...query.exclude];
   const [keyword, semantic] = await Promise.all([
     terms
-      ? executor.read<{ id: string; score: number }>('extraction.candidates.keyword', KEYWORD_LEG, {
+      ? candidateKeywordHits(executor, {
           query: `namespaceToken:${namespaceToken(query.namespace)}^0 AND (${terms})`,
           limit: KEYWORD_LIMIT,
           namespace: query.namespace,
@@ -53,9 +43,10 @@ export async function findCandidates(executor: Executor, vector: readonly number
   ]);
   const ranked = combine(keyword, semantic).slice(0, query.limit ?? DECISION_CANDIDATES);
   if (ranked.length === 0) return [];
-  const rows = await executor.read<{ id: string; type: string; content: string }>('extraction.candidates.load', LOAD_CANDIDATES, {
-    ids: ranked.map((r) => r.id),
-  });
+  const rows = await candidateMemories(
+    executor,
+    ranked.map((r) => r.id),
+  );
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ranked.flatMap((r) => {
     const row = byId.get(r.id);

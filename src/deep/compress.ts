@@ -9,6 +9,7 @@ import { MAX_EXTRACTION_INPUT_CHARS } from './extract-facts.js';
 import type { FactWriter } from './fact-writes.js';
 import { HISTORY_EVENT, historyId, PIPELINE_ACTOR, recordHistory } from './history.js';
 import type { JsonSchema } from './output-schemas.js';
+import { compressibleSessionMemories, linkCompressionSources, unchangedCompressionSources } from '../db/index.js';
 
 /**
  * Compression: old episodic sessions are summarized into one semantic memory each,
@@ -100,30 +101,6 @@ export async function queueSessionCompression(executor: Executor, request: Compr
 const JOB_SESSION = `
 MATCH (j:Job {id: $jobId}) RETURN j.sessionId AS sessionId, j.namespace AS namespace`;
 
-const SESSION_MEMORIES = `
-MATCH (m:Memory {namespace: $namespace, sessionId: $sessionId})
-WHERE m.type = 'episodic' AND m.deletedAt IS NULL AND m.compressedAt IS NULL AND m.supersededAt IS NULL
-RETURN m.id AS id, m.content AS content, m.contentHash AS contentHash, m.occurredAt AS occurredAt, m.source AS source
-ORDER BY m.timelineKey LIMIT toInteger($limit)`;
-
-// Every source must be the version summarized, still live and uncompressed: otherwise nothing.
-// A source already compressed into this very summary is this transaction's own work, re-run
-// after a lost COMMIT reply.
-const CHECK_SOURCES = `
-UNWIND $sources AS src
-OPTIONAL MATCH (m:Memory {id: src.id})
-WHERE m.contentHash = src.contentHash AND m.deletedAt IS NULL AND (m.compressedAt IS NULL OR m.compressedInto = $summaryId)
-RETURN count(m) AS unchanged`;
-
-const LINK_SOURCES = `
-MATCH (s:Memory {id: $summaryId})
-UNWIND $sourceIds AS id
-MATCH (m:Memory {id: id})
-SET m.compressedAt = $now, m.compressedInto = s.id, m.updatedAt = $now
-MERGE (s)-[r:SUMMARIZES]->(m)
-  ON CREATE SET r.at = $now
-SET s.compressionSource = true`;
-
 export interface CompressDeps {
   executor: Executor;
   provider: LlmProvider;
@@ -142,13 +119,7 @@ export async function compressSessionJob(deps: CompressDeps, jobId: string): Pro
   const { executor, provider } = deps;
   const [job] = await executor.read<{ sessionId: string | null; namespace: string }>('compress.job', JOB_SESSION, { jobId });
   if (!job?.sessionId) return { sessionId: null, summaryMemoryId: null, compressed: 0, outcome: 'skipped:no_session' };
-  const sources = await executor.read<{
-    id: string;
-    content: string;
-    contentHash: string;
-    occurredAt: string | null;
-    source: string | null;
-  }>('compress.session', SESSION_MEMORIES, {
+  const sources = await compressibleSessionMemories(executor, {
     namespace: job.namespace,
     sessionId: job.sessionId,
     limit: MAX_SESSION_MEMORIES,
@@ -197,13 +168,13 @@ export async function compressSessionJob(deps: CompressDeps, jobId: string): Pro
   const now = new Date().toISOString();
   try {
     await executor.writeTx('compress.apply', async (tx) => {
-      const [check] = await tx.run<{ unchanged: number }>(CHECK_SOURCES, {
+      const unchanged = await unchangedCompressionSources(
+        tx,
         summaryId,
-        sources: sources.map((s) => ({ id: s.id, contentHash: s.contentHash })),
-      });
-      if (Number(check?.unchanged ?? 0) !== sources.length)
-        throw new ConflictError('a memory of the session changed while it was summarized');
-      await tx.run(LINK_SOURCES, { summaryId, sourceIds, now });
+        sources.map((s) => ({ id: s.id, contentHash: s.contentHash })),
+      );
+      if (unchanged !== sources.length) throw new ConflictError('a memory of the session changed while it was summarized');
+      await linkCompressionSources(tx, summaryId, sourceIds, now);
       await recordHistory(
         tx,
         [

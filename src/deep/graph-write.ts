@@ -3,7 +3,15 @@ import type { Executor } from '../db/index.js';
 import { requireSourceUnchanged } from '../db/index.js';
 import { HISTORY_EVENT, historyId, PIPELINE_ACTOR, recordHistory, type HistoryEventInput } from './history.js';
 import type { Supersession } from './supersession.js';
-import type { AttributeInsert } from '../db/index.js';
+import type { ExtractedAttribute, ExtractedEntity, ExtractedRelation } from '../db/index.js';
+import {
+  createExtractedAttributes,
+  mergeExtractedEntities,
+  mergeExtractedRelations,
+  retireTargetAttributes,
+  retireTargetMemories,
+  supersedeAttributes,
+} from '../db/index.js';
 
 /**
  * Knowledge-graph persistence (entities, aspects, attributes, relations), in its own transaction after the
@@ -11,25 +19,12 @@ import type { AttributeInsert } from '../db/index.js';
  * treats a failure here as non-fatal.
  */
 
-export interface GraphEntity {
-  id: string;
-  name: string;
-  canonicalName: string;
-  mentionText: string;
-  confidence: number;
-}
+export type GraphEntity = ExtractedEntity;
 
-export interface GraphRelation {
-  source: string;
-  target: string;
-  type: string;
-  confidence: number;
-}
+export type GraphRelation = ExtractedRelation;
 
 /** An attribute as the inline linker writes it, plus the extraction's confidence. */
-export interface GraphAttribute extends AttributeInsert {
-  confidence: number;
-}
+export type GraphAttribute = ExtractedAttribute;
 
 /**
  * UPDATE/DELETE in full mode: the target memory is marked superseded (it leaves default recall and
@@ -68,87 +63,6 @@ export interface GraphWriteResult {
   retired: number;
   retiredMemories: string[];
 }
-
-// A memory counts once per entity: mentions move only when this memory's MENTIONS link is new,
-// so re-processing a memory does not inflate them.
-const MERGE_ENTITIES = `
-MATCH (mem:Memory {id: $sourceMemoryId})
-UNWIND $entities AS e
-MERGE (n:Entity {namespace: $namespace, canonicalName: e.canonicalName})
-  ON CREATE SET n.id = e.id, n.name = e.name, n.type = 'extracted', n.mentions = 0, n.createdAt = $now,
-                n.namespaceToken = mem.namespaceToken
-MERGE (mem)-[r:MENTIONS]->(n)
-  ON CREATE SET r.mentionText = e.mentionText, r.confidence = e.confidence,
-                n.mentions = coalesce(n.mentions, 0) + 1, n.updatedAt = $now`;
-
-// `sources` lists the memory behind each counted mention (once per count), so forgetting the
-// memory takes back exactly what it added (src/db/queries/retire-derived.ts).
-const MERGE_RELATIONS = `
-UNWIND $relations AS r
-MATCH (s:Entity {namespace: $namespace, canonicalName: r.source})
-MATCH (o:Entity {namespace: $namespace, canonicalName: r.target})
-MERGE (s)-[rel:RELATES_TO {type: r.type}]->(o)
-  ON CREATE SET rel.strength = 1.0, rel.confidence = r.confidence, rel.mentions = 1, rel.createdAt = $now,
-                rel.sources = [$sourceMemoryId]
-  ON MATCH SET rel.confidence = CASE WHEN coalesce(rel.lastWrite, '') = $writeId THEN rel.confidence
-                 ELSE (coalesce(rel.confidence, 0.0) * coalesce(rel.mentions, 0) + r.confidence) / (coalesce(rel.mentions, 0) + 1) END,
-               rel.sources = CASE WHEN coalesce(rel.lastWrite, '') = $writeId THEN rel.sources ELSE coalesce(rel.sources, []) + $sourceMemoryId END,
-               rel.mentions = coalesce(rel.mentions, 0) + CASE WHEN coalesce(rel.lastWrite, '') = $writeId THEN 0 ELSE 1 END
-SET rel.updatedAt = $now, rel.lastWrite = $writeId`;
-
-const CREATE_ATTRIBUTES = `
-UNWIND $attributes AS a
-MATCH (e:Entity {namespace: $namespace, canonicalName: a.entityCanonicalName})
-MATCH (src:Memory {id: a.memoryId})
-MERGE (asp:Aspect {entityId: e.id, canonicalName: a.aspectCanonicalName})
-  ON CREATE SET asp.id = a.aspectId, asp.name = a.aspect, asp.weight = 1.0, asp.namespace = $namespace, asp.createdAt = $now
-MERGE (e)-[:HAS_ASPECT]->(asp)
-WITH a, asp, src
-WHERE NOT EXISTS { (asp)-[:HAS_ATTRIBUTE]->(other:Attribute {status: 'active', content: a.content}) WHERE other.id <> a.id }
-MERGE (attr:Attribute {id: a.id})
-  ON CREATE SET attr.namespace = $namespace, attr.content = a.content, attr.name = left(a.content, 60), attr.kind = a.kind,
-    attr.importance = a.importance, attr.confidence = a.confidence, attr.status = 'active', attr.validFrom = $now,
-    attr.createdBy = $actor
-MERGE (asp)-[:HAS_ATTRIBUTE]->(attr)
-MERGE (attr)-[:FROM]->(src)
-RETURN attr.id AS id`;
-
-const SUPERSEDE = `
-UNWIND $supersessions AS s
-MATCH (newer:Attribute {id: s.newId, status: 'active'})
-MATCH (old:Attribute {id: s.oldId, status: 'active'})
-SET old.status = 'superseded', old.validTo = $now
-MERGE (newer)-[r:SUPERSEDES]->(old)
-  ON CREATE SET r.method = s.method, r.reason = s.detail, r.at = $now
-RETURN s.newId AS newId, s.oldId AS oldId`;
-
-const RETIRE_TARGETS = `
-UNWIND $retirements AS r
-MATCH (attr:Attribute {status: 'active'})-[:FROM]->(:Memory {id: r.targetMemoryId})
-WHERE NOT attr.id IN r.newAttributeIds
-SET attr.status = 'superseded', attr.validTo = $now
-WITH r, attr
-CALL (r, attr) {
-  UNWIND r.newAttributeIds AS newId
-  MATCH (newer:Attribute {id: newId})
-  MERGE (newer)-[s:SUPERSEDES]->(attr)
-    ON CREATE SET s.method = toLower(r.action), s.reason = r.reason, s.at = $now
-}
-RETURN r.targetMemoryId AS targetMemoryId, collect(attr.id) AS attributeIds`;
-
-// The fact that replaces a memory never supersedes itself or the memory it was extracted from.
-const RETIRE_TARGET_MEMORIES = `
-UNWIND $retirements AS r
-MATCH (old:Memory {id: r.targetMemoryId})
-WHERE old.deletedAt IS NULL AND old.supersededAt IS NULL AND old.id <> $sourceMemoryId AND old.id <> coalesce(r.newMemoryId, '')
-SET old.supersededAt = $now, old.validTo = $now, old.supersededBy = r.newMemoryId, old.updatedAt = $now
-WITH r, old
-CALL (r, old) {
-  MATCH (newer:Memory {id: r.newMemoryId})
-  MERGE (newer)-[s:SUPERSEDES]->(old)
-    ON CREATE SET s.method = toLower(r.action), s.reason = r.reason, s.at = $now
-}
-RETURN old.id AS id`;
 
 // One open classify job per entity: a leased one is asked to run again (it may have read its batch
 // already), a pending one will see the new attributes.
@@ -192,29 +106,20 @@ export async function persistGraph(executor: Executor, plan: GraphPlan, context:
   );
   return executor.writeTx('extraction.graph', async (tx) => {
     await requireSourceUnchanged(tx, { memoryId: plan.sourceMemoryId, contentHash: context.sourceContentHash });
-    if (plan.entities.length) await tx.run(MERGE_ENTITIES, { ...base, sourceMemoryId: plan.sourceMemoryId, entities: plan.entities });
-    if (plan.relations.length) await tx.run(MERGE_RELATIONS, { ...base, sourceMemoryId: plan.sourceMemoryId, relations: plan.relations });
+    if (plan.entities.length) await mergeExtractedEntities(tx, { ...base, sourceMemoryId: plan.sourceMemoryId, entities: plan.entities });
+    if (plan.relations.length)
+      await mergeExtractedRelations(tx, { ...base, sourceMemoryId: plan.sourceMemoryId, relations: plan.relations });
     const created = plan.attributes.length
-      ? await tx.run<{ id: string }>(CREATE_ATTRIBUTES, { ...base, attributes: plan.attributes, actor: PIPELINE_ACTOR })
+      ? await createExtractedAttributes(tx, { ...base, attributes: plan.attributes, actor: PIPELINE_ACTOR })
       : [];
-    const superseded = plan.supersessions.length
-      ? await tx.run<{ newId: string; oldId: string }>(SUPERSEDE, { ...base, supersessions: plan.supersessions })
-      : [];
-    const retiredAttributes = plan.retirements.length
-      ? await tx.run<{ targetMemoryId: string; attributeIds: string[] }>(RETIRE_TARGETS, { ...base, retirements: plan.retirements })
-      : [];
+    const superseded = plan.supersessions.length ? await supersedeAttributes(tx, { ...base, supersessions: plan.supersessions }) : [];
+    const retiredAttributes = plan.retirements.length ? await retireTargetAttributes(tx, { ...base, retirements: plan.retirements }) : [];
     const classify = (plan.classifyJobs ?? []).filter((j) =>
       created.some((c) => plan.attributes.find((a) => a.id === c.id)?.entityCanonicalName === j.entityCanonicalName),
     );
     if (classify.length) await tx.run(QUEUE_CLASSIFY, { ...base, jobs: classify });
     const retiredMemories = plan.retirements.length
-      ? (
-          await tx.run<{ id: string }>(RETIRE_TARGET_MEMORIES, {
-            ...base,
-            sourceMemoryId: plan.sourceMemoryId,
-            retirements: plan.retirements,
-          })
-        ).map((r) => r.id)
+      ? await retireTargetMemories(tx, { ...base, sourceMemoryId: plan.sourceMemoryId, retirements: plan.retirements })
       : [];
     const attributesOf = new Map(retiredAttributes.map((r) => [r.targetMemoryId, r.attributeIds]));
 

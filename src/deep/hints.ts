@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Executor } from '../db/index.js';
 import { parseLlmJson } from '../llm/index.js';
 import { LlmParseError, type LlmProvider } from '../llm/index.js';
-import { requireSourceUnchanged } from '../db/index.js';
+import { replaceHints, requireSourceUnchanged } from '../db/index.js';
 import { redactStored } from '../redaction/index.js';
 import { HISTORY_EVENT, historyId, recordHistory } from './history.js';
 import { hintsSchema } from './output-schemas.js';
@@ -61,15 +61,6 @@ export function validateHints(raw: unknown, max: number): HintsResult {
   return { hints, warnings };
 }
 
-// Re-running a hints job replaces the memory's hints instead of adding a second set.
-const REPLACE_HINTS = `
-MATCH (m:Memory {id: $memoryId})
-OPTIONAL MATCH (old:Hint)-[:HINT_OF]->(m)
-DETACH DELETE old
-WITH DISTINCT m
-UNWIND $hints AS h
-CREATE (:Hint {id: h.id, namespace: m.namespace, namespaceToken: m.namespaceToken, text: h.text, name: left(h.text, 60), createdAt: $now})-[:HINT_OF]->(m)`;
-
 /** Throws ConflictError (nothing written) when the memory changed since `source` was read. */
 export async function writeHints(
   executor: Executor,
@@ -91,7 +82,7 @@ export async function writeHints(
   };
   await executor.writeTx('extraction.hints', async (tx) => {
     await requireSourceUnchanged(tx, { memoryId, contentHash: source.contentHash });
-    await tx.run(REPLACE_HINTS, { memoryId, hints, now });
+    await replaceHints(tx, memoryId, hints, now);
     await recordHistory(tx, [event], { now, model });
   });
 }

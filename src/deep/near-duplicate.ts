@@ -1,4 +1,5 @@
-import type { Executor, TxRunner } from '../db/index.js';
+import type { DuplicatePair, Executor, TxRunner } from '../db/index.js';
+import { openDuplicatePair, resolveDuplicate, supersedeDuplicate } from '../db/index.js';
 import type { LlmProvider } from '../llm/index.js';
 import type { Logger } from '../logger.js';
 import { HISTORY_EVENT, historyId, PIPELINE_ACTOR, recordHistory } from './history.js';
@@ -46,53 +47,9 @@ export const DEDUP_OUTCOME = {
   changed: 'discarded:memory_changed',
 } as const;
 
-interface Pair {
-  newId: string;
-  namespace: string;
-  newContent: string;
-  newHash: string;
-  oldId: string;
-  oldContent: string;
-  oldHash: string;
-  similarity: number;
-}
-
-// Either direction: an update of the older memory may have re-linked the pair the other way.
-const OPEN_PAIR = `
-MATCH (m:Memory {id: $id})-[d:DUPLICATE_OF]->(old:Memory)
-WHERE m.deletedAt IS NULL AND m.supersededAt IS NULL AND old.deletedAt IS NULL AND old.supersededAt IS NULL
-  AND d.reviewedAt IS NULL AND old.namespace = m.namespace
-RETURN m.id AS newId, m.namespace AS namespace, m.content AS newContent, m.contentHash AS newHash,
-       old.id AS oldId, old.content AS oldContent, old.contentHash AS oldHash, d.similarity AS similarity
-ORDER BY d.similarity DESC, old.id LIMIT 1`;
-
-// Applied only while both memories are the versions decided on and the link is still open, or
-// resolved by this very decision (eventId): the transaction re-run after a lost COMMIT reply.
-const RESOLVE = `
-MATCH (m:Memory {id: $newId})-[d:DUPLICATE_OF]->(old:Memory {id: $oldId})
-WHERE (d.reviewedAt IS NULL OR d.eventId = $eventId) AND m.contentHash = $newHash AND old.contentHash = $oldHash
-  AND m.deletedAt IS NULL AND old.deletedAt IS NULL
-SET d.reviewedAt = $now, d.decision = $action, d.eventId = $eventId
-RETURN m.id AS id`;
-
-const SUPERSEDE = `
-MATCH (winner:Memory {id: $winnerId}), (loser:Memory {id: $loserId})
-WHERE loser.supersededAt IS NULL
-SET loser.supersededAt = $now, loser.validTo = $now, loser.supersededBy = winner.id, loser.updatedAt = $now
-MERGE (winner)-[s:SUPERSEDES]->(loser)
-  ON CREATE SET s.method = $action, s.reason = $reason, s.at = $now
-RETURN loser.id AS id`;
-
-// After a merge the older memory carries the merged text: only its content is checked.
-const MERGED_STILL = `
-MATCH (m:Memory {id: $newId})-[d:DUPLICATE_OF]->(old:Memory {id: $oldId})
-WHERE (d.reviewedAt IS NULL OR d.eventId = $eventId) AND m.contentHash = $newHash AND m.deletedAt IS NULL AND old.deletedAt IS NULL
-SET d.reviewedAt = $now, d.decision = 'merge', d.eventId = $eventId
-RETURN m.id AS id`;
-
 export async function resolveNearDuplicate(deps: NearDuplicateDeps, memoryId: string): Promise<NearDuplicateResult> {
   const { executor, provider, settings } = deps;
-  const [pair] = await executor.read<Pair & Record<string, unknown>>('dedup.pair', OPEN_PAIR, { id: memoryId });
+  const pair = await openDuplicatePair(executor, memoryId);
   if (!pair)
     return { outcome: DEDUP_OUTCOME.noPair, action: null, newMemoryId: memoryId, existingMemoryId: null, similarity: null, warning: null };
 
@@ -132,12 +89,11 @@ export async function resolveNearDuplicate(deps: NearDuplicateDeps, memoryId: st
       action: decision.action,
       eventId,
     };
-    const resolved = await tx.run(decision.action === 'merge' ? MERGED_STILL : RESOLVE, params);
-    if (resolved.length === 0) return false;
+    if (!(await resolveDuplicate(tx, params))) return false;
     if (decision.action === 'merge')
-      await tx.run(SUPERSEDE, { winnerId: pair.oldId, loserId: pair.newId, now: at, action: 'merge', reason: decision.reason });
+      await supersedeDuplicate(tx, { winnerId: pair.oldId, loserId: pair.newId, now: at, action: 'merge', reason: decision.reason });
     if (decision.action === 'replace')
-      await tx.run(SUPERSEDE, { winnerId: pair.newId, loserId: pair.oldId, now: at, action: 'replace', reason: decision.reason });
+      await supersedeDuplicate(tx, { winnerId: pair.newId, loserId: pair.oldId, now: at, action: 'replace', reason: decision.reason });
     await audit(
       tx,
       eventId,
@@ -161,7 +117,7 @@ export async function resolveNearDuplicate(deps: NearDuplicateDeps, memoryId: st
 async function audit(
   tx: TxRunner,
   eventId: string,
-  pair: Pair,
+  pair: DuplicatePair,
   decision: NearDuplicateDecision | null,
   outcome: string,
   extra: Record<string, unknown> | null,

@@ -1,4 +1,5 @@
 import type { Executor } from '../db/index.js';
+import { activeSiblingAttributes } from '../db/index.js';
 import type { LlmProvider } from '../llm/index.js';
 import { trimEndChars } from '../text/index.js';
 import type { AttributePlan } from './classify.js';
@@ -30,12 +31,6 @@ export interface SemanticSettings {
   timeoutMs: number;
 }
 
-const ACTIVE_SIBLINGS = `
-UNWIND $keys AS k
-MATCH (e:Entity {namespace: $namespace, canonicalName: k.entity})-[:HAS_ASPECT]->(asp:Aspect {canonicalName: k.aspect})
-MATCH (asp)-[:HAS_ATTRIBUTE]->(attr:Attribute {status: 'active'})
-RETURN k.entity AS entity, k.aspect AS aspect, attr.id AS id, attr.content AS content`;
-
 export async function planSupersessions(
   executor: Executor,
   provider: LlmProvider | null,
@@ -52,11 +47,7 @@ export async function planSupersessions(
       ]),
     ).values(),
   ];
-  const rows = await executor.read<{ entity: string; aspect: string; id: string; content: string }>(
-    'extraction.siblings',
-    ACTIVE_SIBLINGS,
-    { namespace, keys },
-  );
+  const rows = await activeSiblingAttributes(executor, namespace, keys);
   const siblings = new Map<string, Array<{ id: string; content: string }>>();
   for (const row of rows) {
     const key = siblingKey(row.entity, row.aspect);

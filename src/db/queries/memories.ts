@@ -1,4 +1,4 @@
-import type { Executor } from '../executor.js';
+import type { Executor, TxRunner } from '../executor.js';
 import { CHUNK_RETURN, MEMORY_RETURN, type ChunkRecord, type MemoryRecord } from '../records.js';
 
 export const LIVE_BY_DEDUP_KEYS = `
@@ -89,4 +89,35 @@ export interface SourceMemoryRow {
 export async function sourceMemory(executor: Executor, id: string): Promise<SourceMemoryRow | null> {
   const rows = await executor.read<SourceMemoryRow & Record<string, unknown>>('worker.source-memory', SOURCE_MEMORY, { id });
   return rows[0] ?? null;
+}
+
+// The fact that replaces a memory never supersedes itself or the memory it was extracted from.
+export const RETIRE_TARGET_MEMORIES = `
+UNWIND $retirements AS r
+MATCH (old:Memory {id: r.targetMemoryId})
+WHERE old.deletedAt IS NULL AND old.supersededAt IS NULL AND old.id <> $sourceMemoryId AND old.id <> coalesce(r.newMemoryId, '')
+SET old.supersededAt = $now, old.validTo = $now, old.supersededBy = r.newMemoryId, old.updatedAt = $now
+WITH r, old
+CALL (r, old) {
+  MATCH (newer:Memory {id: r.newMemoryId})
+  MERGE (newer)-[s:SUPERSEDES]->(old)
+    ON CREATE SET s.method = toLower(r.action), s.reason = r.reason, s.at = $now
+}
+RETURN old.id AS id`;
+
+/**
+ * In the deep path's graph transaction: the memories an UPDATE/DELETE decision retires, marked
+ * superseded (by the fact that replaces them, for an UPDATE). Returns the ids marked.
+ */
+export async function retireTargetMemories(
+  tx: TxRunner,
+  p: {
+    namespace: string;
+    now: string;
+    writeId: string;
+    sourceMemoryId: string;
+    retirements: ReadonlyArray<{ targetMemoryId: string; action: string; reason: string; newMemoryId: string | null }>;
+  },
+): Promise<string[]> {
+  return (await tx.run<{ id: string }>(RETIRE_TARGET_MEMORIES, { ...p })).map((r) => r.id);
 }

@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/index.js';
+import { maintenanceCounts } from '../../db/index.js';
 
 /** The health diagnostics (queue, indexes, storage) of one namespace (null: every namespace). */
 export interface Diagnostics {
@@ -8,33 +9,6 @@ export interface Diagnostics {
   /** Composite health in [0, 1]: the mean of the queue, index and storage scores. */
   score: number;
 }
-
-const SCOPE = (v: string) => `($namespace IS NULL OR ${v}.namespace = $namespace)`;
-
-// Counts by index seek where one exists; the coverage counts read what the indexes index: a live
-// memory without content or namespace token is missing from the full-text index, a live memory's
-// chunk without a vector from the vector index.
-const QUEUE = `
-MATCH (j:Job) WHERE ${SCOPE('j')}
-RETURN count(j) AS total,
-       count(CASE WHEN j.status = 'dead' THEN 1 END) AS dead,
-       count(CASE WHEN j.status = 'leased' AND j.leasedAt < $staleBefore THEN 1 END) AS staleLeases`;
-
-const MEMORIES = `
-MATCH (m:Memory) WHERE ${SCOPE('m')}
-WITH count(m) AS memories,
-     count(CASE WHEN m.deletedAt IS NOT NULL THEN 1 END) AS tombstones,
-     count(CASE WHEN m.deletedAt IS NULL THEN 1 END) AS active,
-     count(CASE WHEN m.deletedAt IS NULL AND m.content IS NOT NULL AND m.namespaceToken IS NOT NULL THEN 1 END) AS indexed
-RETURN memories, tombstones, active, indexed`;
-
-const CHUNKS = `
-MATCH (m:Memory)-[:HAS_CHUNK]->(c:Chunk) WHERE ${SCOPE('m')} AND m.deletedAt IS NULL
-RETURN count(c) AS chunks, count(c.embedding) AS embedded`;
-
-const INDEXES = `
-SHOW INDEXES YIELD type, state WHERE type IN ['FULLTEXT', 'VECTOR']
-RETURN count(*) AS total, count(CASE WHEN state = 'ONLINE' THEN 1 END) AS online`;
 
 export const DIAGNOSTIC_THRESHOLDS = {
   /** Dead jobs share above which the queue scores 0. */
@@ -46,12 +20,7 @@ export const DIAGNOSTIC_THRESHOLDS = {
 export async function diagnose(executor: Executor, namespace: string | null, leaseTimeoutMs: number): Promise<Diagnostics> {
   const staleBefore = new Date(Date.now() - leaseTimeoutMs).toISOString();
   const n = (v: unknown) => Number(v ?? 0);
-  const [[q], [m], [c], [i]] = await Promise.all([
-    executor.read('maintenance.queue', QUEUE, { namespace, staleBefore }),
-    executor.read('maintenance.memories', MEMORIES, { namespace }),
-    executor.read('maintenance.chunks', CHUNKS, { namespace }),
-    executor.read('maintenance.indexes', INDEXES),
-  ]);
+  const { queue: q, memories: m, chunks: c, indexes: i } = await maintenanceCounts(executor, namespace, staleBefore);
   const total = n(q?.total);
   const dead = n(q?.dead);
   const memories = n(m?.memories);

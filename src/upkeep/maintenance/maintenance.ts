@@ -1,8 +1,9 @@
 import type { Executor } from '../../db/index.js';
+import { maintenanceReleaseStale, maintenanceRequeueDead } from '../../db/index.js';
 import type { Logger } from '../../logger.js';
 import { diagnose, type Diagnostics } from './diagnostics.js';
 import type { ActionLimit } from '../../config/index.js';
-import { recommend, releaseStaleLeases, requeueDeadJobs, type Recommendation, type RepairAction } from './repairs.js';
+import { recommend, type Recommendation, type RepairAction } from './repairs.js';
 
 export type MaintenanceMode = 'observe' | 'execute';
 
@@ -147,9 +148,9 @@ export class MaintenanceWorker {
   private async execute(r: Recommendation, namespace: string | null): Promise<number | null> {
     switch (r.action) {
       case 'requeueDeadJobs':
-        return requeueDeadJobs(this.executor, namespace, REPAIR_BATCH);
+        return maintenanceRequeueDead(this.executor, namespace, REPAIR_BATCH);
       case 'releaseStaleLeases':
-        return releaseStaleLeases(this.executor, namespace, this.settings.leaseTimeoutMs, REPAIR_BATCH);
+        return maintenanceReleaseStale(this.executor, namespace, this.settings.leaseTimeoutMs, REPAIR_BATCH);
       case 'reembedMissingVectors':
         return this.hooks.reembed();
       case 'triggerRetentionSweep':

@@ -1,11 +1,7 @@
 import neo4j from 'neo4j-driver';
 import type { Executor } from '../../db/index.js';
-import { purgeChunks } from './purge-chunks.js';
-import { purgeHistory } from './purge-history.js';
-import { purgeCompletedJobs, purgeDeadJobs } from './purge-jobs.js';
-import { purgeMentions } from './purge-mentions.js';
-import { purgeTombstones } from './purge-tombstones.js';
-import type { PurgeStep, RetentionWindow, StepCounts } from './types.js';
+import { purgeChunks, purgeCompletedJobs, purgeDeadJobs, purgeHistory, purgeMentions, purgeTombstones } from '../../db/index.js';
+import type { PurgeStep, RetentionWindow, StepCounts } from '../../db/index.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

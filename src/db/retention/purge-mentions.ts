@@ -1,9 +1,9 @@
-import type { TxRunner } from '../../db/index.js';
-import { counts, IN_SCOPE, type PurgeScope, type PurgeStep } from './types.js';
+import type { TxRunner } from '../executor.js';
+import { counts, IN_SCOPE, type PurgeScope, type PurgeStep } from './purge-step.js';
 
 // Step 1, graph links: mentions still held by expired tombstones go, entity counters follow
 // them down (forget unlinks at once today; tombstones written before that still hold theirs).
-const DELETE_MENTIONS = `
+export const PURGE_EXPIRED_MENTIONS = `
 MATCH (m:Memory)-[r:MENTIONS]->(e:Entity)
 WHERE m.deletedAt < $cutoff AND ${IN_SCOPE('m')}
 WITH r, e LIMIT $limit
@@ -55,14 +55,17 @@ CALL (es) {
 FOREACH (x IN es | DETACH DELETE x)
 RETURN size(es) AS entities, relations`;
 
-const PREVIEW_LINKS = `
+export const PREVIEW_EXPIRED_MENTIONS = `
 MATCH (m:Memory)-[r:MENTIONS]->(:Entity)
 WHERE m.deletedAt < $cutoff AND ${IN_SCOPE('m')}
 WITH r LIMIT $limit
 RETURN count(*) AS links`;
 
-const PREVIEW_ORPHANS = (scope: 'one' | 'all') => `${ORPHANS(scope)}
+export const PREVIEW_ORPHANS = (scope: 'one' | 'all') => `${ORPHANS(scope)}
 RETURN count(*) AS entities, sum(COUNT { (e)-[:RELATES_TO]-() }) AS relations`;
+
+/** The orphans found, then deleted with their aspects, attributes and relations. */
+export const PURGE_ORPHANS = (scope: 'one' | 'all') => ORPHANS(scope) + DELETE_TAIL;
 
 const which = (scope: PurgeScope) => (scope.namespace === null ? 'all' : 'one');
 
@@ -79,13 +82,13 @@ export const purgeMentions: PurgeStep = {
   name: 'graphLinks',
   window: 'tombstone',
   async purge(tx, scope) {
-    const touched = await tx.run<{ id: string; n: number }>(DELETE_MENTIONS, { ...scope });
+    const touched = await tx.run<{ id: string; n: number }>(PURGE_EXPIRED_MENTIONS, { ...scope });
     const links = touched.reduce((sum, r) => sum + Number(r.n), 0);
-    const o = await orphans(tx, ORPHANS(which(scope)) + DELETE_TAIL, { ...scope, ids: touched.map((r) => r.id) });
+    const o = await orphans(tx, PURGE_ORPHANS(which(scope)), { ...scope, ids: touched.map((r) => r.id) });
     return counts(links, o.entities, o.relations);
   },
   async preview(tx, scope) {
-    const [row] = await tx.run<{ links: number }>(PREVIEW_LINKS, { ...scope });
+    const [row] = await tx.run<{ links: number }>(PREVIEW_EXPIRED_MENTIONS, { ...scope });
     // Orphans known now (entities the links above would empty are found by the next run).
     const o = await orphans(tx, PREVIEW_ORPHANS(which(scope)), { ...scope, ids: [] });
     return counts(Number(row?.links ?? 0), o.entities, o.relations);

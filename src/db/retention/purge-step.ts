@@ -1,4 +1,10 @@
-import type { TxRunner } from '../../db/index.js';
+import type { TxRunner } from '../executor.js';
+
+/**
+ * Retention's purge steps: each deletes one kind of expired record in its own short transaction,
+ * at most `limit` rows, and previews the same count read-only (a dry run). The sweep's order and
+ * windows are upkeep's (src/upkeep/retention/run-retention.ts).
+ */
 
 /** What one purge step may touch: one namespace (null = every namespace), older than cutoff, at most limit rows. */
 export interface PurgeScope {

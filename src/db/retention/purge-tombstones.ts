@@ -1,9 +1,9 @@
-import { countingStep, IN_SCOPE, type PurgeStep } from './types.js';
+import { countingStep, IN_SCOPE, type PurgeStep } from './purge-step.js';
 
 // Step 3, tombstones: only memories the first two steps have emptied, so a batch cut short
 // upstream never leaves chunks or mentions behind. Their hints (search text) and finished or
 // waiting jobs go with them; a leased job is left to its worker, which finds the memory gone.
-const DELETE = `
+export const PURGE_EXPIRED_TOMBSTONES = `
 MATCH (m:Memory)
 WHERE m.deletedAt < $cutoff AND ${IN_SCOPE('m')}
   AND NOT EXISTS { (m)-[:HAS_CHUNK]->() } AND NOT EXISTS { (m)-[:MENTIONS]->() }
@@ -19,10 +19,10 @@ CALL (m) {
 DETACH DELETE m
 RETURN count(*) AS deleted`;
 
-const PREVIEW = `
+export const PREVIEW_EXPIRED_TOMBSTONES = `
 MATCH (m:Memory)
 WHERE m.deletedAt < $cutoff AND ${IN_SCOPE('m')}
 WITH m LIMIT $limit
 RETURN count(*) AS deleted`;
 
-export const purgeTombstones: PurgeStep = countingStep('tombstones', 'tombstone', DELETE, PREVIEW);
+export const purgeTombstones: PurgeStep = countingStep('tombstones', 'tombstone', PURGE_EXPIRED_TOMBSTONES, PREVIEW_EXPIRED_TOMBSTONES);
