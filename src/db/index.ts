@@ -106,3 +106,35 @@ export {
   historyByMemoryIds,
   memoriesByEntityIds,
 } from './queries/graph.js';
+// The one HistoryEvent writer and the one Job creator, and the statements of the writes that use them.
+export {
+  markReverted,
+  MEMORY_EVENT,
+  recordEvents,
+  settleEvent,
+  type HistoryEventName,
+  type HistoryEventWrite,
+  type HistoryTarget,
+} from './history.js';
+export { enqueue, jobName, type JobInput, type JobKind, type JobTarget } from './jobs/index.js';
+export { applyAspectFeedback, decayAspects, type FeedbackCounts } from './queries/aspect-feedback.js';
+export {
+  applyClassification,
+  classifyJobEntityId,
+  unclassifiedAttributes,
+  type ClassificationMove,
+  type UnclassifiedBatch,
+} from './queries/classify-entity.js';
+export { queueClassifyJobs } from './queries/classify-queue.js';
+export { queueCompressJobs } from './queries/compress-queue.js';
+export {
+  factToForget,
+  loadProposal,
+  reopenDuplicate,
+  restoreAttributes,
+  restoreDuplicate,
+  restoreMemory,
+  retractAttribute,
+  revertDetails,
+  targetRetirements,
+} from './queries/revert.js';
