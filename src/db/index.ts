@@ -159,7 +159,12 @@ export {
 export { candidateKeywordHits, candidateMemories } from './queries/decision-candidates.js';
 export { replaceHints } from './queries/hints.js';
 export { openDuplicatePair, resolveDuplicate, supersedeDuplicate, type DuplicatePair } from './queries/near-duplicates.js';
-export { compressibleSessionMemories, linkCompressionSources, unchangedCompressionSources } from './queries/session-compression.js';
+export {
+  compressJobSession,
+  compressibleSessionMemories,
+  linkCompressionSources,
+  unchangedCompressionSources,
+} from './queries/session-compression.js';
 export {
   mergeExtractedEntities,
   mergeExtractedRelations,
@@ -181,3 +186,35 @@ export { purgeHistory } from './retention/purge-history.js';
 export { purgeCompletedJobs, purgeDeadJobs } from './retention/purge-jobs.js';
 export { purgeMentions } from './retention/purge-mentions.js';
 export { purgeTombstones } from './retention/purge-tombstones.js';
+// The one HistoryEvent writer and the one Job creator, and the statements of the writes that use them.
+export {
+  markReverted,
+  MEMORY_EVENT,
+  recordEvents,
+  settleEvent,
+  type HistoryEventName,
+  type HistoryEventWrite,
+  type HistoryTarget,
+} from './history.js';
+export { enqueue, jobName, type JobInput, type JobKind, type JobTarget } from './jobs/index.js';
+export { applyAspectFeedback, decayAspects, type FeedbackCounts } from './queries/aspect-feedback.js';
+export {
+  applyClassification,
+  classifyJobEntityId,
+  unclassifiedAttributes,
+  type ClassificationMove,
+  type UnclassifiedBatch,
+} from './queries/classify-entity.js';
+export { queueClassifyJobs } from './queries/classify-queue.js';
+export { queueCompressJobs } from './queries/compress-queue.js';
+export {
+  factToForget,
+  loadProposal,
+  reopenDuplicate,
+  restoreAttributes,
+  restoreDuplicate,
+  restoreMemory,
+  retractAttribute,
+  revertDetails,
+  targetRetirements,
+} from './queries/revert.js';

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import neo4j from 'neo4j-driver';
 import type { Executor } from '../db/index.js';
-import { JOB_RETURN, type JobRecord } from '../db/index.js';
+import { queueCompressJobs, type JobRecord } from '../db/index.js';
 import { ConflictError, ValidationError } from '../errors.js';
 import { parseLlmJson } from '../llm/index.js';
 import { LlmParseError, type LlmProvider } from '../llm/index.js';
@@ -9,7 +8,7 @@ import { MAX_EXTRACTION_INPUT_CHARS } from './extract-facts.js';
 import type { FactWriter } from './fact-writes.js';
 import { HISTORY_EVENT, historyId, PIPELINE_ACTOR, recordHistory } from './history.js';
 import type { JsonSchema } from './output-schemas.js';
-import { compressibleSessionMemories, linkCompressionSources, unchangedCompressionSources } from '../db/index.js';
+import { compressibleSessionMemories, compressJobSession, linkCompressionSources, unchangedCompressionSources } from '../db/index.js';
 
 /**
  * Compression: old episodic sessions are summarized into one semantic memory each,
@@ -44,32 +43,6 @@ Conversation:
 """${session}"""`;
 }
 
-// Sessions whose uncompressed episodic memories all happened before $olderThan, oldest first,
-// without an open compress job; queued only when at least $minSessions qualify. Job ids are made
-// before the call (one per position), so a re-run of this transaction MERGEs the same jobs.
-const QUEUE_SESSIONS = `
-MATCH (m:Memory {namespace: $namespace})
-WHERE m.type = 'episodic' AND m.sessionId IS NOT NULL AND m.deletedAt IS NULL AND m.compressedAt IS NULL AND m.supersededAt IS NULL
-WITH m.sessionId AS sessionId, count(m) AS n, max(coalesce(m.occurredAt, m.createdAt)) AS last
-WHERE n >= $minMemories AND last < $olderThan
-  AND NOT EXISTS { MATCH (j:Job {namespace: $namespace, kind: 'compress', sessionId: sessionId}) WHERE j.status IN ['pending', 'leased'] AND NOT j.id IN $jobIds }
-WITH sessionId, last ORDER BY last, sessionId LIMIT toInteger($maxSessions)
-WITH collect(sessionId) AS sessions
-WHERE size(sessions) >= $minSessions
-UNWIND range(0, size(sessions) - 1) AS i
-WITH sessions[i] AS sessionId, $jobIds[i] AS jobId
-CALL (sessionId) {
-  MATCH (first:Memory {namespace: $namespace, sessionId: sessionId})
-  WHERE first.type = 'episodic' AND first.deletedAt IS NULL AND first.compressedAt IS NULL
-  RETURN first ORDER BY first.timelineKey LIMIT 1
-}
-MERGE (job:Job {id: jobId})
-  ON CREATE SET job.namespace = $namespace, job.kind = 'compress', job.sessionId = sessionId, job.status = 'pending',
-    job.attempts = 0, job.maxAttempts = $maxAttempts, job.availableAt = $now, job.createdAt = $now, job.updatedAt = $now,
-    job.name = 'compress ' + left(sessionId, 40)
-MERGE (job)-[:FOR]->(first)
-RETURN ${JOB_RETURN('job', 'first')} AS job`;
-
 export interface CompressRequest {
   namespace: string;
   olderThan: string;
@@ -85,21 +58,18 @@ export async function queueSessionCompression(executor: Executor, request: Compr
   if (!Number.isInteger(request.minSessions) || request.minSessions < 1)
     throw new ValidationError('minSessions must be a positive integer', { field: 'minSessions' });
   const maxSessions = Math.min(Math.max(1, request.maxSessions), MAX_SESSIONS_PER_CALL);
-  const rows = await executor.write<{ job: JobRecord }>('compress.queue', QUEUE_SESSIONS, {
+  // Job ids are made before the transaction, one per position: a re-run of it queues the same jobs.
+  return queueCompressJobs(executor, {
     namespace: request.namespace,
     olderThan: olderThan.toISOString(),
-    minSessions: neo4j.int(request.minSessions),
-    minMemories: neo4j.int(MIN_SESSION_MEMORIES),
-    maxSessions: neo4j.int(maxSessions),
-    maxAttempts: neo4j.int(request.maxAttempts),
+    minSessions: request.minSessions,
+    minMemories: MIN_SESSION_MEMORIES,
+    maxSessions,
+    maxAttempts: request.maxAttempts,
     jobIds: Array.from({ length: maxSessions }, () => randomUUID()),
     now: new Date().toISOString(),
   });
-  return rows.map((r) => r.job);
 }
-
-const JOB_SESSION = `
-MATCH (j:Job {id: $jobId}) RETURN j.sessionId AS sessionId, j.namespace AS namespace`;
 
 export interface CompressDeps {
   executor: Executor;
@@ -117,7 +87,7 @@ export interface CompressResult {
 
 export async function compressSessionJob(deps: CompressDeps, jobId: string): Promise<CompressResult> {
   const { executor, provider } = deps;
-  const [job] = await executor.read<{ sessionId: string | null; namespace: string }>('compress.job', JOB_SESSION, { jobId });
+  const job = await compressJobSession(executor, jobId);
   if (!job?.sessionId) return { sessionId: null, summaryMemoryId: null, compressed: 0, outcome: 'skipped:no_session' };
   const sources = await compressibleSessionMemories(executor, {
     namespace: job.namespace,

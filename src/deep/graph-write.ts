@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Executor } from '../db/index.js';
-import { requireSourceUnchanged } from '../db/index.js';
+import { queueClassifyJobs, requireSourceUnchanged } from '../db/index.js';
 import { HISTORY_EVENT, historyId, PIPELINE_ACTOR, recordHistory, type HistoryEventInput } from './history.js';
 import type { Supersession } from './supersession.js';
 import type { ExtractedAttribute, ExtractedEntity, ExtractedRelation } from '../db/index.js';
@@ -64,22 +64,6 @@ export interface GraphWriteResult {
   retiredMemories: string[];
 }
 
-// One open classify job per entity: a leased one is asked to run again (it may have read its batch
-// already), a pending one will see the new attributes.
-const QUEUE_CLASSIFY = `
-UNWIND $jobs AS j
-MATCH (e:Entity {namespace: $namespace, canonicalName: j.entityCanonicalName})
-OPTIONAL MATCH (o:Job {kind: 'classify'})-[:FOR]->(e)
-  WHERE o.status IN ['pending', 'leased'] AND o.id <> j.id
-WITH j, e, collect(o) AS open
-FOREACH (l IN [x IN open WHERE x.status = 'leased'] | SET l.rerunRequested = $now)
-WITH j, e, open WHERE size(open) = 0
-MERGE (job:Job {id: j.id})
-  ON CREATE SET job.namespace = $namespace, job.kind = 'classify', job.status = 'pending', job.attempts = 0,
-    job.maxAttempts = j.maxAttempts, job.availableAt = $now, job.createdAt = $now, job.updatedAt = $now,
-    job.name = 'classify ' + left(e.name, 40)
-MERGE (job)-[:FOR]->(e)`;
-
 export interface GraphWriteContext {
   now: string;
   model: string;
@@ -117,7 +101,7 @@ export async function persistGraph(executor: Executor, plan: GraphPlan, context:
     const classify = (plan.classifyJobs ?? []).filter((j) =>
       created.some((c) => plan.attributes.find((a) => a.id === c.id)?.entityCanonicalName === j.entityCanonicalName),
     );
-    if (classify.length) await tx.run(QUEUE_CLASSIFY, { ...base, jobs: classify });
+    if (classify.length) await queueClassifyJobs(tx, { namespace: plan.namespace, now: context.now, jobs: classify });
     const retiredMemories = plan.retirements.length
       ? await retireTargetMemories(tx, { ...base, sourceMemoryId: plan.sourceMemoryId, retirements: plan.retirements })
       : [];

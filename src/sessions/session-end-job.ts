@@ -86,13 +86,13 @@ export async function runSessionEnd(deps: SessionEndDeps, jobId: string): Promis
     continuity,
     // Recorded now or by an earlier run of this job: either way the session's feedback is in.
     feedbackApplied: true,
-    details: JSON.stringify({
+    details: {
       summarizer: summary.summarizer,
       continuity: continuity.score,
       injected: ordered.length,
       used: continuity.used,
       keywordHits: session.keywordHits.length,
-    }),
+    },
     now: new Date().toISOString(),
   });
   return {

@@ -360,7 +360,7 @@ export class SessionService {
       )(tx);
       await queueEndJob(tx, {
         ...params,
-        details: JSON.stringify({ prompts: s.prompts, toolResults: s.toolResults, checkpoints: s.checkpoints }),
+        details: { prompts: s.prompts, toolResults: s.toolResults, checkpoints: s.checkpoints },
       });
       return row;
     });

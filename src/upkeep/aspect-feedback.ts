@@ -1,5 +1,5 @@
 import type { Executor } from '../db/index.js';
-import { derivedId } from '../db/index.js';
+import { applyAspectFeedback, decayAspects, derivedId } from '../db/index.js';
 import { ValidationError } from '../errors.js';
 import { cleanText } from '../text/index.js';
 
@@ -30,39 +30,6 @@ export interface FeedbackResult extends FeedbackTelemetry {
   applied: boolean;
 }
 
-// Once per session: the audit event is MERGEd on an id derived from (namespace, sessionId) and
-// the weights move only when it is created, so a repeat (or a re-run transaction) changes nothing.
-const APPLY = `
-MERGE (h:HistoryEvent {id: $eventId})
-  ON CREATE SET h.namespace = $namespace, h.event = 'aspect.feedback', h.name = 'aspect feedback', h.at = $now,
-    h.actor = $actor, h.outcome = 'pending', h._new = true
-WITH h, coalesce(h._new, false) AS fresh
-REMOVE h._new
-WITH h, fresh WHERE fresh
-CALL (h) {
-  UNWIND $memoryIds AS id
-  MATCH (:Memory {id: id, namespace: $namespace})<-[:FROM]-(attr:Attribute)<-[:HAS_ATTRIBUTE]-(asp:Aspect)
-  WHERE attr.status = 'active'
-  WITH asp, count(DISTINCT id) AS confirmations
-  SET asp.weight = CASE WHEN coalesce(asp.weight, 1.0) + $delta * confirmations > $maxWeight THEN $maxWeight
-                        WHEN coalesce(asp.weight, 1.0) + $delta * confirmations < $minWeight THEN $minWeight
-                        ELSE coalesce(asp.weight, 1.0) + $delta * confirmations END,
-      asp.feedbackAt = $now
-  RETURN count(asp) AS aspects, sum(confirmations) AS confirmations,
-         sum(COUNT { (asp)-[:HAS_ATTRIBUTE]->(:Attribute {status: 'active'}) }) AS attributes
-}
-SET h.outcome = 'applied', h.details = '{"aspects":' + toString(aspects) + ',"confirmations":' + toString(confirmations) + '}'
-RETURN aspects, confirmations, attributes`;
-
-// Aspects no feedback touched for staleDays lose decayRate, floored at minWeight.
-const DECAY = `
-MATCH (asp:Aspect {namespace: $namespace})
-WHERE coalesce(asp.feedbackAt, asp.createdAt) < $staleBefore AND coalesce(asp.weight, 1.0) > $minWeight
-WITH asp LIMIT 1000
-SET asp.weight = CASE WHEN coalesce(asp.weight, 1.0) - $decayRate < $minWeight THEN $minWeight ELSE coalesce(asp.weight, 1.0) - $decayRate END,
-    asp.feedbackAt = $now
-RETURN count(asp) AS decayed`;
-
 /** Per-namespace counters of this process (pipelineStatus.feedback). */
 export class AspectFeedback {
   private readonly telemetry = new Map<string, FeedbackTelemetry>();
@@ -85,7 +52,7 @@ export class AspectFeedback {
     if (input.memoryIds.length > FEEDBACK.maxMemories)
       throw new ValidationError(`at most ${FEEDBACK.maxMemories} memoryIds`, { field: 'memoryIds' });
     const now = new Date();
-    const [row] = await this.executor.write<{ aspects: number; confirmations: number; attributes: number }>('feedback.apply', APPLY, {
+    const row = await applyAspectFeedback(this.executor, {
       eventId: derivedId(FEEDBACK_ID_BASE, JSON.stringify([input.namespace, sessionId])),
       namespace: input.namespace,
       memoryIds: [...new Set(input.memoryIds)],
@@ -106,14 +73,13 @@ export class AspectFeedback {
       const sessions = (this.sessions.get(input.namespace) ?? 0) + 1;
       this.sessions.set(input.namespace, sessions);
       if (sessions % FEEDBACK.decayEverySessions === 0) {
-        const [d] = await this.executor.write<{ decayed: number }>('feedback.decay', DECAY, {
+        result.decayedAspects = await decayAspects(this.executor, {
           namespace: input.namespace,
           staleBefore: new Date(now.getTime() - FEEDBACK.staleDays * 86_400_000).toISOString(),
           now: now.toISOString(),
           minWeight: FEEDBACK.minWeight,
           decayRate: FEEDBACK.decayRate,
         });
-        result.decayedAspects = Number(d?.decayed ?? 0);
       }
       const t = this.snapshot(input.namespace);
       this.telemetry.set(input.namespace, {

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { AttributeInsert, ChunkInsert, HistoryInsert, JobInsert, MentionInsert } from '../db/index.js';
+import type { AttributeInsert, ChunkInsert, HistoryInsert, JobInsert, JobKind, MentionInsert } from '../db/index.js';
 import type { LinkResult } from '../linker/index.js';
 import type { Chunk } from './chunk.js';
 import type { PreparedMemory } from './prepare.js';
@@ -79,7 +79,7 @@ export interface JobSettings {
 
 /** The deep-path jobs a stored memory gets, minus kinds listed in `skip`. */
 export function jobInserts(memoryId: string, settings: JobSettings, skip: readonly string[] = []): JobInsert[] {
-  const kinds = [...(settings.enqueueExtract ? ['extract'] : []), ...(settings.enqueueHints ? ['hints'] : [])];
+  const kinds: JobKind[] = [...(settings.enqueueExtract ? ['extract' as const] : []), ...(settings.enqueueHints ? ['hints' as const] : [])];
   return kinds
     .filter((kind) => !skip.includes(kind))
     .map((kind) => ({ id: randomUUID(), memoryId, kind, maxAttempts: settings.maxJobAttempts }));

@@ -10,3 +10,5 @@ export { jobsPage, JOB_KINDS, JOB_STATUSES, MAX_JOBS_PAGE, type JobsPage, type J
 export { cachedQueueDepth, DEFAULT_QUEUE_DEPTH_CACHE_MS, queueDepth, type QueueDepth } from './queue-depth.js';
 export { lastErrors, type JobError } from './last-errors.js';
 export { encodeJobCursor, decodeJobCursor, type JobCursor } from './cursor.js';
+// enqueue: the only Job creator.
+export { enqueue, jobName, ENQUEUE, type JobInput, type JobKind, type JobTarget } from './enqueue.js';

@@ -1,4 +1,5 @@
 import type { Executor, TxRunner } from '../executor.js';
+import { recordEvents, type HistoryEventName } from '../history.js';
 import { ENTITY_RETURN, type EntityRecord } from '../records.js';
 import { CO_MENTION_MAX_MEMORY_IDS } from './remember-write.js';
 
@@ -12,10 +13,9 @@ import { CO_MENTION_MAX_MEMORY_IDS } from './remember-write.js';
 export const KNOWLEDGE_EVENT = {
   entityCreated: 'entity.created',
   entityUpdated: 'entity.updated',
-  related: 'entity.related',
   merged: 'entity.merged',
   factAsserted: 'fact.asserted',
-} as const;
+} as const satisfies Record<string, HistoryEventName>;
 
 export interface EntityWrite {
   id: string;
@@ -38,31 +38,34 @@ WITH e, e.id = $id AS created
 WITH e, created, EXISTS { (:HistoryEvent {id: $eventId})-[:ABOUT]->(e) } AS replay
 FOREACH (_ IN CASE WHEN NOT created AND NOT replay THEN [1] ELSE [] END |
   SET e.type = $type, e.description = coalesce($description, e.description), e.updatedAt = $now)
-MERGE (h:HistoryEvent {id: $eventId})
-  ON CREATE SET h.namespace = $namespace, h.event = CASE WHEN created THEN $createdEvent ELSE $updatedEvent END,
-                h.name = h.event + ' ' + e.name, h.entityId = e.id, h.actor = $actor, h.outcome = h.event, h.at = $now,
-                h.details = $details
-MERGE (h)-[:ABOUT]->(e)
 RETURN created, ${ENTITY_RETURN('e')} AS entity, e.description AS description`;
 
+/** The entity and its `entity.created` or `entity.updated` event, in one transaction. */
 export async function mergeEntity(
   executor: Executor,
   w: EntityWrite,
 ): Promise<{ created: boolean; entity: EntityRecord; description: string | null }> {
   const now = new Date().toISOString();
-  const details = JSON.stringify({ type: w.type, description: w.description });
-  const [row] = await executor.write<{ created: boolean; entity: EntityRecord; description: string | null }>(
-    'knowledge.create-entity',
-    MERGE_ENTITY,
-    {
-      ...w,
+  return executor.writeTx('knowledge.create-entity', async (tx) => {
+    const [row] = await tx.run<{ created: boolean; entity: EntityRecord; description: string | null }>(MERGE_ENTITY, { ...w, now });
+    const event = row!.created ? KNOWLEDGE_EVENT.entityCreated : KNOWLEDGE_EVENT.entityUpdated;
+    await recordEvents(
+      tx,
+      [
+        {
+          id: w.eventId,
+          event,
+          name: `${event} ${row!.entity.name}`,
+          about: { entityId: row!.entity.id },
+          actor: w.actor,
+          outcome: event,
+          details: { type: w.type, description: w.description },
+        },
+      ],
       now,
-      details,
-      createdEvent: KNOWLEDGE_EVENT.entityCreated,
-      updatedEvent: KNOWLEDGE_EVENT.entityUpdated,
-    },
-  );
-  return row!;
+    );
+    return row!;
+  });
 }
 
 export const ENTITY_BY_CANONICAL = `
@@ -233,11 +236,9 @@ RETURN outgoing + incoming AS relations`;
 export const RETIRE_MERGED = `
 MATCH (keep:Entity {id: $keepId, namespace: $namespace}), (gone:Entity {id: $mergeId, namespace: $namespace})
 SET keep.aliases = [a IN coalesce(keep.aliases, []) WHERE a <> gone.name] + gone.name, keep.updatedAt = $now
-CREATE (h:HistoryEvent {
-  id: $eventId, namespace: $namespace, event: $event, name: $event + ' ' + gone.name + ' into ' + keep.name,
-  entityId: keep.id, mergedEntityId: gone.id, actor: $actor, outcome: 'merged', at: $now, details: $details })-[:ABOUT]->(keep)
+WITH keep, gone, gone.name AS goneName
 DETACH DELETE gone
-RETURN ${ENTITY_RETURN('keep')} AS entity`;
+RETURN ${ENTITY_RETURN('keep')} AS entity, goneName`;
 
 export const MERGE_REPLAYED = `
 MATCH (h:HistoryEvent {id: $eventId})-[:ABOUT]->(keep:Entity {id: $keepId, namespace: $namespace})
@@ -268,15 +269,26 @@ export async function mergeEntityInto(executor: Executor, w: MergeWrite): Promis
       attributes: attrs?.attributes ?? 0,
       relations: relations?.relations ?? 0,
     };
-    const [row] = await tx.run<{ entity: EntityRecord }>(RETIRE_MERGED, {
-      ...params,
+    const [row] = await tx.run<{ entity: EntityRecord; goneName: string }>(RETIRE_MERGED, { ...params, now });
+    if (!row) return null;
+    const event = KNOWLEDGE_EVENT.merged;
+    await recordEvents(
+      tx,
+      [
+        {
+          id: w.eventId,
+          event,
+          name: `${event} ${row.goneName} into ${row.entity.name}`,
+          about: { entityId: row.entity.id },
+          mergedEntityId: w.mergeId,
+          actor: w.actor,
+          outcome: 'merged',
+          details: { ...counts },
+        },
+      ],
       now,
-      eventId: w.eventId,
-      event: KNOWLEDGE_EVENT.merged,
-      actor: w.actor,
-      details: JSON.stringify(counts),
-    });
-    return row ? { entity: row.entity, counts } : null;
+    );
+    return { entity: row.entity, counts };
   });
 }
 
@@ -287,31 +299,4 @@ async function replayed(tx: TxRunner, w: MergeWrite): Promise<MergeResult | null
     namespace: w.namespace,
   });
   return row ? { entity: row.entity, counts: JSON.parse(row.details ?? '{}') as MergeCounts } : null;
-}
-
-export const RECORD_FACT_EVENT = `
-MATCH (m:Memory {id: $memoryId})
-MERGE (h:HistoryEvent {id: $eventId})
-  ON CREATE SET h.namespace = m.namespace, h.event = $event, h.name = $event, h.memoryId = m.id, h.actor = $actor,
-                h.outcome = $outcome, h.reason = $reason, h.confidence = $confidence, h.at = $now, h.details = $details
-MERGE (h)-[:ABOUT]->(m)`;
-
-export interface FactEvent {
-  eventId: string;
-  memoryId: string;
-  actor: string;
-  outcome: string;
-  reason: string | null;
-  confidence: number;
-  details: Record<string, unknown>;
-}
-
-/** The audit of one asserted fact (MERGE on its id, so a replay records it once). */
-export async function recordFactEvent(executor: Executor, e: FactEvent): Promise<void> {
-  await executor.write('knowledge.fact-event', RECORD_FACT_EVENT, {
-    ...e,
-    event: KNOWLEDGE_EVENT.factAsserted,
-    details: JSON.stringify(e.details),
-    now: new Date().toISOString(),
-  });
 }

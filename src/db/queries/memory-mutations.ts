@@ -3,7 +3,7 @@ import { derivedId } from '../ids.js';
 import type { Executor, TxRunner } from '../executor.js';
 import { cleanText } from '../../text/index.js';
 import { MEMORY_RETURN, type MemoryRecord } from '../records.js';
-import { MEMORY_EVENT, recordMemoryEvent } from './history.js';
+import { MEMORY_EVENT, recordEvents } from '../history.js';
 import { retireDerived } from './retire-derived.js';
 
 /**
@@ -81,16 +81,19 @@ export async function forgetInTx(
       now,
       eventId: (factId) => derivedId(eventId, factId),
     });
-    await recordMemoryEvent(
+    await recordEvents(
       tx,
-      {
-        id: eventId,
-        memoryId: ref.id,
-        event: MEMORY_EVENT.forgotten,
-        actor: ref.actor,
-        reason,
-        details: { forgottenFacts: retired.forgottenFacts.length, retiredAttributes: retired.retiredAttributes.length },
-      },
+      [
+        {
+          id: eventId,
+          event: MEMORY_EVENT.forgotten,
+          about: { memoryId: ref.id },
+          actor: ref.actor,
+          outcome: MEMORY_EVENT.forgotten,
+          reason,
+          details: { forgottenFacts: retired.forgottenFacts.length, retiredAttributes: retired.retiredAttributes.length },
+        },
+      ],
       now,
     );
   }
@@ -102,12 +105,8 @@ export async function setPinned(executor: Executor, ref: MemoryRef, pinned: bool
   const eventId = randomUUID();
   return executor.writeTx(pinned ? 'memory.pin' : 'memory.unpin', async (tx) => {
     const [row] = await tx.run<{ changed: boolean; memory: MemoryRecord }>(SET_PINNED, { id: ref.id, namespace: ref.namespace, pinned });
-    if (row?.changed)
-      await recordMemoryEvent(
-        tx,
-        { id: eventId, memoryId: ref.id, event: pinned ? MEMORY_EVENT.pinned : MEMORY_EVENT.unpinned, actor: ref.actor },
-        now,
-      );
+    const event = pinned ? MEMORY_EVENT.pinned : MEMORY_EVENT.unpinned;
+    if (row?.changed) await recordEvents(tx, [{ id: eventId, event, about: { memoryId: ref.id }, actor: ref.actor, outcome: event }], now);
     return row?.memory ?? null;
   });
 }

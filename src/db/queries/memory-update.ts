@@ -1,6 +1,6 @@
 import type { TxRunner } from '../executor.js';
 import { derivedId } from '../ids.js';
-import { MEMORY_EVENT, recordMemoryEvent } from './history.js';
+import { MEMORY_EVENT, recordEvents } from '../history.js';
 import { retireDerived } from './retire-derived.js';
 import {
   createChunks,
@@ -109,23 +109,27 @@ export async function replaceMemoryContent(tx: TxRunner, r: ContentReplacement):
   await createJobs(
     tx,
     r.jobs.filter((j) => !openKinds.includes(j.kind)),
+    new Map([[id, r.namespace]]),
     now,
   );
-  await recordMemoryEvent(
+  await recordEvents(
     tx,
-    {
-      id: r.eventId,
-      memoryId: id,
-      event: MEMORY_EVENT.updated,
-      actor: r.actor,
-      details: {
-        previousContent: previous.previousContent,
-        previousContentHash: previous.previousContentHash,
-        contentHash: r.props.contentHash,
-        retiredAttributes: retired.length,
-        forgottenFacts: derived.forgottenFacts.length,
+    [
+      {
+        id: r.eventId,
+        event: MEMORY_EVENT.updated,
+        about: { memoryId: id },
+        actor: r.actor,
+        outcome: MEMORY_EVENT.updated,
+        details: {
+          previousContent: previous.previousContent,
+          previousContentHash: previous.previousContentHash,
+          contentHash: r.props.contentHash,
+          retiredAttributes: retired.length,
+          forgottenFacts: derived.forgottenFacts.length,
+        },
       },
-    },
+    ],
     now,
   );
   return { previousContent: previous.previousContent };

@@ -1,5 +1,7 @@
 import type { TxRunner } from '../executor.js';
+import { recordEvents } from '../history.js';
 import { derivedId } from '../ids.js';
+import { enqueue, jobName, type JobInput, type JobKind } from '../jobs/index.js';
 import { MEMORY_RETURN, type ChunkRecord, type MemoryRecord } from '../records.js';
 
 /**
@@ -58,7 +60,7 @@ export interface HistoryInsert {
 export interface JobInsert {
   id: string;
   memoryId: string;
-  kind: string;
+  kind: JobKind;
   maxAttempts: number;
 }
 
@@ -197,23 +199,6 @@ MERGE (attr:Attribute {id: a.id})
 MERGE (asp)-[:HAS_ATTRIBUTE]->(attr)
 MERGE (attr)-[:FROM]->(mem)`;
 
-export const CREATE_JOBS = `
-UNWIND $jobs AS j
-MATCH (mem:Memory {id: j.memoryId})
-MERGE (job:Job {id: j.id})
-  ON CREATE SET job.namespace = mem.namespace, job.kind = j.kind, job.status = 'pending', job.attempts = 0,
-    job.maxAttempts = j.maxAttempts, job.availableAt = $now, job.createdAt = $now, job.updatedAt = $now,
-    job.name = j.kind + ' ' + left(mem.id, 8)
-MERGE (job)-[:FOR]->(mem)`;
-
-export const RECORD_CREATED = `
-UNWIND $events AS ev
-MATCH (mem:Memory {id: ev.memoryId})
-MERGE (h:HistoryEvent {id: ev.id})
-  ON CREATE SET h.namespace = mem.namespace, h.event = 'created', h.name = 'created',
-    h.actor = mem.actor, h.at = $now
-MERGE (h)-[:ABOUT]->(mem)`;
-
 /** Everything derived from one memory, with its ids, made before the transaction. */
 export interface MemoryRows {
   chunks: ChunkInsert[];
@@ -262,8 +247,10 @@ export async function writeMemories(tx: TxRunner, write: MemoryWrite): Promise<M
     now,
     writeId: write.writeId,
   });
-  const created = rows.filter((r) => r.created).map((r) => write.rows.get(r.id)!);
+  const createdRows = rows.filter((r) => r.created);
+  const created = createdRows.map((r) => write.rows.get(r.id)!);
   if (created.length === 0) return rows.map((r) => ({ ...r, nearLinked: false }));
+  const namespaceOf = new Map(createdRows.map((r) => [r.id, r.memory.namespace]));
 
   // Pipelined (see PIPELINING): these need each other's data, not each other's results.
   const [, linked] = await Promise.all([
@@ -289,12 +276,22 @@ export async function writeMemories(tx: TxRunner, write: MemoryWrite): Promise<M
     createJobs(
       tx,
       created.flatMap((r) => r.jobs),
+      namespaceOf,
       now,
     ),
-    tx.run(RECORD_CREATED, { events: created.map((r) => r.created), now }),
+    recordEvents(
+      tx,
+      createdRows.map((r) => ({
+        id: write.rows.get(r.id)!.created.id,
+        event: 'created',
+        about: { memoryId: r.id },
+        actor: r.memory.actor,
+      })),
+      now,
+    ),
   ]);
   // Dedup jobs only for the near-duplicate links that were made: after their result.
-  await createJobs(tx, nearDuplicateJobs(created, linked), now);
+  await createJobs(tx, nearDuplicateJobs(created, linked), namespaceOf, now);
   return rows.map((r) => ({ ...r, nearLinked: r.created && linked.has(r.id) }));
 }
 
@@ -371,6 +368,26 @@ export function coMentionPairs(mentions: readonly MentionInsert[]): Array<{ memo
   });
 }
 
-export async function createJobs(tx: TxRunner, jobs: readonly JobInsert[], now: string): Promise<void> {
-  if (jobs.length) await tx.run(CREATE_JOBS, { jobs, now });
+/** A memory's jobs, queued in the namespace `namespaceOf` gives its memory. */
+export async function createJobs(
+  tx: TxRunner,
+  jobs: readonly JobInsert[],
+  namespaceOf: ReadonlyMap<string, string>,
+  now: string,
+): Promise<void> {
+  const inputs = jobs.flatMap((j): JobInput[] => {
+    const namespace = namespaceOf.get(j.memoryId);
+    if (namespace === undefined) return [];
+    return [
+      {
+        id: j.id,
+        kind: j.kind,
+        namespace,
+        name: jobName(j.kind, j.memoryId, 8),
+        maxAttempts: j.maxAttempts,
+        target: { memoryId: j.memoryId },
+      },
+    ];
+  });
+  await enqueue(tx, inputs, now);
 }

@@ -1,4 +1,5 @@
 import type { TxRunner } from '../executor.js';
+import { recordEvents } from '../history.js';
 import { unlinkCoMentions } from './remember-write.js';
 
 /**
@@ -24,10 +25,7 @@ MATCH (fact:Memory {id: f.id})
 WHERE fact.deletedAt IS NULL
 SET fact.deletedAt = $now, fact.updatedAt = $now
 REMOVE fact.dedupKey
-MERGE (h:HistoryEvent {id: f.eventId})
-  ON CREATE SET h.namespace = fact.namespace, h.event = 'forgotten', h.name = 'forgotten', h.memoryId = fact.id,
-    h.reason = $reason, h.actor = $actor, h.outcome = 'forgotten', h.at = $now
-MERGE (h)-[:ABOUT]->(fact)`;
+RETURN fact.id AS id`;
 
 export const RETIRE_ATTRIBUTES = `
 UNWIND $ids AS id
@@ -81,12 +79,19 @@ export interface RetirementResult {
 export async function retireDerived(tx: TxRunner, r: Retirement): Promise<RetirementResult> {
   const facts = (await tx.run<{ id: string }>(DERIVED_FACTS, { ids: [r.memoryId] })).map((row) => row.id);
   if (facts.length) {
-    await tx.run(FORGET_FACTS, {
-      facts: facts.map((id) => ({ id, eventId: r.eventId(id) })),
-      now: r.now,
-      reason: r.reason,
-      actor: r.actor,
-    });
+    const forgotten = await tx.run<{ id: string }>(FORGET_FACTS, { facts: facts.map((id) => ({ id })), now: r.now });
+    await recordEvents(
+      tx,
+      forgotten.map(({ id }) => ({
+        id: r.eventId(id),
+        event: 'forgotten',
+        about: { memoryId: id },
+        actor: r.actor,
+        outcome: 'forgotten',
+        reason: r.reason,
+      })),
+      r.now,
+    );
   }
   const ids = [r.memoryId, ...facts];
   const retired = await tx.run<{ id: string }>(RETIRE_ATTRIBUTES, { ids, keep: r.keepAttributeIds ?? [], now: r.now, reason: r.reason });

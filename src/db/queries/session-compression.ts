@@ -69,3 +69,15 @@ export async function unchangedCompressionSources(
 export async function linkCompressionSources(tx: TxRunner, summaryId: string, sourceIds: readonly string[], now: string): Promise<void> {
   await tx.run(LINK_COMPRESSION_SOURCES, { summaryId, sourceIds, now });
 }
+
+export const COMPRESS_JOB_SESSION = `
+MATCH (j:Job {id: $jobId}) RETURN j.sessionId AS sessionId, j.namespace AS namespace`;
+
+/** The session and namespace a compress job works on (null when the job is gone). */
+export async function compressJobSession(
+  executor: Executor,
+  jobId: string,
+): Promise<{ sessionId: string | null; namespace: string } | null> {
+  const [job] = await executor.read<{ sessionId: string | null; namespace: string }>('compress.job', COMPRESS_JOB_SESSION, { jobId });
+  return job ?? null;
+}

@@ -1,5 +1,7 @@
 import neo4j from 'neo4j-driver';
 import type { Executor, TxRunner } from '../executor.js';
+import { recordEvents } from '../history.js';
+import { enqueue, jobName } from '../jobs/index.js';
 import { MEMORY_RETURN, type MemoryRecord } from '../records.js';
 
 /**
@@ -101,17 +103,6 @@ CALL (s, closing) {
 }
 RETURN closing, ${SESSION_RETURN('s')} AS session`;
 
-// The session-end job (one per session: its id is derived from it) and the audit event.
-export const QUEUE_END_JOB = `
-MERGE (j:Job {id: $jobId})
-  ON CREATE SET j.namespace = $namespace, j.kind = 'session_end', j.sessionId = $sessionId, j.status = 'pending',
-    j.attempts = 0, j.maxAttempts = $maxAttempts, j.availableAt = $now, j.createdAt = $now, j.updatedAt = $now,
-    j.name = 'session end ' + left($sessionId, 40)
-MERGE (h:HistoryEvent {id: $eventId})
-  ON CREATE SET h.namespace = $namespace, h.event = 'session.ended', h.name = 'session ended', h.at = $now,
-    h.actor = $actor, h.outcome = $reason, h.details = $details
-RETURN j.id AS jobId`;
-
 export const IDLE = `
 MATCH (s:Session {status: 'open'})
 WHERE s.lastActivityAt < $idleBefore AND ($namespaces IS NULL OR s.namespace IN $namespaces)
@@ -151,16 +142,13 @@ UNWIND $ids AS id
 MATCH (m:Memory {id: id, namespace: $namespace})
 RETURN m.id AS id, m.content AS content`;
 
-// Values only: a re-run sets the same ones. The audit event is MERGEd on the session's own id.
+// Values only: a re-run sets the same ones. Its audit event's id is derived from the session.
 export const SAVE_SUMMARY = `
 MATCH (s:Session {namespace: $namespace, sessionId: $sessionId})
 SET s.summaryRequest = $summary.request, s.summaryInvestigated = $summary.investigated, s.summaryLearned = $summary.learned,
     s.summaryNextSteps = $summary.nextSteps, s.summarizer = $summary.summarizer, s.summarizedAt = $now,
     s.continuityScore = $continuity.score, s.continuityUsed = $continuity.used, s.continuityRelevance = $continuity.relevance,
     s.feedbackApplied = $feedbackApplied
-MERGE (h:HistoryEvent {id: $eventId})
-  ON CREATE SET h.namespace = $namespace, h.event = 'session.summarized', h.name = 'session summarized', h.at = $now,
-    h.actor = $actor, h.outcome = $summary.summarizer, h.details = $details
 RETURN ${SESSION_RETURN('s')} AS session`;
 
 export const STATS = `
@@ -253,8 +241,37 @@ export async function endSessionRecord(tx: TxRunner, p: EndParams): Promise<{ cl
   return row ?? null;
 }
 
-export async function queueEndJob(tx: TxRunner, p: EndParams & { details: string }): Promise<void> {
-  await tx.run(QUEUE_END_JOB, { ...p, maxAttempts: int(p.maxAttempts) });
+/** The session-end job (one per session: its id is derived from it) and the audit event. */
+export async function queueEndJob(tx: TxRunner, p: EndParams & { details: Record<string, unknown> }): Promise<void> {
+  await enqueue(
+    tx,
+    [
+      {
+        id: p.jobId,
+        kind: 'session_end',
+        namespace: p.namespace,
+        sessionId: p.sessionId,
+        name: jobName('session end', p.sessionId, 40),
+        maxAttempts: p.maxAttempts,
+      },
+    ],
+    p.now,
+  );
+  await recordEvents(
+    tx,
+    [
+      {
+        id: p.eventId,
+        event: 'session.ended',
+        name: 'session ended',
+        about: { namespace: p.namespace },
+        actor: p.actor,
+        outcome: p.reason,
+        details: p.details,
+      },
+    ],
+    p.now,
+  );
 }
 
 export async function idleSessions(
@@ -334,16 +351,35 @@ export interface SummaryParams {
   summary: { request: string; investigated: string; learned: string; nextSteps: string; summarizer: string };
   continuity: { score: number; used: number; relevance: number[] };
   feedbackApplied: boolean;
-  details: string;
+  details: Record<string, unknown>;
   now: string;
 }
 
+/** The summary and its `session.summarized` event, in one transaction. */
 export async function saveSummary(executor: Executor, p: SummaryParams): Promise<SessionRecord | null> {
-  const [row] = await executor.write<{ session: SessionRecord }>('sessions.summary', SAVE_SUMMARY, {
-    ...p,
-    continuity: { ...p.continuity, used: int(p.continuity.used) },
+  return executor.writeTx('sessions.summary', async (tx) => {
+    const [row] = await tx.run<{ session: SessionRecord }>(SAVE_SUMMARY, {
+      ...p,
+      continuity: { ...p.continuity, used: int(p.continuity.used) },
+    });
+    if (!row) return null;
+    await recordEvents(
+      tx,
+      [
+        {
+          id: p.eventId,
+          event: 'session.summarized',
+          name: 'session summarized',
+          about: { namespace: p.namespace },
+          actor: p.actor,
+          outcome: p.summary.summarizer,
+          details: p.details,
+        },
+      ],
+      p.now,
+    );
+    return row.session;
   });
-  return row?.session ?? null;
 }
 
 export type SessionStats = {
