@@ -14,7 +14,11 @@ import { cleanNamespace, testServices, uniqueNamespace } from './services.js';
  *   import { describe, expect, it } from '../support/fixture.js';
  *   it('…', async ({ graphql, namespace }) => { … });
  *
- * A file whose services need other settings makes its own: `const it = integrationTest({ env: { … } })`.
+ * A file whose services need other settings makes its own: `const it = integrationTest({ env: { … } })`,
+ * one per file (file-scoped values are kept per file by name, so a second one would get the first's
+ * services). A helper written once for a describe block reaches the fixtures through
+ * `beforeEach(({ services }) => …)`: `beforeAll` runs outside any test and sees none, so a file that
+ * seeds shared data in `beforeAll` keeps building its own services.
  */
 export interface IntegrationFixtures {
   services: Services;
@@ -28,6 +32,11 @@ export interface IntegrationOptions {
   env?: Record<string, string>;
   /** Composition overrides (an executor wrapper, remember hooks, …). */
   app?: Partial<AppOptions>;
+  /**
+   * Namespaces the file's tests share, named before any test runs (a DEFAULT_NAMESPACE, an API
+   * key's namespaces): erased the same way when the file's services close.
+   */
+  sharedNamespaces?: string[];
 }
 
 export function integrationTest(options: IntegrationOptions = {}): TestAPI<IntegrationFixtures> {
@@ -39,6 +48,7 @@ export function integrationTest(options: IntegrationOptions = {}): TestAPI<Integ
         await services.embedder.load();
         try {
           await use(services);
+          for (const namespace of options.sharedNamespaces ?? []) await cleanNamespace(services, namespace);
         } finally {
           await closeServices(services);
         }
@@ -74,10 +84,7 @@ export function integrationTest(options: IntegrationOptions = {}): TestAPI<Integ
 /** The fixture with the default test settings. */
 export const test = integrationTest();
 export const it = test;
-/**
- * Hooks that see the fixtures: a helper written once for a describe block reaches them through
- * `beforeEach(({ services }) => …)` (`beforeAll` runs outside any test, so it cannot).
- */
+/** Hooks that see the fixtures (typed for them). */
 export const beforeEach = vitestBeforeEach<IntegrationFixtures>;
 export const afterEach = vitestAfterEach<IntegrationFixtures>;
 export { afterAll, beforeAll, describe, expect } from 'vitest';
