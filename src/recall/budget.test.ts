@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyTokenBudget } from './budget.js';
 import type { RecallMemory } from './types.js';
+import { recallMemory } from '../../test/support/recall-candidates.js';
 
 interface Item {
   candidate: RecallMemory;
@@ -10,18 +11,7 @@ interface Item {
 /** Content is `tokens` words; the test tokenizer counts words. */
 function item(memoryId: string, tokens: number, overrides: Partial<RecallMemory> = {}): Item {
   return {
-    candidate: {
-      memoryId,
-      content: Array.from({ length: tokens }, () => 'w').join(' '),
-      type: 'semantic',
-      importance: 0.5,
-      occurredAt: null,
-      createdAt: '2024-01-01T00:00:00Z',
-      tags: [],
-      isConstraint: false,
-      entityMentions: [],
-      ...overrides,
-    },
+    candidate: recallMemory(memoryId, { content: Array.from({ length: tokens }, () => 'w').join(' '), ...overrides }),
     score: 0,
   };
 }

@@ -1,20 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { assembleCandidates, candidateIds } from './candidates.js';
-import type { RecallMemory } from './types.js';
+import { recallMemory } from '../../test/support/recall-candidates.js';
 
-function memory(memoryId: string): RecallMemory {
-  return {
-    memoryId,
-    content: memoryId,
-    type: 'semantic',
-    importance: 0.5,
-    occurredAt: null,
-    createdAt: '2024-01-01T00:00:00Z',
-    tags: [],
-    isConstraint: false,
-    entityMentions: [],
-  };
-}
+const memory = (memoryId: string) => recallMemory(memoryId, { content: memoryId });
 
 const memories = new Map(['a', 'b', 'c', 'g'].map((id) => [id, memory(id)]));
 

@@ -3,21 +3,14 @@ import { applyContextBoost, similarityRatio } from './context.js';
 import { resolveRecallSettings } from './settings/index.js';
 import { rankCandidates } from './rank.js';
 import type { RecallCandidate } from './types.js';
+import { candidateWith } from '../../test/support/recall-candidates.js';
 
+const turn = candidateWith({ type: 'episodic', importance: 1 });
 function candidate(memoryId: string, keyword?: number): RecallCandidate {
-  return {
-    memoryId,
+  return turn(memoryId, {
     content: `memory ${memoryId} with enough words to be a real turn`,
-    type: 'episodic',
-    importance: 1,
-    occurredAt: null,
-    createdAt: '2024-01-01T00:00:00Z',
-    tags: [],
-    isConstraint: false,
-    entityMentions: [],
-    graphBoost: 0,
     ...(keyword === undefined ? {} : { keyword: { raw: keyword, rank: 1 } }),
-  };
+  });
 }
 
 describe('applyContextBoost', () => {

@@ -11,22 +11,10 @@ import {
 import { queryTokens } from '../text/lucene.js';
 import { resolveRecallSettings } from './settings/index.js';
 import type { LegExplanation, RecallCandidate } from './types.js';
+import { candidate as recallCandidate } from '../../test/support/recall-candidates.js';
 
-function candidate(overrides: Partial<RecallCandidate> = {}): RecallCandidate {
-  return {
-    memoryId: 'm',
-    content: 'The billing service stores invoices in PostgreSQL',
-    type: 'semantic',
-    importance: 0.5,
-    occurredAt: null,
-    createdAt: '2024-01-01T00:00:00Z',
-    tags: [],
-    isConstraint: false,
-    entityMentions: [],
-    graphBoost: 0,
-    ...overrides,
-  };
-}
+const candidate = (overrides: Partial<RecallCandidate> = {}): RecallCandidate =>
+  recallCandidate('m', { content: 'The billing service stores invoices in PostgreSQL', ...overrides });
 
 const leg = (normalized: number): LegExplanation => ({ raw: normalized, normalized, rank: 1 });
 const settings = resolveRecallSettings('default').dampening;

@@ -1,21 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { applyFilters, passesFilters } from './filters.js';
 import type { RecallMemory } from './types.js';
+import { recallMemory } from '../../test/support/recall-candidates.js';
 
-function memory(overrides: Partial<RecallMemory> = {}): RecallMemory {
-  return {
-    memoryId: 'm',
+const memory = (overrides: Partial<RecallMemory> = {}): RecallMemory =>
+  recallMemory('m', {
     content: 'x',
-    type: 'semantic',
-    importance: 0.5,
     occurredAt: '2024-03-10T12:00:00Z',
     createdAt: '2024-04-01T00:00:00Z',
     tags: ['billing', 'infra'],
-    isConstraint: false,
-    entityMentions: [],
     ...overrides,
-  };
-}
+  });
 
 describe('passesFilters', () => {
   it('drops low importance, except constraints (invariant 4)', () => {

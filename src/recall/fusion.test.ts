@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { fuseScores, textNormalizer } from './fusion.js';
 import { resolveRecallSettings } from './settings/index.js';
-import type { RecallCandidate } from './types.js';
 import type { RecallSettingsOverrides } from './settings/index.js';
+import { candidate } from '../../test/support/recall-candidates.js';
 
 // These tests exercise the ranking arithmetic with the design's fusion values (alpha 0.7, max
 // normalization, single-leg scores, boost 0.15), whatever the tuned defaults are.
@@ -13,22 +13,6 @@ function seedSettings(preset: Parameters<typeof resolveRecallSettings>[0] = 'def
     graph: { boostWeight: 0.15, ...overrides.graph },
     fusion: { ...SEED_FUSION, ...overrides.fusion },
   });
-}
-
-function candidate(memoryId: string, legs: Partial<Pick<RecallCandidate, 'vector' | 'keyword' | 'hint' | 'entity'>> = {}): RecallCandidate {
-  return {
-    memoryId,
-    content: `memory ${memoryId}`,
-    type: 'semantic',
-    importance: 0.5,
-    occurredAt: null,
-    createdAt: '2024-01-01T00:00:00Z',
-    tags: [],
-    isConstraint: false,
-    entityMentions: [],
-    graphBoost: 0,
-    ...legs,
-  };
 }
 
 const weighted = seedSettings('default');

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { resolveRecallSettings } from './settings/index.js';
 import { rankCandidates } from './rank.js';
-import type { RecallCandidate } from './types.js';
 import type { RecallSettingsOverrides } from './settings/index.js';
+import { candidateWith } from '../../test/support/recall-candidates.js';
 
 // These tests exercise the ranking arithmetic with the design's fusion values (alpha 0.7, max
 // normalization, single-leg scores, boost 0.15), whatever the tuned defaults are.
@@ -15,21 +15,11 @@ function seedSettings(preset: Parameters<typeof resolveRecallSettings>[0] = 'def
   });
 }
 
-function candidate(memoryId: string, overrides: Partial<RecallCandidate> = {}): RecallCandidate {
-  return {
-    memoryId,
-    content: 'The billing service stores invoices in PostgreSQL',
-    type: 'semantic',
-    importance: 1,
-    occurredAt: null,
-    createdAt: '2024-06-01T00:00:00Z',
-    tags: [],
-    isConstraint: false,
-    entityMentions: [],
-    graphBoost: 0,
-    ...overrides,
-  };
-}
+const candidate = candidateWith({
+  content: 'The billing service stores invoices in PostgreSQL',
+  importance: 1,
+  createdAt: '2024-06-01T00:00:00Z',
+});
 
 const now = new Date('2024-06-30T00:00:00Z');
 const context = { query: 'where are billing invoices stored', now };

@@ -1,23 +1,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cosineSimilarity, createEmbeddingReranker, rerankWithTimeout, type RerankProvider } from './rerank.js';
 import type { RankedCandidate } from './types.js';
+import { candidate } from '../../test/support/recall-candidates.js';
 
 function ranked(ids: string[]): RankedCandidate[] {
   return ids.map((memoryId, i) => {
     const score = 1 - i / 10;
     return {
-      candidate: {
-        memoryId,
-        content: `content of ${memoryId}`,
-        type: 'semantic',
-        importance: 0.5,
-        occurredAt: null,
-        createdAt: '2024-01-01T00:00:00Z',
-        tags: [],
-        isConstraint: false,
-        entityMentions: [],
-        graphBoost: 0,
-      },
+      candidate: candidate(memoryId, { content: `content of ${memoryId}` }),
       score,
       explanation: {
         method: 'weighted',

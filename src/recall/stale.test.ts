@@ -2,21 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { resolveRecallSettings } from './settings/index.js';
 import { rankCandidates } from './rank.js';
 import { UNRETRIEVED_STALE_FACTOR } from './stale.js';
-import type { RecallCandidate } from './types.js';
+import { candidateWith } from '../../test/support/recall-candidates.js';
 
-const candidate = (memoryId: string, overrides: Partial<RecallCandidate> = {}): RecallCandidate => ({
-  memoryId,
+const candidate = candidateWith({
   content: 'The billing service stores invoices in PostgreSQL',
-  type: 'semantic',
   importance: 1,
-  occurredAt: null,
   createdAt: '2024-06-01T00:00:00Z',
-  tags: [],
-  isConstraint: false,
-  entityMentions: [],
-  graphBoost: 0,
   vector: { raw: 0.9, rank: 1 },
-  ...overrides,
 });
 
 describe('stale memories in ranking', () => {

@@ -9,7 +9,6 @@
  * LOAD_BENCH_NEO4J_BOLT_PORT / LOAD_BENCH_NEO4J_HTTP_PORT), or BENCH_NEO4J_URI (+ BENCH_NEO4J_PASSWORD),
  * whose run namespaces are removed afterwards.
  */
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,7 +18,7 @@ import { startNeo4j, stopNeo4j } from '../../scripts/neo4j-server.mjs';
 import type { Services } from '../../src/app.js';
 import { createDriver, Executor } from '../../src/db/index.js';
 import { OPERATIONS, runLoad, verifyAcks, type LoadResult, type Verification } from '../support/load-driver.js';
-import { spawnService, type EventLoopDelay, type ServiceChild } from '../support/service-process.js';
+import { forkService, spawnProcess, type EventLoopDelay, type ServiceChild } from '../support/processes.js';
 import {
   loadAverage,
   machineFacts,
@@ -56,7 +55,7 @@ const late = (ns) => Math.max(0, Math.round((ns / 1e6 - 10) * 100) / 100);
 process.on('message', () => { process.send({ p50: late(h.percentile(50)), p99: late(h.percentile(99)), max: late(h.max), mean: late(h.mean), samples: h.count }, () => process.exit(0)); });`;
 
 function startIdleReference(): () => Promise<EventLoopDelay> {
-  const child = spawn(process.execPath, ['-e', IDLE_REFERENCE], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const { child } = spawnProcess({ name: 'idle reference', args: ['-e', IDLE_REFERENCE], ipc: true });
   return () =>
     new Promise((resolve) => {
       child.once('message', (delay) => resolve(delay as EventLoopDelay));
@@ -137,7 +136,7 @@ async function main(): Promise<void> {
     }
 
     progress('starting the service process (migrations, model)…');
-    service = await spawnService({
+    service = await forkService({
       NEO4J_URI: uri,
       NEO4J_PASSWORD: password,
       HOST: '127.0.0.1',

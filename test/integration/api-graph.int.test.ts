@@ -1,9 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Services } from '../../src/app.js';
+import { describe, expect, it } from '../support/fixture.js';
 import { createEntity, relate, seedGraph } from '../support/graph-fixtures.js';
-import { graphqlClient } from '../support/graphql.js';
-import { cleanNamespace, testServices, uniqueNamespace } from '../support/services.js';
 
 const ENTITIES = `
 query ($ns: String, $search: String, $type: EntityType, $first: Int, $after: String) {
@@ -14,26 +11,11 @@ query ($ns: String, $search: String, $type: EntityType, $first: Int, $after: Str
 }`;
 
 describe('entity graph queries', () => {
-  let services: Services;
-  let gql: Awaited<ReturnType<typeof graphqlClient>>;
-  const namespaces: string[] = [];
-  const fresh = (prefix: string) => {
-    const ns = uniqueNamespace(prefix);
-    namespaces.push(ns);
-    return ns;
-  };
-
-  beforeAll(async () => {
-    services = testServices();
-    gql = await graphqlClient(services);
-  });
-  afterAll(async () => {
-    for (const ns of namespaces) await cleanNamespace(services, ns);
-    await gql.stop();
-    await services.executor.close();
-  });
-
-  it('finds an entity by id or by name, and not by id under another namespace', async () => {
+  it('finds an entity by id or by name, and not by id under another namespace', async ({
+    services,
+    graphql: gql,
+    freshNamespace: fresh,
+  }) => {
     const ns = fresh('entity');
     const id = await createEntity(services, ns, 'Payments API', { mentions: 3, type: 'system' });
     const byId = await gql.data(`query ($id: ID) { entity(id: $id) { id name type mentions namespace } }`, { id });
@@ -47,7 +29,11 @@ describe('entity graph queries', () => {
     expect(neither.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
   });
 
-  it('lists entities by mentions then name, pages through them, searches and filters by type', async () => {
+  it('lists entities by mentions then name, pages through them, searches and filters by type', async ({
+    services,
+    graphql: gql,
+    freshNamespace: fresh,
+  }) => {
     const ns = fresh('entities');
     await createEntity(services, ns, 'Zeta', { mentions: 5 });
     await createEntity(services, ns, 'Alpha', { mentions: 5 });
@@ -86,7 +72,7 @@ describe('entity graph queries', () => {
     expect(empty).toEqual({ edges: [], pageInfo: { hasNextPage: false, endCursor: null } });
   });
 
-  it('rejects an invalid entities cursor and a page over MAX_PAGE_SIZE', async () => {
+  it('rejects an invalid entities cursor and a page over MAX_PAGE_SIZE', async ({ services, graphql: gql, freshNamespace: fresh }) => {
     const ns = fresh('cursor');
     const bad = await gql.exec(ENTITIES, { ns, first: 2, after: 'not-a-cursor' });
     expect(bad.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
@@ -96,7 +82,7 @@ describe('entity graph queries', () => {
     expect(tooMany.errors?.[0]?.extensions?.code).toBe('LIMIT_EXCEEDED');
   });
 
-  it('returns an aspect by id with its entity and attributes', async () => {
+  it('returns an aspect by id with its entity and attributes', async ({ services, graphql: gql, freshNamespace: fresh }) => {
     const ns = fresh('aspect');
     const seeded = await seedGraph(services, ns, 2);
     const { aspect } = await gql.data(
@@ -108,7 +94,11 @@ describe('entity graph queries', () => {
     expect((await gql.data(`query ($id: ID!) { aspect(id: $id) { id } }`, { id: randomUUID() })).aspect).toBeNull();
   });
 
-  it('returns the supersession chain of an aspect oldest first, superseded ones included', async () => {
+  it('returns the supersession chain of an aspect oldest first, superseded ones included', async ({
+    services,
+    graphql: gql,
+    freshNamespace: fresh,
+  }) => {
     const ns = fresh('history');
     const entityId = await createEntity(services, ns, 'Office');
     const [a1, a2, a3] = [randomUUID(), randomUUID(), randomUUID()];
@@ -141,7 +131,7 @@ describe('entity graph queries', () => {
     expect(entity.aspects[0].all).toHaveLength(3);
   });
 
-  it('lists relations by direction and type', async () => {
+  it('lists relations by direction and type', async ({ services, graphql: gql, freshNamespace: fresh }) => {
     const ns = fresh('relations');
     const [a, b, c] = [await createEntity(services, ns, 'A'), await createEntity(services, ns, 'B'), await createEntity(services, ns, 'C')];
     await relate(services, a, b, 'uses', 3);
@@ -158,7 +148,7 @@ describe('entity graph queries', () => {
     expect((await gql.exec(RELATIONS, { id: randomUUID() })).errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
   });
 
-  it('walks neighbors one or two hops, and refuses other depths', async () => {
+  it('walks neighbors one or two hops, and refuses other depths', async ({ services, graphql: gql, freshNamespace: fresh }) => {
     const ns = fresh('neighbors');
     const [a, b, c, d, far] = [
       await createEntity(services, ns, 'A'),
@@ -204,7 +194,11 @@ describe('entity graph queries', () => {
     });
   });
 
-  it('resolves a nested query over 50 entities with a constant number of Cypher queries', async () => {
+  it('resolves a nested query over 50 entities with a constant number of Cypher queries', async ({
+    services,
+    graphql: gql,
+    freshNamespace: fresh,
+  }) => {
     const ns = fresh('loader');
     const seeded = await seedGraph(services, ns, 50);
     const NESTED = `query ($ns: String, $first: Int) { entities(namespace: $ns, first: $first) { edges { node {

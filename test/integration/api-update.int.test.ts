@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../../src/app.js';
-import { graphqlClient } from '../support/graphql.js';
-import { cleanNamespace, testServices, uniqueNamespace } from '../support/services.js';
+import { beforeEach, describe, expect, it } from '../support/fixture.js';
 
 const REMEMBER = `
 mutation ($input: RememberInput!) { remember(input: $input) { memory { id contentHash tags chunks { id text } entities { name } } dedup { action existingId } } }`;
@@ -20,24 +18,7 @@ mutation ($id: ID!, $content: String!) {
 
 describe('updateMemory', () => {
   let services: Services;
-  let gql: Awaited<ReturnType<typeof graphqlClient>>;
-  const namespaces: string[] = [];
-  const fresh = () => {
-    const ns = uniqueNamespace('update');
-    namespaces.push(ns);
-    return ns;
-  };
-
-  beforeAll(async () => {
-    services = testServices();
-    await services.embedder.load();
-    gql = await graphqlClient(services);
-  });
-  afterAll(async () => {
-    for (const ns of namespaces) await cleanNamespace(services, ns);
-    await gql.stop();
-    await services.executor.close();
-  });
+  beforeEach(({ services: fixture }) => void (services = fixture));
 
   const jobsOf = (id: string) =>
     services.executor.read<{ kind: string; status: string }>(
@@ -46,7 +27,10 @@ describe('updateMemory', () => {
       { id },
     );
 
-  it('replaces content, chunks, vectors and entity links, keeps the old content in history and queues extraction', async () => {
+  it('replaces content, chunks, vectors and entity links, keeps the old content in history and queues extraction', async ({
+    graphql: gql,
+    freshNamespace: fresh,
+  }) => {
     const ns = fresh();
     const oldContent = 'The payments API stores its ledger in PostgreSQL and ships as a Docker image.';
     const newContent = 'The search indexer is written in Rust and runs on Kubernetes.';
@@ -114,7 +98,10 @@ describe('updateMemory', () => {
     expect(again.dedup.action).toBe('STORED_NEW');
   });
 
-  it('supersedes the linker attributes of the old content, keeping them in the aspect history', async () => {
+  it('supersedes the linker attributes of the old content, keeping them in the aspect history', async ({
+    graphql: gql,
+    freshNamespace: fresh,
+  }) => {
     const ns = fresh();
     const { remember } = await gql.data(REMEMBER, {
       input: { content: 'We decided to use Redis over Memcached for sessions', namespace: ns },
@@ -146,7 +133,10 @@ describe('updateMemory', () => {
     expect(attributeHistory[1].content).toContain('rate limiting');
   });
 
-  it('refuses a duplicate of another live memory, PII, blank content, unknown and forgotten memories', async () => {
+  it('refuses a duplicate of another live memory, PII, blank content, unknown and forgotten memories', async ({
+    graphql: gql,
+    freshNamespace: fresh,
+  }) => {
     const ns = fresh();
     const a = (await gql.data(REMEMBER, { input: { content: 'The nightly backup job writes to the eu-central bucket.', namespace: ns } }))
       .remember.memory;

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import neo4j, { type Driver } from 'neo4j-driver';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../../src/app.js';
 import {
   attributeHistory,
@@ -17,8 +16,7 @@ import { countStaleChunks, findStaleChunks, STALE_COUNT_CAP } from '../../src/db
 import { ASSUMED_LIST_SIZES } from '../../src/graphql/cost-limit.js';
 import { jobsPage, lastErrors, llmUsage } from '../../src/worker/index.js';
 import { createEntity } from '../support/graph-fixtures.js';
-import { graphqlClient } from '../support/graphql.js';
-import { cleanNamespace, testServices, uniqueNamespace } from '../support/services.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '../support/fixture.js';
 import { TEST_NEO4J, TEST_NEO4J_URI } from '../support/test-neo4j.js';
 
 // Long: the fixtures are large on purpose, and the machine is shared.
@@ -43,13 +41,6 @@ function dbHits(plan: { dbHits: number; children: unknown[] }): number {
 describe('graph reads are bounded whatever the graph holds', () => {
   let services: Services;
   let driver: Driver;
-  let gql: Awaited<ReturnType<typeof graphqlClient>>;
-  const namespaces: string[] = [];
-  const fresh = (prefix: string) => {
-    const ns = uniqueNamespace(prefix);
-    namespaces.push(ns);
-    return ns;
-  };
 
   /** Runs `work`, captures the one Cypher text it ran, and profiles that text with `params`. */
   async function profileOf(work: () => Promise<unknown>, operation: RegExp, params: Record<string, unknown>): Promise<number> {
@@ -91,24 +82,20 @@ describe('graph reads are bounded whatever the graph holds', () => {
     }
   }
 
+  beforeEach(({ services: fixture }) => void (services = fixture));
   beforeAll(async () => {
-    services = testServices();
-    gql = await graphqlClient(services);
     driver = neo4j.driver(
       process.env.TEST_NEO4J_URI ?? TEST_NEO4J_URI,
       neo4j.auth.basic('neo4j', process.env.TEST_NEO4J_PASSWORD ?? TEST_NEO4J.password),
     );
   });
   afterAll(async () => {
-    for (const ns of namespaces) await cleanNamespace(services, ns);
-    await gql.stop();
     await driver.close();
-    await services.executor.close();
   });
 
   it(
     'attributeHistory reads a lattice of SUPERSEDES (2^59 paths) linearly: the newest page, oldest first',
-    async () => {
+    async ({ graphql: gql, freshNamespace: fresh }) => {
       const ns = fresh('bounded-history');
       const entityId = await createEntity(services, ns, 'Lattice');
       // 60 layers of two attributes, each superseding both of the layer before (what repeated
@@ -166,7 +153,7 @@ describe('graph reads are bounded whatever the graph holds', () => {
 
   it(
     'neighbors(depth: 2) walks hop by hop: 700×700 parallel relations cost their count, not their 490,000 paths',
-    async () => {
+    async ({ freshNamespace: fresh }) => {
       const ns = fresh('bounded-neighbors');
       const [center, middle, far] = [
         await createEntity(services, ns, 'Center'),
@@ -223,7 +210,7 @@ describe('graph reads are bounded whatever the graph holds', () => {
 
   it(
     'every relationship list is capped at its named constant, and priced at least at that size',
-    async () => {
+    async ({ graphql: gql, freshNamespace: fresh }) => {
       const ns = fresh('bounded-lists');
       const memoryId = randomUUID();
       const entityId = randomUUID();
@@ -290,7 +277,7 @@ describe('graph reads are bounded whatever the graph holds', () => {
 
   it(
     'job reads seek an index for every filter combination: no AllNodesScan or NodeByLabelScan on Job',
-    async () => {
+    async ({ freshNamespace: fresh }) => {
       const ns = fresh('bounded-jobs');
       const params = { namespace: ns, status: 'dead', kind: 'extract', afterCreatedAt: '', afterId: '', limit: neo4j.int(10) };
       const reads: Array<[string, () => Promise<unknown>]> = [
@@ -324,7 +311,7 @@ describe('graph reads are bounded whatever the graph holds', () => {
 
   it(
     "the embedding tracker's stale-chunk reads seek chunk_embedding_model: no Chunk or Memory scan, few hits on a converged store",
-    async () => {
+    async ({ freshNamespace: fresh }) => {
       const ns = fresh('bounded-tracker');
       for (const content of [
         'The build cache lives on the second disk.',
@@ -375,7 +362,7 @@ describe('graph reads are bounded whatever the graph holds', () => {
 
   it(
     'pipelineStatus shares its aggregates for a few seconds: 10 calls run the usage and error queries once',
-    async () => {
+    async ({ graphql: gql, freshNamespace: fresh }) => {
       const ns = fresh('bounded-status');
       const seen: string[] = [];
       const stop = services.executor.onQuery((event) => seen.push(event.cypher));

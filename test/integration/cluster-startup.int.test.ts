@@ -6,7 +6,7 @@ import { CYPHER_DIR } from '../../src/app.js';
 import { createDriver, Executor, loadMigrations, migrate, MIGRATION_LOCK_ID } from '../../src/db/index.js';
 import { createLogger } from '../../src/logger.js';
 import { startNeo4j, stopNeo4j } from '../../scripts/neo4j-server.mjs';
-import { spawnService, type ServiceProcess } from '../support/processes.js';
+import { spawnReplica, type ServiceProcess } from '../support/processes.js';
 
 // A Neo4j of this test's own, with an EMPTY database: the first start of a fresh deployment.
 const NEO4J = {
@@ -54,7 +54,7 @@ describe('N replicas started at once on an empty database', () => {
 
     const started = performance.now();
     for (let i = 0; i < REPLICAS; i++) {
-      replicas.push(spawnService({ name: `replica-${i + 1}`, port: FIRST_PORT + i, neo4jUri: URI, neo4jPassword: NEO4J.password }));
+      replicas.push(spawnReplica({ name: `replica-${i + 1}`, port: FIRST_PORT + i, neo4jUri: URI, neo4jPassword: NEO4J.password }));
     }
     const ready = await Promise.allSettled(replicas.map((r) => r.waitReady(300_000)));
     const failures = ready.flatMap((r) => (r.status === 'rejected' ? [String(r.reason)] : []));

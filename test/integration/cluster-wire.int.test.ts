@@ -5,7 +5,7 @@ import { BOOKMARK_HEADER, decodeBookmarkToken } from '../../src/consistency/inde
 import { forgetMemory } from '../../src/db/queries/memory-mutations.js';
 import { extraction, memoryTextOf, stageOf } from '../support/deep-path.js';
 import { startFakeOllama, type FakeOllama } from '../support/fake-ollama.js';
-import { spawnService, type ServiceProcess } from '../support/processes.js';
+import { spawnReplica, type ServiceProcess } from '../support/processes.js';
 import { cleanNamespace, testServices, uniqueNamespace } from '../support/services.js';
 import { operationIs, packstreamString, startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
 import { TEST_NEO4J, TEST_NEO4J_URI } from '../support/test-neo4j.js';
@@ -288,8 +288,8 @@ describe('two service processes', () => {
       RETENTION_INTERVAL_MS: '0',
       EMBEDDING_TRACKER_ENABLED: 'false',
     };
-    a = spawnService({ name: 'A', port: 48010, neo4jUri: SHARED_URI, neo4jPassword: SHARED_PASSWORD, env });
-    b = spawnService({ name: 'B', port: 48011, neo4jUri: proxy.url, neo4jPassword: SHARED_PASSWORD, env });
+    a = spawnReplica({ name: 'A', port: 48010, neo4jUri: SHARED_URI, neo4jPassword: SHARED_PASSWORD, env });
+    b = spawnReplica({ name: 'B', port: 48011, neo4jUri: proxy.url, neo4jPassword: SHARED_PASSWORD, env });
     await Promise.all([a.waitReady(), b.waitReady()]);
   }, 300_000);
 

@@ -17,7 +17,7 @@ import { startServer, type RunningServer } from '../../src/server.js';
 import { extraction, query, scriptStages, stageOf } from '../support/deep-path.js';
 import { startFakeOllama, type FakeOllama } from '../support/fake-ollama.js';
 import { runLoad, verifyAcks, type RequestEvent } from '../support/load-driver.js';
-import { spawnService, type ServiceChild } from '../support/service-process.js';
+import { forkService, type ServiceChild } from '../support/processes.js';
 import { cleanNamespace, testEmbedder, uniqueNamespace } from '../support/services.js';
 
 const FAULT_NEO4J = {
@@ -215,7 +215,7 @@ describe('the worker killed with SIGKILL mid-job', () => {
       )[0]!;
 
     // Worker A (default lease timeout of 5 minutes) leases the job and waits on the model.
-    const a = await spawnService(workerEnv({}));
+    const a = await forkService(workerEnv({}));
     children.push(a);
     await waitUntil('worker A to call the model', () => fake!.requests.some((r) => stageOf(r) === 'extract'), 120_000);
     const leased = await jobOf();
@@ -242,7 +242,7 @@ describe('the worker killed with SIGKILL mid-job', () => {
       60_000,
     );
     slow = false;
-    const b = await spawnService(workerEnv({ WORKER_LEASE_TIMEOUT_MS: '10000' }));
+    const b = await forkService(workerEnv({ WORKER_LEASE_TIMEOUT_MS: '10000' }));
     children.push(b);
     await waitUntil('worker B to complete the job', async () => (await jobOf()).status === 'completed', 180_000);
 

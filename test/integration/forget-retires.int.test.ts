@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../../src/app.js';
 import { forgetMemory } from '../../src/db/queries/memory-mutations.js';
 import { ConflictError } from '../../src/errors.js';
 import { persistGraph, type GraphRelation } from '../../src/deep/graph-write.js';
 import { relateEntities } from '../../src/db/queries/knowledge.js';
 import { replayingExecutor } from '../support/replaying-executor.js';
-import { cleanNamespace, testServices, uniqueNamespace } from '../support/services.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '../support/fixture.js';
+import { testServices } from '../support/services.js';
 
 // Strong entities (PostgreSQL, MySQL, Kubernetes) with decision attributes.
 const SOURCE = 'Alice Johnson prefers Postgres over MySQL. We decided to use Kubernetes for the Apollo deployment.';
@@ -44,12 +44,7 @@ interface Derived {
 describe('what is derived from a memory follows it when it is forgotten or rewritten', () => {
   let services: Services;
   let replayed: Services;
-  const namespaces: string[] = [];
-  const ns = (prefix = 'retire') => {
-    const n = uniqueNamespace(prefix);
-    namespaces.push(n);
-    return n;
-  };
+  beforeEach(({ services: fixture }) => void (services = fixture));
   const derived = async (id: string) =>
     (await services.executor.read<Derived & Record<string, unknown>>('test.derived', DERIVED, { id }))[0]!;
   const mentionsOf = async (namespace: string, name: string) =>
@@ -71,18 +66,16 @@ describe('what is derived from a memory follows it when it is forgotten or rewri
     return { source: source.memory, fact: fact!.result!.memory };
   };
 
-  beforeAll(async () => {
-    services = testServices();
+  beforeAll(() => {
     replayed = testServices({}, { wrapExecutor: (executor) => replayingExecutor(executor).executor });
-    await services.embedder.load();
   });
   afterAll(async () => {
-    for (const n of namespaces) await cleanNamespace(services, n);
-    await services.executor.close();
     await replayed.executor.close();
   });
 
-  it('forget supersedes attributes with a reason, removes hints and mentions, and forgets facts extracted from it alone', async () => {
+  it('forget supersedes attributes with a reason, removes hints and mentions, and forgets facts extracted from it alone', async ({
+    freshNamespace: ns,
+  }) => {
     const namespace = ns();
     const { source, fact } = await seed(namespace);
     const before = await derived(source.id);
@@ -107,7 +100,7 @@ describe('what is derived from a memory follows it when it is forgotten or rewri
     expect((await derived(fact.id)).events).toContain('forgotten');
   });
 
-  it('a fact with another live source stays', async () => {
+  it('a fact with another live source stays', async ({ freshNamespace: ns }) => {
     const namespace = ns();
     const { source, fact } = await seed(namespace);
     const second = await services.remember.remember({ content: 'Alice said again that Postgres beats MySQL for her team.', namespace });
@@ -119,7 +112,7 @@ describe('what is derived from a memory follows it when it is forgotten or rewri
     expect((await derived(source.id)).facts).toEqual([{ id: fact.id, deletedAt: null, dedupKey: expect.any(String) }]);
   });
 
-  it('forget re-run after its COMMIT: one event, counts moved once', async () => {
+  it('forget re-run after its COMMIT: one event, counts moved once', async ({ freshNamespace: ns }) => {
     const a = ns('forget-once');
     const b = ns('forget-twice');
     const seededA = await seed(a);
@@ -132,7 +125,7 @@ describe('what is derived from a memory follows it when it is forgotten or rewri
     for (const name of ['postgresql', 'mysql', 'kubernetes']) expect(await mentionsOf(b, name)).toBe(await mentionsOf(a, name));
   });
 
-  it('updateMemory retires what the old content produced (facts, hints, attributes), also when re-run', async () => {
+  it('updateMemory retires what the old content produced (facts, hints, attributes), also when re-run', async ({ freshNamespace: ns }) => {
     const a = ns('update-once');
     const b = ns('update-twice');
     const content = 'Bob Smith moved the Apollo deployment from Kubernetes to Nomad last week.';
@@ -159,7 +152,7 @@ describe('what is derived from a memory follows it when it is forgotten or rewri
     for (const name of ['postgresql', 'mysql', 'kubernetes']) expect(await mentionsOf(b, name)).toBe(await mentionsOf(a, name));
   });
 
-  it('a write derived from a memory that changed since it was read is refused whole', async () => {
+  it('a write derived from a memory that changed since it was read is refused whole', async ({ freshNamespace: ns }) => {
     const namespace = ns();
     const { source } = await seed(namespace);
     await services.update.update({ id: source.id, namespace, content: 'The Apollo deployment now runs on Nomad.', actor: 'test' });
@@ -240,7 +233,7 @@ describe('what is derived from a memory follows it when it is forgotten or rewri
       return { source, other };
     };
 
-    it('forget takes back the mentions it contributed and deletes a relation left with none', async () => {
+    it('forget takes back the mentions it contributed and deletes a relation left with none', async ({ freshNamespace: ns }) => {
       const namespace = ns('forget-relations');
       const { source, other } = await seedRelations(namespace);
       expect(await relations(namespace)).toEqual([
@@ -261,7 +254,7 @@ describe('what is derived from a memory follows it when it is forgotten or rewri
       expect(await relations(namespace)).toEqual([{ key: 'apollo streams_to kafka', mentions: 1, sources: [] }]);
     });
 
-    it('counts and takes back once when the transactions run twice, and updateMemory takes back too', async () => {
+    it('counts and takes back once when the transactions run twice, and updateMemory takes back too', async ({ freshNamespace: ns }) => {
       const a = ns('relations-once');
       const b = ns('relations-twice');
       const seededA = await seedRelations(a);

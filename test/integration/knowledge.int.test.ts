@@ -1,7 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Services } from '../../src/app.js';
-import { graphqlClient } from '../support/graphql.js';
-import { cleanNamespace, testServices, uniqueNamespace } from '../support/services.js';
+import { describe, expect, integrationTest } from '../support/fixture.js';
+import { uniqueNamespace } from '../support/services.js';
 
 const KEY_RW = 'knowledge-rw-0123456789abcdef';
 const KEY_RO = 'knowledge-ro-0123456789abcdef';
@@ -19,32 +17,23 @@ const MERGE = `mutation ($ns: String, $keep: String!, $merge: String!) {
     entity { id name aliases mentions aspects { name attributes { content } } relations { type direction source { name } target { name } } } } }`;
 const ERASE = `mutation ($ns: String!, $confirm: String!) { deleteNamespace(namespace: $ns, confirm: $confirm) { namespace total deleted { label count } } }`;
 
+const ns = uniqueNamespace('kg');
+const other = uniqueNamespace('kg-other');
+const it = integrationTest({
+  env: {
+    DEFAULT_NAMESPACE: ns,
+    API_KEYS: JSON.stringify([
+      { key: KEY_RW, name: 'agent', namespaces: [ns, other] },
+      { key: KEY_RO, name: 'viewer', namespaces: [ns], readOnly: true },
+    ]),
+  },
+  sharedNamespaces: [ns, other],
+});
+
 describe('structured writes (createEntity, relate, assertFact, mergeEntities, deleteNamespace)', () => {
-  let services: Services;
-  let gql: Awaited<ReturnType<typeof graphqlClient>>;
-  const ns = uniqueNamespace('kg');
-  const other = uniqueNamespace('kg-other');
   const rw = bearer(KEY_RW);
 
-  beforeAll(async () => {
-    services = testServices({
-      DEFAULT_NAMESPACE: ns,
-      API_KEYS: JSON.stringify([
-        { key: KEY_RW, name: 'agent', namespaces: [ns, other] },
-        { key: KEY_RO, name: 'viewer', namespaces: [ns], readOnly: true },
-      ]),
-    });
-    await services.embedder.load();
-    gql = await graphqlClient(services);
-  });
-  afterAll(async () => {
-    await cleanNamespace(services, ns);
-    await cleanNamespace(services, other);
-    await gql.stop();
-    await services.executor.close();
-  });
-
-  it('creates an entity once, updates its type on a repeat, and redacts what it stores', async () => {
+  it('creates an entity once, updates its type on a repeat, and redacts what it stores', async ({ services, graphql: gql }) => {
     const first = (
       await gql.data(CREATE, { ns, name: 'Alice  Martin', type: 'person', description: 'uses password=hunter2hunter2 at work' }, rw)
     ).createEntity;
@@ -64,7 +53,7 @@ describe('structured writes (createEntity, relate, assertFact, mergeEntities, de
     expect(count[0]!.n).toBe(1);
   });
 
-  it('relates two entities with an id, counts a repeat once per call, and validates the type', async () => {
+  it('relates two entities with an id, counts a repeat once per call, and validates the type', async ({ graphql: gql }) => {
     await gql.data(CREATE, { ns, name: 'Bob', type: 'person' }, rw);
     await gql.data(CREATE, { ns, name: 'Acme Corp', type: 'organization' }, rw);
     const rel = (await gql.data(RELATE, { ns, s: 'bob', t: 'Works_At', o: 'ACME corp', c: 0.8 }, rw)).relate;
@@ -89,7 +78,10 @@ describe('structured writes (createEntity, relate, assertFact, mergeEntities, de
     expect(badConfidence.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
   });
 
-  it('asserts facts through the gate, stores them as memories, dedups a repeat and supersedes a contradiction', async () => {
+  it('asserts facts through the gate, stores them as memories, dedups a repeat and supersedes a contradiction', async ({
+    services,
+    graphql: gql,
+  }) => {
     await gql.data(CREATE, { ns, name: 'Carol', type: 'person' }, rw);
     const first = (await gql.data(ASSERT, { ns, e: 'carol', a: 'Preferences', c: 'likes dark mode in the editor' }, rw)).assertFact;
     expect(first.outcome).toBe('created');
@@ -135,7 +127,10 @@ describe('structured writes (createEntity, relate, assertFact, mergeEntities, de
     expect(unknown.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
   });
 
-  it('merges an entity into another: mentions, aspects, attributes and relations move, an audit event stays', async () => {
+  it('merges an entity into another: mentions, aspects, attributes and relations move, an audit event stays', async ({
+    services,
+    graphql: gql,
+  }) => {
     await gql.data(CREATE, { ns, name: 'Dave', type: 'person' }, rw);
     await gql.data(CREATE, { ns, name: 'David', type: 'person' }, rw);
     await gql.data(CREATE, { ns, name: 'Globex', type: 'organization' }, rw);
@@ -187,7 +182,10 @@ describe('structured writes (createEntity, relate, assertFact, mergeEntities, de
     expect(twice.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
   });
 
-  it('after a merge, forgetting the memories behind the merged relations and co-mention edges takes their mentions back', async () => {
+  it('after a merge, forgetting the memories behind the merged relations and co-mention edges takes their mentions back', async ({
+    services,
+    graphql: gql,
+  }) => {
     await gql.data(CREATE, { ns, name: 'Kim', type: 'person' }, rw);
     await gql.data(CREATE, { ns, name: 'Kimberly', type: 'person' }, rw);
     await gql.data(CREATE, { ns, name: 'Initech', type: 'organization' }, rw);
@@ -233,7 +231,7 @@ describe('structured writes (createEntity, relate, assertFact, mergeEntities, de
     expect(await edges()).toEqual([]);
   });
 
-  it('Entity.relations lists the most mentioned ten; relationCount says how many there are in all', async () => {
+  it('Entity.relations lists the most mentioned ten; relationCount says how many there are in all', async ({ graphql: gql }) => {
     await gql.data(CREATE, { ns, name: 'Hub', type: 'person' }, rw);
     for (let i = 0; i < 12; i++) {
       await gql.data(CREATE, { ns, name: `Hub Contact ${i}`, type: 'person' }, rw);
@@ -254,7 +252,7 @@ describe('structured writes (createEntity, relate, assertFact, mergeEntities, de
     expect(contact).toEqual({ relations: [{ type: 'knows' }], relationCount: 1 });
   });
 
-  it('refuses read-only keys and namespaces the key lacks, for every structured write', async () => {
+  it('refuses read-only keys and namespaces the key lacks, for every structured write', async ({ graphql: gql }) => {
     const ro = bearer(KEY_RO);
     const calls: Array<[string, Record<string, unknown>]> = [
       [CREATE, { ns, name: 'Eve' }],
@@ -274,7 +272,7 @@ describe('structured writes (createEntity, relate, assertFact, mergeEntities, de
     expect(bob.entity.relations).toEqual([{ mentions: 2 }]);
   });
 
-  it('deletes a namespace in batches, only that namespace, and reports zeros on a repeat', async () => {
+  it('deletes a namespace in batches, only that namespace, and reports zeros on a repeat', async ({ services, graphql: gql }) => {
     await gql.data(CREATE, { ns: other, name: 'Frank', type: 'person' }, rw);
     await gql.data(ASSERT, { ns: other, e: 'Frank', a: 'facts', c: 'plays chess on Sundays' }, rw);
     await gql.data(

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../../src/app.js';
 import { unlinkCoMentions } from '../../src/db/queries/remember-write.js';
-import { graphqlClient } from '../support/graphql.js';
+import { beforeEach, describe, expect, integrationTest } from '../support/fixture.js';
+import type { GraphQLClient } from '../support/graphql.js';
 import { replayingExecutor } from '../support/replaying-executor.js';
-import { cleanNamespace, testServices, uniqueNamespace } from '../support/services.js';
+import { testServices } from '../support/services.js';
 
 const REMEMBER = `mutation ($content: String!, $ns: String) { remember(input: {content: $content, namespace: $ns}) { memory { id } } }`;
 const ENTITY = `query ($name: String, $ns: String) { entity(name: $name, namespace: $ns) { id name type mentions } }`;
@@ -27,30 +27,21 @@ interface Edge {
   memoryIds: string[];
 }
 
+// A generous boost deadline: on a busy machine the default can expire mid-walk.
+const it = integrationTest({ env: { GRAPH_BOOST_TIMEOUT_MS: '5000' } });
+
 describe('named entities and co-mention edges on the write path', () => {
   let services: Services;
-  let gql: Awaited<ReturnType<typeof graphqlClient>>;
-  const namespaces: string[] = [];
-  const fresh = (prefix: string) => {
-    const ns = uniqueNamespace(prefix);
-    namespaces.push(ns);
-    return ns;
-  };
+  let gql: GraphQLClient;
+  let fresh: (prefix: string) => string;
+  beforeEach(({ services: fixture, graphql, freshNamespace }) => {
+    services = fixture;
+    gql = graphql;
+    fresh = freshNamespace;
+  });
   const remember = async (content: string, ns: string): Promise<string> => (await gql.data(REMEMBER, { content, ns })).remember.memory.id;
   const entity = async (name: string, ns: string) => (await gql.data(ENTITY, { name, ns })).entity;
   const coMentions = (ns: string) => services.executor.read<Edge & Record<string, unknown>>('test.coMentions', CO_MENTIONS, { ns });
-
-  beforeAll(async () => {
-    // A generous boost deadline: on a busy machine the default can expire mid-walk.
-    services = testServices({ GRAPH_BOOST_TIMEOUT_MS: '5000' });
-    await services.embedder.load();
-    gql = await graphqlClient(services);
-  }, 180_000);
-  afterAll(async () => {
-    for (const ns of namespaces) await cleanNamespace(services, ns);
-    await gql.stop();
-    await services.executor.close();
-  });
 
   it('"Alice lives in Berlin and works at Acme" yields a person, a place and an organization right after remember', async () => {
     const ns = fresh('ner');

@@ -1,10 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { neo4jStatus, stopNeo4j } from '../../scripts/neo4j-server.mjs';
+import { MAIN_ARGS, spawnProcess } from '../support/processes.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 // This test's own Neo4j home and ports (nobody else uses them).
@@ -21,56 +22,29 @@ interface Service {
 
 /** `npm start`'s own entry (src/main.ts) with no NEO4J_URI: it must start its local Neo4j itself. */
 function startMain(port: number): Service {
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '',
-    HOME: process.env.HOME ?? ROOT,
-    NEO4J_HOME_DIR: NEO4J.home,
-    NEO4J_BOLT_PORT: String(NEO4J.boltPort),
-    NEO4J_HTTP_PORT: String(NEO4J.httpPort),
-    PORT: String(port),
-    WORKER_ENABLED: 'false',
-    LOG_LEVEL: 'info',
-    ...(process.env.JAVA_HOME ? { JAVA_HOME: process.env.JAVA_HOME } : {}),
-    ...(process.env.EMBEDDING_MODEL_DIR ? { EMBEDDING_MODEL_DIR: process.env.EMBEDDING_MODEL_DIR } : {}),
-  };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const lines: Array<Record<string, unknown>> = [];
-  const waiters: Array<() => void> = [];
-  let buffer = '';
-  let stderr = '';
-  child.stdout!.on('data', (chunk: Buffer) => {
-    buffer += chunk.toString();
-    let at: number;
-    while ((at = buffer.indexOf('\n')) >= 0) {
-      const line = buffer.slice(0, at);
-      buffer = buffer.slice(at + 1);
-      try {
-        lines.push(JSON.parse(line) as Record<string, unknown>);
-      } catch {
-        lines.push({ msg: line });
-      }
-      for (const wake of waiters.splice(0)) wake();
-    }
-  });
-  child.stderr!.on('data', (chunk: Buffer) => {
-    stderr = (stderr + chunk.toString()).slice(-4_000);
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return {
-    child,
-    lines,
-    exited,
-    async waitFor(test, what) {
-      const deadline = Date.now() + START_MS;
-      while (!lines.some(test)) {
-        if (child.exitCode !== null) throw new Error(`main exited (${child.exitCode}) before ${what}: ${stderr.slice(-1_000)}`);
-        if (Date.now() > deadline) throw new Error(`no ${what} within ${START_MS} ms`);
-        await new Promise<void>((resolve) => {
-          waiters.push(resolve);
-          setTimeout(resolve, 500);
-        });
-      }
+  const main = spawnProcess({
+    name: 'main',
+    args: MAIN_ARGS,
+    cwd: ROOT,
+    inheritEnv: false,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? ROOT,
+      NEO4J_HOME_DIR: NEO4J.home,
+      NEO4J_BOLT_PORT: String(NEO4J.boltPort),
+      NEO4J_HTTP_PORT: String(NEO4J.httpPort),
+      PORT: String(port),
+      WORKER_ENABLED: 'false',
+      LOG_LEVEL: 'info',
+      ...(process.env.JAVA_HOME ? { JAVA_HOME: process.env.JAVA_HOME } : {}),
+      ...(process.env.EMBEDDING_MODEL_DIR ? { EMBEDDING_MODEL_DIR: process.env.EMBEDDING_MODEL_DIR } : {}),
     },
+  });
+  return {
+    child: main.child,
+    lines: main.logs,
+    exited: main.exited,
+    waitFor: (test, what) => main.waitForLog(test, what, START_MS),
   };
 }
 

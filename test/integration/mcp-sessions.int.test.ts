@@ -2,7 +2,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeServices, type Services } from '../../src/app.js';
 import { callTool, newClient } from '../support/mcp.js';
-import { spawnService, type ServiceChild } from '../support/service-process.js';
+import { forkService, type ServiceChild } from '../support/processes.js';
 import { cleanNamespace, testServices, uniqueNamespace } from '../support/services.js';
 import { TEST_NEO4J, TEST_NEO4J_URI } from '../support/test-neo4j.js';
 
@@ -45,7 +45,7 @@ describe('a session over MCP survives a crash (service processes, SDK client)', 
   });
 
   it('start → 12 prompts → checkpoint → kill → recover within budget → end → summary job done', async () => {
-    const first = await spawnService(env);
+    const first = await forkService(env);
     children.push(first);
     let client = await connect(first);
     expect(
@@ -85,7 +85,7 @@ describe('a session over MCP survives a crash (service processes, SDK client)', 
 
     // The crash: no drain, no goodbye.
     await first.stop('SIGKILL');
-    const second = await spawnService(env);
+    const second = await forkService(env);
     children.push(second);
     client = await connect(second);
 

@@ -1,21 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../../src/app.js';
-import { cleanNamespace, testServices, uniqueNamespace } from '../support/services.js';
+import { beforeEach, describe, expect, integrationTest } from '../support/fixture.js';
+import { uniqueNamespace } from '../support/services.js';
 
 // Recall shows one member of an open near-duplicate group, and leaves compressed memories out
 // unless asked for them.
+const namespace = uniqueNamespace('collapse');
+const it = integrationTest({ env: { WORKER_ENABLED: 'false' }, sharedNamespaces: [namespace] });
+
 describe('recall: near-duplicate groups and compressed memories', () => {
   let services: Services;
-  const namespace = uniqueNamespace('collapse');
-
-  beforeAll(async () => {
-    services = testServices({ WORKER_ENABLED: 'false' });
-    await services.embedder.load();
-  });
-  afterAll(async () => {
-    await cleanNamespace(services, namespace);
-    await services.executor.close();
-  });
+  beforeEach(({ services: fixture }) => void (services = fixture));
 
   it('an open near-duplicate pair comes back as its best-ranked member only; a decided pair as both', async () => {
     const [a, b] = [

@@ -1,30 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../../src/app.js';
 import { nearestInNamespace } from '../../src/db/index.js';
-import { graphqlClient } from '../support/graphql.js';
-import { cleanNamespace, testServices, uniqueNamespace } from '../support/services.js';
+import { beforeEach, describe, expect, it } from '../support/fixture.js';
+import type { GraphQLClient } from '../support/graphql.js';
 
 // Tenants share one vector index and one full-text index (Neo4j 5.26 Community): neither another
 // tenant's near-copies nor its term statistics may reach a namespace's answers.
 describe('tenant isolation in the shared indexes', () => {
   let services: Services;
-  let gql: Awaited<ReturnType<typeof graphqlClient>>;
-  const namespaces: string[] = [];
-  const fresh = (prefix: string) => {
-    const ns = uniqueNamespace(prefix);
-    namespaces.push(ns);
-    return ns;
-  };
-
-  beforeAll(async () => {
-    services = testServices();
-    await services.embedder.load();
-    gql = await graphqlClient(services);
-  });
-  afterAll(async () => {
-    await gql.stop();
-    for (const ns of namespaces) await cleanNamespace(services, ns);
-    await services.executor.close();
+  let gql: GraphQLClient;
+  let fresh: (prefix: string) => string;
+  beforeEach(({ services: fixture, graphql, freshNamespace }) => {
+    services = fixture;
+    gql = graphql;
+    fresh = freshNamespace;
   });
 
   it("semantic dedup finds the namespace's own near-copy although other tenants hold closer ones", async () => {

@@ -1,33 +1,25 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../../src/app.js';
 import { namespaceToken } from '../../src/text/index.js';
-import { cleanNamespace, testServices, uniqueNamespace } from '../support/services.js';
+import { beforeEach, describe, expect, integrationTest } from '../support/fixture.js';
 
 // Ranking defects found in review (issue 9 item 2), each against the real Neo4j: the hub
 // threshold from the namespace, the default token budget, the boost's name matching, pin,
 // validUntil, includeSuperseded and asOf.
+// A generous boost deadline: on a busy CI machine the default 500 ms can expire mid-walk.
+const it = integrationTest({ env: { GRAPH_BOOST_TIMEOUT_MS: '5000' } });
+
 describe('recall ranking against the real Neo4j', () => {
   let services: Services;
-  const namespaces: string[] = [];
-  const fresh = (prefix: string) => {
-    const ns = uniqueNamespace(prefix);
-    namespaces.push(ns);
-    return ns;
-  };
+  let fresh: (prefix: string) => string;
+  beforeEach(({ services: fixture, freshNamespace }) => {
+    services = fixture;
+    fresh = freshNamespace;
+  });
   const remember = async (namespace: string, content: string, extra: Record<string, unknown> = {}) =>
     (await services.remember.remember({ content, namespace, ...extra })).memory.id;
   const recall = (namespace: string, query: string, extra: Record<string, unknown> = {}) =>
     services.recall.recall({ query, namespace, trackAccess: false, ...extra });
-
-  beforeAll(async () => {
-    services = testServices({ GRAPH_BOOST_TIMEOUT_MS: '5000' });
-    await services.embedder.load();
-  });
-  afterAll(async () => {
-    for (const ns of namespaces) await cleanNamespace(services, ns);
-    await services.executor.close();
-  });
 
   it('hub dampening uses the namespace mention distribution: a memory linked only to a hub is dampened', async () => {
     const ns = fresh('hub');

@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../../src/app.js';
-import { graphqlClient } from '../support/graphql.js';
+import { beforeEach, describe, expect, integrationTest } from '../support/fixture.js';
 import { cleanNamespace, testServices, uniqueNamespace } from '../support/services.js';
 
 const REMEMBER = `
@@ -16,26 +15,17 @@ mutation Remember($input: RememberInput!) {
 
 const COUNT = `MATCH (m:Memory {namespace: $namespace}) RETURN count(m) AS memories`;
 
+const namespace = uniqueNamespace('remember');
+const it = integrationTest({ env: { DEFAULT_NAMESPACE: namespace }, sharedNamespaces: [namespace] });
+
 describe('remember against the real Neo4j', () => {
   let services: Services;
-  let gql: Awaited<ReturnType<typeof graphqlClient>>;
-  const namespace = uniqueNamespace('remember');
-
-  beforeAll(async () => {
-    services = testServices({ DEFAULT_NAMESPACE: namespace });
-    await services.embedder.load();
-    gql = await graphqlClient(services);
-  });
-  afterAll(async () => {
-    await cleanNamespace(services, namespace);
-    await gql.stop();
-    await services.executor.close();
-  });
+  beforeEach(({ services: fixture }) => void (services = fixture));
 
   const countMemories = async (ns = namespace) =>
     (await services.executor.read<{ memories: number }>('test.count', COUNT, { namespace: ns }))[0]!.memories;
 
-  it('stores a text with secrets redacted and lists the redaction kinds', async () => {
+  it('stores a text with secrets redacted and lists the redaction kinds', async ({ graphql: gql }) => {
     const content = 'Deploy notes: AWS key AKIAIOSFODNN7EXAMPLE, password=hunter2-longer and mail ops@example.com when done.';
     const { remember } = await gql.data(REMEMBER, { input: { content } });
     expect(remember.dedup.action).toBe('STORED_NEW');
@@ -53,8 +43,8 @@ describe('remember against the real Neo4j', () => {
     expect(stored!.chunk).not.toContain('AKIAIOSFODNN7EXAMPLE');
   });
 
-  it('returns DUPLICATE_EXACT with the first id for the same text, and stores one memory', async () => {
-    const ns = uniqueNamespace('dup');
+  it('returns DUPLICATE_EXACT with the first id for the same text, and stores one memory', async ({ graphql: gql, freshNamespace }) => {
+    const ns = freshNamespace('dup');
     const input = { content: 'The staging cluster runs on three nodes in eu-west-1.', namespace: ns };
     const first = (await gql.data(REMEMBER, { input })).remember;
     const second = (await gql.data(REMEMBER, { input: { ...input, content: '  The staging cluster runs on three nodes in eu-west-1  ' } }))
@@ -69,11 +59,10 @@ describe('remember against the real Neo4j', () => {
     );
     expect(row).toMatchObject({ accessCount: 1 });
     expect(row!.lastSeenAt).not.toBeNull();
-    await cleanNamespace(services, ns);
   });
 
-  it('returns DUPLICATE_SEMANTIC for a paraphrase at cosine ≥ 0.98', async () => {
-    const ns = uniqueNamespace('sem');
+  it('returns DUPLICATE_SEMANTIC for a paraphrase at cosine ≥ 0.98', async ({ graphql: gql, freshNamespace }) => {
+    const ns = freshNamespace('sem');
     const original = 'Our team deploys the billing service every Tuesday afternoon.';
     const paraphrase = 'Our team deploys the billing service each Tuesday afternoon.';
     const [a, b] = await services.embedder.embed([original, paraphrase]);
@@ -86,11 +75,10 @@ describe('remember against the real Neo4j', () => {
     expect(second.dedup.similarity).toBeCloseTo(cosine, 2); // the index stores float32
     expect(second.memory.id).toBe(first.memory.id);
     expect(await countMemories(ns)).toBe(1);
-    await cleanNamespace(services, ns);
   });
 
-  it('links Redis and Memcached and a constraint, visible through entity(name:) right away', async () => {
-    const ns = uniqueNamespace('decision');
+  it('links Redis and Memcached and a constraint, visible through entity(name:) right away', async ({ graphql: gql, freshNamespace }) => {
+    const ns = freshNamespace('decision');
     const { remember } = await gql.data(REMEMBER, {
       input: { content: 'We decided to use Redis over Memcached for sessions', namespace: ns },
     });
@@ -106,11 +94,10 @@ describe('remember against the real Neo4j', () => {
     expect(attributes).toContainEqual(
       expect.objectContaining({ kind: 'constraint', importance: 0.85, source: { id: remember.memory.id } }),
     );
-    await cleanNamespace(services, ns);
   });
 
-  it('rejects bad input with a code and writes nothing', async () => {
-    const ns = uniqueNamespace('bad');
+  it('rejects bad input with a code and writes nothing', async ({ graphql: gql, freshNamespace }) => {
+    const ns = freshNamespace('bad');
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ content: '   ', namespace: ns }, 'BAD_USER_INPUT'],
       [{ content: 'x'.repeat(services.config.MAX_CONTENT_CHARS + 1), namespace: ns }, 'LIMIT_EXCEEDED'],
@@ -126,8 +113,8 @@ describe('remember against the real Neo4j', () => {
     expect(await countMemories(ns)).toBe(0);
   });
 
-  it('stores the valid items of a batch and reports each invalid one', async () => {
-    const ns = uniqueNamespace('batch');
+  it('stores the valid items of a batch and reports each invalid one', async ({ graphql: gql, freshNamespace }) => {
+    const ns = freshNamespace('batch');
     const { rememberBatch } = await gql.data(
       `mutation ($inputs: [RememberInput!]!) { rememberBatch(inputs: $inputs) { index result { dedup { action } memory { id } } error { code message } } }`,
       {
@@ -146,11 +133,10 @@ describe('remember against the real Neo4j', () => {
     expect(rememberBatch[3].result.dedup.action).toBe('DUPLICATE_EXACT');
     expect(rememberBatch[3].result.memory.id).toBe(rememberBatch[0].result.memory.id);
     expect(await countMemories(ns)).toBe(2);
-    await cleanNamespace(services, ns);
   });
 
-  it('queues an extract job with every stored memory in the same transaction', async () => {
-    const ns = uniqueNamespace('jobs');
+  it('queues an extract job with every stored memory in the same transaction', async ({ graphql: gql, freshNamespace }) => {
+    const ns = freshNamespace('jobs');
     const { remember } = await gql.data(REMEMBER, { input: { content: 'Carol owns the search relevance roadmap for Q3.', namespace: ns } });
     const jobs = await services.executor.read<{ kind: string; status: string }>(
       'test.jobs',
@@ -158,7 +144,6 @@ describe('remember against the real Neo4j', () => {
       { id: remember.memory.id },
     );
     expect(jobs).toEqual([{ kind: 'extract', status: 'pending' }]);
-    await cleanNamespace(services, ns);
   });
 });
 

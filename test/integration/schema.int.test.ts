@@ -1,23 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CYPHER_DIR, type Services } from '../../src/app.js';
 import { migrate } from '../../src/db/index.js';
 import { createLogger } from '../../src/logger.js';
-import { cleanNamespace, testServices, uniqueNamespace } from '../support/services.js';
+import { beforeEach, describe, expect, it } from '../support/fixture.js';
 
 const INDEXES = `SHOW INDEXES YIELD name, type, labelsOrTypes AS labels, properties, options RETURN name, type, labels, properties, options ORDER BY name`;
 const CONSTRAINTS = `SHOW CONSTRAINTS YIELD name, type, labelsOrTypes AS labels, properties RETURN name, type, labels, properties ORDER BY name`;
 
 describe('schema migrations on the real Neo4j', () => {
   let services: Services;
-  const namespace = uniqueNamespace('schema');
-
-  beforeAll(() => {
-    services = testServices();
-  });
-  afterAll(async () => {
-    await cleanNamespace(services, namespace);
-    await services.executor.close();
-  });
+  beforeEach(({ services: fixture }) => void (services = fixture));
 
   async function schemaSnapshot() {
     const indexes = await services.executor.autoCommit<{ name: string }>('test.indexes', INDEXES);
@@ -57,7 +48,7 @@ describe('schema migrations on the real Neo4j', () => {
     expect(constraints.find((c) => c.name === 'entity_canonical_name')).toMatchObject({ properties: ['namespace', 'canonicalName'] });
   });
 
-  it('returns the nearest chunk through the vector index', async () => {
+  it('returns the nearest chunk through the vector index', async ({ namespace }) => {
     const texts = [
       'The cat sat on the warm windowsill.',
       'Quarterly revenue grew by twelve percent.',

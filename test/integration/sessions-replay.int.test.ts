@@ -1,38 +1,33 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeServices, type Services } from '../../src/app.js';
+import type { Services } from '../../src/app.js';
 import { OllamaProvider } from '../../src/llm/index.js';
 import { createLogger } from '../../src/logger.js';
 import { runSessionEnd } from '../../src/sessions/index.js';
 import { leaseJob } from '../../src/worker/index.js';
 import { replayingExecutor } from '../support/replaying-executor.js';
-import { cleanNamespace, testServices, uniqueNamespace } from '../support/services.js';
+import { beforeEach, describe, expect, integrationTest } from '../support/fixture.js';
+import { uniqueNamespace } from '../support/services.js';
 
 /**
  * Every new write transaction of sessions and decay, run twice as the driver does when a
  * COMMIT reply is lost: one copy of everything, counters moved once.
  */
+let replays: () => number;
+const ns = uniqueNamespace('sess-replay');
+const it = integrationTest({
+  env: { SESSION_CHECKPOINT_PROMPTS: '3' },
+  app: {
+    wrapExecutor: (executor) => {
+      const wrapped = replayingExecutor(executor, (operation) => operation.startsWith('sessions.') || operation.startsWith('decay.'));
+      replays = wrapped.replays;
+      return wrapped.executor;
+    },
+  },
+  sharedNamespaces: [ns],
+});
+
 describe('session and decay writes are safe to run twice (lost COMMIT reply)', () => {
   let services: Services;
-  let replays: () => number;
-  const ns = uniqueNamespace('sess-replay');
-
-  beforeAll(() => {
-    services = testServices(
-      { SESSION_CHECKPOINT_PROMPTS: '3' },
-      {
-        wrapExecutor: (executor) => {
-          const wrapped = replayingExecutor(executor, (operation) => operation.startsWith('sessions.') || operation.startsWith('decay.'));
-          replays = wrapped.replays;
-          return wrapped.executor;
-        },
-      },
-    );
-  });
-
-  afterAll(async () => {
-    await cleanNamespace(services, ns);
-    await closeServices(services);
-  });
+  beforeEach(({ services: fixture }) => void (services = fixture));
 
   const count = async (cypher: string) => (await services.executor.read<{ n: number }>('test', cypher, { ns }))[0]!.n;
 

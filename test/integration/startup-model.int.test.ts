@@ -1,39 +1,32 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { MAIN_ARGS, spawnProcess } from '../support/processes.js';
 import { TEST_NEO4J, TEST_NEO4J_URI } from '../support/test-neo4j.js';
 
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const MODEL = 'Xenova/all-MiniLM-L6-v2';
 
 /** `npm start`'s entry point in a child process; resolves with its exit code and stderr. */
-function start(modelDir: string): Promise<{ code: number | null; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      cwd: REPO,
-      env: {
-        ...process.env,
-        NEO4J_URI: process.env.TEST_NEO4J_URI ?? TEST_NEO4J_URI,
-        NEO4J_PASSWORD: process.env.TEST_NEO4J_PASSWORD ?? TEST_NEO4J.password,
-        EMBEDDING_MODEL_DIR: modelDir,
-        PORT: '0',
-        WORKER_ENABLED: 'false',
-        LOG_LEVEL: 'silent',
-      },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stderr });
-    });
+async function start(modelDir: string): Promise<{ code: number | null; stderr: string }> {
+  const main = spawnProcess({
+    name: 'main',
+    args: MAIN_ARGS,
+    env: {
+      NEO4J_URI: process.env.TEST_NEO4J_URI ?? TEST_NEO4J_URI,
+      NEO4J_PASSWORD: process.env.TEST_NEO4J_PASSWORD ?? TEST_NEO4J.password,
+      EMBEDDING_MODEL_DIR: modelDir,
+      PORT: '0',
+      WORKER_ENABLED: 'false',
+      LOG_LEVEL: 'silent',
+    },
   });
+  const timer = setTimeout(() => main.child.kill('SIGKILL'), 90_000);
+  try {
+    return { code: await main.exited, stderr: main.stderr() };
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 describe('start-up when the embedding model cannot load', () => {

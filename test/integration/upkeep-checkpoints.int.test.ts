@@ -1,26 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeServices, type Services } from '../../src/app.js';
 import { CHECKPOINTS, pruneCheckpoints, writeCheckpoint } from '../../src/sessions/checkpoints.js';
-import { graphqlClient } from '../support/graphql.js';
-import { cleanNamespace, testServices, uniqueNamespace } from '../support/services.js';
+import { describe, expect, it } from '../support/fixture.js';
 
 const WRITE = `mutation($i: CheckpointInput!) { checkpoint(input: $i) { id trigger digest promptCount memoryQueries recentRemembers } }`;
 
 describe('session checkpoints', () => {
-  let services: Services;
-  const ns = uniqueNamespace('cp');
-
-  beforeAll(() => {
-    services = testServices();
-  });
-
-  afterAll(async () => {
-    await cleanNamespace(services, ns);
-    await closeServices(services);
-  });
-
-  it('merges writes inside the flush window, redacts, caps per session and prunes old ones', async () => {
-    const gql = await graphqlClient(services);
+  it('merges writes inside the flush window, redacts, caps per session and prunes old ones', async ({
+    services,
+    graphql: gql,
+    namespace: ns,
+  }) => {
     const a = (
       await gql.data<{ checkpoint: any }>(WRITE, {
         i: {
@@ -79,6 +67,5 @@ describe('session checkpoints', () => {
     expect(pruned).toBe(CHECKPOINTS.maxPerSession + 1);
     const bad = await gql.exec(WRITE, { i: { namespace: ns, sessionId: 's3', trigger: 'periodic', digest: 'x', promptCount: -1 } });
     expect(bad.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
-    await gql.stop();
   }, 300_000);
 });

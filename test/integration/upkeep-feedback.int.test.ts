@@ -1,30 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeServices, type Services } from '../../src/app.js';
-import { graphqlClient } from '../support/graphql.js';
-import { cleanNamespace, testServices, uniqueNamespace } from '../support/services.js';
+import { describe, expect, integrationTest } from '../support/fixture.js';
+import { uniqueNamespace } from '../support/services.js';
 
 const FEEDBACK = `mutation($ns: String, $s: String!, $ids: [ID!]!) { aspectFeedback(namespace: $ns, sessionId: $s, memoryIds: $ids) {
   applied aspectsUpdated confirmations decayedAspects propagatedAttributes } }`;
 const STATUS = `query($ns: String) { pipelineStatus(namespace: $ns) { feedback { aspectsUpdated ftsConfirmations decayedAspects propagatedAttributes } } }`;
 
+const ns = uniqueNamespace('fb');
+const other = uniqueNamespace('fb-other');
+const it = integrationTest({ sharedNamespaces: [ns, other] });
+
 describe('aspect feedback', () => {
-  let services: Services;
-  let gql: Awaited<ReturnType<typeof graphqlClient>>;
-  const ns = uniqueNamespace('fb');
-  const other = uniqueNamespace('fb-other');
-
-  beforeAll(async () => {
-    services = testServices();
-    gql = await graphqlClient(services);
-  });
-
-  afterAll(async () => {
-    for (const n of [ns, other]) await cleanNamespace(services, n);
-    await gql.stop();
-    await closeServices(services);
-  });
-
-  it('raises the weights of the aspects a session confirmed, once per session, and counts it for that namespace only', async () => {
+  it('raises the weights of the aspects a session confirmed, once per session, and counts it for that namespace only', async ({
+    services,
+    graphql: gql,
+  }) => {
     const { memory } = await services.remember.remember({
       content: 'We decided to use Kubernetes for the Apollo deployment.',
       namespace: ns,

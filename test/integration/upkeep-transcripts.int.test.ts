@@ -1,30 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeServices, type Services } from '../../src/app.js';
-import { graphqlClient } from '../support/graphql.js';
-import { cleanNamespace, testServices, uniqueNamespace } from '../support/services.js';
+import { describe, expect, integrationTest } from '../support/fixture.js';
+import { uniqueNamespace } from '../support/services.js';
 
 const REMEMBER = `mutation($i: RememberInput!) { remember(input: $i) { memory { id sessionId } } }`;
 const RECALL = `query($q: String!, $ns: String, $expand: Boolean) { recall(query: $q, namespace: $ns, expand: $expand) {
   items { memory { content sessionId } } transcripts { sessionId namespace content bytes } } }`;
 
+const ns = uniqueNamespace('tr');
+const other = uniqueNamespace('tr-other');
+const it = integrationTest({ sharedNamespaces: [ns, other] });
+
 describe('lossless session transcripts', () => {
-  let services: Services;
-  let gql: Awaited<ReturnType<typeof graphqlClient>>;
-  const ns = uniqueNamespace('tr');
-  const other = uniqueNamespace('tr-other');
-
-  beforeAll(async () => {
-    services = testServices();
-    gql = await graphqlClient(services);
-  });
-
-  afterAll(async () => {
-    for (const n of [ns, other]) await cleanNamespace(services, n);
-    await gql.stop();
-    await closeServices(services);
-  });
-
-  it('stores one transcript per session (the first wins, redacted), refuses one without a session, and recall(expand) returns those of its sessions only', async () => {
+  it('stores one transcript per session (the first wins, redacted), refuses one without a session, and recall(expand) returns those of its sessions only', async ({
+    services,
+    graphql: gql,
+  }) => {
     const first =
       'user: our staging database password is hunter2-Staging-9 and AWS key AKIAIOSFODNN7EXAMPLE\nassistant: noted, the Grafana alert fires at 80% disk.';
     await gql.data(REMEMBER, {

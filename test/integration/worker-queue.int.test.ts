@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../../src/app.js';
 import { ValidationError, NotFoundError } from '../../src/errors.js';
 import {
@@ -13,7 +12,7 @@ import {
   releaseStaleLeases,
   requeueJob,
 } from '../../src/worker/index.js';
-import { cleanNamespace, testServices, uniqueNamespace } from '../support/services.js';
+import { beforeEach, describe, expect, it } from '../support/fixture.js';
 
 const CREATE_JOBS = `
 UNWIND $jobs AS j
@@ -23,22 +22,17 @@ CREATE (job:Job {id: j.id, namespace: $namespace, kind: j.kind, status: 'pending
 
 describe('job queue operations on the real Neo4j', () => {
   let services: Services;
-  const namespaces: string[] = [];
-
-  beforeAll(() => {
-    services = testServices();
-  });
-  afterAll(async () => {
-    for (const ns of namespaces) await cleanNamespace(services, ns);
-    await services.executor.close();
+  let fresh: (prefix: string) => string;
+  beforeEach(({ services: fixture, freshNamespace }) => {
+    services = fixture;
+    fresh = freshNamespace;
   });
 
   async function seedJobs(
     count: number,
     options: { kind?: string; maxAttempts?: number } = {},
   ): Promise<{ namespace: string; ids: string[] }> {
-    const namespace = uniqueNamespace('queue');
-    namespaces.push(namespace);
+    const namespace = fresh('queue');
     const base = Date.now() - 60_000;
     const jobs = Array.from({ length: count }, (_, i) => ({
       id: randomUUID(),

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../../src/app.js';
 import { replayingExecutor } from '../support/replaying-executor.js';
-import { cleanNamespace, testServices, uniqueNamespace } from '../support/services.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '../support/fixture.js';
+import { testServices } from '../support/services.js';
 
 // Long enough for several chunks; strong entities (tools) with attributes (a decision).
 const CONTENT = [
@@ -34,19 +34,13 @@ describe('a managed write transaction re-run after its COMMIT (lost reply) chang
   let plain: Services;
   let replayed: Services;
   let replays: () => number;
-  const namespaces: string[] = [];
-  const ns = (prefix: string) => {
-    const n = uniqueNamespace(prefix);
-    namespaces.push(n);
-    return n;
-  };
   const footprint = async (namespace: string): Promise<Footprint> => {
     const [row] = await plain.executor.read<Footprint>('test.footprint', FOOTPRINT, { ns: namespace });
     return { ...row!, entityMentions: [...(row!.entityMentions as number[])].sort() };
   };
 
+  beforeEach(({ services }) => void (plain = services));
   beforeAll(async () => {
-    plain = testServices();
     replayed = testServices(
       {},
       {
@@ -57,15 +51,12 @@ describe('a managed write transaction re-run after its COMMIT (lost reply) chang
         },
       },
     );
-    await plain.embedder.load();
   });
   afterAll(async () => {
-    for (const n of namespaces) await cleanNamespace(plain, n);
-    await plain.executor.close();
     await replayed.executor.close();
   });
 
-  it('remember: one memory, one set of chunks, jobs, history, mentions and attributes', async () => {
+  it('remember: one memory, one set of chunks, jobs, history, mentions and attributes', async ({ freshNamespace: ns }) => {
     const once = ns('once');
     const twice = ns('twice');
     await plain.remember.remember({ content: CONTENT, namespace: once });
@@ -83,7 +74,7 @@ describe('a managed write transaction re-run after its COMMIT (lost reply) chang
     expect(await footprint(twice)).toEqual(expected);
   });
 
-  it('rememberBatch with repeats and an exact duplicate of an earlier memory', async () => {
+  it('rememberBatch with repeats and an exact duplicate of an earlier memory', async ({ freshNamespace: ns }) => {
     const once = ns('batch-once');
     const twice = ns('batch-twice');
     const batch = (namespace: string) => [

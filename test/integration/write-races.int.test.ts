@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../../src/app.js';
 import { forgetMemory } from '../../src/db/queries/memory-mutations.js';
-import { cleanNamespace, testServices, uniqueNamespace } from '../support/services.js';
+import { beforeEach, describe, expect, integrationTest } from '../support/fixture.js';
 
 const LIVE = `MATCH (m:Memory {namespace: $ns}) WHERE m.deletedAt IS NULL RETURN m.id AS id, m.content AS content`;
 
@@ -10,39 +9,26 @@ const LIVE = `MATCH (m:Memory {namespace: $ns}) WHERE m.deletedAt IS NULL RETURN
  * between (through the `afterDedup` hook, deterministically) and check that what `remember`
  * answers is what the graph holds.
  */
+let interleave: (() => Promise<void>) | null = null;
+const it = integrationTest({
+  app: {
+    rememberHooks: {
+      afterDedup: async (round) => {
+        if (round !== 1 || !interleave) return;
+        const run = interleave;
+        interleave = null;
+        await run();
+      },
+    },
+  },
+});
+
 describe('remember when the duplicate target changes between the dedup read and the write', () => {
   let services: Services;
-  let interleave: (() => Promise<void>) | null = null;
-  const namespaces: string[] = [];
-  const ns = () => {
-    const n = uniqueNamespace('race');
-    namespaces.push(n);
-    return n;
-  };
+  beforeEach(({ services: fixture }) => void (services = fixture));
   const live = async (namespace: string) => services.executor.read<{ id: string; content: string }>('test.live', LIVE, { ns: namespace });
 
-  beforeAll(async () => {
-    services = testServices(
-      {},
-      {
-        rememberHooks: {
-          afterDedup: async (round) => {
-            if (round !== 1 || !interleave) return;
-            const run = interleave;
-            interleave = null;
-            await run();
-          },
-        },
-      },
-    );
-    await services.embedder.load();
-  });
-  afterAll(async () => {
-    for (const n of namespaces) await cleanNamespace(services, n);
-    await services.executor.close();
-  });
-
-  it('an exact duplicate of a memory forgotten meanwhile is stored as new', async () => {
+  it('an exact duplicate of a memory forgotten meanwhile is stored as new', async ({ freshNamespace: ns }) => {
     const namespace = ns();
     const content = 'The staging cluster runs on three nodes in eu-west-1.';
     const first = await services.remember.remember({ content, namespace });
@@ -53,7 +39,7 @@ describe('remember when the duplicate target changes between the dedup read and 
     expect(await live(namespace)).toEqual([{ id: second.memory.id, content }]);
   });
 
-  it('an exact duplicate of a memory rewritten meanwhile is stored as new', async () => {
+  it('an exact duplicate of a memory rewritten meanwhile is stored as new', async ({ freshNamespace: ns }) => {
     const namespace = ns();
     const content = 'Backups of the billing database run nightly at 02:00 UTC.';
     const first = await services.remember.remember({ content, namespace });
@@ -70,7 +56,7 @@ describe('remember when the duplicate target changes between the dedup read and 
     expect(contents).toEqual([content, 'The search cluster was moved to Frankfurt last spring.'].sort());
   });
 
-  it('a semantic duplicate of a memory forgotten meanwhile is stored as new', async () => {
+  it('a semantic duplicate of a memory forgotten meanwhile is stored as new', async ({ freshNamespace: ns }) => {
     const namespace = ns();
     const original = 'Our team deploys the billing service every Tuesday afternoon.';
     const paraphrase = 'Our team deploys the billing service each Tuesday afternoon.';
@@ -86,7 +72,7 @@ describe('remember when the duplicate target changes between the dedup read and 
     expect(await live(namespace)).toEqual([{ id: second.memory.id, content: paraphrase }]);
   });
 
-  it('a near duplicate of a memory forgotten meanwhile is stored without a link to it', async () => {
+  it('a near duplicate of a memory forgotten meanwhile is stored without a link to it', async ({ freshNamespace: ns }) => {
     const namespace = ns();
     const original = 'The mobile team ships a release candidate every second Friday.';
     const near = 'The mobile team ships one release candidate every other Friday.'; // cosine 0.95

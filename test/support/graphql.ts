@@ -8,6 +8,8 @@ export interface GraphQLResponse<T> {
   errors?: Array<{ message: string; extensions?: { code?: string } & Record<string, unknown> }>;
 }
 
+export type GraphQLClient = Awaited<ReturnType<typeof graphqlClient>>;
+
 /** Executes operations through the real Apollo server (no HTTP), as a caller with `headers`. */
 export async function graphqlClient(services: Services) {
   const apollo: ApolloServer<GraphQLContext> = createApollo(services);

@@ -10,10 +10,9 @@
  * - SERVICE_PROCESS_WORKER_NAMESPACES: comma-separated; runs the deep-path worker confined to
  *   these namespaces (a shared test database holds other tests' jobs).
  * Over IPC it sends `{type: 'ready', url, workerId, pid}` once serving, and answers
- * `{type: 'eld', reset?}` with the event-loop delay since the last reset.
+ * `{type: 'eld', reset?}` with the event-loop delay since the last reset. The parent's side is
+ * `forkService` in test/support/processes.ts.
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { closeServices, createServices, prepareServices } from '../../src/app.js';
@@ -100,72 +99,4 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     process.stderr.write(`service-process failed: ${error.stack ?? error.message}\n`);
     process.exit(1);
   });
-}
-
-// ---------- the parent's side ----------
-
-export interface ServiceChild {
-  child: ChildProcess;
-  url: string | null;
-  workerId: string | null;
-  pid: number;
-  /** The tail of what the process wrote to stdout (its JSON log lines, at LOG_LEVEL) and stderr. */
-  output(): string;
-  eventLoopDelay(options?: { reset?: boolean }): Promise<EventLoopDelay>;
-  /** SIGTERM (drain) or SIGKILL; resolves when the process has exited. */
-  stop(signal?: 'SIGTERM' | 'SIGKILL'): Promise<void>;
-}
-
-/** Forks this file with `env` added to the parent's environment; resolves once it serves. */
-export async function spawnService(env: Record<string, string>, options: { readyTimeoutMs?: number } = {}): Promise<ServiceChild> {
-  const child = fork(fileURLToPath(import.meta.url), [], {
-    env: { ...process.env, ...env },
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-  });
-  let output = '';
-  const collect = (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-200_000);
-  };
-  child.stdout!.on('data', collect);
-  child.stderr!.on('data', collect);
-  const ready = await new Promise<Extract<ServiceMessage, { type: 'ready' }>>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`service process did not become ready in time; output:\n${output.slice(-3000)}`)),
-      options.readyTimeoutMs ?? 180_000,
-    );
-    child.on('message', (message: ServiceMessage) => {
-      if (message.type === 'ready') {
-        clearTimeout(timer);
-        resolve(message);
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`service process exited (${code}) before it was ready; output:\n${output.slice(-3000)}`));
-    });
-  });
-  const exited = child.exitCode !== null ? Promise.resolve() : once(child, 'exit').then(() => undefined);
-  return {
-    child,
-    url: ready.url,
-    workerId: ready.workerId,
-    pid: ready.pid,
-    output: () => output,
-    eventLoopDelay: (opts = {}) =>
-      new Promise((resolve) => {
-        const onMessage = (message: ServiceMessage) => {
-          if (message.type !== 'eld') return;
-          child.off('message', onMessage);
-          const { type: _type, ...delay } = message;
-          resolve(delay);
-        };
-        child.on('message', onMessage);
-        child.send({ type: 'eld', reset: opts.reset ?? false });
-      }),
-    async stop(signal = 'SIGTERM') {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-      await exited;
-    },
-  };
 }

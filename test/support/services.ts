@@ -33,11 +33,7 @@ export function uniqueNamespace(prefix = 't'): string {
   return `${prefix}-${randomUUID().slice(0, 12)}`;
 }
 
+/** Erases the namespace the way production does (`deleteNamespace`, what the GraphQL mutation runs). */
 export async function cleanNamespace(services: Services, namespace: string): Promise<void> {
-  await services.executor.autoCommit(
-    'test.clean',
-    `MATCH (n) WHERE n.namespace = $namespace
-     CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 1000 ROWS`,
-    { namespace },
-  );
+  await services.knowledge.deleteNamespace(namespace, namespace);
 }

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startNeo4j, stopNeo4j } from '../../scripts/neo4j-server.mjs';
 import { startFakeOllama, type FakeOllama } from '../support/fake-ollama.js';
+import { spawnProcess } from '../support/processes.js';
 
 /**
  * What a supervisor or a script does to `npm start`, many times over: the service in its own
@@ -120,36 +121,42 @@ interface Started {
 
 /** `npm start` in its own process group, as a supervisor runs it. */
 function npmStart(env: Record<string, string>): Started {
-  const child = spawn('npm', ['start'], {
+  const npm = spawnProcess({
+    name: 'npm start',
+    command: 'npm',
+    args: ['start'],
     cwd: ROOT,
     detached: true,
+    inheritEnv: false,
     env: { ...baseEnv(), PORT: String(SERVICE_PORT), LOG_LEVEL: 'info', WORKER_ENABLED: 'false', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let text = '';
-  child.stdout!.on('data', (chunk: Buffer) => (text = (text + chunk.toString()).slice(-200_000)));
-  child.stderr!.on('data', (chunk: Buffer) => (text = (text + chunk.toString()).slice(-200_000)));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = npm.exited.then(() => undefined);
   const lines = () =>
-    text.split('\n').flatMap((line) => {
-      if (!line.startsWith('{')) return [];
-      try {
-        return [JSON.parse(line) as Record<string, unknown>];
-      } catch {
-        return [];
-      }
-    });
-  return { child, output: () => text, lines, exited };
+    npm
+      .output()
+      .split('\n')
+      .flatMap((line) => {
+        if (!line.startsWith('{')) return [];
+        try {
+          return [JSON.parse(line) as Record<string, unknown>];
+        } catch {
+          return [];
+        }
+      });
+  return { child: npm.child, output: npm.output, lines, exited };
 }
 
-function npmNeo4jStop(): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn('npm', ['run', '--silent', 'neo4j:stop'], { cwd: ROOT, env: baseEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (d: Buffer) => (output += d));
-    child.stderr.on('data', (d: Buffer) => (output += d));
-    child.once('exit', (code) => resolve({ code, output }));
+async function npmNeo4jStop(): Promise<{ code: number | null; output: string }> {
+  const stop = spawnProcess({
+    name: 'npm run neo4j:stop',
+    command: 'npm',
+    args: ['run', '--silent', 'neo4j:stop'],
+    cwd: ROOT,
+    inheritEnv: false,
+    env: baseEnv(),
   });
+  const code = await stop.exited;
+  return { code, output: stop.output() };
 }
 
 async function until(test: () => boolean | Promise<boolean>, timeoutMs: number, what: string, started: Started): Promise<void> {
@@ -248,9 +255,9 @@ describe('npm start stopped by signals, with neo4j:stop beside it', () => {
     // start had written it. A stop in a tight loop in another process keeps that window open.
     const attempts: string[] = [];
     for (let attempt = 0; attempt < 4; attempt++) {
-      const stopper = spawn(
-        process.execPath,
-        [
+      const stopper = spawnProcess({
+        name: 'stopper',
+        args: [
           '--input-type=module',
           '-e',
           `
@@ -258,9 +265,8 @@ describe('npm start stopped by signals, with neo4j:stop beside it', () => {
         const end = Date.now() + 3000;
         while (Date.now() < end) await stopNeo4j(${JSON.stringify(NEO4J)});`,
         ],
-        { stdio: 'ignore' },
-      );
-      const stopped = new Promise((resolve) => stopper.once('exit', resolve));
+      });
+      const stopped = stopper.exited;
       await sleep(150 + attempt * 40);
       const started = await startNeo4j({ ...NEO4J, timeoutMs: 60_000 }).then(
         (r) => `started ${r.pid}`,
