@@ -1,6 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { JOBS_PAGE } from '../../src/db/jobs/jobs-page.js';
 import { ERASE_STEPS } from '../../src/db/queries/namespace-erase.js';
 import { NEIGHBOR_DEPTHS, neighborsQuery } from '../../src/db/queries/neighbors.js';
 
@@ -56,6 +57,11 @@ const BUILT: readonly Built[] = [
     style: 'call',
   },
   {
+    source: 'db/jobs/jobs-page#JOBS_PAGE',
+    variants: () => Object.entries(JOBS_PAGE),
+    style: 'element',
+  },
+  {
     source: 'db/queries/namespace-erase#ERASE_STEPS',
     variants: () => ERASE_STEPS.map((step, i) => [`${i}:${step.label}`, step.cypher] as const),
     style: 'element',
@@ -69,6 +75,8 @@ export async function cypherStatements(): Promise<CypherRegistry> {
   const files = (await readdir(DB_DIR, { recursive: true }))
     .map((file) => file.split(sep).join('/'))
     .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts') && !file.endsWith('.d.ts'))
+    // index.ts files only re-export what their modules hold.
+    .filter((file) => !/(^|\/)index\.ts$/.test(file))
     .sort();
   const builtSources = new Set(BUILT.map((b) => b.source));
   const exported = new Set<string>();
