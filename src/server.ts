@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
@@ -9,13 +8,13 @@ import { GraphQLError } from 'graphql';
 import type { Services } from './app.js';
 import type { Principal } from './auth.js';
 import { bookmarkPlugin, bookmarkScopeMiddleware } from './consistency/index.js';
-import { MnemographError, type ErrorCode } from './errors.js';
+import { createCaller } from './api/index.js';
+import { isMnemographError, publicError } from './errors.js';
 import type { GraphQLContext } from './graphql/index.js';
 import { costLimitPlugin } from './graphql/index.js';
 import { createErrorFormatter, logInternalErrors } from './graphql/index.js';
 import { queryLimitRules } from './graphql/index.js';
 import { graphiqlRouter } from './graphql/index.js';
-import { createLoaders } from './graphql/index.js';
 import { resolvers } from './graphql/index.js';
 import { typeDefs } from './graphql/index.js';
 import { checkHealth } from './health.js';
@@ -61,28 +60,15 @@ export function createApollo(services: Services, httpServer?: Server): ApolloSer
 }
 
 /**
- * Builds the per-request context: caller (authenticated here unless the HTTP admission already
- * did), namespace policy, fresh DataLoaders.
+ * Builds the per-request context: the caller (authenticated here unless the HTTP admission already
+ * did), resolved once for the whole request (src/api).
  */
 export function createContext(
   services: Services,
   headers: { authorization?: string; apiKey?: string; requestId?: string; principal?: Principal },
 ): GraphQLContext {
   const principal = headers.principal ?? services.access.authenticate(headers.authorization, headers.apiKey);
-  const requestId = headers.requestId ?? randomUUID();
-  return {
-    requestId,
-    principal,
-    services,
-    loaders: createLoaders(services.executor, principal),
-    logger: services.logger.child({ requestId }),
-    namespaceFor(requested, mode) {
-      const namespace = requested ?? services.config.DEFAULT_NAMESPACE;
-      if (mode === 'write') principal.assertWrite(namespace);
-      else principal.assertRead(namespace);
-      return namespace;
-    },
-  };
+  return { caller: createCaller(services, principal, { requestId: headers.requestId }) };
 }
 
 export async function startServer(services: Services, options: { host: string; port: number }): Promise<RunningServer> {
@@ -159,12 +145,11 @@ export async function startServer(services: Services, options: { host: string; p
   };
 }
 
-const CONTEXT_ERROR_STATUS: Partial<Record<ErrorCode, number>> = { UNAUTHENTICATED: 401, FORBIDDEN: 403 };
-
 // Errors thrown while building the context never reach a resolver: their code and HTTP status are set here.
 function toGraphQLError(error: unknown): unknown {
-  if (error instanceof MnemographError) {
-    return new GraphQLError(error.message, { extensions: { code: error.code, http: { status: CONTEXT_ERROR_STATUS[error.code] ?? 400 } } });
-  }
-  return error;
+  if (!isMnemographError(error)) return error;
+  const p = publicError(error);
+  return new GraphQLError(p.message, {
+    extensions: { code: p.code, ...(p.details ? { details: p.details } : {}), http: { status: p.status } },
+  });
 }

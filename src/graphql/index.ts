@@ -3,7 +3,6 @@ export { costLimitPlugin } from './cost-limit.js';
 export { createErrorFormatter, logInternalErrors } from './format-error.js';
 export { queryLimitRules } from './query-limits.js';
 export { graphiqlRouter } from './ide.js';
-export { createLoaders } from './loaders.js';
 export { resolvers } from './resolvers/index.js';
 export { typeDefs } from './schema.js';
 export { assertTokenLimit } from './query-limits.js';

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { canonicalSearch, entitiesPage } from '../db/index.js';
 import { describeEntity, ENTITY_TYPES, FACT_KINDS, type EntityDescription } from '../knowledge/index.js';
 import { clipText, fitItems, fitList } from './budget.js';
-import { itemError, runTool, type ItemError } from './errors.js';
+import { itemError, type Caller, type ItemError } from '../api/index.js';
+import { runTool } from './errors.js';
 import { maxTokens, namespace } from './schemas.js';
 import type { ToolContext } from './tool-context.js';
 
@@ -108,8 +109,8 @@ export function registerGraphTools(server: McpServer, ctx: ToolContext): void {
       annotations: { readOnlyHint: true },
     },
     (args) =>
-      runTool(ctx, 'get_entity', args.max_tokens, async () => {
-        const ns = ctx.namespaceFor(args.namespace, 'read');
+      runTool(ctx, 'get_entity', args.max_tokens, async (caller) => {
+        const ns = caller.namespaceFor(args.namespace, 'read');
         return describeWithin(await describeEntity(services.executor, ns, args.name), args.max_tokens, ctx);
       }),
   );
@@ -128,8 +129,8 @@ export function registerGraphTools(server: McpServer, ctx: ToolContext): void {
       annotations: { readOnlyHint: true },
     },
     (args) =>
-      runTool(ctx, 'search_entities', args.max_tokens, async () => {
-        const ns = ctx.namespaceFor(args.namespace, 'read');
+      runTool(ctx, 'search_entities', args.max_tokens, async (caller) => {
+        const ns = caller.namespaceFor(args.namespace, 'read');
         const page = await entitiesPage(services.executor, {
           namespace: ns,
           search: canonicalSearch(args.query),
@@ -172,10 +173,10 @@ export function registerGraphTools(server: McpServer, ctx: ToolContext): void {
       annotations: { readOnlyHint: false, idempotentHint: true },
     },
     (args) =>
-      runTool(ctx, 'create_entities', args.max_tokens, async () => {
-        const who = { namespace: ctx.namespaceFor(args.namespace, 'write'), actor: ctx.principal.name };
+      runTool(ctx, 'create_entities', args.max_tokens, async (caller) => {
+        const who = { namespace: caller.namespaceFor(args.namespace, 'write'), actor: ctx.principal.name };
         const clip = clipper(args.max_tokens, ctx);
-        const results = await eachItem(ctx, 'create_entities', clip, args.entities, async (e) => {
+        const results = await eachItem(caller, 'create_entities', clip, args.entities, async (e) => {
           const r = await services.knowledge.createEntity(who, e);
           return { id: r.entity.id, name: clip(r.entity.name, NAME_SHARE), type: r.entity.type, created: r.created };
         });
@@ -200,10 +201,10 @@ export function registerGraphTools(server: McpServer, ctx: ToolContext): void {
       annotations: { readOnlyHint: false },
     },
     (args) =>
-      runTool(ctx, 'create_relations', args.max_tokens, async () => {
-        const who = { namespace: ctx.namespaceFor(args.namespace, 'write'), actor: ctx.principal.name };
+      runTool(ctx, 'create_relations', args.max_tokens, async (caller) => {
+        const who = { namespace: caller.namespaceFor(args.namespace, 'write'), actor: ctx.principal.name };
         const clip = clipper(args.max_tokens, ctx);
-        const results = await eachItem(ctx, 'create_relations', clip, args.relations, async (r) => {
+        const results = await eachItem(caller, 'create_relations', clip, args.relations, async (r) => {
           const row = await services.knowledge.relate(who, r);
           return {
             id: row.id,
@@ -243,10 +244,10 @@ export function registerGraphTools(server: McpServer, ctx: ToolContext): void {
       annotations: { readOnlyHint: false, idempotentHint: true },
     },
     (args) =>
-      runTool(ctx, 'add_observations', args.max_tokens, async () => {
-        const who = { namespace: ctx.namespaceFor(args.namespace, 'write'), actor: ctx.principal.name };
+      runTool(ctx, 'add_observations', args.max_tokens, async (caller) => {
+        const who = { namespace: caller.namespaceFor(args.namespace, 'write'), actor: ctx.principal.name };
         const clip = clipper(args.max_tokens, ctx);
-        const results = await eachItem(ctx, 'add_observations', clip, args.observations, async (o) => {
+        const results = await eachItem(caller, 'add_observations', clip, args.observations, async (o) => {
           const r = await services.knowledge.assertFact(who, { ...o, aspect: o.aspect ?? 'facts' });
           return {
             entity: clip(r.entity.name, NAME_SHARE),
@@ -267,18 +268,18 @@ export function registerGraphTools(server: McpServer, ctx: ToolContext): void {
  * place and the others still run. Only the call's own checks (arguments, namespace) refuse it whole.
  */
 async function eachItem<T, R extends object>(
-  ctx: ToolContext,
+  caller: Caller,
   tool: string,
   clip: Clip,
   items: readonly T[],
   work: (item: T) => Promise<R>,
-): Promise<Array<{ index: number } & (R | ItemError)>> {
-  const out: Array<{ index: number } & (R | ItemError)> = [];
+): Promise<Array<{ index: number } & (R | { error: ItemError })>> {
+  const out: Array<{ index: number } & (R | { error: ItemError })> = [];
   for (const [index, item] of items.entries()) {
     try {
       out.push({ index, ...(await work(item)) });
     } catch (error) {
-      const { code, message } = itemError(error, ctx, tool, index);
+      const { code, message } = itemError(caller, error, { operation: tool, index });
       out.push({ index, error: { code, message: clip(message, NAME_SHARE) } });
     }
   }

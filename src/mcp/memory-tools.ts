@@ -6,7 +6,8 @@ import { NotFoundError, ValidationError } from '../errors.js';
 import { clipText, fitItems, fitList } from './budget.js';
 import type { RememberResult } from '../write/index.js';
 import type { RememberInput } from '../write/index.js';
-import { itemError, runTool } from './errors.js';
+import { itemError } from '../api/index.js';
+import { runTool } from './errors.js';
 import { maxTokens, maxTokensWithDefault, namespace } from './schemas.js';
 import type { ToolContext } from './tool-context.js';
 
@@ -41,8 +42,8 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
       annotations: { readOnlyHint: false, idempotentHint: true },
     },
     (args) =>
-      runTool(ctx, 'remember', args.max_tokens, async () => {
-        const ns = ctx.namespaceFor(args.namespace, 'write');
+      runTool(ctx, 'remember', args.max_tokens, async (caller) => {
+        const ns = caller.namespaceFor(args.namespace, 'write');
         const result = await services.remember.remember(rememberInput(args, ns, ctx), { actor: ctx.principal.name });
         // A memory of an open session is one of its tool results (src/sessions); an unknown session is left alone.
         if (args.session_id)
@@ -86,8 +87,8 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
       annotations: { readOnlyHint: false, idempotentHint: true },
     },
     (args) =>
-      runTool(ctx, 'remember_batch', args.max_tokens, async () => {
-        const ns = ctx.namespaceFor(args.namespace, 'write');
+      runTool(ctx, 'remember_batch', args.max_tokens, async (caller) => {
+        const ns = caller.namespaceFor(args.namespace, 'write');
         const outcomes = await services.remember.rememberBatch(
           args.memories.map((m) => rememberInput(m, ns, ctx)),
           { actor: ctx.principal.name },
@@ -96,7 +97,7 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
         const items = outcomes.map((o) =>
           o.result
             ? { index: o.index, ...batchRow(o.result) }
-            : { index: o.index, error: batchError(itemError(o.error, ctx, 'remember_batch', o.index), ctx) },
+            : { index: o.index, error: batchError(itemError(caller, o.error, { operation: 'remember_batch', index: o.index }), ctx) },
         );
         return fitList({}, 'memories', items, args.max_tokens, ctx.count);
       }),
@@ -111,8 +112,8 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
       annotations: { readOnlyHint: true },
     },
     (args) =>
-      runTool(ctx, 'recall', args.max_tokens, async () => {
-        const ns = ctx.namespaceFor(args.namespace, 'read');
+      runTool(ctx, 'recall', args.max_tokens, async (caller) => {
+        const ns = caller.namespaceFor(args.namespace, 'read');
         const budget = args.max_tokens;
         // The memories get the budget less room for the ids list that follows them; that list
         // always has room for its empty form, so the answer ends in valid JSON.
@@ -145,8 +146,8 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
       annotations: { readOnlyHint: true },
     },
     (args) =>
-      runTool(ctx, 'search', args.max_tokens, async () => {
-        const ns = ctx.namespaceFor(args.namespace, 'read');
+      runTool(ctx, 'search', args.max_tokens, async (caller) => {
+        const ns = caller.namespaceFor(args.namespace, 'read');
         const result = await services.disclosure.search({
           query: args.query,
           namespace: ns,
@@ -181,8 +182,8 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
       annotations: { readOnlyHint: true },
     },
     (args) =>
-      runTool(ctx, 'timeline', args.max_tokens, async () => {
-        const ns = ctx.namespaceFor(args.namespace, 'read');
+      runTool(ctx, 'timeline', args.max_tokens, async (caller) => {
+        const ns = caller.namespaceFor(args.namespace, 'read');
         const t = await services.disclosure.timeline({
           namespace: ns,
           anchor: args.anchor ?? null,
@@ -222,7 +223,7 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
       annotations: { readOnlyHint: true },
     },
     (args) =>
-      runTool(ctx, 'get_memories', args.max_tokens, async () => {
+      runTool(ctx, 'get_memories', args.max_tokens, async (caller) => {
         const found = await memoriesByIds(services.executor, args.ids, ctx.principal.readableNamespaces);
         const byId = new Map(found.map((m) => [m.id, m]));
         // Each record gets an equal share; its content is clipped to what the other fields leave of it.
@@ -254,7 +255,7 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
     },
     (args) =>
-      runTool(ctx, 'forget', args.max_tokens, async () => {
+      runTool(ctx, 'forget', args.max_tokens, async (caller) => {
         if (ctx.principal.readOnly) ctx.principal.assertWrite(services.config.DEFAULT_NAMESPACE);
         if (args.reason && args.reason.length > MAX_REASON_CHARS)
           throw new ValidationError(`reason is longer than ${MAX_REASON_CHARS} characters`, { field: 'reason' });

@@ -47,8 +47,8 @@ export function registerSessionTools(server: McpServer, ctx: ToolContext): void 
       annotations: { readOnlyHint: false, idempotentHint: true },
     },
     (args) =>
-      runTool(ctx, 'session_start', args.max_tokens, async () => {
-        const ns = ctx.namespaceFor(args.namespace, 'write');
+      runTool(ctx, 'session_start', args.max_tokens, async (caller) => {
+        const ns = caller.namespaceFor(args.namespace, 'write');
         const global = services.sessions.settings.globalNamespace;
         const r = await services.sessions.start({
           namespace: ns,
@@ -82,8 +82,8 @@ export function registerSessionTools(server: McpServer, ctx: ToolContext): void 
       annotations: { readOnlyHint: false },
     },
     (args) =>
-      runTool(ctx, 'session_prompt', args.max_tokens, async () => {
-        const ns = ctx.namespaceFor(args.namespace, 'write');
+      runTool(ctx, 'session_prompt', args.max_tokens, async (caller) => {
+        const ns = caller.namespaceFor(args.namespace, 'write');
         const recalled =
           args.recall === false
             ? null
@@ -118,8 +118,8 @@ export function registerSessionTools(server: McpServer, ctx: ToolContext): void 
       annotations: { readOnlyHint: false },
     },
     (args) =>
-      runTool(ctx, 'session_tool_result', args.max_tokens, async () => {
-        const ns = ctx.namespaceFor(args.namespace, 'write');
+      runTool(ctx, 'session_tool_result', args.max_tokens, async (caller) => {
+        const ns = caller.namespaceFor(args.namespace, 'write');
         const observed = await services.sessions.observe({
           namespace: ns,
           sessionId: args.session_id,
@@ -148,8 +148,8 @@ export function registerSessionTools(server: McpServer, ctx: ToolContext): void 
       annotations: { readOnlyHint: true },
     },
     (args) =>
-      runTool(ctx, 'session_recover', args.max_tokens, async () => {
-        const r = await services.sessions.recover(ctx.namespaceFor(args.namespace, 'read'), args.session_id, args.budget_chars ?? null);
+      runTool(ctx, 'session_recover', args.max_tokens, async (caller) => {
+        const r = await services.sessions.recover(caller.namespaceFor(args.namespace, 'read'), args.session_id, args.budget_chars ?? null);
         const meta = {
           ...sessionView(r.session),
           chars: r.chars,
@@ -176,8 +176,8 @@ export function registerSessionTools(server: McpServer, ctx: ToolContext): void 
       annotations: { readOnlyHint: false, idempotentHint: true },
     },
     (args) =>
-      runTool(ctx, 'session_end', args.max_tokens, async () => {
-        const ns = ctx.namespaceFor(args.namespace, 'write');
+      runTool(ctx, 'session_end', args.max_tokens, async (caller) => {
+        const ns = caller.namespaceFor(args.namespace, 'write');
         const r = await services.sessions.end({
           namespace: ns,
           sessionId: args.session_id,
@@ -197,8 +197,8 @@ export function registerSessionTools(server: McpServer, ctx: ToolContext): void 
       annotations: { readOnlyHint: true },
     },
     (args) =>
-      runTool(ctx, 'session_status', args.max_tokens, async () => {
-        const s = await services.sessions.get(ctx.namespaceFor(args.namespace, 'read'), args.session_id);
+      runTool(ctx, 'session_status', args.max_tokens, async (caller) => {
+        const s = await services.sessions.get(caller.namespaceFor(args.namespace, 'read'), args.session_id);
         if (!s) return JSON.stringify({ session: null });
         const summary = s.summarizedAt
           ? {

@@ -3,9 +3,9 @@ import { attributeHistory, entityByName, MAX_RELATIONS_QUERY, relationsByEntityI
 import { NEIGHBOR_DEPTHS, neighborhood, type NeighborDepth } from '../../db/index.js';
 import type { RelationView } from '../../db/index.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
-import { pageSize } from '../args.js';
+import { pageSize } from '../../api/index.js';
 import type { QueryResolvers } from '../generated/types.js';
-import { readableEntity } from '../guards.js';
+import { readableEntity } from '../../api/index.js';
 import { relationViews } from './entity.js';
 
 const MAX_SEARCH_CHARS = 200;
@@ -14,40 +14,40 @@ const MAX_SEARCH_CHARS = 200;
 export const graphQueries: Pick<QueryResolvers, 'entity' | 'entities' | 'aspect' | 'attributeHistory' | 'relations' | 'neighbors'> = {
   entity: async (_, { id, name, namespace }, ctx) => {
     if (id) {
-      const scope = namespace == null ? null : ctx.namespaceFor(namespace, 'read');
-      const entity = await ctx.loaders.entityById.load(id);
+      const scope = namespace == null ? null : ctx.caller.namespaceFor(namespace, 'read');
+      const entity = await ctx.caller.loaders.entityById.load(id);
       return entity && (scope === null || entity.namespace === scope) ? entity : null;
     }
     if (!name) throw new ValidationError('entity needs an id or a name');
-    return entityByName(ctx.services.executor, ctx.namespaceFor(namespace, 'read'), name);
+    return entityByName(ctx.caller.services.executor, ctx.caller.namespaceFor(namespace, 'read'), name);
   },
 
   entities: async (_, { namespace, search, type, first, after }, ctx) => {
     if (search && search.length > MAX_SEARCH_CHARS)
       throw new ValidationError(`search is longer than ${MAX_SEARCH_CHARS} characters`, { field: 'search' });
-    const page = await entitiesPage(ctx.services.executor, {
-      namespace: ctx.namespaceFor(namespace, 'read'),
+    const page = await entitiesPage(ctx.caller.services.executor, {
+      namespace: ctx.caller.namespaceFor(namespace, 'read'),
       search,
       type,
-      first: pageSize(first, ctx.services.config.MAX_PAGE_SIZE),
+      first: pageSize(first, ctx.caller.services.config.MAX_PAGE_SIZE),
       after,
     });
-    for (const { node } of page.edges) ctx.loaders.entityById.prime(node.id, node);
+    for (const { node } of page.edges) ctx.caller.loaders.entityById.prime(node.id, node);
     return page;
   },
 
-  aspect: (_, { id }, ctx) => ctx.loaders.aspectById.load(id),
+  aspect: (_, { id }, ctx) => ctx.caller.loaders.aspectById.load(id),
 
   attributeHistory: async (_, { entityId, aspect }, ctx) => {
-    const entity = await readableEntity(ctx, entityId);
+    const entity = await readableEntity(ctx.caller, entityId);
     // Bounded like a page: the newest MAX_PAGE_SIZE (at most MAX_ATTRIBUTE_HISTORY), oldest first.
-    return attributeHistory(ctx.services.executor, entity.id, aspect, ctx.services.config.MAX_PAGE_SIZE);
+    return attributeHistory(ctx.caller.services.executor, entity.id, aspect, ctx.caller.services.config.MAX_PAGE_SIZE);
   },
 
   relations: async (_, { entityId, direction, type }, ctx) => {
-    const entity = await readableEntity(ctx, entityId);
+    const entity = await readableEntity(ctx.caller, entityId);
     // One entity, so a longer list than Entity.relations' loader gives (MAX_RELATIONS_QUERY, most mentioned first).
-    const rows = await relationsByEntityIds(ctx.services.executor, [entity.id], MAX_RELATIONS_QUERY);
+    const rows = await relationsByEntityIds(ctx.caller.services.executor, [entity.id], MAX_RELATIONS_QUERY);
     return relationViews(
       entity.id,
       rows.map((r) => r.row),
@@ -58,9 +58,9 @@ export const graphQueries: Pick<QueryResolvers, 'entity' | 'entities' | 'aspect'
 
   neighbors: async (_, { entityId, depth }, ctx) => {
     if (!(NEIGHBOR_DEPTHS as readonly number[]).includes(depth)) throw new ValidationError('depth must be 1 or 2', { field: 'depth' });
-    const rows = await neighborhood(ctx.services.executor, entityId, depth as NeighborDepth);
-    if (!rows || !ctx.principal.canRead(rows.center.namespace)) throw new NotFoundError('entity', entityId);
-    for (const e of [rows.center, ...rows.entities]) ctx.loaders.entityById.prime(e.id, e);
+    const rows = await neighborhood(ctx.caller.services.executor, entityId, depth as NeighborDepth);
+    if (!rows || !ctx.caller.principal.canRead(rows.center.namespace)) throw new NotFoundError('entity', entityId);
+    for (const e of [rows.center, ...rows.entities]) ctx.caller.loaders.entityById.prime(e.id, e);
     const centerId = rows.center.id;
     const relations = rows.relations.map(
       (r): RelationView => ({ ...r, direction: r.targetId === centerId && r.sourceId !== centerId ? 'IN' : 'OUT' }),

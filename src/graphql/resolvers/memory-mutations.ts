@@ -1,7 +1,7 @@
 import { forgetMemory, forgetReason, setPinned } from '../../db/index.js';
 import { ValidationError } from '../../errors.js';
 import type { MutationResolvers } from '../generated/types.js';
-import { memoryForWrite, refreshMemory } from '../guards.js';
+import { memoryForWrite, refreshMemory } from '../../api/index.js';
 
 const MAX_REASON_CHARS = 1000;
 
@@ -10,40 +10,40 @@ export const memoryMutations: Pick<MutationResolvers, 'forget' | 'pin' | 'unpin'
   forget: async (_, { id, reason }, ctx) => {
     if (reason && reason.length > MAX_REASON_CHARS)
       throw new ValidationError(`reason is longer than ${MAX_REASON_CHARS} characters`, { field: 'reason' });
-    const memory = await memoryForWrite(ctx, id);
+    const memory = await memoryForWrite(ctx.caller, id);
     const forgotten = await forgetMemory(
-      ctx.services.executor,
-      { id, namespace: memory.namespace, actor: ctx.principal.name },
+      ctx.caller.services.executor,
+      { id, namespace: memory.namespace, actor: ctx.caller.principal.name },
       forgetReason(reason),
     );
-    return refreshMemory(ctx, id, forgotten);
+    return refreshMemory(ctx.caller, id, forgotten);
   },
 
   pin: async (_, { id }, ctx) => {
-    const memory = await memoryForWrite(ctx, id);
+    const memory = await memoryForWrite(ctx.caller, id);
     return refreshMemory(
-      ctx,
+      ctx.caller,
       id,
-      await setPinned(ctx.services.executor, { id, namespace: memory.namespace, actor: ctx.principal.name }, true),
+      await setPinned(ctx.caller.services.executor, { id, namespace: memory.namespace, actor: ctx.caller.principal.name }, true),
     );
   },
 
   unpin: async (_, { id }, ctx) => {
-    const memory = await memoryForWrite(ctx, id);
+    const memory = await memoryForWrite(ctx.caller, id);
     return refreshMemory(
-      ctx,
+      ctx.caller,
       id,
-      await setPinned(ctx.services.executor, { id, namespace: memory.namespace, actor: ctx.principal.name }, false),
+      await setPinned(ctx.caller.services.executor, { id, namespace: memory.namespace, actor: ctx.caller.principal.name }, false),
     );
   },
 
   updateMemory: async (_, { id, content }, ctx) => {
-    const memory = await memoryForWrite(ctx, id);
-    const updated = await ctx.services.update.update({ id, namespace: memory.namespace, content, actor: ctx.principal.name });
-    ctx.loaders.chunksByMemory.clear(id);
-    ctx.loaders.entitiesByMemory.clear(id);
-    ctx.loaders.attributesByMemory.clear(id);
-    ctx.loaders.historyByMemory.clear(id);
-    return refreshMemory(ctx, id, updated);
+    const memory = await memoryForWrite(ctx.caller, id);
+    const updated = await ctx.caller.services.update.update({ id, namespace: memory.namespace, content, actor: ctx.caller.principal.name });
+    ctx.caller.loaders.chunksByMemory.clear(id);
+    ctx.caller.loaders.entitiesByMemory.clear(id);
+    ctx.caller.loaders.attributesByMemory.clear(id);
+    ctx.caller.loaders.historyByMemory.clear(id);
+    return refreshMemory(ctx.caller, id, updated);
   },
 };

@@ -9,9 +9,9 @@ import {
   type JobError,
   type LlmUsageTotals,
 } from '../../worker/index.js';
-import { pageSize } from '../args.js';
+import { pageSize } from '../../api/index.js';
 import type { JobResolvers, MutationResolvers, QueryResolvers } from '../generated/types.js';
-import { writableNamespaces } from '../guards.js';
+import { writableNamespaces } from '../../api/index.js';
 import { revertProposal } from '../../deep/index.js';
 
 const LAST_ERRORS = 10;
@@ -55,23 +55,23 @@ function pipelineAggregates(executor: Executor, namespace: string): Promise<Aggr
 /** The deep-path queue, through the worker's queue operations (src/worker/queue). */
 export const pipelineQueries: Pick<QueryResolvers, 'jobs' | 'pipelineStatus'> = {
   jobs: (_, { namespace, status, kind, first, after }, ctx) =>
-    jobsPage(ctx.services.executor, {
-      namespace: ctx.namespaceFor(namespace, 'read'),
+    jobsPage(ctx.caller.services.executor, {
+      namespace: ctx.caller.namespaceFor(namespace, 'read'),
       status,
       kind,
-      first: pageSize(first, Math.min(ctx.services.config.MAX_PAGE_SIZE, MAX_JOBS_PAGE)),
+      first: pageSize(first, Math.min(ctx.caller.services.config.MAX_PAGE_SIZE, MAX_JOBS_PAGE)),
       after,
     }),
 
   pipelineStatus: async (_, { namespace }, ctx) => {
-    const ns = ctx.namespaceFor(namespace, 'read');
+    const ns = ctx.caller.namespaceFor(namespace, 'read');
     const [queue, { errors, usage }] = await Promise.all([
-      queueDepth(ctx.services.executor, ns),
-      pipelineAggregates(ctx.services.executor, ns),
+      queueDepth(ctx.caller.services.executor, ns),
+      pipelineAggregates(ctx.caller.services.executor, ns),
     ]);
     return {
       queue,
-      worker: ctx.services.workerState(),
+      worker: ctx.caller.services.workerState(),
       lastErrors: errors.map((e) => ({ ...e, kind: e.kind as never })),
       feedback: NO_FEEDBACK,
       llm: llmSummary(usage),
@@ -81,15 +81,19 @@ export const pipelineQueries: Pick<QueryResolvers, 'jobs' | 'pipelineStatus'> = 
 
 export const pipelineMutations: Pick<MutationResolvers, 'requeueJob' | 'revertProposal'> = {
   // Jobs and events outside the caller's namespaces are NOT_FOUND, like missing ones.
-  requeueJob: (_, { id }, ctx) => requeueJob(ctx.services.executor, id, writableNamespaces(ctx)),
+  requeueJob: (_, { id }, ctx) => requeueJob(ctx.caller.services.executor, id, writableNamespaces(ctx.caller)),
   revertProposal: (_, { eventId, reason }, ctx) =>
-    revertProposal(ctx.services.executor, eventId, { namespaces: writableNamespaces(ctx), actor: ctx.principal.name, reason }),
+    revertProposal(ctx.caller.services.executor, eventId, {
+      namespaces: writableNamespaces(ctx.caller),
+      actor: ctx.caller.principal.name,
+      reason,
+    }),
 };
 
 export const Job: JobResolvers = {
   kind: (j) => j.kind as never,
   status: (j) => j.status as never,
-  memory: (j, _, ctx) => (j.memoryId ? ctx.loaders.memoryById.load(j.memoryId) : null),
+  memory: (j, _, ctx) => (j.memoryId ? ctx.caller.loaders.memoryById.load(j.memoryId) : null),
 };
 
 function llmSummary({ byKind, memories }: LlmUsageTotals) {

@@ -12,7 +12,7 @@ export const Query: QueryResolvers = {
   ...pipelineQueries,
 
   health: async (_, __, ctx) => {
-    const report = await checkHealth(ctx.services);
-    return { ...report, worker: ctx.services.workerState() };
+    const report = await checkHealth(ctx.caller.services);
+    return { ...report, worker: ctx.caller.services.workerState() };
   },
 };

@@ -22,8 +22,8 @@ function bestTextScore(ranked: readonly RankedCandidate[]): number {
 /** recall, search and timeline: progressive disclosure over the same ranking. */
 export const recallQueries: Pick<QueryResolvers, 'recall' | 'search' | 'timeline'> = {
   recall: async (_, args, ctx) => {
-    const namespace = ctx.namespaceFor(args.namespace, 'read');
-    const outcome = await ctx.services.recall.recall({
+    const namespace = ctx.caller.namespaceFor(args.namespace, 'read');
+    const outcome = await ctx.caller.services.recall.recall({
       query: args.query,
       namespace,
       limit: args.limit,
@@ -51,11 +51,11 @@ export const recallQueries: Pick<QueryResolvers, 'recall' | 'search' | 'timeline
   },
 
   search: async (_, args, ctx) => {
-    const namespace = ctx.namespaceFor(args.namespace, 'read');
+    const namespace = ctx.caller.namespaceFor(args.namespace, 'read');
     const filters = args.filters
       ? { ...args.filters, occurredAfter: iso(args.filters.occurredAfter), occurredBefore: iso(args.filters.occurredBefore) }
       : null;
-    const result = await ctx.services.disclosure.search({
+    const result = await ctx.caller.services.disclosure.search({
       query: args.query,
       namespace,
       limit: args.limit ?? 20,
@@ -66,8 +66,8 @@ export const recallQueries: Pick<QueryResolvers, 'recall' | 'search' | 'timeline
   },
 
   timeline: async (_, args, ctx) => {
-    const namespace = ctx.namespaceFor(args.namespace, 'read');
-    return ctx.services.disclosure.timeline({
+    const namespace = ctx.caller.namespaceFor(args.namespace, 'read');
+    return ctx.caller.services.disclosure.timeline({
       namespace,
       anchor: args.anchor,
       query: args.query,

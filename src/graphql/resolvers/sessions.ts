@@ -12,17 +12,17 @@ const record = (s: unknown) => s as SessionRecord;
 
 /** Whether the caller may read the global namespace (its memories then follow the project's). */
 function canReadGlobal(ctx: GraphQLContext): boolean {
-  const global = ctx.services.sessions.settings.globalNamespace;
-  return global !== null && ctx.principal.canRead(global);
+  const global = ctx.caller.services.sessions.settings.globalNamespace;
+  return global !== null && ctx.caller.principal.canRead(global);
 }
 
 export const sessionQueries: Pick<QueryResolvers, 'session' | 'recoverSession'> = {
   session: async (_, { namespace, sessionId }, ctx) => {
-    const session = await ctx.services.sessions.get(ctx.namespaceFor(namespace, 'read'), sessionId);
+    const session = await ctx.caller.services.sessions.get(ctx.caller.namespaceFor(namespace, 'read'), sessionId);
     return session ? asSession(session) : null;
   },
   recoverSession: async (_, { namespace, sessionId, budgetChars }, ctx) => {
-    const r = await ctx.services.sessions.recover(ctx.namespaceFor(namespace, 'read'), sessionId, budgetChars);
+    const r = await ctx.caller.services.sessions.recover(ctx.caller.namespaceFor(namespace, 'read'), sessionId, budgetChars);
     return {
       session: asSession(r.session),
       digest: r.digest,
@@ -36,20 +36,20 @@ export const sessionQueries: Pick<QueryResolvers, 'session' | 'recoverSession'> 
 
 export const sessionMutations: Pick<MutationResolvers, 'startSession' | 'endSession'> = {
   startSession: async (_, { input }, ctx) => {
-    const r = await ctx.services.sessions.start({
+    const r = await ctx.caller.services.sessions.start({
       ...input,
-      namespace: ctx.namespaceFor(input.namespace, 'write'),
+      namespace: ctx.caller.namespaceFor(input.namespace, 'write'),
       canReadGlobal: canReadGlobal(ctx),
     });
     return { ...r, session: asSession(r.session) } as ResolversTypes['SessionStart'];
   },
   endSession: async (_, { namespace, sessionId, transcript }, ctx) => {
-    const r = await ctx.services.sessions.end({
-      namespace: ctx.namespaceFor(namespace, 'write'),
+    const r = await ctx.caller.services.sessions.end({
+      namespace: ctx.caller.namespaceFor(namespace, 'write'),
       sessionId,
       transcript,
       reason: 'ended',
-      actor: ctx.principal.name,
+      actor: ctx.caller.principal.name,
     });
     return asSession(r.session);
   },
@@ -61,7 +61,7 @@ export const Session: SessionResolvers = {
   summaryJob: async (s, _, ctx) => {
     const { jobId } = record(s);
     if (!jobId) return null;
-    const state = await jobState(ctx.services.executor, jobId);
+    const state = await jobState(ctx.caller.services.executor, jobId);
     return state ? { id: jobId, status: state.status } : null;
   },
   summary: (s) => {
@@ -108,12 +108,12 @@ function withSessionCounting(resolvers: Resolvers): Pick<Resolvers, 'Query' | 'M
     Query: {
       recall: async (parent, args, ctx, info) => {
         // Counting writes: a read-only key's recall is answered and not counted.
-        if (!args.sessionId || ctx.principal.readOnly) return recall(parent, args, ctx, info);
+        if (!args.sessionId || ctx.caller.principal.readOnly) return recall(parent, args, ctx, info);
         // The explanation says which results the keyword leg found; it is dropped again unless asked for.
         const result = await recall(parent, { ...args, explain: true }, ctx, info);
         const items = result.items as ExplainedItem[];
-        const observed = await ctx.services.sessions.observeQuietly({
-          namespace: ctx.namespaceFor(args.namespace, 'read'),
+        const observed = await ctx.caller.services.sessions.observeQuietly({
+          namespace: ctx.caller.namespaceFor(args.namespace, 'read'),
           sessionId: args.sessionId,
           kind: 'prompt',
           query: args.query,
@@ -130,8 +130,8 @@ function withSessionCounting(resolvers: Resolvers): Pick<Resolvers, 'Query' | 'M
       remember: async (parent, args, ctx, info) => {
         const result = await remember(parent, args, ctx, info);
         if (!args.input.sessionId) return result;
-        const observed = await ctx.services.sessions.observeQuietly({
-          namespace: ctx.namespaceFor(args.input.namespace, 'write'),
+        const observed = await ctx.caller.services.sessions.observeQuietly({
+          namespace: ctx.caller.namespaceFor(args.input.namespace, 'write'),
           sessionId: args.input.sessionId,
           kind: 'tool',
           remembered: (result as { memory: { content: string } }).memory.content,
@@ -154,9 +154,9 @@ export function withSessions(resolvers: Resolvers): Resolvers {
       ...resolvers.PipelineStatus,
       // The namespace pipelineStatus was asked about (attached by the upkeep wrapper).
       sessions: (status, _, ctx) =>
-        ctx.services.sessions.settings.enabled
-          ? ctx.services.sessions.stats(
-              (status as { feedbackNamespace?: string }).feedbackNamespace ?? ctx.services.config.DEFAULT_NAMESPACE,
+        ctx.caller.services.sessions.settings.enabled
+          ? ctx.caller.services.sessions.stats(
+              (status as { feedbackNamespace?: string }).feedbackNamespace ?? ctx.caller.services.config.DEFAULT_NAMESPACE,
             )
           : null,
     },

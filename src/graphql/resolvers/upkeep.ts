@@ -3,7 +3,7 @@ import type { DocumentRecord } from '../../documents/index.js';
 import { sessionTranscripts } from '../../sessions/index.js';
 import { checkTranscript, saveTranscript } from '../../sessions/index.js';
 import { latestCheckpoints, writeCheckpoint, type CheckpointRecord } from '../../sessions/index.js';
-import { pageSize } from '../args.js';
+import { pageSize } from '../../api/index.js';
 import type {
   DocumentResolvers,
   MutationResolvers,
@@ -13,7 +13,7 @@ import type {
   ResolversTypes,
 } from '../generated/types.js';
 import type { GraphQLContext } from '../context.js';
-import { writableNamespaces } from '../guards.js';
+import { writableNamespaces } from '../../api/index.js';
 
 /** Operator calls of the upkeep workers (src/upkeep). */
 /** The scope of an operator call: one writable namespace, or (null) all of them for a "*" key. */
@@ -22,8 +22,8 @@ function operatorScope(
   namespace: string | null | undefined,
   allNamespaces: boolean | null | undefined,
 ): string | null {
-  if (!allNamespaces) return ctx.namespaceFor(namespace, 'write');
-  if (writableNamespaces(ctx) !== null) throw new ForbiddenError('allNamespaces needs an API key for every namespace ("*")');
+  if (!allNamespaces) return ctx.caller.namespaceFor(namespace, 'write');
+  if (writableNamespaces(ctx.caller) !== null) throw new ForbiddenError('allNamespaces needs an API key for every namespace ("*")');
   if (namespace) throw new ValidationError('give either namespace or allNamespaces, not both', { field: 'namespace' });
   return null;
 }
@@ -35,13 +35,15 @@ export const upkeepMutations: Pick<
   'runRetention' | 'ingestDocument' | 'runMaintenance' | 'aspectFeedback' | 'checkpoint'
 > = {
   checkpoint: async (_, { input }, ctx) =>
-    asCheckpoint(await writeCheckpoint(ctx.services.executor, { ...input, namespace: ctx.namespaceFor(input.namespace, 'write') })),
+    asCheckpoint(
+      await writeCheckpoint(ctx.caller.services.executor, { ...input, namespace: ctx.caller.namespaceFor(input.namespace, 'write') }),
+    ),
   aspectFeedback: async (_, { namespace, sessionId, memoryIds }, ctx) => {
-    const r = await ctx.services.upkeep.feedback.apply({
-      namespace: ctx.namespaceFor(namespace, 'write'),
+    const r = await ctx.caller.services.upkeep.feedback.apply({
+      namespace: ctx.caller.namespaceFor(namespace, 'write'),
       sessionId,
       memoryIds,
-      actor: ctx.principal.name,
+      actor: ctx.caller.principal.name,
     });
     return {
       applied: r.applied,
@@ -52,16 +54,16 @@ export const upkeepMutations: Pick<
     };
   },
   runMaintenance: (_, { namespace, allNamespaces, mode }, ctx) =>
-    ctx.services.upkeep.runMaintenance(operatorScope(ctx, namespace, allNamespaces), mode ?? 'observe'),
+    ctx.caller.services.upkeep.runMaintenance(operatorScope(ctx, namespace, allNamespaces), mode ?? 'observe'),
 
   ingestDocument: async (_, { input }, ctx) => {
-    const namespace = ctx.namespaceFor(input.namespace, 'write');
-    return asDocument(await ctx.services.upkeep.ingestDocument({ ...input, namespace }));
+    const namespace = ctx.caller.namespaceFor(input.namespace, 'write');
+    return asDocument(await ctx.caller.services.upkeep.ingestDocument({ ...input, namespace }));
   },
 
   // Every namespace at once only for a key that may write all of them (or open mode).
   runRetention: (_, { namespace, allNamespaces, dryRun }, ctx) =>
-    ctx.services.upkeep.runRetention(operatorScope(ctx, namespace, allNamespaces), dryRun ?? false),
+    ctx.caller.services.upkeep.runRetention(operatorScope(ctx, namespace, allNamespaces), dryRun ?? false),
 };
 
 // The Document type's computed fields (progress, chunks) are resolved below from the record.
@@ -69,18 +71,18 @@ const asDocument = (d: DocumentRecord) => d as unknown as ResolversTypes['Docume
 
 export const upkeepQueries: Pick<QueryResolvers, 'document' | 'documents' | 'checkpoints'> = {
   checkpoints: async (_, { namespace, sessionId, last }, ctx) =>
-    (await latestCheckpoints(ctx.services.executor, ctx.namespaceFor(namespace, 'read'), sessionId, pageSize(last, 50, 5))).map(
-      asCheckpoint,
-    ),
+    (
+      await latestCheckpoints(ctx.caller.services.executor, ctx.caller.namespaceFor(namespace, 'read'), sessionId, pageSize(last, 50, 5))
+    ).map(asCheckpoint),
   // A document outside the caller's namespaces is null, like a missing one.
   document: async (_, { id }, ctx) => {
-    const document = await ctx.services.upkeep.documents.get(id);
-    return document && ctx.principal.canRead(document.namespace) ? asDocument(document) : null;
+    const document = await ctx.caller.services.upkeep.documents.get(id);
+    return document && ctx.caller.principal.canRead(document.namespace) ? asDocument(document) : null;
   },
   documents: async (_, { namespace, first, after }, ctx) => {
-    const page = await ctx.services.upkeep.documents.list(
-      ctx.namespaceFor(namespace, 'read'),
-      pageSize(first, ctx.services.config.MAX_PAGE_SIZE),
+    const page = await ctx.caller.services.upkeep.documents.list(
+      ctx.caller.namespaceFor(namespace, 'read'),
+      pageSize(first, ctx.caller.services.config.MAX_PAGE_SIZE),
       after,
     );
     return page as unknown as ResolversTypes['DocumentConnection'];
@@ -93,7 +95,10 @@ export const Document: DocumentResolvers = {
     return r.status === 'DONE' ? 1 : r.chunksTotal > 0 ? r.chunksDone / r.chunksTotal : 0;
   },
   chunks: async (d, { first }, ctx) =>
-    ctx.services.upkeep.documents.parts((d as unknown as DocumentRecord).id, pageSize(first, ctx.services.config.MAX_PAGE_SIZE)),
+    ctx.caller.services.upkeep.documents.parts(
+      (d as unknown as DocumentRecord).id,
+      pageSize(first, ctx.caller.services.config.MAX_PAGE_SIZE),
+    ),
 };
 
 /**
@@ -102,10 +107,12 @@ export const Document: DocumentResolvers = {
  */
 export const PipelineStatusUpkeep: Pick<PipelineStatusResolvers, 'embeddings' | 'retention' | 'maintenance' | 'feedback'> = {
   // The namespace's own feedback counters (attached by the pipelineStatus wrapper below).
-  feedback: (status, _, ctx) => ctx.services.upkeep.feedback.snapshot((status as { feedbackNamespace?: string }).feedbackNamespace ?? ''),
-  maintenance: (_, __, ctx) => (ctx.principal.readableNamespaces === null ? ctx.services.upkeep.maintenance.lastReport() : null),
-  embeddings: (_, __, ctx) => (ctx.principal.readableNamespaces === null ? ctx.services.upkeep.trackerStats() : null),
-  retention: (_, __, ctx) => (ctx.principal.readableNamespaces === null ? ctx.services.upkeep.lastRetentionReport() : null),
+  feedback: (status, _, ctx) =>
+    ctx.caller.services.upkeep.feedback.snapshot((status as { feedbackNamespace?: string }).feedbackNamespace ?? ''),
+  maintenance: (_, __, ctx) =>
+    ctx.caller.principal.readableNamespaces === null ? ctx.caller.services.upkeep.maintenance.lastReport() : null,
+  embeddings: (_, __, ctx) => (ctx.caller.principal.readableNamespaces === null ? ctx.caller.services.upkeep.trackerStats() : null),
+  retention: (_, __, ctx) => (ctx.caller.principal.readableNamespaces === null ? ctx.caller.services.upkeep.lastRetentionReport() : null),
 };
 
 type Fn = (...args: any[]) => any; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -122,15 +129,15 @@ function withTranscripts(resolvers: Resolvers): Pick<Resolvers, 'Query' | 'Mutat
   return {
     Mutation: {
       remember: async (parent, args, ctx, info) => {
-        const transcript = checkTranscript(args.input, ctx.services.config.MAX_CONTENT_CHARS);
+        const transcript = checkTranscript(args.input, ctx.caller.services.config.MAX_CONTENT_CHARS);
         const result = await remember(parent, args, ctx, info);
         if (transcript) {
-          const namespace = ctx.namespaceFor(args.input.namespace, 'write');
-          await saveTranscript(ctx.services.executor, {
+          const namespace = ctx.caller.namespaceFor(args.input.namespace, 'write');
+          await saveTranscript(ctx.caller.services.executor, {
             namespace,
             sessionId: args.input.sessionId!,
             transcript,
-            actor: ctx.principal.name,
+            actor: ctx.caller.principal.name,
           });
         }
         return result;
@@ -139,13 +146,13 @@ function withTranscripts(resolvers: Resolvers): Pick<Resolvers, 'Query' | 'Mutat
     Query: {
       pipelineStatus: async (parent, args, ctx, info) => ({
         ...(await pipelineStatus(parent, args, ctx, info)),
-        feedbackNamespace: ctx.namespaceFor(args.namespace, 'read'),
+        feedbackNamespace: ctx.caller.namespaceFor(args.namespace, 'read'),
       }),
       recall: async (parent, args, ctx, info) => {
         const result = await recall(parent, args, ctx, info);
         if (!args.expand) return result;
         const memories = (result.items as Array<{ memory: { namespace: string; sessionId?: string | null } }>).map((i) => i.memory);
-        return { ...result, transcripts: await sessionTranscripts(ctx.services.executor, memories) };
+        return { ...result, transcripts: await sessionTranscripts(ctx.caller.services.executor, memories) };
       },
     },
   };
