@@ -1,12 +1,9 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { memoriesByIds } from '../db/index.js';
-import { forgetMemory, forgetReason } from '../db/index.js';
-import { NotFoundError, ValidationError } from '../errors.js';
 import { clipText, fitItems, fitList } from './budget.js';
 import type { RememberResult } from '../write/index.js';
 import type { RememberInput } from '../write/index.js';
-import { itemError } from '../api/index.js';
+import { forget, itemError, memories, search, timeline } from '../api/index.js';
 import { runTool } from './errors.js';
 import { maxTokens, maxTokensWithDefault, namespace } from './schemas.js';
 import type { ToolContext } from './tool-context.js';
@@ -17,7 +14,6 @@ const MAX_BATCH_ITEMS = 50;
 /** remember_batch's default answer budget: room for all 50 outcomes (about 40 tokens each), errors included. */
 const BATCH_MAX_TOKENS = 4_000;
 const BATCH_ERROR_TOKENS = 40;
-const MAX_REASON_CHARS = 1_000;
 const MIN_CONTENT_TOKENS = 10;
 
 /** remember, remember_batch, recall, search → timeline → get_memories (progressive disclosure), forget. */
@@ -147,10 +143,9 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
     },
     (args) =>
       runTool(ctx, 'search', args.max_tokens, async (caller) => {
-        const ns = caller.namespaceFor(args.namespace, 'read');
-        const result = await services.disclosure.search({
+        const result = await search(caller, {
           query: args.query,
-          namespace: ns,
+          namespace: args.namespace,
           limit: args.limit ?? 20,
           offset: args.offset ?? 0,
         });
@@ -183,9 +178,8 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
     },
     (args) =>
       runTool(ctx, 'timeline', args.max_tokens, async (caller) => {
-        const ns = caller.namespaceFor(args.namespace, 'read');
-        const t = await services.disclosure.timeline({
-          namespace: ns,
+        const t = await timeline(caller, {
+          namespace: args.namespace,
           anchor: args.anchor ?? null,
           query: args.query ?? null,
           before: args.before ?? 5,
@@ -224,12 +218,11 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
     },
     (args) =>
       runTool(ctx, 'get_memories', args.max_tokens, async (caller) => {
-        const found = await memoriesByIds(services.executor, args.ids, ctx.principal.readableNamespaces);
-        const byId = new Map(found.map((m) => [m.id, m]));
+        const found = await memories(caller, args.ids);
         // Each record gets an equal share; its content is clipped to what the other fields leave of it.
         const share = Math.floor(args.max_tokens / args.ids.length);
-        const records = args.ids.map((id) => {
-          const m = byId.get(id);
+        const records = args.ids.map((id, i) => {
+          const m = found[i];
           if (!m) return { id, error: 'NOT_FOUND' };
           const record = {
             id,
@@ -256,19 +249,7 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
     },
     (args) =>
       runTool(ctx, 'forget', args.max_tokens, async (caller) => {
-        if (ctx.principal.readOnly) ctx.principal.assertWrite(services.config.DEFAULT_NAMESPACE);
-        if (args.reason && args.reason.length > MAX_REASON_CHARS)
-          throw new ValidationError(`reason is longer than ${MAX_REASON_CHARS} characters`, { field: 'reason' });
-        // A memory outside the caller's namespaces looks exactly like a missing one.
-        const [memory] = await memoriesByIds(services.executor, [args.id], ctx.principal.readableNamespaces);
-        if (!memory) throw new NotFoundError('memory', args.id);
-        ctx.principal.assertWrite(memory.namespace);
-        const forgotten = await forgetMemory(
-          services.executor,
-          { id: memory.id, namespace: memory.namespace, actor: ctx.principal.name },
-          forgetReason(args.reason),
-        );
-        if (!forgotten) throw new NotFoundError('memory', args.id);
+        const forgotten = await forget(caller, { id: args.id, reason: args.reason });
         return JSON.stringify({ id: forgotten.id, forgotten_at: forgotten.deletedAt });
       }),
   );

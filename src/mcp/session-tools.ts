@@ -1,5 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import { endSession, limitsOf, recoverSession, session, sessionPrompt, sessionToolResult, startSession } from '../api/index.js';
 import type { CheckpointRecord } from '../sessions/index.js';
 import type { SessionRecord } from '../sessions/index.js';
 import { clipText, fitJson } from './budget.js';
@@ -28,7 +29,7 @@ const checkpointView = (c: CheckpointRecord | null | undefined) =>
  * session_recover (the recovery digest within a budget), session_end (summary job queued).
  */
 export function registerSessionTools(server: McpServer, ctx: ToolContext): void {
-  const { services } = ctx;
+  const limits = limitsOf(ctx.services);
 
   server.registerTool(
     'session_start',
@@ -48,16 +49,13 @@ export function registerSessionTools(server: McpServer, ctx: ToolContext): void 
     },
     (args) =>
       runTool(ctx, 'session_start', args.max_tokens, async (caller) => {
-        const ns = caller.namespaceFor(args.namespace, 'write');
-        const global = services.sessions.settings.globalNamespace;
-        const r = await services.sessions.start({
-          namespace: ns,
+        const r = await startSession(caller, {
+          namespace: args.namespace,
           sessionId: args.session_id ?? null,
           query: args.query ?? null,
           maxChars: args.max_chars ?? null,
           harness: args.harness ?? null,
           project: args.project ?? null,
-          canReadGlobal: global !== null && ctx.principal.canRead(global),
         });
         // The session id and counts always fit; the context gets what is left of the budget.
         const meta = { session_id: r.session.sessionId, chars: r.chars, omitted: r.omitted, sections: r.sections };
@@ -75,7 +73,7 @@ export function registerSessionTools(server: McpServer, ctx: ToolContext): void 
         session_id: sessionId,
         prompt: z.string().min(1),
         recall: z.boolean().optional(),
-        limit: z.number().int().min(1).max(50).optional(),
+        limit: z.number().int().min(1).optional().describe(`At most ${limits.maxRecallLimit} (default 10).`),
         namespace,
         max_tokens: maxTokens,
       },
@@ -83,22 +81,14 @@ export function registerSessionTools(server: McpServer, ctx: ToolContext): void 
     },
     (args) =>
       runTool(ctx, 'session_prompt', args.max_tokens, async (caller) => {
-        const ns = caller.namespaceFor(args.namespace, 'write');
-        const recalled =
-          args.recall === false
-            ? null
-            : await services.recall.recall({
-                query: args.prompt,
-                namespace: ns,
-                limit: args.limit ?? 10,
-                tokenBudget: Math.max(1, Math.floor(args.max_tokens * 0.6)),
-              });
-        const observed = await services.sessions.observe({
-          namespace: ns,
+        const { observed, recalled } = await sessionPrompt(caller, {
+          namespace: args.namespace,
           sessionId: args.session_id,
-          kind: 'prompt',
-          query: args.prompt,
-          keywordHits: recalled?.items.filter((i) => i.explanation.keyword).map((i) => i.memory.id) ?? [],
+          prompt: args.prompt,
+          recall: args.recall !== false,
+          limit: args.limit,
+          // The <memory> block gets most of the budget; the session's counts always fit in the rest.
+          tokenBudget: Math.max(1, Math.floor(args.max_tokens * 0.6)),
         });
         const answer = {
           session: observed ? sessionView(observed.session) : null,
@@ -119,13 +109,7 @@ export function registerSessionTools(server: McpServer, ctx: ToolContext): void 
     },
     (args) =>
       runTool(ctx, 'session_tool_result', args.max_tokens, async (caller) => {
-        const ns = caller.namespaceFor(args.namespace, 'write');
-        const observed = await services.sessions.observe({
-          namespace: ns,
-          sessionId: args.session_id,
-          kind: 'tool',
-          remembered: args.text,
-        });
+        const observed = await sessionToolResult(caller, { namespace: args.namespace, sessionId: args.session_id, text: args.text });
         return fitJson(
           { session: observed ? sessionView(observed.session) : null, checkpoint: checkpointView(observed?.checkpoint) },
           args.max_tokens,
@@ -149,7 +133,11 @@ export function registerSessionTools(server: McpServer, ctx: ToolContext): void 
     },
     (args) =>
       runTool(ctx, 'session_recover', args.max_tokens, async (caller) => {
-        const r = await services.sessions.recover(caller.namespaceFor(args.namespace, 'read'), args.session_id, args.budget_chars ?? null);
+        const r = await recoverSession(caller, {
+          namespace: args.namespace,
+          sessionId: args.session_id,
+          budgetChars: args.budget_chars ?? null,
+        });
         const meta = {
           ...sessionView(r.session),
           chars: r.chars,
@@ -177,14 +165,7 @@ export function registerSessionTools(server: McpServer, ctx: ToolContext): void 
     },
     (args) =>
       runTool(ctx, 'session_end', args.max_tokens, async (caller) => {
-        const ns = caller.namespaceFor(args.namespace, 'write');
-        const r = await services.sessions.end({
-          namespace: ns,
-          sessionId: args.session_id,
-          transcript: args.transcript ?? null,
-          reason: 'ended',
-          actor: ctx.principal.name,
-        });
+        const r = await endSession(caller, { namespace: args.namespace, sessionId: args.session_id, transcript: args.transcript ?? null });
         return fitJson({ ...sessionView(r.session), ended_now: r.ended, summary_job_id: r.session.jobId }, args.max_tokens, ctx.count);
       }),
   );
@@ -198,7 +179,7 @@ export function registerSessionTools(server: McpServer, ctx: ToolContext): void 
     },
     (args) =>
       runTool(ctx, 'session_status', args.max_tokens, async (caller) => {
-        const s = await services.sessions.get(caller.namespaceFor(args.namespace, 'read'), args.session_id);
+        const s = await session(caller, { namespace: args.namespace, sessionId: args.session_id });
         if (!s) return JSON.stringify({ session: null });
         const summary = s.summarizedAt
           ? {

@@ -1,30 +1,16 @@
-import type { RelationView } from '../../db/index.js';
+import { assertFact, createEntity, deleteNamespace, mergeEntities, relate } from '../../api/index.js';
 import type { MutationResolvers } from '../generated/types.js';
-import type { GraphQLContext } from '../context.js';
 
-/** Structured writes: each maps its arguments to the knowledge service, after the namespace check. */
+/** Structured writes, no LLM (src/api). */
 export const knowledgeMutations: Pick<MutationResolvers, 'createEntity' | 'relate' | 'assertFact' | 'mergeEntities' | 'deleteNamespace'> = {
-  createEntity: async (_, args, ctx) => {
-    const { entity, created } = await ctx.caller.services.knowledge.createEntity(actor(ctx, args.namespace), args);
-    ctx.caller.loaders.entityById.clear(entity.id).prime(entity.id, entity);
+  createEntity: async (_, args, { caller }) => {
+    const { entity, created } = await createEntity(caller, args);
     return { entity, created };
   },
-
-  relate: async (_, args, ctx) => {
-    const row = await ctx.caller.services.knowledge.relate(actor(ctx, args.namespace), args);
-    const view: RelationView = { ...row, direction: 'OUT' };
-    return view;
-  },
-
-  assertFact: async (_, args, ctx) => {
-    const result = await ctx.caller.services.knowledge.assertFact(actor(ctx, args.namespace), args);
-    if (result.memory) ctx.caller.loaders.attributesByMemory.clear(result.memory.id);
-    return result;
-  },
-
-  mergeEntities: async (_, args, ctx) => {
-    const { entity, merged } = await ctx.caller.services.knowledge.mergeEntities(actor(ctx, args.namespace), args);
-    ctx.caller.loaders.entityById.clear(entity.id).prime(entity.id, entity);
+  relate: (_, args, { caller }) => relate(caller, args),
+  assertFact: (_, args, { caller }) => assertFact(caller, args),
+  mergeEntities: async (_, args, { caller }) => {
+    const { entity, merged } = await mergeEntities(caller, args);
     return {
       entity,
       movedMentions: merged.mentions,
@@ -33,13 +19,5 @@ export const knowledgeMutations: Pick<MutationResolvers, 'createEntity' | 'relat
       movedRelations: merged.relations,
     };
   },
-
-  deleteNamespace: async (_, { namespace, confirm }, ctx) => {
-    ctx.caller.namespaceFor(namespace, 'write');
-    return ctx.caller.services.knowledge.deleteNamespace(namespace, confirm);
-  },
+  deleteNamespace: (_, { namespace, confirm }, { caller }) => deleteNamespace(caller, { namespace, confirm }),
 };
-
-function actor(ctx: GraphQLContext, namespace: string | null | undefined) {
-  return { namespace: ctx.caller.namespaceFor(namespace, 'write'), actor: ctx.caller.principal.name };
-}

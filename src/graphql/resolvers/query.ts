@@ -1,4 +1,4 @@
-import { checkHealth } from '../../health.js';
+import { health } from '../../api/index.js';
 import type { QueryResolvers } from '../generated/types.js';
 import { graphQueries } from './graph-queries.js';
 import { memoryQueries } from './memory-queries.js';
@@ -11,8 +11,5 @@ export const Query: QueryResolvers = {
   ...graphQueries,
   ...pipelineQueries,
 
-  health: async (_, __, ctx) => {
-    const report = await checkHealth(ctx.caller.services);
-    return { ...report, worker: ctx.caller.services.workerState() };
-  },
+  health: (_, __, { caller }) => health(caller),
 };

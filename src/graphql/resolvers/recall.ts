@@ -1,7 +1,8 @@
 import type { LegExplanation, RankedCandidate } from '../../recall/index.js';
 import type { RecallItemView } from '../../recall/index.js';
+import { search, timeline } from '../../api/index.js';
 import { iso } from '../args.js';
-import type { QueryResolvers, ScoreExplain } from '../generated/types.js';
+import type { InputMaybe, QueryResolvers, RecallFilters, ScoreExplain } from '../generated/types.js';
 
 /**
  * Raw BM25 scores carry term statistics of every namespace in the shared full-text index (a
@@ -19,6 +20,11 @@ function bestTextScore(ranked: readonly RankedCandidate[]): number {
   return best;
 }
 
+/** Recall filters with their DateTimes as ISO strings. */
+function recallFilters(filters: InputMaybe<RecallFilters>) {
+  return filters ? { ...filters, occurredAfter: iso(filters.occurredAfter), occurredBefore: iso(filters.occurredBefore) } : null;
+}
+
 /** recall, search and timeline: progressive disclosure over the same ranking. */
 export const recallQueries: Pick<QueryResolvers, 'recall' | 'search' | 'timeline'> = {
   recall: async (_, args, ctx) => {
@@ -29,9 +35,7 @@ export const recallQueries: Pick<QueryResolvers, 'recall' | 'search' | 'timeline
       limit: args.limit,
       tokenBudget: args.tokenBudget ?? undefined,
       asOf: iso(args.asOf),
-      filters: args.filters
-        ? { ...args.filters, occurredAfter: iso(args.filters.occurredAfter), occurredBefore: iso(args.filters.occurredBefore) }
-        : null,
+      filters: recallFilters(args.filters),
     });
     const bestText = args.explain ? bestTextScore(outcome.ranked) : 0;
     return {
@@ -50,29 +54,23 @@ export const recallQueries: Pick<QueryResolvers, 'recall' | 'search' | 'timeline
     };
   },
 
-  search: async (_, args, ctx) => {
-    const namespace = ctx.caller.namespaceFor(args.namespace, 'read');
-    const filters = args.filters
-      ? { ...args.filters, occurredAfter: iso(args.filters.occurredAfter), occurredBefore: iso(args.filters.occurredBefore) }
-      : null;
-    const result = await ctx.caller.services.disclosure.search({
+  search: async (_, args, { caller }) => {
+    const result = await search(caller, {
       query: args.query,
-      namespace,
+      namespace: args.namespace,
       limit: args.limit ?? 20,
       offset: args.offset ?? 0,
-      filters,
+      filters: recallFilters(args.filters),
     });
     return { ...result, hits: result.hits.map((h) => ({ ...h, type: h.type as never })) };
   },
 
-  timeline: async (_, args, ctx) => {
-    const namespace = ctx.caller.namespaceFor(args.namespace, 'read');
-    return ctx.caller.services.disclosure.timeline({
-      namespace,
+  timeline: (_, args, { caller }) =>
+    timeline(caller, {
+      namespace: args.namespace,
       anchor: args.anchor,
       query: args.query,
       before: args.before ?? 5,
       after: args.after ?? 5,
-    });
-  },
+    }),
 };

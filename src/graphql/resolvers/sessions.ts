@@ -1,4 +1,4 @@
-import { jobState } from '../../db/index.js';
+import { endSession, recoverSession, session, sessionStats, sessionSummaryJob, startSession } from '../../api/index.js';
 import type { CheckpointRecord } from '../../sessions/index.js';
 import type { SessionRecord } from '../../sessions/index.js';
 import type { MutationResolvers, QueryResolvers, Resolvers, ResolversTypes, SessionResolvers } from '../generated/types.js';
@@ -10,19 +10,13 @@ const asSession = (s: SessionRecord) => s as unknown as ResolversTypes['Session'
 const asCheckpoint = (c: CheckpointRecord | null | undefined) => (c ?? null) as unknown as ResolversTypes['Checkpoint'] | null;
 const record = (s: unknown) => s as SessionRecord;
 
-/** Whether the caller may read the global namespace (its memories then follow the project's). */
-function canReadGlobal(ctx: GraphQLContext): boolean {
-  const global = ctx.caller.services.sessions.settings.globalNamespace;
-  return global !== null && ctx.caller.principal.canRead(global);
-}
-
 export const sessionQueries: Pick<QueryResolvers, 'session' | 'recoverSession'> = {
-  session: async (_, { namespace, sessionId }, ctx) => {
-    const session = await ctx.caller.services.sessions.get(ctx.caller.namespaceFor(namespace, 'read'), sessionId);
-    return session ? asSession(session) : null;
+  session: async (_, { namespace, sessionId }, { caller }) => {
+    const found = await session(caller, { namespace, sessionId });
+    return found ? asSession(found) : null;
   },
-  recoverSession: async (_, { namespace, sessionId, budgetChars }, ctx) => {
-    const r = await ctx.caller.services.sessions.recover(ctx.caller.namespaceFor(namespace, 'read'), sessionId, budgetChars);
+  recoverSession: async (_, { namespace, sessionId, budgetChars }, { caller }) => {
+    const r = await recoverSession(caller, { namespace, sessionId, budgetChars });
     return {
       session: asSession(r.session),
       digest: r.digest,
@@ -35,35 +29,18 @@ export const sessionQueries: Pick<QueryResolvers, 'session' | 'recoverSession'> 
 };
 
 export const sessionMutations: Pick<MutationResolvers, 'startSession' | 'endSession'> = {
-  startSession: async (_, { input }, ctx) => {
-    const r = await ctx.caller.services.sessions.start({
-      ...input,
-      namespace: ctx.caller.namespaceFor(input.namespace, 'write'),
-      canReadGlobal: canReadGlobal(ctx),
-    });
+  startSession: async (_, { input }, { caller }) => {
+    const r = await startSession(caller, input);
     return { ...r, session: asSession(r.session) } as ResolversTypes['SessionStart'];
   },
-  endSession: async (_, { namespace, sessionId, transcript }, ctx) => {
-    const r = await ctx.caller.services.sessions.end({
-      namespace: ctx.caller.namespaceFor(namespace, 'write'),
-      sessionId,
-      transcript,
-      reason: 'ended',
-      actor: ctx.caller.principal.name,
-    });
-    return asSession(r.session);
-  },
+  endSession: async (_, { namespace, sessionId, transcript }, { caller }) =>
+    asSession((await endSession(caller, { namespace, sessionId, transcript })).session),
 };
 
 export const Session: SessionResolvers = {
   injectedMemoryIds: (s) => record(s).injectedIds,
   keywordHits: (s) => record(s).keywordHits.length,
-  summaryJob: async (s, _, ctx) => {
-    const { jobId } = record(s);
-    if (!jobId) return null;
-    const state = await jobState(ctx.caller.services.executor, jobId);
-    return state ? { id: jobId, status: state.status } : null;
-  },
+  summaryJob: (s, _, { caller }) => sessionSummaryJob(caller, record(s)),
   summary: (s) => {
     const r = record(s);
     if (!r.summarizedAt) return null;
@@ -153,12 +130,8 @@ export function withSessions(resolvers: Resolvers): Resolvers {
     PipelineStatus: {
       ...resolvers.PipelineStatus,
       // The namespace pipelineStatus was asked about (attached by the upkeep wrapper).
-      sessions: (status, _, ctx) =>
-        ctx.caller.services.sessions.settings.enabled
-          ? ctx.caller.services.sessions.stats(
-              (status as { feedbackNamespace?: string }).feedbackNamespace ?? ctx.caller.services.config.DEFAULT_NAMESPACE,
-            )
-          : null,
+      sessions: (status, _, { caller }) =>
+        sessionStats(caller, (status as { feedbackNamespace?: string }).feedbackNamespace ?? caller.limits.defaultNamespace),
     },
     Memory: { ...resolvers.Memory, stale: (m) => (m as { stale?: boolean | null }).stale === true },
     ScoreExplain: { ...resolvers.ScoreExplain, stale: (e) => (e as { stale?: number }).stale ?? 1 },
