@@ -103,7 +103,7 @@ export function isMnemographError(error: unknown): error is MnemographError {
 }
 
 /** What a client is told about a failure it cannot act on; the log has the rest under the request id. */
-export const INTERNAL_MESSAGE = 'internal error (logged under this request’s id)';
+export const INTERNAL_MESSAGE = 'internal error (logged under this response’s x-request-id)';
 
 /** A failure as every transport answers it: GraphQL's `extensions`, a batch item, an MCP tool error, plain HTTP. */
 export interface PublicError {

@@ -12,7 +12,7 @@ import { createCaller } from './api/index.js';
 import { isMnemographError, publicError } from './errors.js';
 import type { GraphQLContext } from './graphql/index.js';
 import { costLimitPlugin } from './graphql/index.js';
-import { createErrorFormatter, logInternalErrors } from './graphql/index.js';
+import { createErrorFormatter, logInternalErrors, operationMetricsPlugin, requestLogPlugin } from './graphql/index.js';
 import { queryLimitRules } from './graphql/index.js';
 import { graphiqlRouter } from './graphql/index.js';
 import { resolvers } from './graphql/index.js';
@@ -21,7 +21,7 @@ import { checkHealth } from './health.js';
 import { mcpErrorHandler, mcpRouter } from './mcp/index.js';
 import { httpErrorHandler } from './http-errors.js';
 import { admission, explorerRouter, headerValue, hostCheck, principalOf, tokenLimit } from './http/index.js';
-import { bindTrace, operationTracePlugin, recordOperations, requestIdMiddleware, requestIdOf, traceOf } from './observability/index.js';
+import { requestIdMiddleware, requestIdOf } from './observability/index.js';
 
 export interface RunningServer {
   url: string;
@@ -52,7 +52,8 @@ export function createApollo(services: Services, httpServer?: Server): ApolloSer
       ApolloServerPluginLandingPageDisabled(),
       costLimitPlugin(services.config.MAX_QUERY_COST),
       logInternalErrors(services.logger),
-      operationTracePlugin(),
+      requestLogPlugin(services.logger),
+      operationMetricsPlugin(services.metrics),
       bookmarkPlugin(),
       ...(httpServer ? [ApolloServerPluginDrainHttpServer({ httpServer })] : []),
     ],
@@ -105,7 +106,6 @@ export async function startServer(services: Services, options: { host: string; p
   });
   app.use(
     '/graphql',
-    recordOperations(services.logger, services.metrics),
     admit,
     express.json({ limit: services.config.MAX_REQUEST_BYTES }),
     tokenLimit(services.config.MAX_QUERY_TOKENS),
@@ -113,20 +113,14 @@ export async function startServer(services: Services, options: { host: string; p
     expressMiddleware(apollo, {
       context: async ({ req, res }) => {
         try {
-          const context = createContext(services, {
+          return createContext(services, {
             authorization: req.headers.authorization,
             apiKey: headerValue(req.headers['x-api-key']),
             requestId: requestIdOf(res),
             principal: principalOf(res),
           });
-          bindTrace(context, traceOf(res));
-          return context;
         } catch (error) {
-          const graphQLError = toGraphQLError(error);
-          const trace = traceOf(res);
-          if (trace && graphQLError instanceof GraphQLError && typeof graphQLError.extensions.code === 'string')
-            trace.errorCodes = [graphQLError.extensions.code];
-          throw graphQLError;
+          throw toGraphQLError(error);
         }
       },
     }),
@@ -134,7 +128,7 @@ export async function startServer(services: Services, options: { host: string; p
   // /mcp: the same admission as /graphql (one rate and concurrency budget per key), the body
   // limit in the router, refusals as JSON-RPC errors; one log line per tool call (src/mcp).
   app.use('/mcp', admit, mcpRouter(services), mcpErrorHandler(services.logger, services.metrics));
-  app.use(httpErrorHandler(services.logger));
+  app.use(httpErrorHandler(services.logger, services.metrics));
 
   const address = httpServer.address();
   const port = typeof address === 'object' && address ? address.port : options.port;

@@ -52,3 +52,7 @@ export type {
 } from '../db/index.js';
 export type { DocumentRecord } from '../documents/index.js';
 export type { CheckpointRecord, SessionRecord } from '../sessions/index.js';
+export { recall, type RecallAnswer, type RecallArgs } from './operations/recall.js';
+export { remember, type RememberAnswer, type RememberArgs } from './operations/remember.js';
+export { rememberBatch, type BatchItemAnswer } from './operations/remember-batch.js';
+export type { TranscriptRecord } from '../db/index.js';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { clipText, fitItems, fitList } from './budget.js';
 import type { RememberResult } from '../write/index.js';
 import type { RememberInput } from '../write/index.js';
-import { forget, itemError, memories, search, timeline } from '../api/index.js';
+import { forget, limitsOf, memories, recall, remember, rememberBatch, search, timeline } from '../api/index.js';
 import { runTool } from './errors.js';
 import { maxTokens, maxTokensWithDefault, namespace } from './schemas.js';
 import type { ToolContext } from './tool-context.js';
@@ -18,7 +18,7 @@ const MIN_CONTENT_TOKENS = 10;
 
 /** remember, remember_batch, recall, search → timeline → get_memories (progressive disclosure), forget. */
 export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
-  const { services } = ctx;
+  const limits = limitsOf(ctx.services);
 
   server.registerTool(
     'remember',
@@ -39,16 +39,8 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
     },
     (args) =>
       runTool(ctx, 'remember', args.max_tokens, async (caller) => {
-        const ns = caller.namespaceFor(args.namespace, 'write');
-        const result = await services.remember.remember(rememberInput(args, ns, ctx), { actor: ctx.principal.name });
         // A memory of an open session is one of its tool results (src/sessions); an unknown session is left alone.
-        if (args.session_id)
-          await services.sessions.observeQuietly({
-            namespace: ns,
-            sessionId: args.session_id,
-            kind: 'tool',
-            remembered: result.memory.content,
-          });
+        const result = await remember(caller, { ...rememberInput(args, ctx), namespace: args.namespace });
         // Up to 50 tags: they get a quarter of the budget, the id and outcome always fit.
         const tags = fitItems(result.tags, Math.floor(args.max_tokens / 4), ctx.count);
         return JSON.stringify({ ...rememberAnswer(result), tags: tags.kept, ...(tags.omitted > 0 ? { tags_omitted: tags.omitted } : {}) });
@@ -84,16 +76,15 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
     },
     (args) =>
       runTool(ctx, 'remember_batch', args.max_tokens, async (caller) => {
-        const ns = caller.namespaceFor(args.namespace, 'write');
-        const outcomes = await services.remember.rememberBatch(
-          args.memories.map((m) => rememberInput(m, ns, ctx)),
-          { actor: ctx.principal.name },
+        // One namespace for the whole call: a key that may not write it is refused the call.
+        const outcomes = await rememberBatch(
+          caller,
+          args.memories.map((m) => rememberInput(m, ctx)),
+          { namespace: args.namespace },
         );
         // Compact rows (what is empty or known is left out), so 50 outcomes fit the default budget.
         const items = outcomes.map((o) =>
-          o.result
-            ? { index: o.index, ...batchRow(o.result) }
-            : { index: o.index, error: batchError(itemError(caller, o.error, { operation: 'remember_batch', index: o.index }), ctx) },
+          o.result ? { index: o.index, ...batchRow(o.result) } : { index: o.index, error: batchError(o.error!, ctx) },
         );
         return fitList({}, 'memories', items, args.max_tokens, ctx.count);
       }),
@@ -104,18 +95,22 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
     {
       description:
         'Recall what is relevant to a query: a <memory> block ready for the prompt, plus the ids and scores of the memories in it, within max_tokens.',
-      inputSchema: { query: z.string(), namespace, limit: z.number().int().min(1).max(50).optional(), max_tokens: maxTokens },
+      inputSchema: {
+        query: z.string(),
+        namespace,
+        limit: z.number().int().min(1).optional().describe(`At most ${limits.maxRecallLimit} (default 10).`),
+        max_tokens: maxTokens,
+      },
       annotations: { readOnlyHint: true },
     },
     (args) =>
       runTool(ctx, 'recall', args.max_tokens, async (caller) => {
-        const ns = caller.namespaceFor(args.namespace, 'read');
         const budget = args.max_tokens;
         // The memories get the budget less room for the ids list that follows them; that list
         // always has room for its empty form, so the answer ends in valid JSON.
-        const outcome = await services.recall.recall({
+        const outcome = await recall(caller, {
           query: args.query,
-          namespace: ns,
+          namespace: args.namespace,
           limit: args.limit ?? 10,
           tokenBudget: Math.max(1, Math.floor(budget * 0.8)),
         });
@@ -265,10 +260,9 @@ interface RememberArgs {
 }
 
 /** A tool's memory arguments as the write path takes them; the caller's key name is its `who`. */
-function rememberInput(args: RememberArgs, namespace: string, ctx: ToolContext): RememberInput {
+function rememberInput(args: RememberArgs, ctx: ToolContext): RememberInput {
   return {
     content: args.content,
-    namespace,
     type: args.type ?? null,
     tags: args.tags ?? null,
     source: args.source ?? null,

@@ -14,7 +14,10 @@ export async function memories(caller: Caller, ids: readonly string[]): Promise<
   if (ids.length > max)
     throw new LimitExceededError(`at most ${max} ids per call (MAX_PAGE_SIZE); got ${ids.length}`, { field: 'ids', max });
   const rows = await caller.loaders.memoryById.loadMany(ids);
-  return rows.map((r) => (r instanceof Error ? null : r));
+  // The loader fails a key only when its whole batch failed (the database): that is the call's error, not a missing id.
+  const failed = rows.find((r) => r instanceof Error);
+  if (failed) throw failed;
+  return rows as Array<MemoryRecord | null>;
 }
 
 type MemoryListFilters = Parameters<typeof memoriesPage>[1]['filters'];

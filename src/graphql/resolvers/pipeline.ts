@@ -1,26 +1,17 @@
-import { jobs, pipelineStatus, requeueJob, revertProposal } from '../../api/index.js';
-import type { JobResolvers, MutationResolvers, QueryResolvers } from '../generated/types.js';
-
-/** The deep-path queue (src/api). */
-export const pipelineQueries: Pick<QueryResolvers, 'jobs' | 'pipelineStatus'> = {
-  jobs: (_, { namespace, status, kind, first, after }, { caller }) => jobs(caller, { namespace, status, kind, first, after }),
-  pipelineStatus: async (_, { namespace }, { caller }) => {
-    const status = await pipelineStatus(caller, { namespace });
-    return {
-      ...status,
-      lastErrors: status.lastErrors.map((e) => ({ ...e, kind: e.kind as never })),
-      llm: { ...status.llm, byKind: status.llm.byKind.map((r) => ({ ...r, kind: r.kind as never })) },
-    } as never;
-  },
-};
-
-export const pipelineMutations: Pick<MutationResolvers, 'requeueJob' | 'revertProposal'> = {
-  requeueJob: (_, { id }, { caller }) => requeueJob(caller, id),
-  revertProposal: (_, { eventId, reason }, { caller }) => revertProposal(caller, { eventId, reason }),
-};
+import { embeddingTracker, feedbackTelemetry, lastMaintenance, lastRetention, sessionStats } from '../../api/index.js';
+import type { JobResolvers, PipelineStatusResolvers } from '../generated/types.js';
 
 export const Job: JobResolvers = {
   kind: (j) => j.kind as never,
   status: (j) => j.status as never,
   memory: (j, _, { caller }) => (j.memoryId ? caller.loaders.memoryById.load(j.memoryId) : null),
+};
+
+/** The parts of pipelineStatus answered only when asked for: of the namespace it was asked about, or process-wide. */
+export const PipelineStatus: PipelineStatusResolvers = {
+  feedback: (status, _, { caller }) => feedbackTelemetry(caller, status.namespace),
+  sessions: (status, _, { caller }) => sessionStats(caller, status.namespace),
+  maintenance: (_, __, { caller }) => lastMaintenance(caller),
+  embeddings: (_, __, { caller }) => embeddingTracker(caller),
+  retention: (_, __, { caller }) => lastRetention(caller),
 };

@@ -1,9 +1,9 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
-import { isMnemographError, publicError, type PublicError } from '../errors.js';
-import type { Logger } from '../logger.js';
-import type { GraphQLContext } from './context.js';
+import { isMnemographError, publicError, type PublicError } from '../../errors.js';
+import type { Logger } from '../../logger.js';
+import type { GraphQLContext } from '../context.js';
 
 /**
  * What the client may see of an error raised while answering (src/errors.ts's publicError), or
