@@ -56,3 +56,7 @@ export { recall, type RecallAnswer, type RecallArgs } from './operations/recall.
 export { remember, type RememberAnswer, type RememberArgs } from './operations/remember.js';
 export { rememberBatch, type BatchItemAnswer } from './operations/remember-batch.js';
 export type { TranscriptRecord } from '../db/index.js';
+// Types and vocabularies the transports map to and from.
+export type { LegExplanation, RankedCandidate, RecallItemView } from '../recall/index.js';
+export { ENTITY_TYPES, FACT_KINDS, type EntityDescription } from '../knowledge/index.js';
+export type { RememberInput, RememberResult } from '../write/index.js';

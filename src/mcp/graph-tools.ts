@@ -1,8 +1,10 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { ENTITY_TYPES, FACT_KINDS, type EntityDescription } from '../knowledge/index.js';
 import { clipText, fitItems, fitList } from './budget.js';
 import {
+  ENTITY_TYPES,
+  FACT_KINDS,
+  type EntityDescription,
   assertFacts,
   createEntities,
   describeEntity,

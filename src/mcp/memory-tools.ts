@@ -1,9 +1,18 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { clipText, fitItems, fitList } from './budget.js';
-import type { RememberResult } from '../write/index.js';
-import type { RememberInput } from '../write/index.js';
-import { forget, limitsOf, memories, recall, remember, rememberBatch, search, timeline } from '../api/index.js';
+import {
+  type RememberInput,
+  type RememberResult,
+  forget,
+  limitsOf,
+  memories,
+  recall,
+  remember,
+  rememberBatch,
+  search,
+  timeline,
+} from '../api/index.js';
 import { runTool } from './errors.js';
 import { maxTokens, maxTokensWithDefault, namespace } from './schemas.js';
 import type { ToolContext } from './tool-context.js';

@@ -1,8 +1,16 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { endSession, limitsOf, recoverSession, session, sessionPrompt, sessionToolResult, startSession } from '../api/index.js';
-import type { CheckpointRecord } from '../sessions/index.js';
-import type { SessionRecord } from '../sessions/index.js';
+import {
+  type CheckpointRecord,
+  type SessionRecord,
+  endSession,
+  limitsOf,
+  recoverSession,
+  session,
+  sessionPrompt,
+  sessionToolResult,
+  startSession,
+} from '../api/index.js';
 import { clipText, fitJson } from './budget.js';
 import { runTool } from './errors.js';
 import { maxTokens, namespace } from './schemas.js';

@@ -1,5 +1,4 @@
-import type { LegExplanation, RankedCandidate, RecallItemView } from '../../recall/index.js';
-import type { RecallAnswer } from '../../api/index.js';
+import type { LegExplanation, RankedCandidate, RecallAnswer, RecallItemView } from '../../api/index.js';
 import type { ResolversTypes, ScoreExplain, ScoreExplainResolvers } from '../generated/types.js';
 
 /**
