@@ -4,7 +4,7 @@
  * - another folder is used through its index.ts, never its files;
  * - no import cycles between files;
  * - Cypher's one home is src/db/ (test/structure.test.ts), and the edges (graphql/, mcp/) reach
- *   the services through the shared edge, never the database.
+ *   the services and the database only through the shared edge, src/api/.
  * Test files (*.test.ts) may reach into any folder; the cycle rule holds for them too.
  */
 
@@ -38,6 +38,9 @@ const LAYERS = [
   ['text'],
   ['errors.ts', 'logger.ts'],
 ];
+
+// What src/api/ stands in front of for the transports (graphql/, mcp/).
+const SERVICE_FOLDERS = ['db', 'write', 'recall', 'sessions', 'upkeep', 'knowledge', 'deep', 'documents', 'worker', 'linker', 'llm', 'embedding'];
 
 const pathOf = (name) => (name.endsWith('.ts') ? `^src/${name.replace('.', '\\.')}$` : `^src/${name}/`);
 const NOT_TEST = '\\.test\\.ts$';
@@ -74,10 +77,11 @@ module.exports = {
     },
     {
       name: 'edges-through-api',
-      comment: 'GraphQL resolvers and MCP tools reach the services through src/api/, never the database.',
+      comment:
+        'GraphQL resolvers and MCP tools reach the services and the database through src/api/ (its operations, records and vocabularies), never directly.',
       severity: 'error',
       from: { path: '^src/(graphql|mcp)/', pathNot: NOT_TEST },
-      to: { path: '^src/db/' },
+      to: { path: `^src/(${SERVICE_FOLDERS.join('|')})/` },
     },
   ],
   options: {

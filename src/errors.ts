@@ -1,6 +1,6 @@
 /**
- * Every error the service raises on purpose carries a stable `code`; the GraphQL layer turns it
- * into `extensions.code` in one place (src/graphql/format-error.ts).
+ * Every error the service raises on purpose carries a stable `code`; `publicError` (below) decides
+ * what a client sees of it, for GraphQL, MCP and plain HTTP alike.
  */
 export type ErrorCode =
   | 'BAD_USER_INPUT'
@@ -100,4 +100,75 @@ export class TimeoutError extends MnemographError {
 
 export function isMnemographError(error: unknown): error is MnemographError {
   return error instanceof MnemographError;
+}
+
+/** What a client is told about a failure it cannot act on; the log has the rest under the request id. */
+export const INTERNAL_MESSAGE = 'internal error (logged under this response’s x-request-id)';
+
+/** A failure as every transport answers it: GraphQL's `extensions`, a batch item, an MCP tool error, plain HTTP. */
+export interface PublicError {
+  /** An ErrorCode, or BAD_REQUEST for a body HTTP could not read. */
+  code: string;
+  message: string;
+  details?: Record<string, unknown>;
+  /** The HTTP status when the error ends the whole request. */
+  status: number;
+  /** Seconds before a retry may succeed (HTTP Retry-After), for refusals that say when. */
+  retryAfterSeconds?: number;
+  /** A fault of the server, not of the request: answered INTERNAL without detail, to be logged in full. */
+  internal: boolean;
+}
+
+/** Codes that describe the server itself (its configuration, its schema): never shown to a client. */
+const HIDDEN_CODES: ReadonlySet<ErrorCode> = new Set(['INTERNAL', 'CONFIG_INVALID', 'MIGRATION_FAILED']);
+
+const STATUS_OF: Partial<Record<ErrorCode, number>> = {
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  RATE_LIMITED: 429,
+  UNAVAILABLE: 503,
+  TIMEOUT: 504,
+};
+
+const INTERNAL: PublicError = { code: 'INTERNAL', message: INTERNAL_MESSAGE, status: 500, internal: true };
+
+/** body-parser's errors carry `type` and `status`; see its README. */
+interface BodyParserError {
+  type?: unknown;
+  status?: unknown;
+  expose?: unknown;
+  limit?: unknown;
+  length?: unknown;
+  message?: unknown;
+}
+
+/**
+ * The one rule for what a client sees of an error. Our coded errors keep their code, message and
+ * details (a refusal that says when to come back is HTTP 429 with Retry-After, whatever its code);
+ * body-parser's refusals become LIMIT_EXCEEDED (413) or BAD_REQUEST (400); anything else, and our
+ * own INTERNAL, CONFIG_INVALID and MIGRATION_FAILED, is INTERNAL with a generic message.
+ */
+export function publicError(error: unknown): PublicError {
+  if (isMnemographError(error)) {
+    if (HIDDEN_CODES.has(error.code)) return INTERNAL;
+    const own = { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}), internal: false };
+    const retryAfterMs = (error as { retryAfterMs?: unknown }).retryAfterMs;
+    if (typeof retryAfterMs === 'number') return { ...own, status: 429, retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) };
+    return { ...own, status: STATUS_OF[error.code] ?? 400 };
+  }
+  const e = (error ?? {}) as BodyParserError;
+  if (e.type === 'entity.too.large') {
+    return {
+      code: 'LIMIT_EXCEEDED',
+      message: `request body exceeds the maximum of ${String(e.limit)} bytes (MAX_REQUEST_BYTES)`,
+      details: { maxBytes: e.limit, ...(typeof e.length === 'number' ? { bytes: e.length } : {}) },
+      status: 413,
+      internal: false,
+    };
+  }
+  if (e.type === 'entity.parse.failed')
+    return { code: 'BAD_REQUEST', message: 'request body is not valid JSON', status: 400, internal: false };
+  if (typeof e.status === 'number' && e.status >= 400 && e.status < 500 && e.expose === true)
+    return { code: 'BAD_REQUEST', message: String(e.message), status: e.status, internal: false };
+  return INTERNAL;
 }

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
@@ -9,20 +8,20 @@ import { GraphQLError } from 'graphql';
 import type { Services } from './app.js';
 import type { Principal } from './auth.js';
 import { bookmarkPlugin, bookmarkScopeMiddleware } from './consistency/index.js';
-import { MnemographError, type ErrorCode } from './errors.js';
+import { createCaller } from './api/index.js';
+import { isMnemographError, publicError } from './errors.js';
 import type { GraphQLContext } from './graphql/index.js';
 import { costLimitPlugin } from './graphql/index.js';
-import { createErrorFormatter, logInternalErrors } from './graphql/index.js';
+import { createErrorFormatter, logInternalErrors, operationMetricsPlugin, requestLogPlugin } from './graphql/index.js';
 import { queryLimitRules } from './graphql/index.js';
 import { graphiqlRouter } from './graphql/index.js';
-import { createLoaders } from './graphql/index.js';
 import { resolvers } from './graphql/index.js';
 import { typeDefs } from './graphql/index.js';
 import { checkHealth } from './health.js';
 import { mcpErrorHandler, mcpRouter } from './mcp/index.js';
 import { httpErrorHandler } from './http-errors.js';
 import { admission, explorerRouter, headerValue, hostCheck, principalOf, tokenLimit } from './http/index.js';
-import { bindTrace, operationTracePlugin, recordOperations, requestIdMiddleware, requestIdOf, traceOf } from './observability/index.js';
+import { requestIdMiddleware, requestIdOf } from './observability/index.js';
 
 export interface RunningServer {
   url: string;
@@ -53,7 +52,8 @@ export function createApollo(services: Services, httpServer?: Server): ApolloSer
       ApolloServerPluginLandingPageDisabled(),
       costLimitPlugin(services.config.MAX_QUERY_COST),
       logInternalErrors(services.logger),
-      operationTracePlugin(),
+      requestLogPlugin(services.logger),
+      operationMetricsPlugin(services.metrics),
       bookmarkPlugin(),
       ...(httpServer ? [ApolloServerPluginDrainHttpServer({ httpServer })] : []),
     ],
@@ -61,28 +61,15 @@ export function createApollo(services: Services, httpServer?: Server): ApolloSer
 }
 
 /**
- * Builds the per-request context: caller (authenticated here unless the HTTP admission already
- * did), namespace policy, fresh DataLoaders.
+ * Builds the per-request context: the caller (authenticated here unless the HTTP admission already
+ * did), resolved once for the whole request (src/api).
  */
 export function createContext(
   services: Services,
   headers: { authorization?: string; apiKey?: string; requestId?: string; principal?: Principal },
 ): GraphQLContext {
   const principal = headers.principal ?? services.access.authenticate(headers.authorization, headers.apiKey);
-  const requestId = headers.requestId ?? randomUUID();
-  return {
-    requestId,
-    principal,
-    services,
-    loaders: createLoaders(services.executor, principal),
-    logger: services.logger.child({ requestId }),
-    namespaceFor(requested, mode) {
-      const namespace = requested ?? services.config.DEFAULT_NAMESPACE;
-      if (mode === 'write') principal.assertWrite(namespace);
-      else principal.assertRead(namespace);
-      return namespace;
-    },
-  };
+  return { caller: createCaller(services, principal, { requestId: headers.requestId }) };
 }
 
 export async function startServer(services: Services, options: { host: string; port: number }): Promise<RunningServer> {
@@ -119,7 +106,6 @@ export async function startServer(services: Services, options: { host: string; p
   });
   app.use(
     '/graphql',
-    recordOperations(services.logger, services.metrics),
     admit,
     express.json({ limit: services.config.MAX_REQUEST_BYTES }),
     tokenLimit(services.config.MAX_QUERY_TOKENS),
@@ -127,20 +113,14 @@ export async function startServer(services: Services, options: { host: string; p
     expressMiddleware(apollo, {
       context: async ({ req, res }) => {
         try {
-          const context = createContext(services, {
+          return createContext(services, {
             authorization: req.headers.authorization,
             apiKey: headerValue(req.headers['x-api-key']),
             requestId: requestIdOf(res),
             principal: principalOf(res),
           });
-          bindTrace(context, traceOf(res));
-          return context;
         } catch (error) {
-          const graphQLError = toGraphQLError(error);
-          const trace = traceOf(res);
-          if (trace && graphQLError instanceof GraphQLError && typeof graphQLError.extensions.code === 'string')
-            trace.errorCodes = [graphQLError.extensions.code];
-          throw graphQLError;
+          throw toGraphQLError(error);
         }
       },
     }),
@@ -148,7 +128,7 @@ export async function startServer(services: Services, options: { host: string; p
   // /mcp: the same admission as /graphql (one rate and concurrency budget per key), the body
   // limit in the router, refusals as JSON-RPC errors; one log line per tool call (src/mcp).
   app.use('/mcp', admit, mcpRouter(services), mcpErrorHandler(services.logger, services.metrics));
-  app.use(httpErrorHandler(services.logger));
+  app.use(httpErrorHandler(services.logger, services.metrics));
 
   const address = httpServer.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
@@ -159,12 +139,11 @@ export async function startServer(services: Services, options: { host: string; p
   };
 }
 
-const CONTEXT_ERROR_STATUS: Partial<Record<ErrorCode, number>> = { UNAUTHENTICATED: 401, FORBIDDEN: 403 };
-
 // Errors thrown while building the context never reach a resolver: their code and HTTP status are set here.
 function toGraphQLError(error: unknown): unknown {
-  if (error instanceof MnemographError) {
-    return new GraphQLError(error.message, { extensions: { code: error.code, http: { status: CONTEXT_ERROR_STATUS[error.code] ?? 400 } } });
-  }
-  return error;
+  if (!isMnemographError(error)) return error;
+  const p = publicError(error);
+  return new GraphQLError(p.message, {
+    extensions: { code: p.code, ...(p.details ? { details: p.details } : {}), http: { status: p.status } },
+  });
 }

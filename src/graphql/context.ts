@@ -1,14 +1,6 @@
-import type { Principal } from '../auth.js';
-import type { Services } from '../app.js';
-import type { Logger } from '../logger.js';
-import type { Loaders } from './loaders.js';
+import type { Caller } from '../api/index.js';
 
+/** One GraphQL request: the caller, resolved once when the request arrives (src/api). */
 export interface GraphQLContext {
-  requestId: string;
-  principal: Principal;
-  services: Services;
-  loaders: Loaders;
-  logger: Logger;
-  /** The namespace a call addresses (the default when absent), checked against the caller's key. */
-  namespaceFor(requested: string | null | undefined, mode: 'read' | 'write'): string;
+  caller: Caller;
 }

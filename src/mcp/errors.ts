@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { encodeBookmarkToken, withConsistency } from '../consistency/index.js';
-import { isMnemographError } from '../errors.js';
+import { createCaller, type Caller } from '../api/index.js';
+import { publicError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { clipText, fitJson, type CountTokens } from './budget.js';
 import { observeToolCall } from './metrics.js';
@@ -25,48 +26,37 @@ export function boundText(text: string, maxTokens: number, count: CountTokens): 
 }
 
 /**
- * A failed call as an MCP tool error (`isError: true`) carrying the same codes as GraphQL's
- * `extensions.code`; anything unexpected is logged and reported without internals.
+ * A failed call as an MCP tool error (`isError: true`) carrying publicError's code, message and
+ * details, as GraphQL's `extensions`; internals are logged and never answered.
  */
 export function toolError(error: unknown, logger: Logger): { code: string; text: string } {
-  if (isMnemographError(error)) {
-    const code = error.code === 'CONFIG_INVALID' || error.code === 'MIGRATION_FAILED' ? 'INTERNAL' : error.code;
-    if (code === 'INTERNAL') logger.error({ err: error }, 'internal error in an MCP tool');
-    const message = code === 'INTERNAL' ? 'internal error' : error.message;
-    const details = code !== 'INTERNAL' && error.details ? { details: error.details } : {};
-    return { code, text: JSON.stringify({ error: { code, message, ...details } }) };
-  }
-  logger.error({ err: error }, 'unexpected error in an MCP tool');
-  return { code: 'INTERNAL', text: JSON.stringify({ error: { code: 'INTERNAL', message: 'internal error' } }) };
-}
-
-/** One item's failure inside a batch-shaped tool's answer. */
-export interface ItemError {
-  error: { code: string; message: string };
-}
-
-/** An item's error as the client sees it: its code and message, internals logged and never answered. */
-export function itemError(error: unknown, ctx: ToolContext, tool: string, index: number): { code: string; message: string } {
-  if (isMnemographError(error) && error.code !== 'INTERNAL' && error.code !== 'CONFIG_INVALID' && error.code !== 'MIGRATION_FAILED')
-    return { code: error.code, message: error.message };
-  ctx.logger.error({ err: error, tool, index }, 'unexpected error in an MCP batch item');
-  return { code: 'INTERNAL', message: 'internal error' };
+  const { code, message, details, internal } = publicError(error);
+  if (internal) logger.error({ err: error }, 'unexpected error in an MCP tool');
+  return { code, text: JSON.stringify({ error: { code, message, ...(details ? { details } : {}) } }) };
 }
 
 /**
- * Runs one tool call: inside the session's bookmark chain, its answer (or error) bounded by
+ * Runs one tool call as its caller: inside the session's bookmark chain, its answer (or error) bounded by
  * `maxTokens`, the chain's bookmark returned in `_meta`, and one log line and one metric
  * observation (tool, outcome, code, duration; never arguments or content).
  */
-export async function runTool(ctx: ToolContext, tool: string, maxTokens: number, body: () => Promise<string>): Promise<CallToolResult> {
+export async function runTool(
+  ctx: ToolContext,
+  tool: string,
+  maxTokens: number,
+  body: (caller: Caller) => Promise<string>,
+): Promise<CallToolResult> {
   const started = performance.now();
   const requestId = ctx.requestId ?? randomUUID();
+  const logger = ctx.logger.child({ requestId, tool });
   let text: string;
   let code: string | null = null;
   try {
-    text = await withConsistency(ctx.scope, body);
+    // The caller is resolved once per call: a stdio session's calls share no cache.
+    const caller = createCaller(ctx.services, ctx.principal, { requestId, logger });
+    text = await withConsistency(ctx.scope, () => body(caller));
   } catch (error) {
-    ({ code, text } = toolError(error, ctx.logger.child({ requestId, tool })));
+    ({ code, text } = toolError(error, logger));
   }
   const bookmark = await chainBookmark(ctx);
   const durationMs = Math.round((performance.now() - started) * 100) / 100;

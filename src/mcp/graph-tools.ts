@@ -1,14 +1,23 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { canonicalSearch, entitiesPage } from '../db/index.js';
-import { describeEntity, ENTITY_TYPES, FACT_KINDS, type EntityDescription } from '../knowledge/index.js';
 import { clipText, fitItems, fitList } from './budget.js';
-import { itemError, runTool, type ItemError } from './errors.js';
+import {
+  ENTITY_TYPES,
+  FACT_KINDS,
+  type EntityDescription,
+  assertFacts,
+  createEntities,
+  describeEntity,
+  entities as entityPage,
+  MAX_SEARCH_CHARS,
+  relateAll,
+  type ItemOutcome,
+} from '../api/index.js';
+import { runTool } from './errors.js';
 import { maxTokens, namespace } from './schemas.js';
 import type { ToolContext } from './tool-context.js';
 
 const MAX_ITEMS_PER_CALL = 50;
-const MAX_SEARCH_CHARS = 200;
 /** Shares of the budget one name, description, fact… may take at most (never below MIN_FIELD_TOKENS). */
 const NAME_SHARE = 0.1;
 const DESCRIPTION_SHARE = 0.2;
@@ -98,8 +107,6 @@ function describeWithin(d: EntityDescription, maxTokens: number, ctx: ToolContex
 
 /** get_entity, search_entities, create_entities, create_relations, add_observations. */
 export function registerGraphTools(server: McpServer, ctx: ToolContext): void {
-  const { services } = ctx;
-
   server.registerTool(
     'get_entity',
     {
@@ -108,9 +115,8 @@ export function registerGraphTools(server: McpServer, ctx: ToolContext): void {
       annotations: { readOnlyHint: true },
     },
     (args) =>
-      runTool(ctx, 'get_entity', args.max_tokens, async () => {
-        const ns = ctx.namespaceFor(args.namespace, 'read');
-        return describeWithin(await describeEntity(services.executor, ns, args.name), args.max_tokens, ctx);
+      runTool(ctx, 'get_entity', args.max_tokens, async (caller) => {
+        return describeWithin(await describeEntity(caller, { namespace: args.namespace, name: args.name }), args.max_tokens, ctx);
       }),
   );
 
@@ -122,19 +128,19 @@ export function registerGraphTools(server: McpServer, ctx: ToolContext): void {
         query: z.string().max(MAX_SEARCH_CHARS),
         namespace,
         type: z.enum([...ENTITY_TYPES, 'extracted']).optional(),
-        limit: z.number().int().min(1).max(100).optional(),
+        limit: z.number().int().min(1).optional().describe('At most MAX_PAGE_SIZE (100 by default); more is LIMIT_EXCEEDED.'),
         max_tokens: maxTokens,
       },
       annotations: { readOnlyHint: true },
     },
     (args) =>
-      runTool(ctx, 'search_entities', args.max_tokens, async () => {
-        const ns = ctx.namespaceFor(args.namespace, 'read');
-        const page = await entitiesPage(services.executor, {
-          namespace: ns,
-          search: canonicalSearch(args.query),
+      runTool(ctx, 'search_entities', args.max_tokens, async (caller) => {
+        const page = await entityPage(caller, {
+          namespace: args.namespace,
+          search: args.query,
           type: args.type ?? null,
-          first: Math.min(args.limit ?? 20, services.config.MAX_PAGE_SIZE),
+          first: args.limit ?? 20,
+          firstField: 'limit',
         });
         const clip = clipper(args.max_tokens, ctx);
         const entities = page.edges.map(({ node }) => ({
@@ -172,13 +178,15 @@ export function registerGraphTools(server: McpServer, ctx: ToolContext): void {
       annotations: { readOnlyHint: false, idempotentHint: true },
     },
     (args) =>
-      runTool(ctx, 'create_entities', args.max_tokens, async () => {
-        const who = { namespace: ctx.namespaceFor(args.namespace, 'write'), actor: ctx.principal.name };
+      runTool(ctx, 'create_entities', args.max_tokens, async (caller) => {
         const clip = clipper(args.max_tokens, ctx);
-        const results = await eachItem(ctx, 'create_entities', clip, args.entities, async (e) => {
-          const r = await services.knowledge.createEntity(who, e);
-          return { id: r.entity.id, name: clip(r.entity.name, NAME_SHARE), type: r.entity.type, created: r.created };
-        });
+        const outcomes = await createEntities(caller, { namespace: args.namespace, entities: args.entities });
+        const results = clipOutcomes(outcomes, clip, (r) => ({
+          id: r.entity.id,
+          name: clip(r.entity.name, NAME_SHARE),
+          type: r.entity.type,
+          created: r.created,
+        }));
         return fitList({}, 'entities', results, args.max_tokens, ctx.count);
       }),
   );
@@ -200,19 +208,16 @@ export function registerGraphTools(server: McpServer, ctx: ToolContext): void {
       annotations: { readOnlyHint: false },
     },
     (args) =>
-      runTool(ctx, 'create_relations', args.max_tokens, async () => {
-        const who = { namespace: ctx.namespaceFor(args.namespace, 'write'), actor: ctx.principal.name };
+      runTool(ctx, 'create_relations', args.max_tokens, async (caller) => {
         const clip = clipper(args.max_tokens, ctx);
-        const results = await eachItem(ctx, 'create_relations', clip, args.relations, async (r) => {
-          const row = await services.knowledge.relate(who, r);
-          return {
-            id: row.id,
-            source: clip(r.source, NAME_SHARE),
-            type: clip(row.type, NAME_SHARE),
-            target: clip(r.target, NAME_SHARE),
-            mentions: row.mentions,
-          };
-        });
+        const outcomes = await relateAll(caller, { namespace: args.namespace, relations: args.relations });
+        const results = clipOutcomes(outcomes, clip, (row, index) => ({
+          id: row.id,
+          source: clip(args.relations[index]!.source, NAME_SHARE),
+          type: clip(row.type, NAME_SHARE),
+          target: clip(args.relations[index]!.target, NAME_SHARE),
+          mentions: row.mentions,
+        }));
         return fitList({}, 'relations', results, args.max_tokens, ctx.count);
       }),
   );
@@ -243,44 +248,31 @@ export function registerGraphTools(server: McpServer, ctx: ToolContext): void {
       annotations: { readOnlyHint: false, idempotentHint: true },
     },
     (args) =>
-      runTool(ctx, 'add_observations', args.max_tokens, async () => {
-        const who = { namespace: ctx.namespaceFor(args.namespace, 'write'), actor: ctx.principal.name };
+      runTool(ctx, 'add_observations', args.max_tokens, async (caller) => {
         const clip = clipper(args.max_tokens, ctx);
-        const results = await eachItem(ctx, 'add_observations', clip, args.observations, async (o) => {
-          const r = await services.knowledge.assertFact(who, { ...o, aspect: o.aspect ?? 'facts' });
-          return {
-            entity: clip(r.entity.name, NAME_SHARE),
-            outcome: r.outcome,
-            attribute_id: r.attribute?.id ?? null,
-            memory_id: r.memory?.id ?? null,
-            superseded: r.superseded,
-          };
-        });
+        const facts = args.observations.map((o) => ({ ...o, aspect: o.aspect ?? 'facts' }));
+        const outcomes = await assertFacts(caller, { namespace: args.namespace, facts });
+        const results = clipOutcomes(outcomes, clip, (r) => ({
+          entity: clip(r.entity.name, NAME_SHARE),
+          outcome: r.outcome,
+          attribute_id: r.attribute?.id ?? null,
+          memory_id: r.memory?.id ?? null,
+          superseded: r.superseded,
+        }));
         return fitList({}, 'observations', results, args.max_tokens, ctx.count);
       }),
   );
 }
 
-/**
- * Items one after the other, one outcome per item with its index: an item's own failure,
- * whatever the cause (bad name, missing entity, a conflict, the database), is reported in its
- * place and the others still run. Only the call's own checks (arguments, namespace) refuse it whole.
- */
-async function eachItem<T, R extends object>(
-  ctx: ToolContext,
-  tool: string,
+/** Each item's outcome as the answer lists it: its row, or its error with the message clipped. */
+function clipOutcomes<R, V extends object>(
+  outcomes: ReadonlyArray<ItemOutcome<R>>,
   clip: Clip,
-  items: readonly T[],
-  work: (item: T) => Promise<R>,
-): Promise<Array<{ index: number } & (R | ItemError)>> {
-  const out: Array<{ index: number } & (R | ItemError)> = [];
-  for (const [index, item] of items.entries()) {
-    try {
-      out.push({ index, ...(await work(item)) });
-    } catch (error) {
-      const { code, message } = itemError(error, ctx, tool, index);
-      out.push({ index, error: { code, message: clip(message, NAME_SHARE) } });
-    }
-  }
-  return out;
+  row: (result: R, index: number) => V,
+): Array<{ index: number } & (V | { error: { code: string; message: string } })> {
+  return outcomes.map((o) =>
+    o.error
+      ? { index: o.index, error: { code: o.error.code, message: clip(o.error.message, NAME_SHARE) } }
+      : { index: o.index, ...row(o.result, o.index) },
+  );
 }

@@ -2,7 +2,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import express, { type ErrorRequestHandler, type Request, type Router } from 'express';
 import type { Services } from '../app.js';
 import { BOOKMARK_HEADER, ConsistencyScope, decodeBookmarkToken } from '../consistency/index.js';
-import { isMnemographError, LimitExceededError, type ErrorCode } from '../errors.js';
+import { LimitExceededError, publicError } from '../errors.js';
 import { headerValue, principalOf } from '../http/index.js';
 import type { Logger } from '../logger.js';
 import { requestIdOf } from '../observability/index.js';
@@ -17,8 +17,6 @@ const JSONRPC_PARSE_ERROR = -32700;
  * (the SDK takes up to 100) would run that many tool calls on one admission.
  */
 export const MAX_MESSAGES_PER_REQUEST = 1;
-
-const STATUS_OF: Partial<Record<ErrorCode, number>> = { UNAUTHENTICATED: 401, FORBIDDEN: 403, RATE_LIMITED: 429, UNAVAILABLE: 503 };
 
 /**
  * Streamable HTTP at /mcp, stateless: every POST is authenticated (by the admission middleware
@@ -72,64 +70,24 @@ function bookmarksOf(req: Request): string[] {
   return value === undefined ? [] : decodeBookmarkToken(value.trim());
 }
 
-interface Refusal {
-  status: number;
-  rpcCode: number;
-  code: string;
-  message: string;
-  details?: Record<string, unknown>;
-  retryAfterMs?: number;
-}
-
-/** body-parser's errors carry `type` and `status`; see its README. */
-interface BodyParserError {
-  type?: unknown;
-  limit?: unknown;
-  length?: unknown;
-}
-
-function refusalOf(error: unknown): Refusal {
-  if (isMnemographError(error)) {
-    const retryAfterMs = (error as { retryAfterMs?: unknown }).retryAfterMs;
-    if (typeof retryAfterMs === 'number')
-      return { status: 429, rpcCode: JSONRPC_SERVER_ERROR, code: error.code, message: error.message, details: error.details, retryAfterMs };
-    const status = STATUS_OF[error.code] ?? (error.code === 'INTERNAL' ? 500 : 400);
-    if (status >= 500 && error.code !== 'UNAVAILABLE')
-      return { status: 500, rpcCode: JSONRPC_SERVER_ERROR, code: 'INTERNAL', message: 'internal error' };
-    return { status, rpcCode: JSONRPC_SERVER_ERROR, code: error.code, message: error.message, details: error.details };
-  }
-  const e = (error ?? {}) as BodyParserError;
-  if (e.type === 'entity.too.large') {
-    return {
-      status: 413,
-      rpcCode: JSONRPC_SERVER_ERROR,
-      code: 'LIMIT_EXCEEDED',
-      message: `request body exceeds the maximum of ${String(e.limit)} bytes (MAX_REQUEST_BYTES)`,
-      details: { maxBytes: e.limit },
-    };
-  }
-  if (e.type === 'entity.parse.failed')
-    return { status: 400, rpcCode: JSONRPC_PARSE_ERROR, code: 'BAD_REQUEST', message: 'request body is not valid JSON' };
-  return { status: 500, rpcCode: JSONRPC_SERVER_ERROR, code: 'INTERNAL', message: 'internal error' };
-}
-
 /**
  * Requests /mcp refuses before any tool runs (admission: key, rate, concurrency; body size,
- * JSON, bookmark header, batches), answered as JSON-RPC errors with the code in `error.data.code`
- * and the HTTP status GraphQL would use (429 with Retry-After for RATE_LIMITED). One log line each.
+ * JSON, bookmark header, batches), answered as JSON-RPC errors by publicError's rule: the code in
+ * `error.data.code`, the HTTP status plain HTTP uses (429 with Retry-After for RATE_LIMITED). One log line each.
  */
 export function mcpErrorHandler(logger: Logger, metrics: Services['metrics']): ErrorRequestHandler {
   return (error, _req, res, next) => {
     if (res.headersSent) return next(error);
-    const r = refusalOf(error);
+    const r = publicError(error);
     const requestId = requestIdOf(res);
     if (r.status >= 500) logger.error({ err: error, requestId }, 'unexpected error in the MCP HTTP handler');
     logger.info({ requestId, status: r.status, code: r.code }, 'mcp request refused');
     observeRefusal(metrics, r.code);
-    if (r.retryAfterMs !== undefined) res.set('Retry-After', String(Math.max(1, Math.ceil(r.retryAfterMs / 1000))));
+    if (r.retryAfterSeconds !== undefined) res.set('Retry-After', String(r.retryAfterSeconds));
+    const rpcCode = (error as { type?: unknown } | null)?.type === 'entity.parse.failed' ? JSONRPC_PARSE_ERROR : JSONRPC_SERVER_ERROR;
     res.status(r.status).json({
       jsonrpc: '2.0',
-      error: { code: r.rpcCode, message: r.message, data: { code: r.code, ...(r.details ? { details: r.details } : {}) } },
+      error: { code: rpcCode, message: r.message, data: { code: r.code, ...(r.details ? { details: r.details } : {}) } },
       id: null,
     });
   };

@@ -1,12 +1,19 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { memoriesByIds } from '../db/index.js';
-import { forgetMemory, forgetReason } from '../db/index.js';
-import { NotFoundError, ValidationError } from '../errors.js';
 import { clipText, fitItems, fitList } from './budget.js';
-import type { RememberResult } from '../write/index.js';
-import type { RememberInput } from '../write/index.js';
-import { itemError, runTool } from './errors.js';
+import {
+  type RememberInput,
+  type RememberResult,
+  forget,
+  limitsOf,
+  memories,
+  recall,
+  remember,
+  rememberBatch,
+  search,
+  timeline,
+} from '../api/index.js';
+import { runTool } from './errors.js';
 import { maxTokens, maxTokensWithDefault, namespace } from './schemas.js';
 import type { ToolContext } from './tool-context.js';
 
@@ -16,12 +23,11 @@ const MAX_BATCH_ITEMS = 50;
 /** remember_batch's default answer budget: room for all 50 outcomes (about 40 tokens each), errors included. */
 const BATCH_MAX_TOKENS = 4_000;
 const BATCH_ERROR_TOKENS = 40;
-const MAX_REASON_CHARS = 1_000;
 const MIN_CONTENT_TOKENS = 10;
 
 /** remember, remember_batch, recall, search → timeline → get_memories (progressive disclosure), forget. */
 export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
-  const { services } = ctx;
+  const limits = limitsOf(ctx.services);
 
   server.registerTool(
     'remember',
@@ -41,17 +47,9 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
       annotations: { readOnlyHint: false, idempotentHint: true },
     },
     (args) =>
-      runTool(ctx, 'remember', args.max_tokens, async () => {
-        const ns = ctx.namespaceFor(args.namespace, 'write');
-        const result = await services.remember.remember(rememberInput(args, ns, ctx), { actor: ctx.principal.name });
+      runTool(ctx, 'remember', args.max_tokens, async (caller) => {
         // A memory of an open session is one of its tool results (src/sessions); an unknown session is left alone.
-        if (args.session_id)
-          await services.sessions.observeQuietly({
-            namespace: ns,
-            sessionId: args.session_id,
-            kind: 'tool',
-            remembered: result.memory.content,
-          });
+        const result = await remember(caller, { ...rememberInput(args, ctx), namespace: args.namespace });
         // Up to 50 tags: they get a quarter of the budget, the id and outcome always fit.
         const tags = fitItems(result.tags, Math.floor(args.max_tokens / 4), ctx.count);
         return JSON.stringify({ ...rememberAnswer(result), tags: tags.kept, ...(tags.omitted > 0 ? { tags_omitted: tags.omitted } : {}) });
@@ -86,17 +84,16 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
       annotations: { readOnlyHint: false, idempotentHint: true },
     },
     (args) =>
-      runTool(ctx, 'remember_batch', args.max_tokens, async () => {
-        const ns = ctx.namespaceFor(args.namespace, 'write');
-        const outcomes = await services.remember.rememberBatch(
-          args.memories.map((m) => rememberInput(m, ns, ctx)),
-          { actor: ctx.principal.name },
+      runTool(ctx, 'remember_batch', args.max_tokens, async (caller) => {
+        // One namespace for the whole call: a key that may not write it is refused the call.
+        const outcomes = await rememberBatch(
+          caller,
+          args.memories.map((m) => rememberInput(m, ctx)),
+          { namespace: args.namespace },
         );
         // Compact rows (what is empty or known is left out), so 50 outcomes fit the default budget.
         const items = outcomes.map((o) =>
-          o.result
-            ? { index: o.index, ...batchRow(o.result) }
-            : { index: o.index, error: batchError(itemError(o.error, ctx, 'remember_batch', o.index), ctx) },
+          o.result ? { index: o.index, ...batchRow(o.result) } : { index: o.index, error: batchError(o.error!, ctx) },
         );
         return fitList({}, 'memories', items, args.max_tokens, ctx.count);
       }),
@@ -107,18 +104,22 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
     {
       description:
         'Recall what is relevant to a query: a <memory> block ready for the prompt, plus the ids and scores of the memories in it, within max_tokens.',
-      inputSchema: { query: z.string(), namespace, limit: z.number().int().min(1).max(50).optional(), max_tokens: maxTokens },
+      inputSchema: {
+        query: z.string(),
+        namespace,
+        limit: z.number().int().min(1).optional().describe(`At most ${limits.maxRecallLimit} (default 10).`),
+        max_tokens: maxTokens,
+      },
       annotations: { readOnlyHint: true },
     },
     (args) =>
-      runTool(ctx, 'recall', args.max_tokens, async () => {
-        const ns = ctx.namespaceFor(args.namespace, 'read');
+      runTool(ctx, 'recall', args.max_tokens, async (caller) => {
         const budget = args.max_tokens;
         // The memories get the budget less room for the ids list that follows them; that list
         // always has room for its empty form, so the answer ends in valid JSON.
-        const outcome = await services.recall.recall({
+        const outcome = await recall(caller, {
           query: args.query,
-          namespace: ns,
+          namespace: args.namespace,
           limit: args.limit ?? 10,
           tokenBudget: Math.max(1, Math.floor(budget * 0.8)),
         });
@@ -145,11 +146,10 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
       annotations: { readOnlyHint: true },
     },
     (args) =>
-      runTool(ctx, 'search', args.max_tokens, async () => {
-        const ns = ctx.namespaceFor(args.namespace, 'read');
-        const result = await services.disclosure.search({
+      runTool(ctx, 'search', args.max_tokens, async (caller) => {
+        const result = await search(caller, {
           query: args.query,
-          namespace: ns,
+          namespace: args.namespace,
           limit: args.limit ?? 20,
           offset: args.offset ?? 0,
         });
@@ -181,10 +181,9 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
       annotations: { readOnlyHint: true },
     },
     (args) =>
-      runTool(ctx, 'timeline', args.max_tokens, async () => {
-        const ns = ctx.namespaceFor(args.namespace, 'read');
-        const t = await services.disclosure.timeline({
-          namespace: ns,
+      runTool(ctx, 'timeline', args.max_tokens, async (caller) => {
+        const t = await timeline(caller, {
+          namespace: args.namespace,
           anchor: args.anchor ?? null,
           query: args.query ?? null,
           before: args.before ?? 5,
@@ -222,13 +221,12 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
       annotations: { readOnlyHint: true },
     },
     (args) =>
-      runTool(ctx, 'get_memories', args.max_tokens, async () => {
-        const found = await memoriesByIds(services.executor, args.ids, ctx.principal.readableNamespaces);
-        const byId = new Map(found.map((m) => [m.id, m]));
+      runTool(ctx, 'get_memories', args.max_tokens, async (caller) => {
+        const found = await memories(caller, args.ids);
         // Each record gets an equal share; its content is clipped to what the other fields leave of it.
         const share = Math.floor(args.max_tokens / args.ids.length);
-        const records = args.ids.map((id) => {
-          const m = byId.get(id);
+        const records = args.ids.map((id, i) => {
+          const m = found[i];
           if (!m) return { id, error: 'NOT_FOUND' };
           const record = {
             id,
@@ -254,20 +252,8 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
     },
     (args) =>
-      runTool(ctx, 'forget', args.max_tokens, async () => {
-        if (ctx.principal.readOnly) ctx.principal.assertWrite(services.config.DEFAULT_NAMESPACE);
-        if (args.reason && args.reason.length > MAX_REASON_CHARS)
-          throw new ValidationError(`reason is longer than ${MAX_REASON_CHARS} characters`, { field: 'reason' });
-        // A memory outside the caller's namespaces looks exactly like a missing one.
-        const [memory] = await memoriesByIds(services.executor, [args.id], ctx.principal.readableNamespaces);
-        if (!memory) throw new NotFoundError('memory', args.id);
-        ctx.principal.assertWrite(memory.namespace);
-        const forgotten = await forgetMemory(
-          services.executor,
-          { id: memory.id, namespace: memory.namespace, actor: ctx.principal.name },
-          forgetReason(args.reason),
-        );
-        if (!forgotten) throw new NotFoundError('memory', args.id);
+      runTool(ctx, 'forget', args.max_tokens, async (caller) => {
+        const forgotten = await forget(caller, { id: args.id, reason: args.reason });
         return JSON.stringify({ id: forgotten.id, forgotten_at: forgotten.deletedAt });
       }),
   );
@@ -283,10 +269,9 @@ interface RememberArgs {
 }
 
 /** A tool's memory arguments as the write path takes them; the caller's key name is its `who`. */
-function rememberInput(args: RememberArgs, namespace: string, ctx: ToolContext): RememberInput {
+function rememberInput(args: RememberArgs, ctx: ToolContext): RememberInput {
   return {
     content: args.content,
-    namespace,
     type: args.type ?? null,
     tags: args.tags ?? null,
     source: args.source ?? null,

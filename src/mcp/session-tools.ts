@@ -1,7 +1,16 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import type { CheckpointRecord } from '../sessions/index.js';
-import type { SessionRecord } from '../sessions/index.js';
+import {
+  type CheckpointRecord,
+  type SessionRecord,
+  endSession,
+  limitsOf,
+  recoverSession,
+  session,
+  sessionPrompt,
+  sessionToolResult,
+  startSession,
+} from '../api/index.js';
 import { clipText, fitJson } from './budget.js';
 import { runTool } from './errors.js';
 import { maxTokens, namespace } from './schemas.js';
@@ -28,7 +37,7 @@ const checkpointView = (c: CheckpointRecord | null | undefined) =>
  * session_recover (the recovery digest within a budget), session_end (summary job queued).
  */
 export function registerSessionTools(server: McpServer, ctx: ToolContext): void {
-  const { services } = ctx;
+  const limits = limitsOf(ctx.services);
 
   server.registerTool(
     'session_start',
@@ -47,17 +56,14 @@ export function registerSessionTools(server: McpServer, ctx: ToolContext): void 
       annotations: { readOnlyHint: false, idempotentHint: true },
     },
     (args) =>
-      runTool(ctx, 'session_start', args.max_tokens, async () => {
-        const ns = ctx.namespaceFor(args.namespace, 'write');
-        const global = services.sessions.settings.globalNamespace;
-        const r = await services.sessions.start({
-          namespace: ns,
+      runTool(ctx, 'session_start', args.max_tokens, async (caller) => {
+        const r = await startSession(caller, {
+          namespace: args.namespace,
           sessionId: args.session_id ?? null,
           query: args.query ?? null,
           maxChars: args.max_chars ?? null,
           harness: args.harness ?? null,
           project: args.project ?? null,
-          canReadGlobal: global !== null && ctx.principal.canRead(global),
         });
         // The session id and counts always fit; the context gets what is left of the budget.
         const meta = { session_id: r.session.sessionId, chars: r.chars, omitted: r.omitted, sections: r.sections };
@@ -75,30 +81,22 @@ export function registerSessionTools(server: McpServer, ctx: ToolContext): void 
         session_id: sessionId,
         prompt: z.string().min(1),
         recall: z.boolean().optional(),
-        limit: z.number().int().min(1).max(50).optional(),
+        limit: z.number().int().min(1).optional().describe(`At most ${limits.maxRecallLimit} (default 10).`),
         namespace,
         max_tokens: maxTokens,
       },
       annotations: { readOnlyHint: false },
     },
     (args) =>
-      runTool(ctx, 'session_prompt', args.max_tokens, async () => {
-        const ns = ctx.namespaceFor(args.namespace, 'write');
-        const recalled =
-          args.recall === false
-            ? null
-            : await services.recall.recall({
-                query: args.prompt,
-                namespace: ns,
-                limit: args.limit ?? 10,
-                tokenBudget: Math.max(1, Math.floor(args.max_tokens * 0.6)),
-              });
-        const observed = await services.sessions.observe({
-          namespace: ns,
+      runTool(ctx, 'session_prompt', args.max_tokens, async (caller) => {
+        const { observed, recalled } = await sessionPrompt(caller, {
+          namespace: args.namespace,
           sessionId: args.session_id,
-          kind: 'prompt',
-          query: args.prompt,
-          keywordHits: recalled?.items.filter((i) => i.explanation.keyword).map((i) => i.memory.id) ?? [],
+          prompt: args.prompt,
+          recall: args.recall !== false,
+          limit: args.limit,
+          // The <memory> block gets most of the budget; the session's counts always fit in the rest.
+          tokenBudget: Math.max(1, Math.floor(args.max_tokens * 0.6)),
         });
         const answer = {
           session: observed ? sessionView(observed.session) : null,
@@ -118,14 +116,8 @@ export function registerSessionTools(server: McpServer, ctx: ToolContext): void 
       annotations: { readOnlyHint: false },
     },
     (args) =>
-      runTool(ctx, 'session_tool_result', args.max_tokens, async () => {
-        const ns = ctx.namespaceFor(args.namespace, 'write');
-        const observed = await services.sessions.observe({
-          namespace: ns,
-          sessionId: args.session_id,
-          kind: 'tool',
-          remembered: args.text,
-        });
+      runTool(ctx, 'session_tool_result', args.max_tokens, async (caller) => {
+        const observed = await sessionToolResult(caller, { namespace: args.namespace, sessionId: args.session_id, text: args.text });
         return fitJson(
           { session: observed ? sessionView(observed.session) : null, checkpoint: checkpointView(observed?.checkpoint) },
           args.max_tokens,
@@ -148,8 +140,12 @@ export function registerSessionTools(server: McpServer, ctx: ToolContext): void 
       annotations: { readOnlyHint: true },
     },
     (args) =>
-      runTool(ctx, 'session_recover', args.max_tokens, async () => {
-        const r = await services.sessions.recover(ctx.namespaceFor(args.namespace, 'read'), args.session_id, args.budget_chars ?? null);
+      runTool(ctx, 'session_recover', args.max_tokens, async (caller) => {
+        const r = await recoverSession(caller, {
+          namespace: args.namespace,
+          sessionId: args.session_id,
+          budgetChars: args.budget_chars ?? null,
+        });
         const meta = {
           ...sessionView(r.session),
           chars: r.chars,
@@ -176,15 +172,8 @@ export function registerSessionTools(server: McpServer, ctx: ToolContext): void 
       annotations: { readOnlyHint: false, idempotentHint: true },
     },
     (args) =>
-      runTool(ctx, 'session_end', args.max_tokens, async () => {
-        const ns = ctx.namespaceFor(args.namespace, 'write');
-        const r = await services.sessions.end({
-          namespace: ns,
-          sessionId: args.session_id,
-          transcript: args.transcript ?? null,
-          reason: 'ended',
-          actor: ctx.principal.name,
-        });
+      runTool(ctx, 'session_end', args.max_tokens, async (caller) => {
+        const r = await endSession(caller, { namespace: args.namespace, sessionId: args.session_id, transcript: args.transcript ?? null });
         return fitJson({ ...sessionView(r.session), ended_now: r.ended, summary_job_id: r.session.jobId }, args.max_tokens, ctx.count);
       }),
   );
@@ -197,8 +186,8 @@ export function registerSessionTools(server: McpServer, ctx: ToolContext): void 
       annotations: { readOnlyHint: true },
     },
     (args) =>
-      runTool(ctx, 'session_status', args.max_tokens, async () => {
-        const s = await services.sessions.get(ctx.namespaceFor(args.namespace, 'read'), args.session_id);
+      runTool(ctx, 'session_status', args.max_tokens, async (caller) => {
+        const s = await session(caller, { namespace: args.namespace, sessionId: args.session_id });
         if (!s) return JSON.stringify({ session: null });
         const summary = s.summarizedAt
           ? {

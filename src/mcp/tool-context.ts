@@ -14,29 +14,15 @@ export interface SessionOptions {
   onBookmark?: (token: string) => void;
 }
 
-/** What every tool of one MCP session needs: the services, the caller, and its namespace rule. */
+/** What every tool of one MCP session shares; each call gets its own caller (src/api) from it. */
 export interface ToolContext extends SessionOptions {
   services: Services;
   principal: Principal;
   logger: Logger;
   /** Tokens of an answer, as the budget counts them (src/mcp/budget.ts). */
   count: CountTokens;
-  /** The namespace a call addresses (DEFAULT_NAMESPACE when absent), checked against the caller's key. */
-  namespaceFor(requested: string | undefined, mode: 'read' | 'write'): string;
 }
 
 export function toolContext(services: Services, principal: Principal, logger: Logger, session: SessionOptions): ToolContext {
-  return {
-    ...session,
-    services,
-    principal,
-    logger,
-    count: budgetCounter((text) => services.embedder.countTokens(text)),
-    namespaceFor(requested, mode) {
-      const namespace = requested ?? services.config.DEFAULT_NAMESPACE;
-      if (mode === 'write') principal.assertWrite(namespace);
-      else principal.assertRead(namespace);
-      return namespace;
-    },
-  };
+  return { ...session, services, principal, logger, count: budgetCounter((text) => services.embedder.countTokens(text)) };
 }

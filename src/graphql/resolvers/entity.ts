@@ -1,38 +1,26 @@
-import type { EntityRecord, RelationRecord, RelationView } from '../../db/index.js';
+import { entityRelations } from '../../api/index.js';
+import type { EntityRecord } from '../../api/index.js';
 import type { AspectResolvers, AttributeResolvers, EntityResolvers, RelationResolvers } from '../generated/types.js';
 import type { GraphQLContext } from '../context.js';
 
-/** The relations of an entity seen from its side, filtered by direction and type. */
-export function relationViews(
-  entityId: string,
-  rows: RelationRecord[],
-  direction: 'OUT' | 'IN' | 'BOTH',
-  type?: string | null,
-): RelationView[] {
-  return rows
-    .map((r): RelationView => ({ ...r, direction: r.sourceId === entityId ? 'OUT' : 'IN' }))
-    .filter((r) => (direction === 'BOTH' || r.direction === direction) && (!type || r.type === type));
-}
-
-async function entityOrThrow(ctx: GraphQLContext, id: string): Promise<EntityRecord> {
-  const entity = await ctx.loaders.entityById.load(id);
+async function entityOrThrow({ caller }: GraphQLContext, id: string): Promise<EntityRecord> {
+  const entity = await caller.loaders.entityById.load(id);
   if (!entity) throw new Error(`entity ${id} vanished while resolving`);
   return entity;
 }
 
 export const Entity: EntityResolvers = {
   type: (e) => e.type as never,
-  aspects: (e, _, ctx) => ctx.loaders.aspectsByEntity.load(e.id),
-  relations: async (e, { direction, type }, ctx) =>
-    relationViews(e.id, await ctx.loaders.relationsByEntity.load(e.id), direction ?? 'BOTH', type),
-  relationCount: (e, _, ctx) => ctx.loaders.relationCountByEntity.load(e.id),
-  memories: async (e, { first }, ctx) => (await ctx.loaders.memoriesByEntity.load(e.id)).slice(0, Math.max(0, first ?? 10)),
+  aspects: (e, _, { caller }) => caller.loaders.aspectsByEntity.load(e.id),
+  relations: (e, { direction, type }, { caller }) => entityRelations(caller, e.id, direction ?? 'BOTH', type),
+  relationCount: (e, _, { caller }) => caller.loaders.relationCountByEntity.load(e.id),
+  memories: async (e, { first }, { caller }) => (await caller.loaders.memoriesByEntity.load(e.id)).slice(0, Math.max(0, first ?? 10)),
 };
 
 export const Aspect: AspectResolvers = {
   entity: (a, _, ctx) => entityOrThrow(ctx, a.entityId),
-  attributes: async (a, { includeSuperseded }, ctx) => {
-    const rows = await ctx.loaders.attributesByAspect.load(a.id);
+  attributes: async (a, { includeSuperseded }, { caller }) => {
+    const rows = await caller.loaders.attributesByAspect.load(a.id);
     return includeSuperseded ? rows : rows.filter((r) => r.status === 'active');
   },
 };
@@ -40,9 +28,9 @@ export const Aspect: AspectResolvers = {
 export const Attribute: AttributeResolvers = {
   kind: (a) => a.kind as never,
   status: (a) => a.status as never,
-  supersedes: (a, _, ctx) => (a.supersedesId ? ctx.loaders.attributeById.load(a.supersedesId) : null),
-  supersededBy: (a, _, ctx) => (a.supersededById ? ctx.loaders.attributeById.load(a.supersededById) : null),
-  source: (a, _, ctx) => (a.memoryId ? ctx.loaders.memoryById.load(a.memoryId) : null),
+  supersedes: (a, _, { caller }) => (a.supersedesId ? caller.loaders.attributeById.load(a.supersedesId) : null),
+  supersededBy: (a, _, { caller }) => (a.supersededById ? caller.loaders.attributeById.load(a.supersededById) : null),
+  source: (a, _, { caller }) => (a.memoryId ? caller.loaders.memoryById.load(a.memoryId) : null),
 };
 
 export const Relation: RelationResolvers = {

@@ -1,56 +1,75 @@
-import { isMnemographError, ValidationError, type MnemographError } from '../../errors.js';
-import { checkBatchSize, type BatchOutcome } from '../../write/index.js';
-import type { RememberInput } from '../../write/index.js';
-import type { GraphQLContext } from '../context.js';
-import { INTERNAL_MESSAGE } from '../format-error.js';
+import {
+  aspectFeedback,
+  assertFact,
+  checkpoint,
+  compressSessions,
+  createEntity,
+  deleteNamespace,
+  endSession,
+  forget,
+  ingestDocument,
+  mergeEntities,
+  pin,
+  relate,
+  remember,
+  rememberBatch,
+  requeueJob,
+  revertProposal,
+  runMaintenance,
+  runRetention,
+  startSession,
+  updateMemory,
+} from '../../api/index.js';
 import type { MutationResolvers } from '../generated/types.js';
-import { knowledgeMutations } from './knowledge-mutations.js';
-import { memoryMutations } from './memory-mutations.js';
-import { pipelineMutations } from './pipeline.js';
 
+/** Every mutation: its arguments mapped to an operation of src/api, its result to the schema's type. */
 export const Mutation: MutationResolvers = {
-  ...memoryMutations,
-  ...pipelineMutations,
-  ...knowledgeMutations,
+  // Memories.
+  remember: (_, { input }, { caller }) => remember(caller, input),
+  rememberBatch: (_, { inputs }, { caller }) => rememberBatch(caller, inputs),
+  forget: (_, { id, reason }, { caller }) => forget(caller, { id, reason }),
+  pin: (_, { id }, { caller }) => pin(caller, { id, pinned: true }),
+  unpin: (_, { id }, { caller }) => pin(caller, { id, pinned: false }),
+  updateMemory: (_, { id, content }, { caller }) => updateMemory(caller, { id, content }),
 
-  remember: async (_, { input }, ctx) => {
-    const namespace = ctx.namespaceFor(input.namespace, 'write');
-    return ctx.services.remember.remember({ ...input, namespace }, { actor: ctx.principal.name });
+  // Structured writes, no LLM.
+  createEntity: async (_, args, { caller }) => {
+    const { entity, created } = await createEntity(caller, args);
+    return { entity, created };
   },
+  relate: (_, args, { caller }) => relate(caller, args),
+  assertFact: (_, args, { caller }) => assertFact(caller, args),
+  mergeEntities: async (_, args, { caller }) => {
+    const { entity, merged } = await mergeEntities(caller, args);
+    return {
+      entity,
+      movedMentions: merged.mentions,
+      movedAspects: merged.aspects,
+      movedAttributes: merged.attributes,
+      movedRelations: merged.relations,
+    };
+  },
+  deleteNamespace: (_, { namespace, confirm }, { caller }) => deleteNamespace(caller, { namespace, confirm }),
 
-  rememberBatch: async (_, { inputs }, ctx) => {
-    // One outcome per input, whatever the cause: a namespace the key may not write is that item's
-    // FORBIDDEN. Only a batch over MAX_BATCH_SIZE is refused whole.
-    checkBatchSize(inputs.length, ctx.services.config.MAX_BATCH_SIZE);
-    const refused: BatchOutcome[] = [];
-    const allowed: Array<{ index: number; input: RememberInput }> = [];
-    for (const [index, input] of inputs.entries()) {
-      try {
-        // A transcript is stored per session by `remember` (upkeep.ts), never by a batch.
-        if (input.transcript != null)
-          throw new ValidationError('transcript is taken by remember only, one session at a time', { field: 'transcript' });
-        allowed.push({ index, input: { ...input, namespace: ctx.namespaceFor(input.namespace, 'write') } });
-      } catch (error) {
-        if (!isMnemographError(error)) throw error;
-        refused.push({ index, error });
-      }
-    }
-    const stored = await ctx.services.remember.rememberBatch(
-      allowed.map((a) => a.input),
-      { actor: ctx.principal.name },
-    );
-    const outcomes = [...refused, ...stored.map((o) => ({ ...o, index: allowed[o.index]!.index }))].sort((a, b) => a.index - b.index);
-    return outcomes.map((o) => ({
-      index: o.index,
-      result: o.result ?? null,
-      error: o.error ? itemError(o.error, o.index, ctx) : null,
-    }));
-  },
+  // The deep path and upkeep; every namespace at once only for a key that may write all of them.
+  requeueJob: (_, { id }, { caller }) => requeueJob(caller, id),
+  revertProposal: (_, { eventId, reason }, { caller }) => revertProposal(caller, { eventId, reason }),
+  ingestDocument: (_, { input }, { caller }) => ingestDocument(caller, input),
+  runRetention: (_, { namespace, allNamespaces, dryRun }, { caller }) => runRetention(caller, { namespace, allNamespaces, dryRun }),
+  runMaintenance: (_, { namespace, allNamespaces, mode }, { caller }) => runMaintenance(caller, { namespace, allNamespaces, mode }),
+  compressSessions: (_, { namespace, olderThan, minSessions, maxSessions }, { caller }) =>
+    compressSessions(caller, {
+      namespace,
+      // DateTimeResolver parses to a Date at run time, whatever the generated type says.
+      olderThan: new Date(olderThan as unknown as string | Date).toISOString(),
+      minSessions,
+      maxSessions,
+    }),
+
+  // Sessions.
+  startSession: (_, { input }, { caller }) => startSession(caller, input),
+  endSession: async (_, { namespace, sessionId, transcript }, { caller }) =>
+    (await endSession(caller, { namespace, sessionId, transcript })).session,
+  checkpoint: (_, { input }, { caller }) => checkpoint(caller, input),
+  aspectFeedback: (_, { namespace, sessionId, memoryIds }, { caller }) => aspectFeedback(caller, { namespace, sessionId, memoryIds }),
 };
-
-/** A batch item's error as the client sees it: internals logged, never answered. */
-function itemError(error: MnemographError, index: number, ctx: GraphQLContext): { code: string; message: string } {
-  if (error.code !== 'INTERNAL') return { code: error.code, message: error.message };
-  ctx.logger.error({ err: error.cause ?? error, index }, 'unexpected error in a rememberBatch item');
-  return { code: 'INTERNAL', message: INTERNAL_MESSAGE };
-}

@@ -1,106 +1,17 @@
-import type { Executor } from '../../db/index.js';
-import {
-  jobsPage,
-  lastErrors,
-  llmUsage,
-  MAX_JOBS_PAGE,
-  queueDepth,
-  requeueJob,
-  type JobError,
-  type LlmUsageTotals,
-} from '../../worker/index.js';
-import { pageSize } from '../args.js';
-import type { JobResolvers, MutationResolvers, QueryResolvers } from '../generated/types.js';
-import { writableNamespaces } from '../guards.js';
-import { revertProposal } from '../../deep/index.js';
-
-const LAST_ERRORS = 10;
-// No feedback loop writes these counters yet; the fields stay in the contract at zero.
-const NO_FEEDBACK = { aspectsUpdated: 0, ftsConfirmations: 0, decayedAspects: 0, propagatedAttributes: 0 };
-
-/**
- * pipelineStatus's aggregates (model usage sums every metered job of the namespace; the last
- * errors) are shared for a few seconds per namespace, like the metrics' queue depth: a client
- * polling it, or many at once, runs them once per interval. The queue counts stay live.
- */
-export const PIPELINE_AGGREGATES_CACHE_MS = 5 * 1000;
-const MAX_CACHED_NAMESPACES = 1_000;
-
-interface Aggregates {
-  errors: JobError[];
-  usage: LlmUsageTotals;
-}
-
-const aggregateCaches = new WeakMap<Executor, Map<string, { at: number; value: Promise<Aggregates> }>>();
-
-function pipelineAggregates(executor: Executor, namespace: string): Promise<Aggregates> {
-  let cache = aggregateCaches.get(executor);
-  if (!cache) aggregateCaches.set(executor, (cache = new Map()));
-  const now = Date.now();
-  const hit = cache.get(namespace);
-  if (hit && now - hit.at < PIPELINE_AGGREGATES_CACHE_MS) return hit.value;
-  const value = Promise.all([lastErrors(executor, LAST_ERRORS, namespace), llmUsage(executor, namespace)]).then(([errors, usage]) => ({
-    errors,
-    usage,
-  }));
-  cache.delete(namespace); // re-inserted last: the oldest entry is the first evicted
-  cache.set(namespace, { at: now, value });
-  if (cache.size > MAX_CACHED_NAMESPACES) cache.delete(cache.keys().next().value!);
-  value.catch(() => {
-    if (cache.get(namespace)?.value === value) cache.delete(namespace);
-  });
-  return value;
-}
-
-/** The deep-path queue, through the worker's queue operations (src/worker/queue). */
-export const pipelineQueries: Pick<QueryResolvers, 'jobs' | 'pipelineStatus'> = {
-  jobs: (_, { namespace, status, kind, first, after }, ctx) =>
-    jobsPage(ctx.services.executor, {
-      namespace: ctx.namespaceFor(namespace, 'read'),
-      status,
-      kind,
-      first: pageSize(first, Math.min(ctx.services.config.MAX_PAGE_SIZE, MAX_JOBS_PAGE)),
-      after,
-    }),
-
-  pipelineStatus: async (_, { namespace }, ctx) => {
-    const ns = ctx.namespaceFor(namespace, 'read');
-    const [queue, { errors, usage }] = await Promise.all([
-      queueDepth(ctx.services.executor, ns),
-      pipelineAggregates(ctx.services.executor, ns),
-    ]);
-    return {
-      queue,
-      worker: ctx.services.workerState(),
-      lastErrors: errors.map((e) => ({ ...e, kind: e.kind as never })),
-      feedback: NO_FEEDBACK,
-      llm: llmSummary(usage),
-    };
-  },
-};
-
-export const pipelineMutations: Pick<MutationResolvers, 'requeueJob' | 'revertProposal'> = {
-  // Jobs and events outside the caller's namespaces are NOT_FOUND, like missing ones.
-  requeueJob: (_, { id }, ctx) => requeueJob(ctx.services.executor, id, writableNamespaces(ctx)),
-  revertProposal: (_, { eventId, reason }, ctx) =>
-    revertProposal(ctx.services.executor, eventId, { namespaces: writableNamespaces(ctx), actor: ctx.principal.name, reason }),
-};
+import { embeddingTracker, feedbackTelemetry, lastMaintenance, lastRetention, sessionStats } from '../../api/index.js';
+import type { JobResolvers, PipelineStatusResolvers } from '../generated/types.js';
 
 export const Job: JobResolvers = {
   kind: (j) => j.kind as never,
   status: (j) => j.status as never,
-  memory: (j, _, ctx) => (j.memoryId ? ctx.loaders.memoryById.load(j.memoryId) : null),
+  memory: (j, _, { caller }) => (j.memoryId ? caller.loaders.memoryById.load(j.memoryId) : null),
 };
 
-function llmSummary({ byKind, memories }: LlmUsageTotals) {
-  const tokens = byKind.reduce((sum, r) => sum + r.promptTokens + r.evalTokens, 0);
-  return {
-    byKind: byKind.map((r) => ({
-      ...r,
-      kind: r.kind as never,
-      tokensPerJob: r.jobs > 0 ? (r.promptTokens + r.evalTokens) / r.jobs : 0,
-      durationMsPerJob: r.jobs > 0 ? r.durationMs / r.jobs : 0,
-    })),
-    tokensPerMemory: memories > 0 ? tokens / memories : 0,
-  };
-}
+/** The parts of pipelineStatus answered only when asked for: of the namespace it was asked about, or process-wide. */
+export const PipelineStatus: PipelineStatusResolvers = {
+  feedback: (status, _, { caller }) => feedbackTelemetry(caller, status.namespace),
+  sessions: (status, _, { caller }) => sessionStats(caller, status.namespace),
+  maintenance: (_, __, { caller }) => lastMaintenance(caller),
+  embeddings: (_, __, { caller }) => embeddingTracker(caller),
+  retention: (_, __, { caller }) => lastRetention(caller),
+};

@@ -1,18 +1,114 @@
-import { checkHealth } from '../../health.js';
-import type { QueryResolvers } from '../generated/types.js';
-import { graphQueries } from './graph-queries.js';
-import { memoryQueries } from './memory-queries.js';
-import { pipelineQueries } from './pipeline.js';
-import { recallQueries } from './recall.js';
+import {
+  aspect,
+  attributeHistory,
+  checkpoints,
+  document,
+  documents,
+  entities,
+  entity,
+  health,
+  jobs,
+  memories,
+  memoriesPageOf,
+  memory,
+  neighbors,
+  pipelineStatus,
+  queueByKind,
+  recall,
+  recoverSession,
+  relations,
+  search,
+  session,
+  timeline,
+  viewer,
+} from '../../api/index.js';
+import { iso } from '../args.js';
+import type { InputMaybe, QueryResolvers, RecallFilters } from '../generated/types.js';
+import { recallResult } from './recall.js';
 
+/** Recall filters with their DateTimes as ISO strings. */
+function recallFilters(filters: InputMaybe<RecallFilters>) {
+  return filters ? { ...filters, occurredAfter: iso(filters.occurredAfter), occurredBefore: iso(filters.occurredBefore) } : null;
+}
+
+/** Every root query: its arguments mapped to an operation of src/api, its result to the schema's type. */
 export const Query: QueryResolvers = {
-  ...recallQueries,
-  ...memoryQueries,
-  ...graphQueries,
-  ...pipelineQueries,
+  health: (_, __, { caller }) => health(caller),
+  viewer: (_, __, { caller }) => viewer(caller),
 
-  health: async (_, __, ctx) => {
-    const report = await checkHealth(ctx.services);
-    return { ...report, worker: ctx.services.workerState() };
+  // Recall, then progressive disclosure over the same ranking.
+  recall: async (_, args, { caller }) =>
+    recallResult(
+      await recall(caller, {
+        query: args.query,
+        namespace: args.namespace,
+        limit: args.limit,
+        tokenBudget: args.tokenBudget ?? undefined,
+        asOf: iso(args.asOf),
+        filters: recallFilters(args.filters),
+        expand: args.expand,
+        sessionId: args.sessionId,
+      }),
+      args.explain === true,
+    ),
+  search: async (_, args, { caller }) => {
+    const result = await search(caller, {
+      query: args.query,
+      namespace: args.namespace,
+      limit: args.limit ?? 20,
+      offset: args.offset ?? 0,
+      filters: recallFilters(args.filters),
+    });
+    return { ...result, hits: result.hits.map((h) => ({ ...h, type: h.type as never })) };
   },
+  timeline: (_, args, { caller }) =>
+    timeline(caller, {
+      namespace: args.namespace,
+      anchor: args.anchor,
+      query: args.query,
+      before: args.before ?? 5,
+      after: args.after ?? 5,
+    }),
+
+  // Memories by id (namespace-filtered in the loader) and the paginated listing.
+  memory: (_, { id }, { caller }) => memory(caller, id),
+  memories: (_, { ids }, { caller }) => memories(caller, ids),
+  memoriesConnection: (_, { namespace, filters, first, after }, { caller }) =>
+    memoriesPageOf(caller, {
+      namespace,
+      first,
+      after,
+      filters: { ...filters, occurredAfter: iso(filters?.occurredAfter), occurredBefore: iso(filters?.occurredBefore) },
+    }),
+
+  // The entity graph.
+  entity: (_, { id, name, namespace }, { caller }) => entity(caller, { id, name, namespace }),
+  entities: (_, { namespace, search, type, first, after }, { caller }) => entities(caller, { namespace, search, type, first, after }),
+  aspect: (_, { id }, { caller }) => aspect(caller, id),
+  attributeHistory: (_, { entityId, aspect }, { caller }) => attributeHistory(caller, { entityId, aspect }),
+  relations: (_, { entityId, direction, type }, { caller }) => relations(caller, { entityId, direction: direction ?? 'BOTH', type }),
+  neighbors: (_, { entityId, depth }, { caller }) => neighbors(caller, { entityId, depth }),
+
+  // The deep path and upkeep.
+  jobs: (_, { namespace, status, kind, first, after }, { caller }) => jobs(caller, { namespace, status, kind, first, after }),
+  pipelineStatus: (_, { namespace }, { caller }) => pipelineStatus(caller, { namespace }),
+  queueByKind: async (_, { namespace }, { caller }) =>
+    (await queueByKind(caller, { namespace })).map((depth) => ({ ...depth, kind: depth.kind as never })),
+  document: (_, { id }, { caller }) => document(caller, id),
+  documents: (_, { namespace, first, after }, { caller }) => documents(caller, { namespace, first, after }),
+
+  // Sessions.
+  session: (_, { namespace, sessionId }, { caller }) => session(caller, { namespace, sessionId }),
+  recoverSession: async (_, { namespace, sessionId, budgetChars }, { caller }) => {
+    const r = await recoverSession(caller, { namespace, sessionId, budgetChars });
+    return {
+      session: r.session,
+      digest: r.digest,
+      chars: r.chars,
+      budgetChars: r.budget,
+      omitted: r.omitted,
+      checkpointId: r.checkpointId,
+    };
+  },
+  checkpoints: (_, { namespace, sessionId, last }, { caller }) => checkpoints(caller, { namespace, sessionId, last }),
 };

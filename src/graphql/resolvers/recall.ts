@@ -1,7 +1,5 @@
-import type { LegExplanation, RankedCandidate } from '../../recall/index.js';
-import type { RecallItemView } from '../../recall/index.js';
-import { iso } from '../args.js';
-import type { QueryResolvers, ScoreExplain } from '../generated/types.js';
+import type { LegExplanation, RankedCandidate, RecallAnswer, RecallItemView } from '../../api/index.js';
+import type { ResolversTypes, ScoreExplain, ScoreExplainResolvers } from '../generated/types.js';
 
 /**
  * Raw BM25 scores carry term statistics of every namespace in the shared full-text index (a
@@ -19,60 +17,27 @@ function bestTextScore(ranked: readonly RankedCandidate[]): number {
   return best;
 }
 
-/** recall, search and timeline: progressive disclosure over the same ranking. */
-export const recallQueries: Pick<QueryResolvers, 'recall' | 'search' | 'timeline'> = {
-  recall: async (_, args, ctx) => {
-    const namespace = ctx.namespaceFor(args.namespace, 'read');
-    const outcome = await ctx.services.recall.recall({
-      query: args.query,
-      namespace,
-      limit: args.limit,
-      tokenBudget: args.tokenBudget ?? undefined,
-      asOf: iso(args.asOf),
-      filters: args.filters
-        ? { ...args.filters, occurredAfter: iso(args.filters.occurredAfter), occurredBefore: iso(args.filters.occurredBefore) }
-        : null,
-    });
-    const bestText = args.explain ? bestTextScore(outcome.ranked) : 0;
-    return {
-      items: outcome.items.map((item) => ({
-        memory: item.memory,
-        score: item.score,
-        tokens: item.tokens,
-        explain: args.explain ? toExplain(item, bestText) : null,
-      })),
-      totalTokens: outcome.totalTokens,
-      budgetUsed: outcome.budgetUsed,
-      prompt: outcome.prompt,
-      boostTimedOut: outcome.boostTimedOut,
-      rerankApplied: outcome.rerankApplied,
-      tookMs: outcome.tookMs,
-    };
-  },
+/** recall's answer as RecallResult: each item's explanation only when asked for. */
+export function recallResult(answer: RecallAnswer, explain: boolean): ResolversTypes['RecallResult'] {
+  const bestText = explain ? bestTextScore(answer.ranked) : 0;
+  return {
+    items: answer.items.map((item) => ({
+      memory: item.memory,
+      score: item.score,
+      tokens: item.tokens,
+      explain: explain ? toExplain(item, bestText) : null,
+    })),
+    totalTokens: answer.totalTokens,
+    budgetUsed: answer.budgetUsed,
+    prompt: answer.prompt,
+    boostTimedOut: answer.boostTimedOut,
+    rerankApplied: answer.rerankApplied,
+    tookMs: answer.tookMs,
+    transcripts: answer.transcripts,
+    checkpoint: answer.checkpoint,
+  };
+}
 
-  search: async (_, args, ctx) => {
-    const namespace = ctx.namespaceFor(args.namespace, 'read');
-    const filters = args.filters
-      ? { ...args.filters, occurredAfter: iso(args.filters.occurredAfter), occurredBefore: iso(args.filters.occurredBefore) }
-      : null;
-    const result = await ctx.services.disclosure.search({
-      query: args.query,
-      namespace,
-      limit: args.limit ?? 20,
-      offset: args.offset ?? 0,
-      filters,
-    });
-    return { ...result, hits: result.hits.map((h) => ({ ...h, type: h.type as never })) };
-  },
-
-  timeline: async (_, args, ctx) => {
-    const namespace = ctx.namespaceFor(args.namespace, 'read');
-    return ctx.services.disclosure.timeline({
-      namespace,
-      anchor: args.anchor,
-      query: args.query,
-      before: args.before ?? 5,
-      after: args.after ?? 5,
-    });
-  },
+export const ScoreExplainFields: ScoreExplainResolvers = {
+  stale: (e) => e.stale ?? 1,
 };

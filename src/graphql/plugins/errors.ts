@@ -1,43 +1,44 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
-import { isMnemographError } from '../errors.js';
-import type { Logger } from '../logger.js';
-import type { GraphQLContext } from './context.js';
-
-/** What a client is told about a failure it cannot act on; the log has the rest under the request id. */
-export const INTERNAL_MESSAGE = 'internal error (logged under this response’s x-request-id)';
+import { isMnemographError, publicError, type PublicError } from '../../errors.js';
+import type { Logger } from '../../logger.js';
+import type { GraphQLContext } from '../context.js';
 
 /**
- * True when an error would tell a client about internals: anything that is neither one of our
- * coded errors nor a GraphQL error about the request itself (driver errors, engine errors such
- * as "Regular expression too large", bugs, and our own INTERNAL).
+ * What the client may see of an error raised while answering (src/errors.ts's publicError), or
+ * null for GraphQL's own errors about the request itself (parse, validation, variable coercion),
+ * which keep their code. Driver errors, engine errors such as "Regular expression too large" and
+ * bugs reach the formatter without a code of ours: publicError answers them INTERNAL.
  */
-export function isInternalError(error: unknown): boolean {
+function ownError(error: unknown): PublicError | null {
   const original = unwrapResolverError(error);
-  if (isMnemographError(original)) return original.code === 'INTERNAL';
-  if (!(error instanceof GraphQLError)) return true;
-  if (error.originalError && !(error.originalError instanceof GraphQLError)) return true;
+  if (isMnemographError(original)) return publicError(original);
+  if (!(error instanceof GraphQLError)) return publicError(error);
+  if (error.originalError && !(error.originalError instanceof GraphQLError)) return publicError(error.originalError);
   const code = error.extensions.code ?? (error.originalError as GraphQLError | undefined)?.extensions.code;
-  return code === undefined || code === 'INTERNAL_SERVER_ERROR';
+  return code === undefined || code === 'INTERNAL_SERVER_ERROR' ? publicError(error) : null;
+}
+
+/** True when the error is a fault of the server: answered INTERNAL, logged in full. */
+export function isInternalError(error: unknown): boolean {
+  return ownError(error)?.internal === true;
 }
 
 /**
- * The one place errors become `extensions.code`. Our typed errors keep their code and details;
- * Apollo's own (parse, validation, variable coercion) keep theirs; anything else is answered
- * INTERNAL with a generic message (logInternalErrors has logged it with the request id).
+ * Errors become `extensions.code` here, by publicError's rule: our typed errors keep their code
+ * and details; Apollo's own (parse, validation, variable coercion) keep theirs; anything else is
+ * answered INTERNAL with a generic message (logInternalErrors has logged it with the request id).
  */
 export function createErrorFormatter() {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
-    if (isInternalError(error))
-      return { message: INTERNAL_MESSAGE, locations: formatted.locations, path: formatted.path, extensions: { code: 'INTERNAL' } };
-    const original = unwrapResolverError(error);
-    if (isMnemographError(original)) {
+    const own = ownError(error);
+    if (own) {
       return {
-        message: original.message,
+        message: own.message,
         locations: formatted.locations,
         path: formatted.path,
-        extensions: { code: original.code, ...(original.details ? { details: original.details } : {}) },
+        extensions: { code: own.code, ...(own.details ? { details: own.details } : {}) },
       };
     }
     const ruleCode = ownValidationCode(error);
@@ -57,7 +58,7 @@ export function logInternalErrors(logger: Logger): ApolloServerPlugin<GraphQLCon
         async didEncounterErrors({ errors, contextValue }) {
           for (const error of errors) {
             if (!isInternalError(error)) continue;
-            const log = contextValue?.logger ?? logger;
+            const log = contextValue?.caller?.logger ?? logger;
             log.error({ err: unwrapResolverError(error), path: error.path }, 'unexpected error in a GraphQL operation');
           }
         },

@@ -1,0 +1,10 @@
+import type { DisclosureService } from '../../recall/index.js';
+import type { Caller } from '../caller.js';
+import type { Addressed } from './types.js';
+
+export type SearchRequest = Addressed<Parameters<DisclosureService['search']>[0]>;
+
+/** Progressive disclosure, step 1: a compact index of matches. */
+export function search(caller: Caller, request: SearchRequest) {
+  return caller.services.disclosure.search({ ...request, namespace: caller.namespaceFor(request.namespace, 'read') });
+}

@@ -1,0 +1,14 @@
+import { storedNamespaces } from '../../db/index.js';
+import type { Caller } from '../caller.js';
+
+/** The caller as the service sees it: what the memory explorer shows and which controls it offers. */
+export async function viewer(caller: Caller) {
+  const named = caller.principal.readableNamespaces;
+  return {
+    name: caller.principal.name,
+    readOnly: caller.principal.readOnly,
+    allNamespaces: named === null,
+    namespaces: named === null ? await storedNamespaces(caller.services.executor) : [...named],
+    defaultNamespace: caller.limits.defaultNamespace,
+  };
+}
