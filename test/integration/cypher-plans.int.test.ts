@@ -31,11 +31,11 @@ const MAINTENANCE = 'maintenance diagnostics count the whole store (or one scope
 
 /** Scans that are right where they are (`<operator> :<label or type>` as in the snapshot), and why. */
 const ACCEPTED_SCANS: Scans = {
-  'db/queries/explorer#NAMESPACES': [
-    { scan: 'NodeIndexScan RANGE :Memory(namespace)', reason: 'the distinct namespaces, read off the memory_namespace index itself' },
-  ],
   'db/jobs/last-errors#LAST_ERRORS': [
     { scan: 'NodeIndexScan RANGE :Job(failedAt)', reason: 'the newest failures first: the failedAt index read in order, $limit entries' },
+  ],
+  'db/jobs/queue-depth#QUEUE_DEPTH': [
+    { scan: 'NodeByLabelScan :Job', reason: 'the queue gauge counts every job by status, cached between scrapes' },
   ],
   'db/queries/maintenance#MAINTENANCE_CHUNK_COUNTS': [{ scan: 'DirectedRelationshipTypeScan :HAS_CHUNK', reason: MAINTENANCE }],
   'db/queries/maintenance#MAINTENANCE_JOB_COUNTS': [{ scan: 'NodeByLabelScan :Job', reason: MAINTENANCE }],
@@ -54,10 +54,24 @@ const ACCEPTED_SCANS: Scans = {
   ],
   ...Object.fromEntries(
     [
+      ['0:Chunk', 'DirectedRelationshipTypeScan :HAS_CHUNK'],
+      ['1:Attribute', 'DirectedRelationshipTypeScan :HAS_ASPECT'],
+      ['2:Aspect', 'DirectedRelationshipTypeScan :HAS_ASPECT'],
+      ['3:Hint', 'DirectedRelationshipTypeScan :HINT_OF'],
+      ['4:Job', 'DirectedRelationshipTypeScan :FOR'],
+      ['5:HistoryEvent', 'DirectedRelationshipTypeScan :ABOUT'],
+      ['6:HistoryEvent', 'DirectedRelationshipTypeScan :ABOUT'],
+      ['7:Memory', 'NodeByLabelScan :Memory'],
+      ['8:Entity', 'NodeByLabelScan :Entity'],
       ['10:Attribute', 'NodeByLabelScan :Attribute'],
+      ['11:Aspect', 'NodeByLabelScan :Aspect'],
       ['12:Hint', 'NodeByLabelScan :Hint'],
+      ['13:Job', 'NodeByLabelScan :Job'],
       ['14:HistoryEvent', 'NodeByLabelScan :HistoryEvent'],
+      ['15:Document', 'NodeByLabelScan :Document'],
       ['16:Transcript', 'NodeByLabelScan :Transcript'],
+      ['17:Checkpoint', 'NodeByLabelScan :Checkpoint'],
+      ['18:Session', 'NodeByLabelScan :Session'],
     ].map(([step, scan]) => [`db/queries/namespace-erase#ERASE_STEPS[${step}]`, [{ scan: scan!, reason: ERASE }]]),
   ),
 };
@@ -66,8 +80,19 @@ const ACCEPTED_SCANS: Scans = {
 // `{namespace: $namespace}` alone cannot use memory_namespace_created(namespace, createdAt).
 const NAMESPACE_ONLY = 'no index on the namespace alone (the composite ones need a predicate on their second property too)';
 
+const NO_CHECKPOINT_INDEX = 'no index on Checkpoint at all (one on namespace and sessionId would serve these)';
+
 /** Scans an index should serve, kept here until a statement or migration fixes them (then delete the entry). */
 const MISSING_INDEXES: Scans = {
+  'db/queries/checkpoints#CHECKPOINT_ALREADY': [{ scan: 'NodeByLabelScan :Checkpoint', reason: NO_CHECKPOINT_INDEX }],
+  'db/queries/checkpoints#CHECKPOINT_CAP': [{ scan: 'NodeByLabelScan :Checkpoint', reason: NO_CHECKPOINT_INDEX }],
+  'db/queries/checkpoints#CHECKPOINT_LATEST': [{ scan: 'NodeByLabelScan :Checkpoint', reason: NO_CHECKPOINT_INDEX }],
+  'db/queries/checkpoints#CHECKPOINT_MERGE_RECENT': [{ scan: 'NodeByLabelScan :Checkpoint', reason: NO_CHECKPOINT_INDEX }],
+  'db/queries/checkpoints#CHECKPOINT_PRUNE': [{ scan: 'NodeByLabelScan :Checkpoint', reason: NO_CHECKPOINT_INDEX }],
+  'db/queries/aspect-feedback#DECAY_ASPECTS': [{ scan: 'NodeByLabelScan :Aspect', reason: 'no index on Aspect.namespace' }],
+  'db/queries/maintenance#MAINTENANCE_REQUEUE_DEAD': [
+    { scan: 'NodeByLabelScan :Job', reason: 'status alone: job_status_available(status, availableAt) needs availableAt too' },
+  ],
   'db/queries/compression-threshold#OVER_THRESHOLD': [
     { scan: 'NodeByLabelScan :Memory', reason: 'each compression check reads every memory; nothing indexes type (episodic)' },
   ],
@@ -77,6 +102,8 @@ const MISSING_INDEXES: Scans = {
       reason: 'each decay pass reads every memory to find unchecked temporal ones; nothing indexes temporal',
     },
   ],
+  'db/queries/documents#COUNT': [{ scan: 'NodeByLabelScan :Document', reason: NAMESPACE_ONLY }],
+  'db/queries/documents#PAGE': [{ scan: 'NodeByLabelScan :Document', reason: NAMESPACE_ONLY }],
   'db/queries/documents#LEASE': [
     {
       scan: 'NodeByLabelScan :Document',
@@ -88,6 +115,21 @@ const MISSING_INDEXES: Scans = {
       scan: 'NodeByLabelScan :Document',
       reason: 'document_status_created(status, createdAt) needs a createdAt predicate; leaseId is not indexed',
     },
+  ],
+  'db/queries/entity-page#PAGE_ENTITIES': [{ scan: 'NodeByLabelScan :Entity', reason: NAMESPACE_ONLY }],
+  'db/queries/explorer#NAMESPACES': [
+    { scan: 'NodeByLabelScan :Memory', reason: 'meant to read memory_namespace_created, which needs createdAt IS NOT NULL as well' },
+  ],
+  'db/queries/memory-page#COUNT_MEMORIES': [{ scan: 'NodeByLabelScan :Memory', reason: NAMESPACE_ONLY }],
+  'db/queries/memory-page#PAGE_MEMORIES': [{ scan: 'NodeByLabelScan :Memory', reason: NAMESPACE_ONLY }],
+  'db/queries/sessions#BEST': [
+    { scan: 'NodeIndexScan RANGE :Memory(id)', reason: `${NAMESPACE_ONLY}; it reads the whole memory_id index` },
+  ],
+  'db/queries/sessions#LATEST_CHECKPOINT': [{ scan: 'NodeByLabelScan :Checkpoint', reason: 'no index on Checkpoint at all' }],
+  'db/queries/sessions#PINNED_AND_CONSTRAINTS': [{ scan: 'NodeByLabelScan :Memory', reason: NAMESPACE_ONLY }],
+  'db/queries/sessions#STATS': [
+    { scan: 'NodeByLabelScan :Session', reason: `${NAMESPACE_ONLY} (session_key needs sessionId)` },
+    { scan: 'NodeByLabelScan :Job', reason: `${NAMESPACE_ONLY} (the Job ones need status or a time; kind is not indexed)` },
   ],
 };
 
