@@ -1,5 +1,5 @@
 # The Mnemograph API and worker. Neo4j and Ollama run as their own services (docker-compose.yml).
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json .npmrc codegen.ts schema.graphql tsconfig.json ./
 # npm ci's postinstall also builds the memory explorer (explorer/ → explorer/dist).
@@ -8,7 +8,7 @@ RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=4000
 WORKDIR /app
 # The official image's unprivileged user: the service needs no root; the code stays root's, the
