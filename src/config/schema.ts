@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import * as d from './defaults.js';
 import * as pd from './pipeline-defaults.js';
 import * as sd from './session-defaults.js';

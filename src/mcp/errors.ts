@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { encodeBookmarkToken, withConsistency } from '../consistency/index.js';
 import { createCaller, type Caller } from '../api/index.js';
 import { publicError } from '../errors.js';

@@ -1,4 +1,4 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { clipText, fitItems, fitList } from './budget.js';
 import {
@@ -111,7 +111,7 @@ export function registerGraphTools(server: McpServer, ctx: ToolContext): void {
     'get_entity',
     {
       description: 'An entity by name: its type, aspects with their active attributes (current facts), and relations to other entities.',
-      inputSchema: { name: z.string(), namespace, max_tokens: maxTokens },
+      inputSchema: z.object({ name: z.string(), namespace, max_tokens: maxTokens }),
       annotations: { readOnlyHint: true },
     },
     (args) =>
@@ -124,13 +124,13 @@ export function registerGraphTools(server: McpServer, ctx: ToolContext): void {
     'search_entities',
     {
       description: 'Entities whose name contains the query (case-insensitive), most mentioned first; optionally of one type.',
-      inputSchema: {
+      inputSchema: z.object({
         query: z.string().max(MAX_SEARCH_CHARS),
         namespace,
         type: z.enum([...ENTITY_TYPES, 'extracted']).optional(),
         limit: z.number().int().min(1).optional().describe('At most MAX_PAGE_SIZE (100 by default); more is LIMIT_EXCEEDED.'),
         max_tokens: maxTokens,
-      },
+      }),
       annotations: { readOnlyHint: true },
     },
     (args) =>
@@ -157,7 +157,7 @@ export function registerGraphTools(server: McpServer, ctx: ToolContext): void {
     'create_entities',
     {
       description: `Create entities (people, organizations, places, projects, tools…) directly, no LLM. An existing name (case and spacing ignored) gets the given type and description. At most ${MAX_ITEMS_PER_CALL} per call.`,
-      inputSchema: {
+      inputSchema: z.object({
         // Items are checked by the service, one outcome each: a bad type refuses its item, not the call.
         entities: z
           .array(
@@ -174,7 +174,7 @@ export function registerGraphTools(server: McpServer, ctx: ToolContext): void {
           .max(MAX_ITEMS_PER_CALL),
         namespace,
         max_tokens: maxTokens,
-      },
+      }),
       annotations: { readOnlyHint: false, idempotentHint: true },
     },
     (args) =>
@@ -195,7 +195,7 @@ export function registerGraphTools(server: McpServer, ctx: ToolContext): void {
     'create_relations',
     {
       description: `Relate existing entities: source —type→ target, e.g. {"source":"Alice","type":"works_at","target":"Acme"}. Repeating a relation counts another mention. At most ${MAX_ITEMS_PER_CALL} per call.`,
-      inputSchema: {
+      inputSchema: z.object({
         relations: z
           .array(
             z.object({ source: z.string(), type: z.string(), target: z.string(), confidence: z.number().optional().describe('0 to 1.') }),
@@ -204,7 +204,7 @@ export function registerGraphTools(server: McpServer, ctx: ToolContext): void {
           .max(MAX_ITEMS_PER_CALL),
         namespace,
         max_tokens: maxTokens,
-      },
+      }),
       annotations: { readOnlyHint: false },
     },
     (args) =>
@@ -226,7 +226,7 @@ export function registerGraphTools(server: McpServer, ctx: ToolContext): void {
     'add_observations',
     {
       description: `Add facts about existing entities, no LLM. Each goes under an aspect (default "facts"), through the same safety gate, contradiction check and supersession as extracted facts: a fact contradicting an active one (e.g. "likes X" vs "does not like X") supersedes it. kind "constraint" marks a decision that must always be recalled. At most ${MAX_ITEMS_PER_CALL} per call.`,
-      inputSchema: {
+      inputSchema: z.object({
         observations: z
           .array(
             z.object({
@@ -244,7 +244,7 @@ export function registerGraphTools(server: McpServer, ctx: ToolContext): void {
           .max(MAX_ITEMS_PER_CALL),
         namespace,
         max_tokens: maxTokens,
-      },
+      }),
       annotations: { readOnlyHint: false, idempotentHint: true },
     },
     (args) =>

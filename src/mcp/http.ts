@@ -1,5 +1,7 @@
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
+import { type AuthInfo, createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
 import express, { type ErrorRequestHandler, type Request, type Router } from 'express';
+import type { Principal } from '../auth.js';
 import type { Services } from '../app.js';
 import { BOOKMARK_HEADER, ConsistencyScope, decodeBookmarkToken } from '../consistency/index.js';
 import { LimitExceededError, publicError } from '../errors.js';
@@ -8,6 +10,7 @@ import type { Logger } from '../logger.js';
 import { requestIdOf } from '../observability/index.js';
 import { observeRefusal } from './metrics.js';
 import { createMcpServer } from './server.js';
+import type { SessionOptions } from './tool-context.js';
 
 // JSON-RPC's range for server-defined errors, and its parse error.
 const JSONRPC_SERVER_ERROR = -32001;
@@ -18,13 +21,43 @@ const JSONRPC_PARSE_ERROR = -32700;
  */
 export const MAX_MESSAGES_PER_REQUEST = 1;
 
+/** What one request's server is built for, handed to the SDK's per-request factory in `authInfo.extra`. */
+interface Caller {
+  principal: Principal;
+  session: SessionOptions;
+}
+const CALLER = 'mnemograph';
+
 /**
- * Streamable HTTP at /mcp, stateless: every POST is authenticated (by the admission middleware
- * mounted before this router, with the same API keys as /graphql) and gets a server of its own
- * acting as that key, in the bookmark chain its `x-mnemograph-bookmark` header names; the
- * answer carries the chain's bookmark back in that header and in each tool result's `_meta`.
+ * Streamable HTTP at /mcp, stateless, both protocol eras at one endpoint: every POST is
+ * authenticated (by the admission middleware mounted before this router, with the same API keys
+ * as /graphql) and gets a server of its own acting as that key, in the bookmark chain its
+ * `x-mnemograph-bookmark` header names; the answer carries the chain's bookmark back in that
+ * header and in each tool result's `_meta`.
+ *
+ * - MCP 2026-07-28 (a request carrying the per-request `_meta` envelope): the SDK's
+ *   `createMcpHandler`, modern only.
+ * - 2025-era clients (`initialize`, then claim-less requests; the SDK's own predicate decides):
+ *   a stateless streamable HTTP transport per request, answering in one JSON body, as before.
  */
 export function mcpRouter(services: Services): Router {
+  const modern = toNodeHandler(
+    createMcpHandler(
+      ({ authInfo }) => {
+        const caller = authInfo?.extra?.[CALLER] as Caller | undefined;
+        // Only this router calls the handler, always with a caller: anything else is a fault.
+        if (!caller) throw new Error('MCP request without its caller');
+        return createMcpServer(services, caller.principal, caller.session);
+      },
+      {
+        // 2025-era requests never reach it (below); the default response mode answers in one JSON
+        // body, written after the tool ran (no tool streams notifications): the bookmark header is set by then.
+        legacy: 'reject',
+        maxRequestBodySize: services.config.MAX_REQUEST_BYTES,
+        onerror: (error) => services.logger.info({ err: error }, 'mcp request refused by the SDK'),
+      },
+    ),
+  );
   const router = express.Router();
   router.post('/', express.json({ limit: services.config.MAX_REQUEST_BYTES }), async (req, res, next) => {
     try {
@@ -34,16 +67,21 @@ export function mcpRouter(services: Services): Router {
         });
       }
       const principal = principalOf(res) ?? services.access.authenticate(req.headers.authorization, headerValue(req.headers['x-api-key']));
-      const scope = new ConsistencyScope(bookmarksOf(req));
-      const server = createMcpServer(services, principal, {
-        scope,
+      const session: SessionOptions = {
+        scope: new ConsistencyScope(bookmarksOf(req)),
         requestId: requestIdOf(res),
-        // Set before the transport writes its head, which merges headers set earlier.
+        // Set before the answer's head is written, which merges headers set earlier.
         onBookmark: (token) => {
           if (!res.headersSent) res.setHeader(BOOKMARK_HEADER, token);
         },
-      });
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      };
+      if (!(await isLegacyRequest(await toWebRequest(req, req.body), req.body))) {
+        const authInfo: AuthInfo = { token: '', clientId: principal.name, scopes: [], extra: { [CALLER]: { principal, session } } };
+        await modern(Object.assign(req, { auth: authInfo }), res, req.body);
+        return;
+      }
+      const server = createMcpServer(services, principal, session);
+      const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       res.on('close', () => {
         void transport.close();
         void server.close();

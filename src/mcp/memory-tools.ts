@@ -1,4 +1,4 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { clipText, fitItems, fitList } from './budget.js';
 import {
@@ -34,7 +34,7 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
     {
       description:
         'Store a memory (a fact, preference, decision, event or note). Synchronous, no LLM: redacted, deduplicated, embedded and linked to entities. Returns its id.',
-      inputSchema: {
+      inputSchema: z.object({
         content: z.string().describe('The text to remember.'),
         namespace,
         type: z.enum(MEMORY_TYPES).optional().describe('Classified from the content when absent.'),
@@ -43,7 +43,7 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
         session_id: z.string().optional(),
         occurred_at: z.string().datetime({ offset: true }).optional().describe('When it happened (ISO 8601).'),
         max_tokens: maxTokens,
-      },
+      }),
       annotations: { readOnlyHint: false, idempotentHint: true },
     },
     (args) =>
@@ -60,7 +60,7 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
     'remember_batch',
     {
       description: `Store several memories at once (at most ${MAX_BATCH_ITEMS}), e.g. the turns of a conversation in order. One outcome per item, with its index: the items that can be stored are stored (id and dedup action), the others carry an error code.`,
-      inputSchema: {
+      inputSchema: z.object({
         // Item fields are checked by the service, one outcome each: a bad type or date refuses its item, not the call.
         memories: z
           .array(
@@ -80,7 +80,7 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
           .max(MAX_BATCH_ITEMS),
         namespace,
         max_tokens: maxTokensWithDefault(BATCH_MAX_TOKENS),
-      },
+      }),
       annotations: { readOnlyHint: false, idempotentHint: true },
     },
     (args) =>
@@ -104,12 +104,12 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
     {
       description:
         'Recall what is relevant to a query: a <memory> block ready for the prompt, plus the ids and scores of the memories in it, within max_tokens.',
-      inputSchema: {
+      inputSchema: z.object({
         query: z.string(),
         namespace,
         limit: z.number().int().min(1).optional().describe(`At most ${limits.maxRecallLimit} (default 10).`),
         max_tokens: maxTokens,
-      },
+      }),
       annotations: { readOnlyHint: true },
     },
     (args) =>
@@ -136,13 +136,13 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
     {
       description:
         'Step 1 of progressive disclosure: a compact index of matching memories (id, title, type, date, score, token estimate). Cheap; then call timeline for context or get_memories for full text.',
-      inputSchema: {
+      inputSchema: z.object({
         query: z.string(),
         namespace,
         limit: z.number().int().min(1).max(100).optional(),
         offset: z.number().int().min(0).optional(),
         max_tokens: maxTokens,
-      },
+      }),
       annotations: { readOnlyHint: true },
     },
     (args) =>
@@ -170,14 +170,14 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
     {
       description:
         'Step 2 of progressive disclosure: the memories just before and after an anchor (an id from search, or the best match of a query), in time order.',
-      inputSchema: {
+      inputSchema: z.object({
         anchor: z.string().optional().describe('A memory id.'),
         query: z.string().optional().describe('Used when no anchor is given.'),
         namespace,
         before: z.number().int().min(0).max(50).optional(),
         after: z.number().int().min(0).max(50).optional(),
         max_tokens: maxTokens,
-      },
+      }),
       annotations: { readOnlyHint: true },
     },
     (args) =>
@@ -217,7 +217,7 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
     'get_memories',
     {
       description: `Step 3 of progressive disclosure: full records of memories by id (at most ${MAX_IDS}), in the order asked. Ids you may not read are reported as not found.`,
-      inputSchema: { ids: z.array(z.string()).min(1).max(MAX_IDS), max_tokens: maxTokens },
+      inputSchema: z.object({ ids: z.array(z.string()).min(1).max(MAX_IDS), max_tokens: maxTokens }),
       annotations: { readOnlyHint: true },
     },
     (args) =>
@@ -248,7 +248,7 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
     {
       description:
         'Forget a memory by id (a soft delete, recorded in its history): it leaves recall and search. Forgetting twice changes nothing.',
-      inputSchema: { id: z.string(), reason: z.string().optional(), max_tokens: maxTokens },
+      inputSchema: z.object({ id: z.string(), reason: z.string().optional(), max_tokens: maxTokens }),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
     },
     (args) =>

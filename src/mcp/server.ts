@@ -1,4 +1,4 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer } from '@modelcontextprotocol/server';
 import type { Principal } from '../auth.js';
 import type { Services } from '../app.js';
 import { DEFAULT_MAX_TOKENS } from './budget.js';

@@ -1,4 +1,4 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import {
   type CheckpointRecord,
@@ -44,7 +44,7 @@ export function registerSessionTools(server: McpServer, ctx: ToolContext): void 
     {
       description:
         "Open a session and get the context to inject at its start: pinned memories and constraints, where the last session stood, the project's best memories, then the global namespace's — at most max_chars characters. Pass the same session_id to resume an open session.",
-      inputSchema: {
+      inputSchema: z.object({
         session_id: sessionId.optional(),
         query: z.string().optional().describe('What the session is about (e.g. the first prompt).'),
         max_chars: z.number().int().min(200).max(40_000).optional(),
@@ -52,7 +52,7 @@ export function registerSessionTools(server: McpServer, ctx: ToolContext): void 
         project: z.string().optional(),
         namespace,
         max_tokens: maxTokens,
-      },
+      }),
       annotations: { readOnlyHint: false, idempotentHint: true },
     },
     (args) =>
@@ -77,14 +77,14 @@ export function registerSessionTools(server: McpServer, ctx: ToolContext): void 
     {
       description:
         'Count a user prompt of an open session (every 10 prompts, or 15 minutes, a checkpoint is written). With recall (default true) it also answers the <memory> block for the prompt.',
-      inputSchema: {
+      inputSchema: z.object({
         session_id: sessionId,
         prompt: z.string().min(1),
         recall: z.boolean().optional(),
         limit: z.number().int().min(1).optional().describe(`At most ${limits.maxRecallLimit} (default 10).`),
         namespace,
         max_tokens: maxTokens,
-      },
+      }),
       annotations: { readOnlyHint: false },
     },
     (args) =>
@@ -112,7 +112,7 @@ export function registerSessionTools(server: McpServer, ctx: ToolContext): void 
     {
       description:
         'Count a tool result of an open session (its text kept, cut, for checkpoints and the end-of-session summary). May fire a checkpoint after 15 minutes.',
-      inputSchema: { session_id: sessionId, text: z.string().min(1), namespace, max_tokens: maxTokens },
+      inputSchema: z.object({ session_id: sessionId, text: z.string().min(1), namespace, max_tokens: maxTokens }),
       annotations: { readOnlyHint: false },
     },
     (args) =>
@@ -131,12 +131,12 @@ export function registerSessionTools(server: McpServer, ctx: ToolContext): void 
     {
       description:
         "After a crash or a context compaction: where the session stood, its last checkpoint's digest, its recent prompts and memories, at most budget_chars characters (default 2,000).",
-      inputSchema: {
+      inputSchema: z.object({
         session_id: sessionId,
         budget_chars: z.number().int().min(200).max(10_000).optional(),
         namespace,
         max_tokens: maxTokens,
-      },
+      }),
       annotations: { readOnlyHint: true },
     },
     (args) =>
@@ -163,12 +163,12 @@ export function registerSessionTools(server: McpServer, ctx: ToolContext): void 
     {
       description:
         'Close a session: a final checkpoint, then in the background a summary (request, investigated, learned, next steps), the continuity score of what was injected, and aspect feedback. Safe to repeat.',
-      inputSchema: {
+      inputSchema: z.object({
         session_id: sessionId,
         transcript: z.string().optional().describe('The raw conversation, stored once per session.'),
         namespace,
         max_tokens: maxTokens,
-      },
+      }),
       annotations: { readOnlyHint: false, idempotentHint: true },
     },
     (args) =>
@@ -182,7 +182,7 @@ export function registerSessionTools(server: McpServer, ctx: ToolContext): void 
     'session_status',
     {
       description: 'A session as it stands; once its end job ran, its summary and continuity score.',
-      inputSchema: { session_id: sessionId, namespace, max_tokens: maxTokens },
+      inputSchema: z.object({ session_id: sessionId, namespace, max_tokens: maxTokens }),
       annotations: { readOnlyHint: true },
     },
     (args) =>

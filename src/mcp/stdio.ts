@@ -1,4 +1,4 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { serveStdio as serveMcpStdio } from '@modelcontextprotocol/server/stdio';
 import type { Principal } from '../auth.js';
 import type { Services } from '../app.js';
 import { ConsistencyScope } from '../consistency/index.js';
@@ -14,7 +14,11 @@ export async function serveStdio(
   apiKey: string | undefined,
 ): Promise<{ principal: Principal; close(): Promise<void> }> {
   const principal = services.access.authenticate(apiKey ? `Bearer ${apiKey}` : undefined);
-  const server = createMcpServer(services, principal, { scope: new ConsistencyScope() });
-  await server.connect(new StdioServerTransport());
-  return { principal, close: () => server.close() };
+  const scope = new ConsistencyScope();
+  // The SDK's stdio entry serves MCP 2026-07-28 and 2025-era clients (the opening decides); it
+  // builds the connection's server from this factory (and one more for a discarded era probe).
+  const handle = serveMcpStdio(() => createMcpServer(services, principal, { scope }), {
+    onerror: (error) => services.logger.warn({ err: error }, 'MCP stdio error'),
+  });
+  return { principal, close: () => handle.close() };
 }

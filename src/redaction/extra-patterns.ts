@@ -1,5 +1,5 @@
 import { RE2JS } from 're2js';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 
 /** Bounds on operator-supplied patterns: each runs over every stored string. */
 export const MAX_EXTRA_PATTERNS = 50;

@@ -1,10 +1,10 @@
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../../src/app.js';
 import { describeEntity } from '../../src/knowledge/index.js';
 import { startServer, type RunningServer } from '../../src/server.js';
-import { callTool, newClient, type ToolOutcome } from '../support/mcp.js';
+import { callTool, eraOf, MCP_ERAS, type McpEra, newClient, type ToolOutcome } from '../support/mcp.js';
 import { cleanNamespace, testServices, uniqueNamespace } from '../support/services.js';
 
 const HUGE = 'Huge Entity';
@@ -47,10 +47,12 @@ const UNSPLITTABLE = 'Pneumonoultramicroscopicsilicovolcanoconiosis'.repeat(43);
 const longName = (i: number) =>
   `Huge related organisation number ${i} ${'with a very long registered legal name '.repeat(4)}`.slice(0, 200).trim();
 
-describe('MCP answers stay within max_tokens, however large the entity (SDK client over HTTP)', () => {
+describe('MCP answers stay within max_tokens, however large the entity (SDK client over HTTP, both protocol eras)', () => {
   let services: Services;
   let server: RunningServer;
   let client: Client;
+  /** One client per protocol era; `client` (2025-era) builds the entity. */
+  const clients = {} as Record<McpEra, Client>;
   let activeFacts = 0;
   let aspectCount = 0;
   let listedRelations = 0;
@@ -67,8 +69,12 @@ describe('MCP answers stay within max_tokens, however large the entity (SDK clie
     services = testServices({ DEFAULT_NAMESPACE: ns });
     await services.embedder.load();
     server = await startServer(services, { host: '127.0.0.1', port: 0 });
-    client = newClient();
-    await client.connect(new StreamableHTTPClientTransport(new URL(server.url.replace(/\/graphql$/, '/mcp'))));
+    for (const era of MCP_ERAS) {
+      clients[era] = newClient(era);
+      await clients[era].connect(new StreamableHTTPClientTransport(new URL(server.url.replace(/\/graphql$/, '/mcp'))));
+      expect(eraOf(clients[era])).toBe(era);
+    }
+    client = clients['2025'];
 
     // The entity, through the real write paths: a long description, merges, facts, relations.
     const made = await callTool(client, 'create_entities', {
@@ -135,13 +141,16 @@ describe('MCP answers stay within max_tokens, however large the entity (SDK clie
   }, 300_000);
 
   afterAll(async () => {
-    await client?.close();
+    for (const era of MCP_ERAS) await clients[era]?.close();
     await cleanNamespace(services, ns);
     await server.close();
     await services.executor.close();
   });
 
-  it('get_entity: header, facts and relations all fit, long fields end in …, every cut list says how much it left out', async () => {
+  it.each(
+    MCP_ERAS,
+  )('get_entity over MCP %s: header, facts and relations all fit, long fields end in …, every cut list says how much it left out', async (era) => {
+    const client = clients[era];
     // The smallest budget holds the entity's leading fields only (an id alone is ~30 tokens).
     const tiny = await callTool(client, 'get_entity', { name: 'huge entity', max_tokens: 100 });
     expectWithin(tiny, 100);
@@ -167,7 +176,8 @@ describe('MCP answers stay within max_tokens, however large the entity (SDK clie
     expect(wide.json.relations_omitted).toBe(relationTotal - listedRelations);
   });
 
-  it('search_entities: long names are clipped and the list is cut to the budget', async () => {
+  it.each(MCP_ERAS)('search_entities over MCP %s: long names are clipped and the list is cut to the budget', async (era) => {
+    const client = clients[era];
     for (const budget of [100, 400]) {
       const found = await callTool(client, 'search_entities', { query: 'huge', limit: 100, max_tokens: budget });
       expectWithin(found, budget);
@@ -178,7 +188,8 @@ describe('MCP answers stay within max_tokens, however large the entity (SDK clie
     expect(all.json.entities).toHaveLength(RELATED);
   });
 
-  it('the write tools take max_tokens too and answer within it', { timeout: 600_000 }, async () => {
+  it.each(MCP_ERAS)('the write tools over MCP %s take max_tokens too and answer within it', async (era) => {
+    const client = clients[era];
     const budget = 120;
     const made = await callTool(
       client,
@@ -210,7 +221,11 @@ describe('MCP answers stay within max_tokens, however large the entity (SDK clie
     );
     expectWithin(observed, budget);
     const remembered = await callTool(client, 'remember', {
-      content: 'The huge entity opened a new depot in Bergen.',
+      // A memory of each era's own, so the second is not a duplicate of the first.
+      content:
+        era === '2025'
+          ? 'The huge entity opened a new depot in Bergen.'
+          : 'Payroll for the huge entity now runs through a bank in Tallinn.',
       tags: Array.from({ length: 32 }, (_, i) => `tag-${i}-${'x'.repeat(55)}`),
       max_tokens: budget,
     });
@@ -221,5 +236,5 @@ describe('MCP answers stay within max_tokens, however large the entity (SDK clie
     expect(forgotten.json.forgotten_at).toBeTruthy();
     const tools = (await client.listTools()).tools;
     for (const tool of tools) expect(Object.keys(tool.inputSchema.properties ?? {}), tool.name).toContain('max_tokens');
-  });
+  }, 600_000);
 });

@@ -1,7 +1,7 @@
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOOKMARK_HEADER, decodeBookmarkToken, encodeBookmarkToken } from '../../src/consistency/index.js';
-import { callTool, newClient } from '../support/mcp.js';
+import { callTool, eraOf, MCP_ERAS, newClient } from '../support/mcp.js';
 import { startTestHttpServer, type TestHttpServer } from '../support/http.js';
 import { cleanNamespace, uniqueNamespace } from '../support/services.js';
 
@@ -33,10 +33,10 @@ const toolCall = (id: number, name: string, args: Record<string, unknown>) => ({
   params: { name, arguments: args },
 });
 
-describe('/mcp at the HTTP edge: admission, limits, logs, metrics and bookmarks', () => {
+describe.each(MCP_ERAS)('/mcp at the HTTP edge, with clients speaking MCP %s: admission, limits, logs, metrics and bookmarks', (era) => {
   let http: TestHttpServer;
   let limited: TestHttpServer;
-  const ns = uniqueNamespace('mcp-edge');
+  const ns = uniqueNamespace(`mcp-edge-${era.slice(0, 4)}`);
   const keys = JSON.stringify([
     { key: KEY, name: 'edge-agent', namespaces: [ns] },
     { key: OTHER, name: 'edge-other', namespaces: [ns] },
@@ -44,7 +44,7 @@ describe('/mcp at the HTTP edge: admission, limits, logs, metrics and bookmarks'
   ]);
 
   const connect = async (server: TestHttpServer, key: string, extra: Record<string, string> = {}, seen?: Headers[]) => {
-    const client = newClient();
+    const client = newClient(era);
     const spy = async (url: string | URL, init?: RequestInit) => {
       const response = await fetch(url, init);
       seen?.push(response.headers);
@@ -56,6 +56,7 @@ describe('/mcp at the HTTP edge: admission, limits, logs, metrics and bookmarks'
         fetch: spy,
       }),
     );
+    expect(eraOf(client)).toBe(era);
     return client;
   };
 
@@ -82,10 +83,10 @@ describe('/mcp at the HTTP edge: admission, limits, logs, metrics and bookmarks'
         refusal = error as Error;
       }
     }
-    // Connecting spent at least two of the key's requests (initialize, initialized).
-    expect(calls).toBeLessThanOrEqual(RATE - 1);
-    // The SDK's StreamableHTTPError: the HTTP status as its code, the JSON-RPC error in its message.
-    expect((refusal as Error & { code?: number }).code).toBe(429);
+    // Connecting spent the key's requests: two in the 2025 era (initialize, initialized), one in 2026-07-28 (server/discover).
+    expect(calls).toBeLessThanOrEqual(era === '2025' ? RATE - 1 : RATE);
+    // The SDK's SdkHttpError: the HTTP status, the JSON-RPC error in its message.
+    expect((refusal as Error & { status?: number }).status).toBe(429);
     expect(refusal?.message).toContain('"code":"RATE_LIMITED"');
     await client.close().catch(() => undefined);
 

@@ -1,24 +1,25 @@
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../../src/app.js';
 import { startServer, type RunningServer } from '../../src/server.js';
-import { callTool, EXPECTED_TOOLS, newClient } from '../support/mcp.js';
+import { callTool, eraOf, EXPECTED_TOOLS, MCP_ERAS, newClient } from '../support/mcp.js';
 import { cleanNamespace, testServices, uniqueNamespace } from '../support/services.js';
 
 const KEY = 'mcp-http-rw-0123456789abcdef';
 const KEY_RO = 'mcp-http-ro-0123456789abcdef';
 
-describe('MCP over streamable HTTP at /mcp, with the SDK client', () => {
+describe.each(MCP_ERAS)('MCP over streamable HTTP at /mcp, with the SDK client speaking MCP %s', (era) => {
   let services: Services;
   let server: RunningServer;
   let url: URL;
-  const ns = uniqueNamespace('mcp-http');
+  const ns = uniqueNamespace(`mcp-http-${era.slice(0, 4)}`);
   const elsewhere = uniqueNamespace('mcp-http-other');
 
   const connect = async (key?: string) => {
-    const client = newClient();
+    const client = newClient(era);
     const headers: Record<string, string> = key ? { Authorization: `Bearer ${key}` } : {};
     await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
+    expect(eraOf(client)).toBe(era);
     return client;
   };
 

@@ -1,7 +1,7 @@
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeServices, type Services } from '../../src/app.js';
-import { callTool, newClient } from '../support/mcp.js';
+import { callTool, eraOf, MCP_ERAS, newClient } from '../support/mcp.js';
 import { forkService, type ServiceChild } from '../support/processes.js';
 import { cleanNamespace, testServices, uniqueNamespace } from '../support/services.js';
 import { TEST_NEO4J, TEST_NEO4J_URI } from '../support/test-neo4j.js';
@@ -12,10 +12,10 @@ import { TEST_NEO4J, TEST_NEO4J_URI } from '../support/test-neo4j.js';
  * answers the recovery digest within its budget → end → the new process's worker runs the
  * session-end job (no model reachable: the deterministic summary).
  */
-describe('a session over MCP survives a crash (service processes, SDK client)', () => {
+describe.each(MCP_ERAS)('a session over MCP %s survives a crash (service processes, SDK client)', (era) => {
   let services: Services;
   const children: ServiceChild[] = [];
-  const ns = uniqueNamespace('mcp-sess');
+  const ns = uniqueNamespace(`mcp-sess-${era.slice(0, 4)}`);
   const env = {
     NEO4J_URI: process.env.TEST_NEO4J_URI ?? TEST_NEO4J_URI,
     NEO4J_PASSWORD: process.env.TEST_NEO4J_PASSWORD ?? TEST_NEO4J.password,
@@ -29,8 +29,9 @@ describe('a session over MCP survives a crash (service processes, SDK client)', 
   };
 
   const connect = async (child: ServiceChild) => {
-    const client = newClient();
+    const client = newClient(era);
     await client.connect(new StreamableHTTPClientTransport(new URL(child.url!.replace(/\/graphql$/, '/mcp'))));
+    expect(eraOf(client)).toBe(era);
     return client;
   };
 

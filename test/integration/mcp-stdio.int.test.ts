@@ -1,4 +1,4 @@
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../../src/app.js';
 import { TEST_NEO4J, TEST_NEO4J_URI } from '../support/test-neo4j.js';
-import { callTool, EXPECTED_TOOLS, newClient } from '../support/mcp.js';
+import { callTool, eraOf, EXPECTED_TOOLS, MCP_ERAS, newClient } from '../support/mcp.js';
 import { cleanNamespace, testServices, uniqueNamespace } from '../support/services.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -14,9 +14,9 @@ const BIN = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) a
 const SLOW = { timeoutMs: 180_000 };
 const KEY = 'mcp-stdio-rw-0123456789abcdef';
 
-describe('MCP over stdio: the `mnemograph-mcp` bin and `npm run mcp`, spawned by the SDK client', () => {
+describe.each(MCP_ERAS)('MCP %s over stdio: the `mnemograph-mcp` bin and `npm run mcp`, spawned by the SDK client', (era) => {
   let services: Services;
-  const ns = uniqueNamespace('mcp-stdio');
+  const ns = uniqueNamespace(`mcp-stdio-${era.slice(0, 4)}`);
   const elsewhere = uniqueNamespace('mcp-stdio-other');
   const apiKeys = JSON.stringify([{ key: KEY, name: 'stdio-agent', namespaces: [ns] }]);
 
@@ -54,8 +54,9 @@ describe('MCP over stdio: the `mnemograph-mcp` bin and `npm run mcp`, spawned by
   });
 
   it('the bin serves the tools: remember → recall → get_entity, and the key decides the namespaces', { timeout: 400_000 }, async () => {
-    const client = newClient();
+    const client = newClient(era);
     await client.connect(spawn({ API_KEYS: apiKeys, MNEMOGRAPH_API_KEY: KEY }), { timeout: SLOW.timeoutMs });
+    expect(eraOf(client)).toBe(era);
     expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(EXPECTED_TOOLS);
 
     const remembered = await callTool(client, 'remember', { content: 'Priya Patel moved the billing service to Postgres 16 in Lisbon.' });
@@ -78,8 +79,9 @@ describe('MCP over stdio: the `mnemograph-mcp` bin and `npm run mcp`, spawned by
   });
 
   it('`npm run --silent --prefix <repo> mcp` serves them too, its calls in one bookmark chain', { timeout: 400_000 }, async () => {
-    const client = newClient();
+    const client = newClient(era);
     await client.connect(spawn({ API_KEYS: apiKeys, MNEMOGRAPH_API_KEY: KEY }, 'npm'), { timeout: SLOW.timeoutMs });
+    expect(eraOf(client)).toBe(era);
     const remembered = await callTool(
       client,
       'remember',
@@ -107,7 +109,9 @@ describe('MCP over stdio: the `mnemograph-mcp` bin and `npm run mcp`, spawned by
     const transport = spawn({ API_KEYS: apiKeys });
     let stderr = '';
     transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    await expect(newClient().connect(transport)).rejects.toThrow();
+    // A 2025-era client spawns this transport's own child; a pinned 2026-07-28 client first probes in a
+    // sibling process whose stderr the SDK discards, so the refusal is read from the 2025 spawn.
+    await expect(newClient('2025').connect(transport)).rejects.toThrow();
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(stderr).toContain('[UNAUTHENTICATED]');
   });

@@ -4,8 +4,8 @@
  * clean it with the one module (src/text/well-formed.ts), store the same text, and answer one
  * outcome per batch item. See docs/text-input.md.
  */
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normalizeContent } from '../../src/write/normalize.js';

@@ -1,4 +1,12 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client } from '@modelcontextprotocol/client';
+
+/**
+ * The protocol eras every MCP test runs in: a 2025-era client (the SDK client's default, the
+ * `initialize` handshake byte for byte as SDK v1 sent it) and a 2026-07-28 one (no handshake, no
+ * session: each request carries its protocol version and client in `_meta`).
+ */
+export const MCP_ERAS = ['2025', '2026-07-28'] as const;
+export type McpEra = (typeof MCP_ERAS)[number];
 
 export interface ToolOutcome {
   isError: boolean;
@@ -14,11 +22,7 @@ export async function callTool(
   args: Record<string, unknown>,
   options: { timeoutMs?: number } = {},
 ): Promise<ToolOutcome & { meta: Record<string, unknown> | undefined }> {
-  const result = await client.callTool(
-    { name, arguments: args },
-    undefined,
-    options.timeoutMs ? { timeout: options.timeoutMs } : undefined,
-  );
+  const result = await client.callTool({ name, arguments: args }, options.timeoutMs ? { timeout: options.timeoutMs } : undefined);
   const content = result.content as Array<{ type: string; text?: string }>;
   if (content.length !== 1 || content[0]!.type !== 'text')
     throw new Error(`tool ${name} answered ${JSON.stringify(content).slice(0, 200)}; expected one text block`);
@@ -32,8 +36,15 @@ export async function callTool(
   return { isError: result.isError === true, text, json, meta: result._meta as Record<string, unknown> | undefined };
 }
 
-export function newClient(): Client {
-  return new Client({ name: 'mnemograph-test', version: '1.0.0' });
+/** The SDK's client speaking `era` (pinned: it fails to connect rather than fall back to the other). */
+export function newClient(era: McpEra = '2025'): Client {
+  return new Client({ name: 'mnemograph-test', version: '1.0.0' }, era === '2025' ? {} : { versionNegotiation: { mode: { pin: era } } });
+}
+
+/** The era a connected client negotiated, named as MCP_ERAS names it. */
+export function eraOf(client: Client): McpEra | undefined {
+  const era = client.getProtocolEra();
+  return era === 'legacy' ? '2025' : era === 'modern' ? '2026-07-28' : undefined;
 }
 
 export const EXPECTED_TOOLS = [
