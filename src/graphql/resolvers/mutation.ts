@@ -5,6 +5,7 @@ import {
   compressSessions,
   createEntity,
   deleteNamespace,
+  importNamespace,
   endSession,
   forget,
   ingestDocument,
@@ -72,4 +73,7 @@ export const Mutation: MutationResolvers = {
     (await endSession(caller, { namespace, sessionId, transcript })).session,
   checkpoint: (_, { input }, { caller }) => checkpoint(caller, input),
   aspectFeedback: (_, { namespace, sessionId, memoryIds }, { caller }) => aspectFeedback(caller, { namespace, sessionId, memoryIds }),
+
+  // Lines of an export into a namespace (docs/export-import.md).
+  importNamespace: (_, { namespace, lines }, { caller }) => importNamespace(caller, { namespace, lines }),
 };
