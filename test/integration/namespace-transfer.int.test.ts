@@ -1,9 +1,12 @@
 import { readFileSync } from 'node:fs';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { startServer } from '../../src/server.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSessionDate } from '../bench/locomo-data.js';
 import { candidateIdsOf, extraction, memoryTextOf, query, scriptStages, startDeepPath, type DeepPathRig } from '../support/deep-path.js';
 import { canonicalGraph } from '../support/graph-compare.js';
 import { graphqlClient, type GraphQLClient } from '../support/graphql.js';
+import { callTool, newClient } from '../support/mcp.js';
 import { answerBySchema } from '../support/schema-answer.js';
 import { cleanNamespace, uniqueNamespace } from '../support/services.js';
 
@@ -27,6 +30,7 @@ const targets = {
   plain: uniqueNamespace('xp-dst'),
   vectors: uniqueNamespace('xp-vec'),
   graphql: uniqueNamespace('xp-gql'),
+  mcp: uniqueNamespace('xp-mcp'),
   misc: uniqueNamespace('xp-misc'),
 };
 
@@ -320,6 +324,47 @@ describe('exportNamespace / importNamespace: a namespace that can move', () => {
     const badEdge = JSON.stringify({ kind: 'edge', type: 'OWNS', from: 'a', to: 'b', fromKind: 'memory', toKind: 'memory', props: {} });
     const refused = await gql.exec(M.import, { ns: targets.misc, lines: [header, badEdge] });
     expect(refused.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+  }, 180_000);
+
+  it('over MCP: export_namespace pages fitted to max_tokens, import_namespace, the same graph', async () => {
+    const server = await startServer(rig.services, { host: '127.0.0.1', port: 0 });
+    const client = newClient();
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(server.url.replace(/\/graphql$/, '/mcp'))));
+      let after: string | undefined;
+      let header = '';
+      const records: string[] = [];
+      do {
+        const page = await callTool(client, 'export_namespace', {
+          namespace: source,
+          first: 200,
+          max_tokens: 4_000,
+          ...(after ? { after } : {}),
+        });
+        expect(page.isError, page.text).toBe(false);
+        header = page.json.header;
+        if (page.json.lines) records.push(...page.json.lines.split('\n'));
+        after = page.json.cursor ?? undefined;
+      } while (after);
+      expect(records.length).toBe(exported.length - 1);
+      for (let i = 0; i < records.length; i += 100) {
+        const r = await callTool(client, 'import_namespace', {
+          namespace: targets.mcp,
+          lines: [header, ...records.slice(i, i + 100)].join('\n'),
+        });
+        expect(r.isError, r.text).toBe(false);
+        expect(r.json.skipped).toBe(0);
+      }
+      const [src, dst] = [await canonicalGraph(rig.services, source), await canonicalGraph(rig.services, targets.mcp)];
+      expect(dst.nodes).toEqual(src.nodes);
+      expect(dst.edges).toEqual(src.edges);
+      const refused = await callTool(client, 'import_namespace', { namespace: targets.misc, lines: '{"kind":"memory","id":"x"}' });
+      expect(refused.isError).toBe(true);
+      expect(refused.json.error.code).toBe('BAD_USER_INPUT');
+    } finally {
+      await client.close();
+      await server.close();
+    }
   }, 180_000);
 
   it('redacts every stored string again on import', async () => {
