@@ -414,8 +414,25 @@ export async function importLines(deps: TransferDeps, namespace: string, lines: 
   const tally = { redacted: 0 };
   const redactTally = new RedactionTally();
 
+  const swap = (s: string) => s.replace(UUID, (id) => mapId(id));
+  // A memory's metadata is the caller's JSON: only the values under id-named keys the service writes
+  // there (`sourceMemoryId` of an extracted fact, `entityId` of an asserted one) are ids.
+  const remapJsonIds = (value: unknown, key = ''): unknown => {
+    if (typeof value === 'string') return ID_PROPERTY.test(key) ? swap(value) : value;
+    if (Array.isArray(value)) return value.map((v) => remapJsonIds(v, key));
+    if (value !== null && typeof value === 'object') {
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, remapJsonIds(v, k)]));
+    }
+    return value;
+  };
   const remap = (key: string, value: unknown): unknown => {
-    const swap = (s: string) => s.replace(UUID, (id) => mapId(id));
+    if (key === 'metadata' && typeof value === 'string') {
+      try {
+        return JSON.stringify(remapJsonIds(JSON.parse(value)));
+      } catch {
+        return value;
+      }
+    }
     if (!(ID_PROPERTY.test(key) || key === 'details')) return value;
     if (typeof value === 'string') return swap(value);
     if (Array.isArray(value)) return value.map((v) => (typeof v === 'string' ? swap(v) : v));
