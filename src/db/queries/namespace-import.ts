@@ -14,9 +14,10 @@ import type { PortableLabel } from './namespace-export.js';
 /** The labels written here (HistoryEvent: `restoreEvents` in history.ts). */
 export type ImportLabel = Exclude<PortableLabel, 'HistoryEvent'>;
 
+// Checkpoint ids carry no uniqueness constraint: the (namespace, id) index of migration 018 finds them.
 const nodeImport = (label: ImportLabel) => `
 UNWIND $rows AS row
-MERGE (n:${label} {id: row.id})
+MERGE (n:${label} {${label === 'Checkpoint' ? 'namespace: $namespace, ' : ''}id: row.id})
   ON CREATE SET n = row.props, n._new = true
 WITH n, row, coalesce(n._new, false) AS created
 REMOVE n._new
