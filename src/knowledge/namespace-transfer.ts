@@ -254,7 +254,7 @@ function edgeLine(
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 /** Properties that hold ids of other nodes (alone, in lists, or in pairs "a|b"); `details` is JSON that names them. */
-const ID_PROPERTY = /(Id|Ids|By|Pairs)$/;
+const ID_PROPERTY = /(Id|Ids|By|Pairs)$|^sources$/;
 /** Properties that are structure, not text: ids, hashes, keys, times, the model name. Every other string is redacted. */
 const STRUCTURAL_PROPERTY =
   /^(id|dedupKey|timelineKey|embeddingModel|namespaceToken|validFrom|validTo|validUntil)$|(Id|Ids|By|Pairs|Hash|At)$/;
