@@ -126,8 +126,10 @@ export {
   latestNamespaceCheckpoint,
   markCheckpoint,
   pinnedAndConstraints,
+  previousSummarizedSession,
   queueEndJob,
   recordEvent,
+  sessionLessons,
   sessionStats,
   startSessionRecord,
 } from './queries/sessions.js';
