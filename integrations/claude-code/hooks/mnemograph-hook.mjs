@@ -7,7 +7,7 @@
  *
  *   SessionStart      → startSession (the project's context, printed as additionalContext)
  *   UserPromptSubmit  → sessionPrompt (the prompt counted; its memories injected when configured)
- *   PostToolUse       → remember with the session id (the tool result, bounded; the service redacts it)
+ *   PostToolUse       → remember with the session id (the tool's output, bounded; the service redacts it)
  *   PreCompact        → checkpoint (trigger pre_compaction)
  *   SessionEnd        → endSession with the transcript read from transcript_path (its tail, bounded)
  *
@@ -252,30 +252,35 @@ export function responseText(response) {
   }
 }
 
-/** The tool result as stored: which tool, what it was asked, and its output, cut to the bound. */
-export function toolResultContent(input, options = CONFIG) {
+/**
+ * The tool result as stored: its output, cut to the bound, with the tool and what it was asked
+ * (kept beside it, in the memory's metadata, so the text is the output alone and the echo guard
+ * sees a pasted-back memory as it is); null when the tool is skipped or its output is too short
+ * or a large file read.
+ */
+export function toolResult(input, options = CONFIG) {
   const tool = typeof input.tool_name === 'string' ? input.tool_name : '';
   if (!tool || skipped(tool, options.skipTools)) return null;
   const text = responseText(input.tool_response).trim();
   if (text.length < options.minToolChars) return null;
   // A large file read teaches less than it costs: left out.
   if (tool === 'Read' && text.length > options.maxReadChars) return null;
-  const asked = inputSummary(input.tool_input);
-  return clip(`${tool}${asked ? ` (${asked})` : ''}: ${text}`, options.toolChars);
+  return { tool, asked: inputSummary(input.tool_input), content: clip(text, options.toolChars) };
 }
 
 async function postToolUse(input, ctx) {
-  const content = toolResultContent(input);
-  if (!content) return null;
+  const result = toolResult(input);
+  if (!result) return null;
   await graphql(
     REMEMBER,
     {
       i: {
         namespace: ctx.namespace,
-        content,
+        content: result.content,
         sessionId: ctx.sessionId,
         source: CONFIG.harness,
-        tags: ['tool-result', `tool:${clip(String(input.tool_name), 60).toLowerCase()}`],
+        tags: ['tool-result', `tool:${clip(result.tool, 60).toLowerCase()}`],
+        metadata: { tool: result.tool, input: result.asked },
       },
     },
     ctx.timeoutMs,
