@@ -22,6 +22,9 @@ import { TEST_NEO4J, TEST_NEO4J_URI } from '../support/test-neo4j.js';
 const CHECKPOINT_MERGE_MS = CHECKPOINTS.mergeWindowMs + 200;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const PASSWORD = 'Tr0ub4dor-hunter2-x9Q';
+/** Whether a property's value (a string, or a list holding one) contains $p. */
+const HOLDS = (v: string) =>
+  `CASE WHEN ${v} IS :: LIST<ANY> THEN any(x IN ${v} WHERE x IS :: STRING AND x CONTAINS $p) ELSE ${v} IS :: STRING AND ${v} CONTAINS $p END`;
 const SESSION = `query($ns: String, $s: String!) { session(namespace: $ns, sessionId: $s) {
   status prompts toolResults checkpoints summary { request learned summarizer } } }`;
 const CHECKPOINTS_QUERY = `query($ns: String, $s: String!) { checkpoints(namespace: $ns, sessionId: $s, last: 10) { trigger digest } }`;
@@ -195,8 +198,8 @@ describe('the Claude Code plugin: hooks as shipped against a running service', (
     // The password is stored nowhere: no node or relationship property of the whole graph holds it.
     const [hits] = await services.executor.read<{ nodes: number; rels: number }>(
       'test',
-      `CALL () { MATCH (n) WHERE any(k IN keys(n) WHERE toString(n[k]) CONTAINS $p OR (n[k] IS :: LIST<ANY> AND any(x IN n[k] WHERE toString(x) CONTAINS $p))) RETURN count(n) AS nodes }
-       CALL () { MATCH ()-[r]->() WHERE any(k IN keys(r) WHERE toString(r[k]) CONTAINS $p) RETURN count(r) AS rels }
+      `CALL () { MATCH (n) WHERE any(k IN keys(n) WHERE ${HOLDS('n[k]')}) RETURN count(n) AS nodes }
+       CALL () { MATCH ()-[r]->() WHERE any(k IN keys(r) WHERE ${HOLDS('r[k]')}) RETURN count(r) AS rels }
        RETURN nodes, rels`,
       { p: PASSWORD },
     );

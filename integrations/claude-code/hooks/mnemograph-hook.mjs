@@ -67,6 +67,18 @@ function clip(text, max) {
   return text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1))}…`;
 }
 
+/**
+ * Cut to `max` characters at a line's end when one is in the second half (a line cut in the
+ * middle is a line no memory has, which the echo guard cannot recognize), marking the cut on a
+ * line of its own.
+ */
+export function clipLines(text, max) {
+  if (text.length <= max) return text;
+  const head = text.slice(0, Math.max(0, max - 2));
+  const end = head.lastIndexOf('\n');
+  return `${end >= max / 2 ? head.slice(0, end) : head}\n…`;
+}
+
 async function readStdin() {
   const chunks = [];
   let size = 0;
@@ -265,7 +277,7 @@ export function toolResult(input, options = CONFIG) {
   if (text.length < options.minToolChars) return null;
   // A large file read teaches less than it costs: left out.
   if (tool === 'Read' && text.length > options.maxReadChars) return null;
-  return { tool, asked: inputSummary(input.tool_input), content: clip(text, options.toolChars) };
+  return { tool, asked: inputSummary(input.tool_input), content: clipLines(text, options.toolChars) };
 }
 
 async function postToolUse(input, ctx) {
