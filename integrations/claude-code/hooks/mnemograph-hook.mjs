@@ -211,7 +211,8 @@ async function userPrompt(input, ctx) {
     {
       ns: ctx.namespace,
       s: ctx.sessionId,
-      p: clip(prompt, 10_000),
+      // Recall reads at most 4,000 characters of a query; the session keeps 300.
+      p: clip(prompt, 4_000),
       r: CONFIG.injectPrompt,
       l: CONFIG.promptLimit,
       t: CONFIG.promptTokens,
