@@ -136,7 +136,7 @@ await runBench(async (db) => {
     const lines = (label: string, r: Record<string, Summary>) =>
       table(
         [label, 'n', 'p50 ms', 'p95 ms', 'max ms'],
-        EVENTS.map((e) => [e, r[e]!.n, fmt(r[e]!.p50), fmt(r[e]!.p95), fmt(r[e]!.max)]),
+        EVENTS.map((e) => [e, String(r[e]!.n), fmt(r[e]!.p50), fmt(r[e]!.p95), fmt(r[e]!.max)]),
       );
     console.log(machineLines(machine));
     console.log('\nhook latency, service up (a whole hook command: shell, Node start-up, stdin, one request):');
