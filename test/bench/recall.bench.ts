@@ -173,7 +173,7 @@ interface SizeResult {
 
 async function ingestTo(bench: BenchServices, corpus: MemoryCorpus, from: number, to: number): Promise<IngestResult> {
   progress(`ingesting ${int(from)} → ${int(to)} memories (rememberBatch × ${opts.batch})…`);
-  const actions: Actions = { STORED_NEW: 0, NEAR_DUPLICATE: 0, DUPLICATE_SEMANTIC: 0, DUPLICATE_EXACT: 0, ERROR: 0 };
+  const actions: Actions = { STORED_NEW: 0, NEAR_DUPLICATE: 0, DUPLICATE_SEMANTIC: 0, DUPLICATE_EXACT: 0, ECHO: 0, ERROR: 0 };
   const tick = progressTicker(5_000);
   const embedBefore = bench.embedder.totalMs;
   const started = performance.now();

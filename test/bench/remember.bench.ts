@@ -83,7 +83,7 @@ const NS = {
 };
 
 type Actions = Record<DedupAction | 'ERROR', number>;
-const noActions = (): Actions => ({ STORED_NEW: 0, NEAR_DUPLICATE: 0, DUPLICATE_SEMANTIC: 0, DUPLICATE_EXACT: 0, ERROR: 0 });
+const noActions = (): Actions => ({ STORED_NEW: 0, NEAR_DUPLICATE: 0, DUPLICATE_SEMANTIC: 0, DUPLICATE_EXACT: 0, ECHO: 0, ERROR: 0 });
 
 /** Operation names of the write path (src/write/remember-service.ts) in call order. */
 const STAGES: Array<[key: string, label: string]> = [
