@@ -22,7 +22,7 @@ const MIN_INDEX_K = 50;
 export const MAX_INDEX_K = 4_000;
 const WIDEN_FACTOR = 4;
 /**
- * Relative costs, measured on a shared store (`npm run bench:shared-store`, README "Speed"): an
+ * Relative costs, measured on a shared store (`npm run bench:shared-store`; docs/speed.md, speed in a shared store): an
  * exact scan pays for reading each chunk's vector and then for each comparison; an index search
  * pays a fixed cost per query vector and then for each candidate it returns.
  */
