@@ -190,13 +190,16 @@ export const POST_ASSIGNMENT_PATTERNS: readonly SpanPattern[] = [
 /**
  * Base64 that is public by its place, never a secret: a content digest in Subresource Integrity
  * form (`integrity="sha384-…"`, package-lock and yarn.lock `integrity sha512-…`, CSP `'sha256-…'`,
- * Nix `sha256-…`), an SSH public key (`ssh-ed25519 AAAA…`, `ecdsa-sha2-nistp256 …`), and the body of a
- * PEM certificate, public key or PGP public key block or signature. Hex digests (sha256sum lines,
+ * Nix `sha256-…`), a data URI's payload (`data:image/png;base64,…`), an SSH public key
+ * (`ssh-ed25519 AAAA…`, `ecdsa-sha2-nistp256 …`), and the body of a PEM certificate, public key
+ * or PGP public key block or signature. Hex digests (sha256sum lines,
  * `@sha256:` image digests, git commit ids) never match BASE64_BLOB (no capitals). A base64 value
  * under a secret's name is the key=value rules' (secret-assignments.ts) and stays masked.
  */
 const PUBLIC_BASE64_BEFORE = [
   /(?<![A-Za-z0-9])(?:sha(?:1|256|384|512)|md5)-$/i,
+  // A data URI's payload (`data:image/png;base64,iVBOR…`): content, not a credential.
+  /(?<![\w-])data:[\w.+-]{1,40}\/[\w.+-]{1,80}(?:;[\w.+-]{1,40}=[\w.+-]{1,80}){0,3};base64,$/i,
   /(?<![\w-])(?:ssh-(?:rsa|dss|ed25519|ed448)|ecdsa-sha2-nistp(?:256|384|521)|sk-(?:ssh-ed25519|ecdsa-sha2-nistp256)@openssh\.com)(?:-cert-v01@openssh\.com)?[ \t]+$/,
   /-----BEGIN (?:CERTIFICATE|TRUSTED CERTIFICATE|X509 CERTIFICATE|CERTIFICATE REQUEST|NEW CERTIFICATE REQUEST|X509 CRL|PUBLIC KEY|RSA PUBLIC KEY|SSH2 PUBLIC KEY|PGP PUBLIC KEY BLOCK|PGP SIGNATURE)-----(?:\r?\n[A-Za-z-]{1,40}: [^\n]{0,120}){0,4}\s*$/,
 ];

@@ -96,6 +96,7 @@ describe('codes named in a sentence (#32)', () => {
     'pin 1234 to the top of the board',
     'the seed phrase is stored offline in a safe place',
     'We seed the database with 12 rows before each test run',
+    'Rule 101 is the password policy',
   ])('leaves %j as written', (input) => {
     expect(redact(input)).toBe(input);
   });
@@ -134,6 +135,8 @@ describe('codes named in a sentence (#32)', () => {
       fill('a1-'),
       `gate code ${fill(' ')}is`,
       `sha384-${fill('A1b/')}`,
+      `data:image/png;base64,${fill('A1b/')}`,
+      fill('data:a/b;c=d;base64,'),
       fill('ssh-rsa '),
       `-----BEGIN CERTIFICATE-----${fill('\nA: b')}`,
     ];
@@ -167,6 +170,7 @@ describe('public digests and keys stay (#32)', () => {
     'see https://github.com/org/repo/commit/9fceb02d0ae598e95dc970b74767f19372d61af8',
     'fixed in 9fceb02, reverted in a1b2c3d',
     `ssh-rsa ${RSA_PUB} alice@laptop`,
+    `<img src="data:image/png;base64,${SHA512.replace(/=+$/, '')}">`,
     `add this to authorized_keys: ${RSA_PUB}`,
     '-----BEGIN CERTIFICATE-----\nMIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBaMQswCQYDVQQGEwJJRTES\nMBAGA1UEChMJQmFsdGltb3JlMRMwEQYDVQQLEwpDeWJlclRydXN0MSIwIAYDVQQD\n-----END CERTIFICATE-----',
   ])('leaves %j as written', (input) => {

@@ -85,7 +85,7 @@ const BEFORE_IS = new RegExp(
 );
 /** "use 7731 as the alarm code", "enter 4471 for the gate code". */
 const USE_AS = new RegExp(
-  String.raw`(?:^|[\s(])(?:use|enter|type|dial|punch(?:[ \t]{1,8}in)?|key(?:[ \t]{1,8}in)?|input|try|utilise[rz]?|gib|usa|use)[ \t]{1,8}(${TOKEN})[ \t]{1,8}(?:as|for|at|on|on the|in|comme|pour|als|für|como|para|come|per)[ \t]{1,8}(?:(?:the|our|my|your|its|le|la|l['’]|den|die|das|el|la|o|a|il)[ \t]{0,8})?(?:(?:new|current)[ \t]{1,8})?$`,
+  String.raw`(?:^|[\s(])(?:use|enter|type|dial|punch(?:[ \t]{1,8}in)?|key(?:[ \t]{1,8}in)?|input|try|utilise[rz]?|gib|usa)[ \t]{1,8}(${TOKEN})[ \t]{1,8}(?:as|for|at|on|on the|in|comme|pour|als|für|como|para|come|per)[ \t]{1,8}(?:(?:the|our|my|your|its|le|la|l['’]|den|die|das|el|la|o|a|il)[ \t]{0,8})?(?:(?:new|current)[ \t]{1,8})?$`,
   'iud',
 );
 /** "enter 4471 at the gate", "punch in 90210# to disarm the alarm" (no code noun at all). */
@@ -97,6 +97,12 @@ const USE_AT_PLACE = new RegExp(
 const WINDOW_BEFORE = 80;
 const WINDOW_AFTER = 200;
 
+const RECOVERY_FIRST = new RegExp(String.raw`^(?:(?:${RECOVERY})[ -])`, 'u');
+const ONE_TIME_FIRST = new RegExp(String.raw`^(?:(?:${ONE_TIME})[ -])`, 'u');
+/** After "Y is the X", the name ends its clause or goes on with a small word ("1234 is my PIN for the card"), not a noun ("… the password policy"). */
+const NAME_ENDS =
+  /^(?:[ \t]*(?:$|[\n.,;:!?)"”'’—–-])|[ \t]+(?:for|to|of|on|at|in|and|so|but|now|again|today|tonight|here|then|that|which|until|from|right|btw)(?![\p{L}]))/iu;
+
 const kindOf = (name: string, group: number): string => {
   if (group === 2) return 'COMBINATION';
   if (group === 6) return /^pin/i.test(name) ? 'PIN' : 'PASSWORD';
@@ -104,8 +110,8 @@ const kindOf = (name: string, group: number): string => {
   if (/^(?:cvv|cvc|cvn)/.test(n)) return 'CARD_SECURITY_CODE';
   if (/^(?:otp|totp)/.test(n)) return 'ONE_TIME_CODE';
   if (group === 4) return /mot de passe|passwort|kennwort|contraseña|senha/.test(n) ? 'PASSWORD' : 'ACCESS_CODE';
-  if (new RegExp(String.raw`^(?:(?:${RECOVERY})[ -])`, 'u').test(n)) return 'RECOVERY_CODE';
-  if (new RegExp(String.raw`^(?:(?:${ONE_TIME})[ -])`, 'u').test(n)) return 'ONE_TIME_CODE';
+  if (RECOVERY_FIRST.test(n)) return 'RECOVERY_CODE';
+  if (ONE_TIME_FIRST.test(n)) return 'ONE_TIME_CODE';
   if (/^(?:cvv|cvc)[ -]/.test(n)) return 'CARD_SECURITY_CODE';
   return 'ACCESS_CODE';
 };
@@ -136,7 +142,8 @@ export function codeSecrets(text: string): SecretSpan[] {
   while (named && (m = names.exec(text)) !== null) {
     const group = m.slice(1).findIndex((g) => g !== undefined) + 1;
     const name = m[0];
-    if (CAPITALS_ONLY.test(name.split(/[ -]/)[0]!) && name.split(/[ -]/)[0] !== name.split(/[ -]/)[0]!.toUpperCase()) continue;
+    const head = name.split(/[ -]/)[0]!;
+    if (CAPITALS_ONLY.test(head) && head !== head.toUpperCase()) continue;
     const kind = kindOf(name, group);
     const start = m.index;
     const end = start + name.length;
@@ -149,7 +156,7 @@ export function codeSecrets(text: string): SecretSpan[] {
       if (!PLACE_WORD.test(sentenceAfter) && !PLACE_WORD.test(before.split(/[.!?](?:\s|$)|\n/u).pop() ?? '')) continue;
     }
     // Backwards: "4471 is the gate code", "use 7731 as the alarm code".
-    const back = BEFORE_IS.exec(before) ?? USE_AS.exec(before);
+    const back = NAME_ENDS.test(after) ? (BEFORE_IS.exec(before) ?? USE_AS.exec(before)) : null;
     if (back) {
       const value = back[1]!;
       if (isCodeValue(value, kind)) {
