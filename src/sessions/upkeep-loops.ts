@@ -112,7 +112,8 @@ export class SessionUpkeep {
       const jobs = await queueSessionCompression(this.executor, {
         namespace,
         olderThan,
-        minSessions: this.config.COMPRESSION_AUTO_MIN_SESSIONS,
+        // The namespace is over the threshold (counted above): take its oldest half, whatever is left.
+        minSessions: 1,
         maxSessions: sessionsPerCompression(this.config.COMPRESSION_AUTO_MIN_SESSIONS),
         maxAttempts: this.config.WORKER_MAX_ATTEMPTS,
       });

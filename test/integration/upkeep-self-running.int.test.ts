@@ -114,8 +114,17 @@ describe('upkeep that runs itself: per-action maintenance limits, auto actions, 
       { ns: old },
     );
     expect(jobs.map((j) => j.sessionId)).toEqual(['s-1']);
-    // Queued once: a second check finds s-1 waiting, and the two sessions left are under the threshold.
+    // While the namespace stays over the threshold (s-1 is not compressed yet), each check takes the
+    // next oldest half; a session already queued is never queued twice.
+    expect(await services.sessionUpkeep.checkCompression([old])).toBe(1);
+    expect(await services.sessionUpkeep.checkCompression([old])).toBe(1);
     expect(await services.sessionUpkeep.checkCompression([old])).toBe(0);
+    const all = await services.executor.read<{ sessionId: string }>(
+      'test',
+      `MATCH (j:Job {namespace: $ns, kind: 'compress'}) RETURN j.sessionId AS sessionId ORDER BY sessionId`,
+      { ns: old },
+    );
+    expect(all.map((j) => j.sessionId)).toEqual(['s-1', 's-2', 's-4']);
     expect(services.sessionUpkeep.snapshot().lastCompressionCheckAt).toBeTruthy();
   }, 120_000);
 });
