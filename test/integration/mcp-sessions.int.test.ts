@@ -114,10 +114,14 @@ describe('a session over MCP survives a crash (service processes, SDK client)', 
     });
     expect(status.json.summary.learned).toContain('exited with code 137');
     expect(status.json.summary.learned).toContain('needs 2 GiB of memory');
-    const [job] = await services.executor.read<{ status: string }>('test', `MATCH (j:Job {id: $id}) RETURN j.status AS status`, {
-      id: ended.json.summary_job_id,
-    });
-    expect(job).toEqual({ status: 'completed' });
+    // The job stores the summary as a memory of the project after writing it on the session, then completes.
+    const jobStatus = async () =>
+      (
+        await services.executor.read<{ status: string }>('test', `MATCH (j:Job {id: $id}) RETURN j.status AS status`, {
+          id: ended.json.summary_job_id,
+        })
+      )[0];
+    await expect.poll(jobStatus, { timeout: 30_000, interval: 250 }).toEqual({ status: 'completed' });
     await client.close().catch(() => undefined);
   }, 300_000);
 });
