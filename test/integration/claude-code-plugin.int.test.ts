@@ -8,7 +8,7 @@ import { CHECKPOINTS } from '../../src/sessions/checkpoints.js';
 import { hookRunner, Transcript, type HookEvent, type HookRun } from '../support/claude-code-hooks.js';
 import { forkService, type ServiceChild } from '../support/processes.js';
 import { cleanNamespace, testServices, uniqueNamespace } from '../support/services.js';
-import { TEST_NEO4J, TEST_NEO4J_URI } from '../support/test-neo4j.js';
+import { TEST_NEO4J_ENV } from '../support/test-neo4j.js';
 
 /**
  * The Claude Code plugin end to end, from its hooks configuration as shipped
@@ -29,14 +29,16 @@ const SESSION = `query($ns: String, $s: String!) { session(namespace: $ns, sessi
   status prompts toolResults checkpoints summary { request learned summarizer } } }`;
 const CHECKPOINTS_QUERY = `query($ns: String, $s: String!) { checkpoints(namespace: $ns, sessionId: $s, last: 10) { trigger digest } }`;
 
+/** A Bash tool's `tool_response`, as Claude Code sends it in PostToolUse. */
+const bashOutput = (stdout: string) => ({ stdout, stderr: '', interrupted: false, isImage: false });
+
 describe('the Claude Code plugin: hooks as shipped against a running service', () => {
   let services: Services;
   let service: ServiceChild | null = null;
   const ns = uniqueNamespace('cc');
   const project = mkdtempSync(join(tmpdir(), 'mnemograph-cc-project-'));
   const env = {
-    NEO4J_URI: process.env.TEST_NEO4J_URI ?? TEST_NEO4J_URI,
-    NEO4J_PASSWORD: process.env.TEST_NEO4J_PASSWORD ?? TEST_NEO4J.password,
+    ...TEST_NEO4J_ENV,
     HOST: '127.0.0.1',
     PORT: '0',
     LOG_LEVEL: 'warn',
@@ -115,24 +117,15 @@ describe('the Claude Code plugin: hooks as shipped against a running service', (
         await tool(
           'Bash',
           { command: 'cat .env' },
-          {
-            stdout: `DATABASE_URL=postgres://billing@db.internal:5432/billing\nDATABASE_PASSWORD=${PASSWORD}\n`,
-            stderr: '',
-            interrupted: false,
-            isImage: false,
-          },
+          bashOutput(`DATABASE_URL=postgres://billing@db.internal:5432/billing\nDATABASE_PASSWORD=${PASSWORD}\n`),
         );
       if (i === 2)
         await tool(
           'Bash',
           { command: 'npm test -- exporter' },
-          {
-            stdout:
-              'FAIL exporter.test.ts: the S3 upload of the invoice export timed out after 30 s; the exporter gives up after 3 retries.',
-            stderr: '',
-            interrupted: false,
-            isImage: false,
-          },
+          bashOutput(
+            'FAIL exporter.test.ts: the S3 upload of the invoice export timed out after 30 s; the exporter gives up after 3 retries.',
+          ),
         );
       if (i === 5)
         await tool(
@@ -241,7 +234,7 @@ describe('the Claude Code plugin: hooks as shipped against a running service', (
         ...base,
         tool_name: 'Bash',
         tool_input: { command: 'cat notes/memory-dump.txt' },
-        tool_response: { stdout: block, stderr: '', interrupted: false, isImage: false },
+        tool_response: bashOutput(block),
       }),
     );
     expect(await count()).toBe(before);
