@@ -102,6 +102,18 @@ const WORDS = [
   'a.b(c)',
   'self.password',
   '"auth": "',
+  // Codes named in a sentence and public digests (#32).
+  'gate code',
+  'the code for the gate is',
+  'is the gate code',
+  'use 1234 as the',
+  'enter 1234 at the',
+  'Recovery codes:',
+  'seed phrase',
+  'combination',
+  'sha384-',
+  'ssh-rsa',
+  '-----BEGIN CERTIFICATE-----',
 ];
 
 function adversarialInputs(): Array<[string, string]> {

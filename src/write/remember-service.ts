@@ -12,7 +12,7 @@ import { namespaceToken, type TextCleanup } from '../text/index.js';
 import { bestWholeMemoryMatch, dedupKey as keyFor } from './dedup.js';
 import { echoedMemories, planEchoes, recordEchoPlans, type EchoInfo } from './echo-guard.js';
 import { prepareMemory, type PreparedMemory, type PrepareOptions } from './prepare.js';
-import { importanceScore, noveltyScore } from './importance.js';
+import { DOCUMENT_CHUNK_IMPORTANCE, importanceScore, noveltyScore } from './importance.js';
 import { validateRememberInput, type InputLimits, type RememberInput, type ValidatedInput } from './validate-input.js';
 import { chunkInserts, contentProps, historyInsert, jobInserts, mentionInserts, type JobSettings } from './write-inserts.js';
 
@@ -231,7 +231,7 @@ export class RememberService {
     const toWrite: Pending[] = [];
     for (const p of pending) {
       if ('duplicateOf' in p) duplicates.push(p.duplicateOf);
-      else if (p.importance < this.settings.minImportanceToStore) {
+      else if (p.importance < this.settings.minImportanceToStore && p.prepared.type !== 'document_chunk') {
         outcomes.push({ index: p.index, error: new ValidationError(`importance ${p.importance} is below MIN_IMPORTANCE_TO_STORE`) });
       } else toWrite.push(p);
     }
@@ -336,7 +336,12 @@ export class RememberService {
       const perChunk = neighbours.get(item.index) ?? [];
       const best = bestWholeMemoryMatch(perChunk);
       const nearest = perChunk[0]?.[0]?.cosine ?? null;
-      const importance = importanceScore({ novelty: noveltyScore(nearest), salience: item.prepared.salience });
+      // A document's chunk takes the design's fixed 0.3 (docs/deviations.md): a page of reference text
+      // ranks under what an agent chose to remember, however novel its words are.
+      const importance =
+        item.prepared.type === 'document_chunk'
+          ? DOCUMENT_CHUNK_IMPORTANCE
+          : importanceScore({ novelty: noveltyScore(nearest), salience: item.prepared.salience });
       const key = dedupKey(item.prepared);
       const base: Pending = {
         index: item.index,
