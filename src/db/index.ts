@@ -221,3 +221,24 @@ export {
   revertDetails,
   targetRetirements,
 } from './queries/revert.js';
+// Namespace export and import (exportNamespace / importNamespace).
+export {
+  EDGE_SOURCES,
+  exportEdgePage,
+  exportNodePage,
+  PORTABLE_EDGES,
+  PORTABLE_LABELS,
+  type EdgeSource,
+  type ExportedEdge,
+  type ExportedNode,
+  type PortableLabel,
+} from './queries/namespace-export.js';
+export {
+  existingKeys,
+  IMPORT_EDGE_KINDS,
+  writeImportBatch,
+  type ImportCounts,
+  type ImportEdgeKind,
+  type ImportEdgeRow,
+  type ImportNodeRow,
+} from './queries/namespace-import.js';
