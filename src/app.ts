@@ -6,7 +6,7 @@ import type { Config } from './config/index.js';
 import { MnemographError } from './errors.js';
 import { createDriver, Executor, migrate, schemaVersion, warmUpIndexes } from './db/index.js';
 import { createEmbedder, type Embedder } from './embedding/index.js';
-import { KnowledgeService } from './knowledge/index.js';
+import { KnowledgeService, NamespaceTransfer } from './knowledge/index.js';
 import type { Logger } from './logger.js';
 import { Metrics, observeEmbedder, observeRecall } from './observability/index.js';
 import { configureStoredRedaction } from './redaction/index.js';
@@ -46,6 +46,8 @@ export interface Services {
   disclosure: DisclosureService;
   /** Structured writes without an LLM: entities, relations, asserted facts, merges, namespace erasure. */
   knowledge: KnowledgeService;
+  /** A namespace that can move: exportNamespace and importNamespace as JSON Lines (docs/export-import.md). */
+  transfer: NamespaceTransfer;
   /** Prometheus metrics (GET /metrics); embed and recall calls are observed through proxies. */
   metrics: Metrics;
   /** Retention, the embedding tracker and document ingestion (started and stopped with the worker). */
@@ -183,6 +185,12 @@ export function createServices(config: Config, logger: Logger, options: AppOptio
       { redaction: rememberSettings.redaction, minFactConfidence: config.MIN_FACT_CONFIDENCE, frozen: config.MUTATIONS_FROZEN },
       logger.child({ component: 'knowledge' }),
     ),
+    transfer: new NamespaceTransfer({
+      executor,
+      embedder,
+      redaction: rememberSettings.redaction,
+      logger: logger.child({ component: 'transfer' }),
+    }),
     metrics,
     upkeep,
     sessions,
