@@ -112,8 +112,8 @@ export function createServices(config: Config, logger: Logger, options: AppOptio
     maxMetadataBytes: config.MAX_METADATA_BYTES,
     maxBatchSize: config.MAX_BATCH_SIZE,
     redaction: { enabled: config.REDACTION_ENABLED, redactEmails: config.REDACT_EMAILS, extraPatterns: config.REDACTION_EXTRA_PATTERNS },
-    duplicateThreshold: config.DEDUP_DUPLICATE_THRESHOLD,
-    nearDuplicateThreshold: config.DEDUP_NEAR_THRESHOLD,
+    duplicateThreshold: config.DEDUP_DUPLICATE_THRESHOLD ?? embedder.profile.duplicateThreshold,
+    nearDuplicateThreshold: config.DEDUP_NEAR_THRESHOLD ?? embedder.profile.nearDuplicateThreshold,
     minImportanceToStore: config.MIN_IMPORTANCE_TO_STORE,
     // Disabling the pipeline stops processing, not enqueueing: the backlog runs once it is enabled.
     enqueueExtract: true,
