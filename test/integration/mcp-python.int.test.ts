@@ -8,7 +8,7 @@ import { EXPECTED_TOOLS } from '../support/mcp.js';
 import { type PythonCall, type PythonOutcome, pythonMcp, runPythonClient } from '../support/python-mcp.js';
 import { REPO } from '../support/processes.js';
 import { cleanNamespace, testServices, uniqueNamespace } from '../support/services.js';
-import { TEST_NEO4J, TEST_NEO4J_URI } from '../support/test-neo4j.js';
+import { TEST_NEO4J_ENV } from '../support/test-neo4j.js';
 
 const KEY = 'mcp-python-rw-0123456789abcdef';
 const BIN = (JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin['mnemograph-mcp']!;
@@ -78,8 +78,7 @@ describe('MCP with the official Python SDK (a 2025-era client), over streamable 
         cwd: tmpdir(),
         env: {
           PATH: process.env.PATH ?? '',
-          NEO4J_URI: process.env.TEST_NEO4J_URI ?? TEST_NEO4J_URI,
-          NEO4J_PASSWORD: process.env.TEST_NEO4J_PASSWORD ?? TEST_NEO4J.password,
+          ...TEST_NEO4J_ENV,
           DEFAULT_NAMESPACE: ns,
           WORKER_ENABLED: 'false',
           LOG_LEVEL: 'warn',
