@@ -77,6 +77,15 @@ const fusion = section({
     .describe("weight of the entity leg: its normalized score times this is added to the fused score (README 'Recall quality')"),
 });
 
+const keywordContext = section({
+  enabled: flag()
+    .default(true)
+    .describe(
+      "keyword leg also reads each memory of a session with its neighbourhood (the session's date, the speaker, the end of the previous turn) and fuses both readings",
+    ),
+  weight: fraction().default(0.5).describe('share of the in-context reading in the keyword score (each reading scaled by its best score)'),
+});
+
 const entityLeg = section({
   perEntity: num({ int: true, min: 1, max: 1_000 }).default(50).describe('memories read per named entity (the newest)'),
   maxEntityMentions: num({ min: 0 })
@@ -182,6 +191,7 @@ const fields = z
       legs: legs.default({}),
       fusion: fusion.default({}),
       overFetchFactor: num({ min: 1 }).default(4).describe('candidates fetched per leg = limit × this (room for filters and reranking)'),
+      keywordContext: keywordContext.default({}),
       entityLeg: entityLeg.default({}),
       graph: graph.default({}),
       dampening: dampening.default({}),
