@@ -49,7 +49,7 @@ const FORMER_DEFAULT_SETTINGS = {
   legs: { vector: true, keyword: true, hints: true, entity: true },
   fusion: { method: 'zscore', alpha: 0.3, rrfK: 60, keywordNormalization: 'minmax', missingLeg: 'zero', entityWeight: 0.2 },
   overFetchFactor: 4,
-  keywordContext: { enabled: true, weight: 0.5 },
+  keywordContext: { enabled: false, weight: 0.5 },
   entityLeg: { perEntity: 50, maxEntityMentions: 30 },
   graph: { enabled: true, boostWeight: 0.1, timeoutMs: 500, maxEntities: 20, maxNeighbours: 50, maxMemories: 200 },
   dampening: {

@@ -79,9 +79,9 @@ const fusion = section({
 
 const keywordContext = section({
   enabled: flag()
-    .default(true)
+    .default(false)
     .describe(
-      "keyword leg also reads each memory of a session with its neighbourhood (the session's date, the speaker, the end of the previous turn) and fuses both readings",
+      "keyword leg also reads each memory of a session with its neighbourhood (the session's date, the speaker, the end of the previous turn) and fuses both readings; off: it lifts the keyword leg on dialogue but costs the full pipeline on both dev sets (docs/recall-quality.md)",
     ),
   weight: fraction().default(0.5).describe('share of the in-context reading in the keyword score (each reading scaled by its best score)'),
 });

@@ -22,11 +22,12 @@ export function loadConfigurations(withVariants: boolean): Record<string, Config
       recipe: 'default',
       overrides: { fusion: { method: 'weighted', alpha: 0.25 }, context: { similarityGate: false } },
     },
-    'keyword turn alone': { recipe: 'keywordOnly', overrides: { keywordContext: { enabled: false } } },
-    'keyword in context only': { recipe: 'keywordOnly', overrides: { keywordContext: { weight: 1 } } },
-    'full no keyword context': { recipe: 'default', overrides: { keywordContext: { enabled: false } } },
-    'full keyword context 0.3': { recipe: 'default', overrides: { keywordContext: { weight: 0.3 } } },
-    'full keyword context 0.7': { recipe: 'default', overrides: { keywordContext: { weight: 0.7 } } },
+    // The keyword leg's reading in context (off by default; docs/recall-quality.md).
+    'keyword turn and context': { recipe: 'keywordOnly', overrides: { keywordContext: { enabled: true } } },
+    'keyword in context only': { recipe: 'keywordOnly', overrides: { keywordContext: { enabled: true, weight: 1 } } },
+    'full keyword context': { recipe: 'default', overrides: { keywordContext: { enabled: true } } },
+    'full keyword context 0.3': { recipe: 'default', overrides: { keywordContext: { enabled: true, weight: 0.3 } } },
+    'full keyword context 0.7': { recipe: 'default', overrides: { keywordContext: { enabled: true, weight: 0.7 } } },
     // Each stage taken out of the defaults alone (docs/recall-quality.md, "Every stage pays for itself").
     'full no entity leg': { recipe: 'default', overrides: { legs: { entity: false } } },
     'full no validity': { recipe: 'default', overrides: { validity: { enabled: false } } },

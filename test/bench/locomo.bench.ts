@@ -300,7 +300,7 @@ function printCrossValidation(cvReport: CrossValidation, scores: Record<string, 
 }
 
 /** The configurations asked in the pooled namespace too (the rest are per conversation only). */
-const POOLED_CONFIGURATIONS = ['full', 'vector', 'keyword', 'keyword turn alone', 'full no keyword context'];
+const POOLED_CONFIGURATIONS = ['full', 'vector', 'keyword', 'keyword turn and context', 'full keyword context'];
 
 type PooledReport = Record<string, { memories: number; turns: number; ingestSeconds: number; scores: Record<string, Scores> }>;
 

@@ -1,5 +1,6 @@
 import type { Services } from '../../src/app.js';
-import { CONTEXT_TAIL_CHARS } from '../../src/db/index.js';
+import { fileURLToPath } from 'node:url';
+import { CONTEXT_TAIL_CHARS, loadMigrations } from '../../src/db/index.js';
 import { beforeEach, describe, expect, it } from '../support/fixture.js';
 
 const BATCH = `
@@ -112,5 +113,19 @@ describe('memories that know their conversation', () => {
     expect(secondContext).toContain('charity race for mental health');
     expect(factContext).toBeNull();
     expect(nextContext).toBe('1 June 2023 Caroline: That is wonderful!');
+  });
+
+  it('migration 017 gives the session memories stored before it the same neighbourhood', async ({ namespace }) => {
+    const written = await services.remember.rememberBatch(
+      TURNS.map((content) => ({ content, namespace, sessionId: 'old', occurredAt: '2022-03-04T05:06:00.000Z' })),
+    );
+    const ids = written.map((w) => w.result!.memory.id);
+    const before = await contexts(ids);
+    await services.executor.write('test.forget-context', 'MATCH (m:Memory) WHERE m.id IN $ids REMOVE m.contextText', { ids });
+    expect(await contexts(ids)).toEqual([null, null, null]);
+    const migration = (await loadMigrations(fileURLToPath(new URL('../../cypher/', import.meta.url)))).find((m) => m.version === 17)!;
+    for (const statement of migration.statements) await services.executor.autoCommit('test.migration-017', statement, {});
+    expect(await contexts(ids)).toEqual(before);
+    expect(before[1]).toBe(`4 March 2022 ${TURNS[0]}`);
   });
 });

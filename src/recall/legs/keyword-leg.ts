@@ -26,7 +26,9 @@ function scoped(options: KeywordLegOptions): string {
  * BM25 over memory content (Neo4j full-text index, English analyzer). With `inContext`, the same
  * query also runs over each memory read with its conversation (content and neighbourhood, see
  * db/queries/session-context.ts), and the two readings are fused: each scaled by its best score,
- * weighted, summed. The turn alone beside the turn in context is what held on every dev family.
+ * weighted, summed. Off by default (recall setting keywordContext): it lifts the keyword leg on
+ * dialogue, but the full pipeline, whose context stage already lifts a matched turn's neighbours,
+ * lost on both dev sets with it (docs/recall-quality.md).
  */
 export async function keywordLeg(executor: Executor, options: KeywordLegOptions, inContext?: InContextOptions): Promise<LegHit[]> {
   if (!options.luceneQuery) return [];
