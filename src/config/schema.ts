@@ -55,7 +55,7 @@ export const configSchema = z.object({
   EMBEDDING_MODEL_DIR: z.string().optional(),
   EMBEDDING_BATCH_SIZE: int(1, 256).default(d.DEFAULT_EMBEDDING_BATCH_SIZE),
   EMBEDDING_THREADS: int(0, 256).default(d.DEFAULT_EMBEDDING_THREADS),
-  /** The 8-bit model: about 1.6× faster, but its vectors shift with batch company (see README). */
+  /** The 8-bit model: embeds each text alone, since in a padded batch its vectors would shift with batch company (docs/speed.md, embedding runtime). */
   EMBEDDING_QUANTIZED: bool.default(false),
 
   MAX_CONTENT_CHARS: int(100, 10_000_000).default(d.DEFAULT_MAX_CONTENT_CHARS),
@@ -64,8 +64,10 @@ export const configSchema = z.object({
   REDACTION_ENABLED: bool.default(true),
   REDACT_EMAILS: bool.default(true),
   REDACTION_EXTRA_PATTERNS: extraPatternsSchema,
-  DEDUP_DUPLICATE_THRESHOLD: fraction.default(d.DEFAULT_DUPLICATE_THRESHOLD),
-  DEDUP_NEAR_THRESHOLD: fraction.default(d.DEFAULT_NEAR_DUPLICATE_THRESHOLD),
+  // Unset: the embedding model's own (src/embedding/model-profiles.ts; MiniLM's are
+  // DEFAULT_DUPLICATE_THRESHOLD / DEFAULT_NEAR_DUPLICATE_THRESHOLD): cosines are not comparable across models.
+  DEDUP_DUPLICATE_THRESHOLD: fraction.optional(),
+  DEDUP_NEAR_THRESHOLD: fraction.optional(),
   MIN_IMPORTANCE_TO_STORE: fraction.default(0),
 
   PIPELINE_ENABLED: bool.default(true),

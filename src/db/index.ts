@@ -127,8 +127,10 @@ export {
   latestNamespaceCheckpoint,
   markCheckpoint,
   pinnedAndConstraints,
+  previousSummarizedSession,
   queueEndJob,
   recordEvent,
+  sessionLessons,
   sessionStats,
   startSessionRecord,
 } from './queries/sessions.js';
@@ -138,6 +140,7 @@ export { namespacesOverCompressionThreshold } from './queries/compression-thresh
 export { countStaleChunks, findStaleChunks, writeChunkVectors, type TrackerScope } from './queries/embedding-tracker.js';
 export { nearestMemories, type NearestHit } from './queries/chunks.js';
 export { findLiveByDedupKeys } from './queries/memories.js';
+export { echoStats, recordEchoes, type EchoEventWrite, type EchoStats } from './queries/echoes.js';
 export { linkDerived, touchDuplicates, type DuplicateTarget } from './queries/remember-checks.js';
 export { writeMemories, type MemoryInsert, type MemoryRows } from './queries/remember-write.js';
 export { replaceMemoryContent } from './queries/memory-update.js';
@@ -220,3 +223,24 @@ export {
   revertDetails,
   targetRetirements,
 } from './queries/revert.js';
+// Namespace export and import (exportNamespace / importNamespace).
+export {
+  EDGE_SOURCES,
+  exportEdgePage,
+  exportNodePage,
+  PORTABLE_EDGES,
+  PORTABLE_LABELS,
+  type EdgeSource,
+  type ExportedEdge,
+  type ExportedNode,
+  type PortableLabel,
+} from './queries/namespace-export.js';
+export {
+  existingKeys,
+  IMPORT_EDGE_KINDS,
+  writeImportBatch,
+  type ImportCounts,
+  type ImportEdgeKind,
+  type ImportEdgeRow,
+  type ImportNodeRow,
+} from './queries/namespace-import.js';

@@ -76,7 +76,8 @@ export interface RecallOutcome {
 }
 
 interface TextEmbedder {
-  embed(texts: string[]): Promise<Float32Array[]>;
+  /** `query` picks the model's query prefix (e5's "query: "); stored texts are embedded as passages. */
+  embed(texts: string[], purpose?: 'query' | 'passage'): Promise<Float32Array[]>;
   countTokens(text: string): number;
 }
 
@@ -191,7 +192,7 @@ export class RecallService {
     const { legs, rerank } = plan.settings;
     if (!legs.vector && !rerank.enabled) return null;
     try {
-      const [vector] = await timer.run('embed', () => this.embedder.embed([plan.query]));
+      const [vector] = await timer.run('embed', () => this.embedder.embed([plan.query], 'query'));
       return vector ? Array.from(vector) : null;
     } catch (error) {
       if (!legs.keyword && !legs.hints) throw error;

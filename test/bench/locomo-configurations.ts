@@ -43,8 +43,18 @@ export function loadConfigurations(withVariants: boolean): Record<string, Config
     'full no context': { recipe: 'default', overrides: { context: { enabled: false } } },
     'full no boost': { recipe: 'default', overrides: { graph: { enabled: false } } },
     'full no rerank': { recipe: 'default', overrides: { rerank: { enabled: false } } },
+    // Absolute-cosine knobs were tuned on MiniLM, whose unrelated sentences sit near cosine 0; e5's
+    // sit near 0.75 (turns of one LoCoMo conversation: MiniLM mean 0.42, e5 0.85; MiniLM's 0.3 is
+    // e5's 0.83 by quantile), so its comparison runs these too (and 'full no gravity' above).
+    'full gravity from cosine 0.85': { recipe: 'default', overrides: { dampening: { gravity: { minScore: 0.85 } } } },
+    'full zscore α 0.5': { recipe: 'default', overrides: { fusion: { alpha: 0.5 } } },
     'full no time window': { recipe: 'default', overrides: { time: { enabled: false } } },
     'full recency on': { recipe: 'default', overrides: { recency: { enabled: true } } },
+    'full recency on half-life 90d': { recipe: 'default', overrides: { recency: { enabled: true, halfLifeDays: 90 } } },
+    'full boost 0.15': { recipe: 'default', overrides: { graph: { boostWeight: 0.15 } } },
+    'full boost 0.05': { recipe: 'default', overrides: { graph: { boostWeight: 0.05 } } },
+    'full importance off': { recipe: 'default', overrides: { importance: { enabled: false } } },
+    'full gravity flat': { recipe: 'default', overrides: { dampening: { gravity: { formula: 'flat' } } } },
     'full entity leg': { recipe: 'default', overrides: { legs: { entity: true } } },
     'full entity leg 0.4': { recipe: 'default', overrides: { legs: { entity: true }, fusion: { entityWeight: 0.4 } } },
     'full entity leg hubs over 30 left out': {

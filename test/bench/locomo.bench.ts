@@ -2,7 +2,8 @@
  * Recall quality on conversational datasets in LoCoMo's file shape (LoCoMo, the LongMemEval dev
  * files): every turn becomes a memory (one namespace per conversation), every category 1–4
  * question a query, asked as of its `question_date` when it has one. recall@k = |evidence ∩
- * externalIds of the top k| / |evidence|. The full pipeline and the vector-only and keyword-only
+ * externalIds of the top k| / |evidence|; beside it recall@1, MRR and session-level recall@k
+ * (test/bench/locomo-metrics.ts). The full pipeline and the vector-only and keyword-only
  * baselines run side by side over the same stored data, per dataset and as a macro mean.
  *
  * Usage: npm run bench:locomo -- <dir> [<dir> …] [--json] [--variants] [--cv] [--only a,b]
@@ -19,12 +20,22 @@ import { loadConfigurations, TUNING_BASELINES } from './locomo-configurations.js
 import { crossValidateWithin, leaveOneDatasetOut, type HeldOut, type QuestionResult, type Results } from './locomo-cv.js';
 import { loadDataset, type Conversation, type Dataset } from './locomo-data.js';
 import { pooledDataset } from './locomo-pooled.js';
+import { SESSION_KS, scoreRanking, TURN_KS } from './locomo-metrics.js';
 
-const KS = [5, 10, 20] as const;
 const BATCH = 100;
 const CATEGORY_NAMES: Record<number, string> = { 1: 'multi-hop', 2: 'temporal', 3: 'open-domain', 4: 'single-hop' };
 
-type Recalls = { 'recall@5': number; 'recall@10': number; 'recall@20': number; questions: number };
+type Recalls = {
+  'recall@1': number;
+  'recall@5': number;
+  'recall@10': number;
+  'recall@20': number;
+  mrr: number;
+  'sessionRecall@5': number;
+  'sessionRecall@10': number;
+  questions: number;
+};
+const RECALL_KEYS = ['recall@1', 'recall@5', 'recall@10', 'recall@20', 'mrr', 'sessionRecall@5', 'sessionRecall@10'] as const;
 interface Scores extends Recalls {
   byCategory: Record<string, Recalls>;
   meanLatencyMs: number;
@@ -46,7 +57,7 @@ if (dirs.length === 0) dirs.push(...(process.env.BENCH_LOCOMO_DIRS ?? '').split(
 async function main(): Promise<void> {
   if (dirs.length === 0) {
     throw new Error(
-      'name the dataset folders: npm run bench:locomo -- <dir> [<dir> …] (or BENCH_LOCOMO_DIRS=<dir>,<dir>); see README "Recall quality"',
+      'name the dataset folders: npm run bench:locomo -- <dir> [<dir> …] (or BENCH_LOCOMO_DIRS=<dir>,<dir>); see docs/recall-quality.md',
     );
   }
   if (json) routeConsoleToStderr();
@@ -176,6 +187,7 @@ async function evaluate(
   const rows: QuestionResult[] = [];
   let latencyMs = 0;
   for (const [index, conversation] of dataset.conversations.entries()) {
+    const sessionOf = new Map(conversation.turns.map((t) => [t.externalId, t.sessionId]));
     for (const q of conversation.questions) {
       const outcome = await services.recall.recall({
         query: q.question,
@@ -189,12 +201,7 @@ async function evaluate(
       });
       latencyMs += outcome.tookMs;
       const ranked = outcome.items.map((item) => externalIds.get(item.memory.id) ?? []);
-      const hits: Record<number, number> = {};
-      for (const k of KS) {
-        const found = new Set(ranked.slice(0, k).flat());
-        hits[k] = q.evidence.filter((e) => found.has(e)).length / q.evidence.length;
-      }
-      rows.push({ dataset: dataset.name, conversation: index, category: q.category, hits });
+      rows.push({ dataset: dataset.name, conversation: index, category: q.category, ...scoreRanking(ranked, q.evidence, sessionOf) });
     }
   }
   return { rows, latencyMs };
@@ -202,8 +209,10 @@ async function evaluate(
 
 function summarize(rows: readonly QuestionResult[]): Omit<Scores, 'meanLatencyMs'> {
   const mean = (list: readonly QuestionResult[]): Recalls => {
-    const at = (k: number) => round(list.reduce((s, r) => s + r.hits[k]!, 0) / Math.max(1, list.length), 3);
-    return { 'recall@5': at(5), 'recall@10': at(10), 'recall@20': at(20), questions: list.length };
+    const avg = (value: (r: QuestionResult) => number) => round(list.reduce((s, r) => s + value(r), 0) / Math.max(1, list.length), 3);
+    const turns = Object.fromEntries(TURN_KS.map((k) => [`recall@${k}`, avg((r) => r.hits[k]!)]));
+    const sessions = Object.fromEntries(SESSION_KS.map((k) => [`sessionRecall@${k}`, avg((r) => r.sessionHits![k]!)]));
+    return { ...turns, mrr: avg((r) => r.reciprocalRank!), ...sessions, questions: list.length } as Recalls;
   };
   const byCategory = Object.fromEntries(
     Object.entries(CATEGORY_NAMES).map(([category, name]) => [name, mean(rows.filter((r) => r.category === Number(category)))]),
@@ -212,11 +221,9 @@ function summarize(rows: readonly QuestionResult[]): Omit<Scores, 'meanLatencyMs
 }
 
 function macroMean(list: readonly Scores[]): Recalls {
-  const at = (k: 'recall@5' | 'recall@10' | 'recall@20') => round(list.reduce((s, x) => s + x[k], 0) / Math.max(1, list.length), 3);
+  const at = (key: (typeof RECALL_KEYS)[number]) => round(list.reduce((s, x) => s + x[key], 0) / Math.max(1, list.length), 3);
   return {
-    'recall@5': at('recall@5'),
-    'recall@10': at('recall@10'),
-    'recall@20': at('recall@20'),
+    ...(Object.fromEntries(RECALL_KEYS.map((key) => [key, at(key)])) as Omit<Recalls, 'questions'>),
     questions: list.reduce((s, x) => s + x.questions, 0),
   };
 }
@@ -238,10 +245,12 @@ function printDataset(report: DatasetReport, names: string[]): void {
   console.log(
     `\n${report.dataset} — ${report.conversations} conversations, ${report.turns} turns → ${report.memories} memories, ingest ${report.ingestSeconds} s`,
   );
-  console.log(line(['configuration', 'recall@5', 'recall@10', 'recall@20', 'questions', 'ms/query']));
+  console.log(
+    line(['configuration', 'recall@1', 'recall@5', 'recall@10', 'recall@20', 'MRR', 'sess@5', 'sess@10', 'questions', 'ms/query']),
+  );
   for (const name of names) {
     const s = report[name]!;
-    console.log(line([name, fmt(s['recall@5']), fmt(s['recall@10']), fmt(s['recall@20']), String(s.questions), fmt(s.meanLatencyMs, 1)]));
+    console.log(line([name, ...RECALL_KEYS.map((key) => fmt(s[key])), String(s.questions), fmt(s.meanLatencyMs, 1)]));
   }
   for (const category of Object.values(CATEGORY_NAMES)) {
     console.log(`  ${category}`);

@@ -16,19 +16,12 @@ export {
 export { LOAD_RECALL_MEMORIES, recallMemoryRows, type RecallLoadOptions, type RecallMemoryRow } from './load-memories.js';
 export { MATCH_ALIASES, MATCH_NAMES, entityNameMatches, type EntityNameMatch } from './query-entities.js';
 export {
-  ALL_CHUNKS,
-  EXACT_SCAN,
-  EXACT_SCAN_BUDGET,
-  INDEX_SEARCH,
   MAX_INDEX_K,
-  NAMESPACE_CHUNKS,
-  forgetVectorSearchStats,
+  VECTOR_SEARCH,
+  firstK,
   nearestInNamespace,
-  planVectorSearch,
-  type IndexStats,
   type VectorHit,
   type VectorSearchOptions,
   type VectorSearchPath,
-  type VectorSearchPlan,
   type VectorSearchResult,
 } from './vector.js';
