@@ -115,7 +115,7 @@ describe('memories that know their conversation', () => {
     expect(nextContext).toBe('1 June 2023 Caroline: That is wonderful!');
   });
 
-  it('migration 017 gives the session memories stored before it the same neighbourhood', async ({ namespace }) => {
+  it('migration 019 gives the session memories stored before it the same neighbourhood', async ({ namespace }) => {
     const written = await services.remember.rememberBatch(
       TURNS.map((content) => ({ content, namespace, sessionId: 'old', occurredAt: '2022-03-04T05:06:00.000Z' })),
     );
@@ -123,8 +123,8 @@ describe('memories that know their conversation', () => {
     const before = await contexts(ids);
     await services.executor.write('test.forget-context', 'MATCH (m:Memory) WHERE m.id IN $ids REMOVE m.contextText', { ids });
     expect(await contexts(ids)).toEqual([null, null, null]);
-    const migration = (await loadMigrations(fileURLToPath(new URL('../../cypher/', import.meta.url)))).find((m) => m.version === 17)!;
-    for (const statement of migration.statements) await services.executor.autoCommit('test.migration-017', statement, {});
+    const migration = (await loadMigrations(fileURLToPath(new URL('../../cypher/', import.meta.url)))).find((m) => m.version === 19)!;
+    for (const statement of migration.statements) await services.executor.autoCommit('test.migration-019', statement, {});
     expect(await contexts(ids)).toEqual(before);
     expect(before[1]).toBe(`4 March 2022 ${TURNS[0]}`);
   });
