@@ -242,7 +242,7 @@ export class RecallService {
         vectorLeg(this.executor, { namespace, vector: vector!, limit: fetch, includeDeleted }),
       ),
       leg(settings.legs.keyword, 'keyword', () =>
-        keywordLeg(this.executor, { namespaceToken: token, luceneQuery, limit: fetch, includeDeleted }),
+        keywordLeg(this.executor, { namespaceToken: token, luceneQuery, limit: fetch, includeDeleted }, settings.keywordContext),
       ),
       leg(settings.legs.hints, 'hints', () => hintLeg(this.executor, { namespaceToken: token, luceneQuery, limit: fetch, includeDeleted })),
       leg(settings.legs.entity, 'entity', async () =>

@@ -10,6 +10,8 @@
  *        [--conversations N] [--reuse]      (or BENCH_LOCOMO_DIRS=<dir>,<dir>)
  * --cv runs the variants and reports cross-validated figures (test/bench/locomo-cv.ts).
  * --reuse (with BENCH_NEO4J_URI) keeps conversations already stored from an earlier run.
+ * --pooled also stores every conversation of a dataset in one namespace and asks every question
+ * there (test/bench/locomo-pooled.ts), reported beside the per-conversation figures.
  */
 import type { Services } from '../../src/app.js';
 import type { RecallRecipeName, RecallSettingsOverrides } from '../../src/recall/index.js';
@@ -17,6 +19,7 @@ import { benchServices, machineFacts, progress, routeConsoleToStderr, startBench
 import { loadConfigurations, TUNING_BASELINES } from './locomo-configurations.js';
 import { crossValidateWithin, leaveOneDatasetOut, type HeldOut, type QuestionResult, type Results } from './locomo-cv.js';
 import { loadDataset, type Conversation, type Dataset } from './locomo-data.js';
+import { pooledDataset } from './locomo-pooled.js';
 import { SESSION_KS, scoreRanking, TURN_KS } from './locomo-metrics.js';
 
 const BATCH = 100;
@@ -43,6 +46,7 @@ const json = args.includes('--json');
 const cv = args.includes('--cv');
 const withVariants = cv || args.includes('--variants');
 const reuse = args.includes('--reuse');
+const withPooled = args.includes('--pooled');
 const VALUED = ['--conversations', '--only'];
 const option = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
 const conversationLimit = Number(option('--conversations')) || Infinity;
@@ -97,6 +101,7 @@ async function main(): Promise<void> {
           leaveOneDatasetOut: leaveOneDatasetOut(perQuestion, tunable),
         }
       : undefined;
+    const pooled = withPooled ? await evaluatePooled(services, datasets, configurations) : undefined;
     const machine = { ...(await machineFacts(services, db)), uptimeAtEnd: uptimeLine() };
     const perDataset = datasets.map((d) => {
       const ingest = ingests.get(d.name)!;
@@ -112,7 +117,9 @@ async function main(): Promise<void> {
     const macro = Object.fromEntries(names.map((n) => [n, macroMean(datasets.map((d) => scores[d.name]![n]!))]));
     if (json) {
       const report =
-        datasets.length === 1 ? { ...perDataset[0], crossValidation, machine } : { datasets: perDataset, macro, crossValidation, machine };
+        datasets.length === 1
+          ? { ...perDataset[0], crossValidation, pooled, machine }
+          : { datasets: perDataset, macro, crossValidation, pooled, machine };
       process.stdout.write(`${JSON.stringify(report)}\n`);
     } else {
       for (const d of perDataset) printDataset(d as unknown as DatasetReport, names);
@@ -124,6 +131,7 @@ async function main(): Promise<void> {
           names,
         );
       if (crossValidation) printCrossValidation(crossValidation, scores);
+      if (pooled) printPooled(pooled, scores, names);
       console.log(`\nmachine: ${JSON.stringify(machine)}`);
     }
   } finally {
@@ -297,6 +305,48 @@ function printCrossValidation(cvReport: CrossValidation, scores: Record<string, 
       ),
     );
     console.log(`  chosen per fold: ${within.chosen.join(', ')}${lodo ? `; chosen without ${dataset}: ${lodo.chosen[0]}` : ''}`);
+  }
+}
+
+/** The configurations asked in the pooled namespace too (the rest are per conversation only). */
+const POOLED_CONFIGURATIONS = ['full', 'vector', 'keyword', 'keyword turn and context', 'full keyword context'];
+
+type PooledReport = Record<string, { memories: number; turns: number; ingestSeconds: number; scores: Record<string, Scores> }>;
+
+/** Every conversation of each dataset in one namespace, every question asked there (locomo-pooled.ts). */
+async function evaluatePooled(
+  services: Services,
+  datasets: readonly Dataset[],
+  configurations: ReturnType<typeof loadConfigurations>,
+): Promise<PooledReport> {
+  const report: PooledReport = {};
+  for (const dataset of datasets) {
+    const pooled = pooledDataset(dataset);
+    const ingest = await ingestDataset(services, pooled);
+    const scores: Record<string, Scores> = {};
+    for (const [name, configuration] of Object.entries(configurations).filter(([n]) => POOLED_CONFIGURATIONS.includes(n))) {
+      const { rows, latencyMs } = await evaluate(services, pooled, ingest.externalIds, configuration.recipe, configuration.overrides);
+      scores[name] = { ...summarize(rows), meanLatencyMs: round(latencyMs / Math.max(1, rows.length), 1) };
+      progress(`${dataset.name} pooled ${name}: recall@5 ${scores[name]['recall@5']}, @10 ${scores[name]['recall@10']}`);
+    }
+    report[dataset.name] = { memories: ingest.memories, turns: ingest.turns, ingestSeconds: ingest.seconds, scores };
+  }
+  return report;
+}
+
+function printPooled(pooled: PooledReport, perConversation: Record<string, Record<string, Scores>>, names: string[]): void {
+  for (const [dataset, p] of Object.entries(pooled)) {
+    console.log(`\n${dataset} pooled — one namespace, ${p.turns} turns → ${p.memories} memories, ingest ${p.ingestSeconds} s`);
+    console.log(line(['configuration', 'conv @5', 'conv @10', 'pooled @5', 'pooled @10', 'ms/query']));
+    for (const name of names.filter((n) => p.scores[n])) {
+      const c = perConversation[dataset]![name]!;
+      const s = p.scores[name]!;
+      console.log(line([name, fmt(c['recall@5']), fmt(c['recall@10']), fmt(s['recall@5']), fmt(s['recall@10']), fmt(s.meanLatencyMs, 1)]));
+    }
+    const { full, vector, keyword } = p.scores;
+    if (full && vector && keyword)
+      for (const k of ['recall@5', 'recall@10'] as const)
+        console.log(`pooled full ${k} − better leg = ${fmt(full[k] - Math.max(vector[k], keyword[k]))} (target ≥ 0.050)`);
   }
 }
 
