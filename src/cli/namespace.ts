@@ -1,11 +1,11 @@
 import { createReadStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { closeServices, createServices, prepareServices, type Services } from '../app.js';
+import { closeServices, prepareServices, type Services } from '../app.js';
 import { loadConfig } from '../config/index.js';
 import { DEFAULT_EXPORT_PAGE, IMPORT_BATCH_ROWS, MAX_EXPORT_PAGE, MAX_IMPORT_LINES } from '../knowledge/index.js';
 import { createLogger } from '../logger.js';
+import { cliServices } from './local-neo4j.js';
 
 /**
  * `npm run namespace:export -- --namespace X [--vectors] [--page 500] > X.jsonl`
@@ -40,10 +40,7 @@ async function main(): Promise<void> {
   }
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL, 'mnemograph-namespace', 2);
-  const password = config.NEO4J_PASSWORD ?? (config.NEO4J_URI ? undefined : await localNeo4jPassword(config.NEO4J_HOME_DIR));
-  const services = createServices({ ...config, NEO4J_PASSWORD: password }, logger, {
-    neo4jUri: config.NEO4J_URI ?? `bolt://127.0.0.1:${config.NEO4J_BOLT_PORT}`,
-  });
+  const services = await cliServices(config, logger);
   try {
     await prepareServices(services);
     if (command === 'export') await exportTo(services, values.namespace, Number(values.page), values.vectors ?? false);
@@ -123,16 +120,6 @@ async function importFrom(services: Services, namespace: string, file: string | 
   if (header === null) throw new Error('the input is empty: expected an export (its first line is the header)');
   await flush();
   process.stderr.write(`\nimported into ${namespace}: ${JSON.stringify(totals)}\n`);
-}
-
-/** The generated password of the local Neo4j's home, when it has one (never made here). */
-async function localNeo4jPassword(home: string | undefined): Promise<string | undefined> {
-  const { passwordFile } = await import('../../scripts/neo4j-server.mjs');
-  try {
-    return (await readFile(passwordFile(home), 'utf8')).trim() || undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 main().catch((error: Error & { code?: string; details?: unknown }) => {
