@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { DEFAULT_EMBEDDING_MODEL_NAME, EMBEDDING_DIMENSIONS, createEmbedder, type Embedder } from './index.js';
 
@@ -101,6 +101,24 @@ describe('Embedder (float model, the default)', () => {
   it('embeds texts longer than the model window (truncated)', async () => {
     const [vector] = await embedder.embed(['word '.repeat(2000)]);
     expect(vector!.length).toBe(384);
+  });
+
+  it('answers a question asked again from its cache, a copy each time; stored texts always go to the model', async () => {
+    const model = vi.spyOn(embedder as unknown as { run: (texts: string[], purpose: string) => Promise<Float32Array[]> }, 'run');
+    const [a, b, again] = await embedder.embed(['who runs billing?', 'where is staging?', 'who runs billing?'], 'query');
+    expect(model.mock.calls.map((c) => c[0])).toEqual([['who runs billing?', 'where is staging?']]);
+    expect(again).toEqual(a);
+    expect(dot(a!, b!)).toBeLessThan(0.99);
+
+    a!.fill(0);
+    const [cached] = await embedder.embed(['who runs billing?'], 'query');
+    expect(model).toHaveBeenCalledTimes(1);
+    expect(cached).toEqual(again);
+
+    await embedder.embed(['who runs billing?'], 'passage');
+    await embedder.embed(['who runs billing?'], 'passage');
+    expect(model).toHaveBeenCalledTimes(3);
+    model.mockRestore();
   });
 
   it('counts word-piece tokens without special tokens', () => {

@@ -1,4 +1,5 @@
 import { AutoTokenizer } from '@huggingface/transformers';
+import { LRUCache } from 'lru-cache';
 
 import { configureModelSource, dtypeFor } from './model-files.js';
 import { EmbedThread } from './embed-thread.js';
@@ -13,6 +14,11 @@ export const DEFAULT_EMBEDDING_THREADS = 0;
 export const MAX_SEQUENCE_TOKENS = profileFor(MINILM_MODEL_NAME).maxSequenceTokens;
 /** Recently counted texts kept by countTokens; recall re-counts the same memories often. */
 export const TOKEN_COUNT_CACHE_ENTRIES = 2_000;
+/**
+ * Recent questions' vectors kept by embed(…, 'query'): an agent asks again (a retried call, the
+ * same prompt recalled by a hook and by the model), and embedding is recall's longest stage.
+ */
+export const QUERY_VECTOR_CACHE_ENTRIES = 256;
 /** Model-specific id suffix, so vectors from the 8-bit model are never mixed with float ones. */
 const QUANTIZED_MODEL_ID_SUFFIX = ':quantized';
 
@@ -59,7 +65,8 @@ export class Embedder {
   private tokenizer: Tokenizer | undefined;
   private loading: Promise<EmbedThread> | undefined;
   private dims = EMBEDDING_DIMENSIONS;
-  private readonly tokenCounts = new Map<string, number>();
+  private readonly tokenCounts = new LRUCache<string, number>({ max: TOKEN_COUNT_CACHE_ENTRIES });
+  private readonly queryVectors = new LRUCache<string, Float32Array>({ max: QUERY_VECTOR_CACHE_ENTRIES });
 
   constructor(options: EmbedderOptions = {}) {
     this.options = options;
@@ -98,6 +105,20 @@ export class Embedder {
    */
   async embed(texts: readonly string[], purpose: EmbedPurpose = 'passage'): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
+    if (purpose === 'query') return this.embedQueries(texts);
+    return this.run(texts, purpose);
+  }
+
+  /** Questions: the ones asked recently from the cache (a copy each: a caller may keep or change it), the rest embedded. */
+  private async embedQueries(texts: readonly string[]): Promise<Float32Array[]> {
+    const missing = [...new Set(texts.filter((text) => !this.queryVectors.has(text)))];
+    const fresh = missing.length > 0 ? await this.run(missing, 'query') : [];
+    missing.forEach((text, i) => this.queryVectors.set(text, fresh[i]!));
+    return texts.map((text) => Float32Array.from(this.queryVectors.get(text) ?? fresh[missing.indexOf(text)]!));
+  }
+
+  private async run(texts: readonly string[], purpose: EmbedPurpose): Promise<Float32Array[]> {
+    if (texts.length === 0) return [];
     const thread = await this.ready();
     return thread.embed(
       texts.map((text) => modelInput(this.profile, text, purpose)),
@@ -116,8 +137,6 @@ export class Embedder {
     const cached = this.tokenCounts.get(text);
     if (cached !== undefined) return cached;
     const count = this.tokenizer.encode(text, { add_special_tokens: false }).length;
-    // Map keeps insertion order: dropping the first key evicts the oldest entry.
-    if (this.tokenCounts.size >= TOKEN_COUNT_CACHE_ENTRIES) this.tokenCounts.delete(this.tokenCounts.keys().next().value!);
     this.tokenCounts.set(text, count);
     return count;
   }
