@@ -23,6 +23,10 @@ export { warmUpIndexes, type WarmUpReport } from './queries/warm-up.js';
 export {
   entityMentionMatches,
   entityNameMatches,
+  filteredMemoryIds,
+  scopedKeywordMatches,
+  scopedVectorMatches,
+  type ScopeFilters,
   entityNeighbours,
   hintMatches,
   keywordMatches,

@@ -5,6 +5,17 @@ export { EXPAND_NEIGHBOURS, LINKED_MEMORIES, entityNeighbours, memoriesLinkedToE
 export { ENTITY_COUNT, MENTIONS_AT_RANK, mentionedEntityCount, mentionsAtRank } from './hubs.js';
 export { HINT_LEG, KEYWORD_LEG, hintMatches, keywordMatches, type FullTextSearch, type ScoredMemory } from './keyword.js';
 export { LOAD_RECALL_MEMORIES, recallMemoryRows, type RecallLoadOptions, type RecallMemoryRow } from './load-memories.js';
+export {
+  NAMESPACE_SCOPE,
+  SCOPED_HINTS,
+  SCOPED_KEYWORD,
+  SCOPED_VECTOR,
+  SESSION_SCOPE,
+  filteredMemoryIds,
+  scopedKeywordMatches,
+  scopedVectorMatches,
+  type ScopeFilters,
+} from './scope.js';
 export { MATCH_ALIASES, MATCH_NAMES, entityNameMatches, type EntityNameMatch } from './query-entities.js';
 export {
   ALL_CHUNKS,
