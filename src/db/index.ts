@@ -202,6 +202,7 @@ export {
 } from './history.js';
 export { enqueue, jobName, type JobInput, type JobKind, type JobTarget } from './jobs/index.js';
 export { applyAspectFeedback, decayAspects, type FeedbackCounts } from './queries/aspect-feedback.js';
+export { countDecayedAspects, feedbackState, type FeedbackState } from './queries/upkeep-state.js';
 export {
   applyClassification,
   classifyJobEntityId,
