@@ -36,7 +36,9 @@ describe('upkeep state survives a restart and is one for every replica', () => {
     const namespace = uniqueNamespace('state');
     const aspect = randomUUID();
     await services.executor.write('test.aspect', STALE_ASPECT, { id: aspect, namespace });
-    const weight = async () => (await services.executor.read<{ weight: number }>('test.weight', WEIGHT, { id: aspect }))[0]!.weight;
+    // Read through the instance still open (a restart closes the first one).
+    const weight = async (by: Services = opened.at(-1)!) =>
+      (await by.executor.read<{ weight: number }>('test.weight', WEIGHT, { id: aspect }))[0]!.weight;
     return { namespace, weight };
   };
 

@@ -26,8 +26,11 @@ WHERE ${PASSES_FILTERS}
 RETURN m.id AS id
 LIMIT toInteger($cap)`;
 
+// Through the (namespace, createdAt) index: the LIMIT alone let the planner prefer a label scan.
 export const NAMESPACE_SCOPE = `
-MATCH (m:Memory {namespace: $namespace})
+MATCH (m:Memory)
+USING INDEX m:Memory(namespace, createdAt)
+WHERE m.namespace = $namespace AND m.createdAt IS NOT NULL
 WITH m LIMIT toInteger($scan)
 WITH count(m) AS scanned, collect(CASE WHEN ${PASSES_FILTERS} THEN m.id END) AS ids
 RETURN scanned, ids[0..toInteger($cap)] AS ids`;
