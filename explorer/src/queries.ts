@@ -249,6 +249,7 @@ export const UPKEEP = `query Upkeep($ns: String) {
     embeddings { running model processed failed skippedCycles lastCycleAt queueDepth }
     retention { namespace dryRun startedAt durationMs total steps { step deleted cutoff batchFull } }
     maintenance { namespace mode at scoreDelta halted before { score } after { score } actions { action reason outcome affected } }
+    echoes { remembers skipped lastAt since }
   }
   queueByKind(namespace: $ns) { kind pending leased completed dead }
   dead: jobs(namespace: $ns, status: dead, first: ${PAGE_SIZE}) { edges { node { id kind attempts maxAttempts error updatedAt memory { id } } } }
@@ -301,6 +302,7 @@ export interface UpkeepData {
       after: { score: number } | null;
       actions: Array<{ action: string; reason: string; outcome: string; affected: number }>;
     } | null;
+    echoes: { remembers: number; skipped: number; lastAt: string | null; since: string };
   };
   queueByKind: Array<Depth & { kind: string }>;
   dead: { edges: Array<{ node: Job & { memory: { id: string } | null } }> };

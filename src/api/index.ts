@@ -32,6 +32,7 @@ export { document, documentChunks, documentProgress, documents, ingestDocument }
 export { aspectFeedback, runMaintenance, runRetention } from './operations/upkeep.js';
 export { compressSessions } from './operations/compress-sessions.js';
 export {
+  echoTelemetry,
   embeddingTracker,
   feedbackTelemetry,
   lastMaintenance,

@@ -58,8 +58,8 @@ export const DEFAULT_RETENTION_BATCH_SIZE = 500;
 /** Embedding tracker: chunks re-embedded per cycle, and the pause between idle cycles. */
 export const DEFAULT_EMBEDDING_TRACKER_POLL_MS = 5 * 1000;
 export const DEFAULT_EMBEDDING_TRACKER_BATCH_SIZE = 8;
-/** Document ingest and URL fetcher. */
-export const DEFAULT_DOCUMENT_POLL_MS = 5 * 1000;
+/** Document ingest and URL fetcher. The poll is the design's 10 s: an ingest in the same process wakes the loop at once, so it only paces other replicas. */
+export const DEFAULT_DOCUMENT_POLL_MS = 10 * 1000;
 export const DEFAULT_DOCUMENT_MAX_CONTENT_BYTES = 10 * 1024 * 1024;
 export const DEFAULT_DOCUMENT_CHUNK_SIZE = 2_000;
 export const DEFAULT_DOCUMENT_CHUNK_OVERLAP = 200;

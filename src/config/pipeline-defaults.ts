@@ -1,4 +1,4 @@
-/** Defaults of the deep-path settings added with the worker (docs/sessions.md and README list where they differ from the design). */
+/** Defaults of the deep-path settings added with the worker (docs/deviations.md lists where they differ from the design). */
 export const DEFAULT_SEMANTIC_CONTRADICTION_TIMEOUT_MS = 45 * 1000;
 export const DEFAULT_HINTS_MAX = 5;
 /** First retry delay of a failed job; doubles per attempt (capped at 10 min). */

@@ -52,7 +52,7 @@ const FORMER_DEFAULT_SETTINGS = {
   entityLeg: { perEntity: 50, maxEntityMentions: 30 },
   graph: { enabled: true, boostWeight: 0.1, timeoutMs: 500, maxEntities: 20, maxNeighbours: 50, maxMemories: 200 },
   dampening: {
-    gravity: { enabled: true, penalty: 0.5, minScore: 0.3 },
+    gravity: { enabled: true, penalty: 0.5, minScore: 0.3, formula: 'flat' },
     hub: { enabled: true, percentile: 0.9, penalty: 0.7 },
     resolution: { enabled: true, boost: 1.2, minContentChars: 50 },
   },

@@ -9,7 +9,7 @@ import { ValidationError } from '../errors.js';
  * fields (config/schema.ts) take their bounds and defaults from here.
  *
  * Fusion and context defaults were chosen on both dev datasets together (LoCoMo and LongMemEval;
- * npm run bench:locomo -- <dirs> --cv, README "Recall quality"): z-score fusion with the vector leg
+ * npm run bench:locomo -- <dirs> --cv, docs/recall-quality.md): z-score fusion with the vector leg
  * at 0.3 (BM25 is the stronger leg on conversational memory), context gated by similarity.
  */
 
@@ -74,7 +74,9 @@ const fusion = section({
     .describe('what weighted fusion does when a candidate has only one leg score: use it alone, or count the other as 0'),
   entityWeight: fraction()
     .default(0.2)
-    .describe("weight of the entity leg: its normalized score times this is added to the fused score (README 'Recall quality')"),
+    .describe(
+      'weight of the entity leg: its normalized score times this is added to the fused score (docs/entities.md, typed entities in recall)',
+    ),
 });
 
 const entityLeg = section({
@@ -88,7 +90,9 @@ const entityLeg = section({
 
 const graph = section({
   enabled: flag().default(true),
-  boostWeight: fraction().default(0.1).describe("additive boost weight; the design's 0.15 lost recall on LoCoMo against 0.05–0.1"),
+  boostWeight: fraction()
+    .default(0.1)
+    .describe("additive boost weight; the design's 0.15 lost recall on both dev sets against 0.1 (docs/deviations.md)"),
   timeoutMs: num({ above: 0 })
     .default(500)
     .describe('milliseconds; kept for configuration only: the boost is bounded by work (the max* limits), not by a deadline'),
@@ -104,6 +108,11 @@ const dampening = section({
       .default(0.5)
       .describe('factor on the excess over the threshold of a vector-only hit sharing no word with the question'),
     minScore: fraction().default(0.3).describe('cosine similarity above which gravity applies'),
+    formula: oneOf(['flat', 'excess'])
+      .default('flat')
+      .describe(
+        "flat: the score times the penalty (the design's rule; at least as good on both dev sets, docs/deviations.md); excess: the penalty scales only the index score's excess over the threshold (keeps vector order)",
+      ),
   }).default({}),
   hub: section({
     enabled: flag().default(true),
@@ -144,7 +153,9 @@ const time = section({
 
 const context = section({
   enabled: flag().default(true),
-  weight: fraction().default(0.5).describe("share of an anchor's score given to its session neighbours (tuned on LoCoMo, see README)"),
+  weight: fraction()
+    .default(0.5)
+    .describe("share of an anchor's score given to its session neighbours (chosen on both dev sets, docs/recall-quality.md)"),
   window: num({ int: true, min: 0, max: 5 }).default(2).describe('session neighbours on each side of an anchor (memories)'),
   anchors: num({ int: true, min: 0, max: 100 }).default(20).describe('top results whose neighbours gain weight'),
   similarityGate: flag().default(true).describe("scale a neighbour's gain by its similarity to the question relative to its anchor's"),

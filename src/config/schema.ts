@@ -55,7 +55,7 @@ export const configSchema = z.object({
   EMBEDDING_MODEL_DIR: z.string().optional(),
   EMBEDDING_BATCH_SIZE: int(1, 256).default(d.DEFAULT_EMBEDDING_BATCH_SIZE),
   EMBEDDING_THREADS: int(0, 256).default(d.DEFAULT_EMBEDDING_THREADS),
-  /** The 8-bit model: about 1.6× faster, but its vectors shift with batch company (see README). */
+  /** The 8-bit model: embeds each text alone, since in a padded batch its vectors would shift with batch company (docs/speed.md, embedding runtime). */
   EMBEDDING_QUANTIZED: bool.default(false),
 
   MAX_CONTENT_CHARS: int(100, 10_000_000).default(d.DEFAULT_MAX_CONTENT_CHARS),

@@ -22,6 +22,15 @@ export interface ExecutorTimeouts {
 /** Named defaults (src/config/defaults.ts repeats them as the configuration's defaults). */
 export const DEFAULT_EXECUTOR_TIMEOUTS: ExecutorTimeouts = { readMs: 5 * 1000, writeMs: 30 * 1000 };
 
+/**
+ * Every statement runs as Cypher 25 whatever the server's default language: `SEARCH` and the
+ * other Cypher 25 forms parse on a server still defaulting to Cypher 5 (an existing database,
+ * Aura, a deployment without `db.query.default_language=CYPHER_25`).
+ */
+export function cypher25(cypher: string): string {
+  return /^\s*CYPHER\s/i.test(cypher) ? cypher : `CYPHER 25 ${cypher.trimStart()}`;
+}
+
 export interface QueryListener {
   (event: { cypher: string; mode: 'read' | 'write' | 'auto' }): void;
 }
@@ -79,7 +88,7 @@ export class Executor {
   ): Promise<T[]> {
     return this.withSession('write', operation, async (session) => {
       this.emit(cypher, 'auto');
-      const result = await session.run(cypher, params, this.txConfig(operation, options.timeoutMs ?? this.timeouts.writeMs));
+      const result = await session.run(cypher25(cypher), params, this.txConfig(operation, options.timeoutMs ?? this.timeouts.writeMs));
       return toRows<T>(result);
     });
   }
@@ -101,7 +110,7 @@ export class Executor {
       run: async <T extends Row>(cypher: string, params: Params = {}) => {
         this.emit(cypher, mode);
         this.logger.debug({ cypher, params: Object.keys(params) }, 'cypher');
-        return toRows<T>(await tx.run(cypher, params));
+        return toRows<T>(await tx.run(cypher25(cypher), params));
       },
     };
   }

@@ -14,6 +14,7 @@ export type HistoryEventName =
   // a memory's own life: the write path and the API's mutations
   | 'created'
   | 'updated'
+  | 'echo'
   | 'forgotten'
   | 'pinned'
   | 'unpinned'

@@ -130,8 +130,10 @@ export {
   latestNamespaceCheckpoint,
   markCheckpoint,
   pinnedAndConstraints,
+  previousSummarizedSession,
   queueEndJob,
   recordEvent,
+  sessionLessons,
   sessionStats,
   startSessionRecord,
 } from './queries/sessions.js';
@@ -141,6 +143,7 @@ export { namespacesOverCompressionThreshold } from './queries/compression-thresh
 export { countStaleChunks, findStaleChunks, writeChunkVectors, type TrackerScope } from './queries/embedding-tracker.js';
 export { nearestMemories, type NearestHit } from './queries/chunks.js';
 export { findLiveByDedupKeys } from './queries/memories.js';
+export { echoStats, recordEchoes, type EchoEventWrite, type EchoStats } from './queries/echoes.js';
 export { linkDerived, touchDuplicates, type DuplicateTarget } from './queries/remember-checks.js';
 export { writeMemories, type MemoryInsert, type MemoryRows } from './queries/remember-write.js';
 export { replaceMemoryContent } from './queries/memory-update.js';

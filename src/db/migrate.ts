@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { error as driverErrors, isRetriableError, Neo4jError } from 'neo4j-driver';
+import { error as driverErrors, isRetryableError, Neo4jError } from 'neo4j-driver';
 import { ConsistencyScope, withConsistency } from '../consistency/index.js';
 import { MnemographError } from '../errors.js';
 import type { Logger } from '../logger.js';
@@ -256,7 +256,7 @@ function warnChanged(migrations: Migration[], applied: Map<number, string>, logg
  */
 export function isTransient(error: unknown): boolean {
   for (let e: unknown = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
-    if (e instanceof Neo4jError) return isRetriableError(e) || e.code === PROTOCOL_ERROR;
+    if (e instanceof Neo4jError) return isRetryableError(e) || e.code === PROTOCOL_ERROR;
   }
   return false;
 }

@@ -8,9 +8,9 @@ import { scoreNer } from './ner-score.js';
 const recognize = (text: string) => recognizeNamedEntities(text).map((e) => [e.name, e.type]);
 
 describe('recognizeNamedEntities', () => {
-  // Floors a little under what `npm run bench:ner` measured on the 184-example sample (names
-  // precision 0.95, people 0.90, places 0.93, organizations 0.68; recall: names 0.54, people
-  // 0.73, places 0.82, organizations 0.50): a regression in either fails here.
+  // Floors a little under what `npm run bench:ner` measured on the 205-example sample (names
+  // precision 0.95, people 0.92, places 0.93, organizations 0.68; recall: names 0.55, people
+  // 0.76, places 0.82, organizations 0.50): a regression in either fails here.
   it('keeps its precision and recall on the labelled sample', () => {
     const score = scoreNer(NER_SAMPLE, (text) => recognizeNamedEntities(text).map((e) => ({ text: e.name, type: e.type })));
     expect(NER_SAMPLE.length).toBeGreaterThanOrEqual(150);
@@ -19,7 +19,7 @@ describe('recognizeNamedEntities', () => {
     expect(score.place!.precision).toBeGreaterThanOrEqual(0.9);
     expect(score.organization!.precision).toBeGreaterThanOrEqual(0.6);
     expect(score.names!.recall).toBeGreaterThanOrEqual(0.5);
-    expect(score.person!.recall).toBeGreaterThanOrEqual(0.7);
+    expect(score.person!.recall).toBeGreaterThanOrEqual(0.74);
     expect(score.place!.recall).toBeGreaterThanOrEqual(0.75);
     expect(score.organization!.recall).toBeGreaterThanOrEqual(0.45);
   });
@@ -67,6 +67,43 @@ describe('recognizeNamedEntities', () => {
       (_, i) => `my friend ${['Ann', 'Ben', 'Cleo', 'Dev', 'Eve', 'Finn'][i % 6]}${String.fromCharCode(97 + i)} visited`,
     ).join(', ');
     expect(recognizeNamedEntities(many).length).toBe(NER_MAX_ENTITIES);
+  });
+});
+
+describe('a person named after an opening imperative or greeting (#32)', () => {
+  it.each([
+    ['Kestrel, our payments gateway, now runs on Postgres 16 in eu-west-1. Ask Priya Nair about the migration.', 'Priya Nair'],
+    ['Thank Priya Nair for the migration.', 'Priya Nair'],
+    ['Please ask Siobhan Kelleher whether the contract was signed.', 'Siobhan Kelleher'],
+    ['Remind Kwame Mensah about the on-call handover.', 'Kwame Mensah'],
+    ['Loop in Wei Chen before Friday.', 'Wei Chen'],
+    ['Check with Oksana Petrenko about the budget.', 'Oksana Petrenko'],
+    ['cc Daniel Okafor on the incident report.', 'Daniel Okafor'],
+    ['Hello Priya, the migration finished overnight.', 'Priya'],
+    ['Morning Anjali! The dashboards are back.', 'Anjali'],
+    ['Hi Sam, can you check the worker logs?', 'Sam'],
+  ])('%j names %j', (text, name) => {
+    expect(recognize(text)).toContainEqual([name, 'person']);
+  });
+
+  it.each([
+    'Ask Kestrel for the settlement report.',
+    'Ping Redis before the deploy.',
+    'Thanks Postgres for nothing.',
+    'Thanks Team, great work.',
+    'Hi All, the release is out.',
+    'Hello World is the first program.',
+    'Welcome Screen redesign is done.',
+    'Contact Support if the login fails.',
+    'Thank you Priya for the help.',
+  ])('%j names no person', (text) => {
+    expect(recognize(text).filter(([, type]) => type === 'person')).toEqual([]);
+  });
+
+  it('makes the name a strong person entity of the memory', () => {
+    const e = extractEntities('Kestrel, our payments gateway, now runs on Postgres 16 in eu-west-1. Ask Priya Nair about the migration.');
+    expect(e.find((x) => x.canonicalName === 'priya nair')).toMatchObject({ type: 'person', strength: 'strong' });
+    expect(e.map((x) => x.name)).toEqual(expect.arrayContaining(['Kestrel', 'PostgreSQL', 'Postgres 16']));
   });
 });
 

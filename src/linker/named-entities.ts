@@ -11,7 +11,7 @@
  * keeps at most NER_MAX_ENTITIES.
  */
 import nlp from 'compromise';
-import { CALENDAR_WORDS, STOP_WORDS } from './vocabulary.js';
+import { CALENDAR_WORDS, knownTech, STOP_WORDS } from './vocabulary.js';
 
 export type NamedEntityType = 'person' | 'organization' | 'place';
 
@@ -73,6 +73,55 @@ const CONTEXTS: ReadonlyArray<[NamedEntityType, string]> = [
   ],
 ];
 
+/**
+ * A person named right after a sentence-opening imperative or greeting: "Ask Priya Nair about the
+ * migration.", "Thanks Maria!", "cc Daniel Okafor", "Loop in Wei Chen", "Hi Sam,". compromise
+ * knows common first names but not every name ("Priya Nair" is two untyped proper nouns), so the
+ * opening word types them. Precision rules (addressee()): after an imperative, two or three proper nouns, or
+ * one the library knows as a first name — "Ask Kestrel about it" may name a service; after a
+ * greeting, also one proper noun that ends its clause ("Hello Priya, …"); never a known
+ * technology, an organization or a place the library knows.
+ */
+const IMPERATIVE =
+  '(ask|tell|ping|thank|cc|bcc|email|e-mail|mail|call|phone|text|message|dm|remind|invite|notify|contact|introduce|meet|page|nudge|poke|cc:)';
+const GREETING = '(hi|hello|hey|thanks|thx|dear|cheers|congrats|congratulations|welcome|morning|evening|hiya|yo)';
+const ADDRESSEE_CONTEXTS: ReadonlyArray<[string, 'imperative' | 'greeting']> = [
+  [`^please? ${IMPERATIVE} [#ProperNoun+]`, 'imperative'],
+  ['^please? (loop|bring|rope) in [#ProperNoun+]', 'imperative'],
+  [
+    '^please? (check|sync|talk|speak|meet|consult|confirm|coordinate|follow up|reach out|circle back) (with|to) [#ProperNoun+]',
+    'imperative',
+  ],
+  ['^please? (follow|reach|circle) (up|out|back) (with|to) [#ProperNoun+]', 'imperative'],
+  ['^please? (say|send) (hi|hello|thanks|thank you) to [#ProperNoun+]', 'imperative'],
+  [`^${GREETING} [#ProperNoun+]`, 'greeting'],
+  [
+    '^(thank you|good morning|good afternoon|good evening|many thanks|big thanks|shout out to|shoutout to|kudos to|thanks to) [#ProperNoun+]',
+    'greeting',
+  ],
+];
+const ORG_OR_PLACE_TAGS = new Set(['Organization', 'Company', 'SportsTeam', 'School', 'Country', 'City', 'Region', 'Place']);
+const FIRST_NAME_TAGS = new Set(['FirstName', 'MaleName', 'FemaleName', 'Person']);
+
+/** Whom a greeting addresses when it names no one: "Hi All,", "Thanks Team!". */
+const GREETED_GROUPS = new Set(
+  'all everyone everybody team folks guys gals people friends world there again gang crew both you yall y’all so much again'.split(' '),
+);
+
+/** Whether a run after an opening imperative or greeting is a person (see ADDRESSEE_CONTEXTS). */
+function addressee(text: string, run: readonly Term[], kind: 'imperative' | 'greeting'): boolean {
+  const words = run.map((t) => t.text.replace(/['’]s$/u, ''));
+  if (run.some((t) => t.tags.some((tag) => ORG_OR_PLACE_TAGS.has(tag))) || words.some((w) => knownTech(w))) return false;
+  if (words.some((w) => GREETED_GROUPS.has(w.toLowerCase()))) return false;
+  if (run.length >= 2) return run.length <= 3;
+  const only = run[0]!;
+  if (only.tags.some((tag) => FIRST_NAME_TAGS.has(tag))) return true;
+  // A lone unknown word after a greeting, ending its clause ("Hello Priya, …", "Morning Priya!"),
+  // and not a common noun of the library's lexicon ("Welcome Screen", "Hello World").
+  const after = text.slice(only.offset.start + only.offset.length);
+  return kind === 'greeting' && /^(?:[,!.:;—–]|\s*$)/u.test(after) && !only.tags.includes('Singular') && !only.tags.includes('Plural');
+}
+
 /** Tags by which compromise knows a word as a name from its lexicon, not by guessing from a capital. */
 const NAME_TAGS = new Set([
   'FirstName',
@@ -107,6 +156,17 @@ export function recognizeNamedEntities(text: string, options: RecognizeOptions =
       for (const run of nameRuns(match.terms)) {
         const entity = toEntity(head, run, type);
         // A span typed twice (compromise calls some words both place and organization) keeps the first.
+        if (!entity || taken.some(([a, b]) => entity.start < b && entity.end > a)) continue;
+        taken.push([entity.start, entity.end]);
+        found.push(entity);
+      }
+    }
+  }
+  for (const [pattern, kind] of ADDRESSEE_CONTEXTS) {
+    for (const match of doc.match(pattern, 0).json({ offset: true, terms: { offset: true } }) as Array<{ terms: Term[] }>) {
+      for (const run of nameRuns(match.terms)) {
+        if (!addressee(head, run, kind)) continue;
+        const entity = toEntity(head, run, 'person', true);
         if (!entity || taken.some(([a, b]) => entity.start < b && entity.end > a)) continue;
         taken.push([entity.start, entity.end]);
         found.push(entity);
@@ -178,7 +238,7 @@ function trimJunk(run: Term[]): Term[] {
   return run.slice(from, to);
 }
 
-function toEntity(text: string, run: readonly Term[], type: NamedEntityType): NamedEntity | null {
+function toEntity(text: string, run: readonly Term[], type: NamedEntityType, addressed = false): NamedEntity | null {
   const first = run[0]!;
   const last = run[run.length - 1]!;
   const start = first.offset.start;
@@ -193,7 +253,7 @@ function toEntity(text: string, run: readonly Term[], type: NamedEntityType): Na
   if (name.length < 2 || (run.length === 1 && name.toUpperCase() === name) || (name.length > 6 && name.toUpperCase() === name)) return null;
   // A lone word opening a sentence is capitalised by grammar: keep it only when the library
   // knows it as a name ("Alice", "Berlin"), not when it guessed from the capital ("Summer").
-  if (run.length === 1 && opensSentence(text, start) && !first.tags.some((tag) => NAME_TAGS.has(tag))) return null;
+  if (!addressed && run.length === 1 && opensSentence(text, start) && !first.tags.some((tag) => NAME_TAGS.has(tag))) return null;
   return { name, type, start, end };
 }
 

@@ -331,6 +331,7 @@ function rememberAnswer(result: RememberResult) {
     importance: result.importance,
     redactions: result.redactions,
     text_cleanup: result.textCleanup,
+    ...(result.echo ? { echo: { lines: result.echo.lines, memory_ids: result.echo.memoryIds, stored: result.echo.stored } } : {}),
   };
 }
 

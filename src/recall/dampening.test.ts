@@ -24,33 +24,44 @@ const damped = (v: number) => (0.65 + 0.5 * (v - 0.65)) / v;
 
 describe('gravity', () => {
   const unrelated = candidate({ content: 'Lunch with the design team went well' });
+  /** The excess-over-threshold formula, an option since the default became the design's flat factor (#32). */
+  const excess = resolveRecallSettings('default', { dampening: { gravity: { formula: 'excess' } } }).dampening;
+
+  it("by default multiplies a vector-only result sharing no word with the query by the penalty (the design's rule)", () => {
+    const q = tokens('billing database');
+    expect(settings.gravity.formula).toBe('flat');
+    for (const v of [0.7, 0.8, 0.95])
+      expect(gravityFactor({ candidate: unrelated, vector: leg(v), keyword: null, hint: null }, q, settings.gravity)).toBe(0.5);
+    expect(gravityFactor({ candidate: unrelated, vector: leg(0.6), keyword: null, hint: null }, q, settings.gravity)).toBe(1);
+    expect(gravityFactor({ candidate: candidate(), vector: leg(0.8), keyword: null, hint: null }, q, settings.gravity)).toBe(1);
+  });
 
   it('halves the excess over the threshold of a vector-only result that shares no word with the query', () => {
     const input = { candidate: unrelated, vector: leg(0.8), keyword: null, hint: null };
-    expect(gravityFactor(input, tokens('billing database'), settings.gravity)).toBeCloseTo(damped(0.8), 10);
+    expect(gravityFactor(input, tokens('billing database'), excess.gravity)).toBeCloseTo(damped(0.8), 10);
     expect(damped(0.8)).toBeLessThan(1);
   });
 
   it('leaves a vector-only result alone when one word overlaps (case-insensitive)', () => {
     const input = { candidate: candidate(), vector: leg(0.8), keyword: null, hint: null };
-    expect(gravityFactor(input, tokens('BILLING database'), settings.gravity)).toBe(1);
+    expect(gravityFactor(input, tokens('BILLING database'), excess.gravity)).toBe(1);
   });
 
   it('never penalizes results with lexical evidence, weak vector scores or only a graph link', () => {
     const q = tokens('billing database');
-    expect(gravityFactor({ candidate: unrelated, vector: leg(0.8), keyword: leg(0.4), hint: null }, q, settings.gravity)).toBe(1);
-    expect(gravityFactor({ candidate: unrelated, vector: leg(0.8), keyword: null, hint: leg(0.4) }, q, settings.gravity)).toBe(1);
-    expect(gravityFactor({ candidate: unrelated, vector: leg(0.3), keyword: null, hint: null }, q, settings.gravity)).toBe(1);
+    expect(gravityFactor({ candidate: unrelated, vector: leg(0.8), keyword: leg(0.4), hint: null }, q, excess.gravity)).toBe(1);
+    expect(gravityFactor({ candidate: unrelated, vector: leg(0.8), keyword: null, hint: leg(0.4) }, q, excess.gravity)).toBe(1);
+    expect(gravityFactor({ candidate: unrelated, vector: leg(0.3), keyword: null, hint: null }, q, excess.gravity)).toBe(1);
     const graphOnly = { candidate: { ...unrelated, graphBoost: 1 }, vector: null, keyword: null, hint: null };
-    expect(gravityFactor(graphOnly, q, settings.gravity)).toBe(1);
+    expect(gravityFactor(graphOnly, q, excess.gravity)).toBe(1);
   });
 
   it('compares the cosine, not the index score (1 + cos) / 2, with minScore', () => {
     const q = tokens('billing database');
     // index score 0.6 is cosine 0.2: below the 0.3 threshold, so exempt.
-    expect(gravityFactor({ candidate: unrelated, vector: leg(0.6), keyword: null, hint: null }, q, settings.gravity)).toBe(1);
+    expect(gravityFactor({ candidate: unrelated, vector: leg(0.6), keyword: null, hint: null }, q, excess.gravity)).toBe(1);
     // index score 0.9 is cosine 0.8: above it, dampened.
-    expect(gravityFactor({ candidate: unrelated, vector: leg(0.9), keyword: null, hint: null }, q, settings.gravity)).toBeCloseTo(
+    expect(gravityFactor({ candidate: unrelated, vector: leg(0.9), keyword: null, hint: null }, q, excess.gravity)).toBeCloseTo(
       damped(0.9),
       10,
     );
@@ -59,7 +70,7 @@ describe('gravity', () => {
   it('never drops a closer match below a weaker one the threshold exempts', () => {
     const q = tokens('billing database');
     const scored = [0.6, 0.64, 0.66, 0.7, 0.8, 0.95].map(
-      (v) => v * gravityFactor({ candidate: unrelated, vector: leg(v), keyword: null, hint: null }, q, settings.gravity),
+      (v) => v * gravityFactor({ candidate: unrelated, vector: leg(v), keyword: null, hint: null }, q, excess.gravity),
     );
     for (let i = 1; i < scored.length; i++) expect(scored[i]!).toBeGreaterThan(scored[i - 1]!);
     expect(scored[5]!).toBeLessThan(0.95);
@@ -67,7 +78,7 @@ describe('gravity', () => {
 
   it('does nothing for a query without meaningful words', () => {
     expect(
-      gravityFactor({ candidate: unrelated, vector: leg(0.9), keyword: null, hint: null }, tokens('what is it?'), settings.gravity),
+      gravityFactor({ candidate: unrelated, vector: leg(0.9), keyword: null, hint: null }, tokens('what is it?'), excess.gravity),
     ).toBe(1);
   });
 
@@ -75,10 +86,7 @@ describe('gravity', () => {
     const off = resolveRecallSettings('default', { dampening: { gravity: { enabled: false } } }).dampening;
     const input = { candidate: unrelated, vector: leg(0.8), keyword: null, hint: null };
     expect(dampeningFactors(input, { queryTokens: tokens('billing'), hubThreshold: Infinity }, off).gravity).toBe(1);
-    expect(dampeningFactors(input, { queryTokens: tokens('billing'), hubThreshold: Infinity }, settings).gravity).toBeCloseTo(
-      damped(0.8),
-      10,
-    );
+    expect(dampeningFactors(input, { queryTokens: tokens('billing'), hubThreshold: Infinity }, settings).gravity).toBeCloseTo(0.5, 10);
   });
 });
 

@@ -41,8 +41,10 @@ export function dampeningFactors(input: DampeningInput, context: DampeningContex
 /**
  * Penalizes a "semantic hallucination": a result found only by meaning (a vector score, no
  * keyword or hint match) whose cosine similarity exceeds `minScore` yet shares no word with the query.
- * The penalty scales the index score's excess over the threshold, keeping such results in vector order.
- * Results reached only through the graph boost are left alone — the boost only adds.
+ * By default (`formula: 'flat'`, the design's rule) the score is multiplied by the penalty; with
+ * `'excess'` the penalty scales only the index score's excess over the threshold, keeping such
+ * results in vector order (docs/deviations.md has both measured). Results reached only through
+ * the graph boost are left alone — the boost only adds.
  */
 export function gravityFactor(input: DampeningInput, tokens: ReadonlySet<string>, settings: DampeningSettings['gravity']): number {
   const { vector, keyword, hint, candidate } = input;
@@ -50,6 +52,7 @@ export function gravityFactor(input: DampeningInput, tokens: ReadonlySet<string>
   if (!vector || keyword || hint || indexScoreToCosine(vector.raw) <= settings.minScore || tokens.size === 0) return 1;
   const overlaps = queryTokens(candidate.content).some((token) => tokens.has(token));
   if (overlaps) return 1;
+  if (settings.formula === 'flat') return settings.penalty;
   // Only the part above the threshold is scaled, so a closer match never falls behind a weaker
   // one the threshold exempts (a flat factor would invert them around the threshold).
   const threshold = (1 + settings.minScore) / 2;

@@ -100,7 +100,7 @@ describe('rankCandidates', () => {
     expect(decision?.importance).toBeCloseTo(0.9);
     const hallucination = ranked.find((r) => r.candidate.memoryId === 'hallucination')?.explanation;
     expect(hallucination).toMatchObject({ hub: 0.7, resolution: 1 });
-    expect(hallucination?.gravity).toBeCloseTo((0.65 + 0.5 * (0.75 - 0.65)) / 0.75, 10);
+    expect(hallucination?.gravity).toBeCloseTo(0.5, 10);
   });
 
   it('computes the hub threshold from the candidates when none is given', () => {

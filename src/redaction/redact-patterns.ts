@@ -181,10 +181,35 @@ export const POST_ASSIGNMENT_PATTERNS: readonly SpanPattern[] = [
   {
     kind: 'BASE64_BLOB',
     regex: /(?<![A-Za-z0-9+/=])[A-Za-z0-9+/]{64,}={0,2}(?:\n[A-Za-z0-9+/]{64,}={0,2})*(?![A-Za-z0-9+/=])/g,
-    // Mixed case and digits: keeps hex digests (sha256) and long plain words out.
-    accept: (s) => /[A-Z]/.test(s) && /[a-z]/.test(s) && /\d/.test(s),
+    // Mixed case and digits: keeps hex digests (sha256) and long plain words out; public material
+    // in its usual place stays too (publicBase64).
+    accept: (s, _, before) => /[A-Z]/.test(s) && /[a-z]/.test(s) && /\d/.test(s) && !publicBase64(before) && !SSH_PUBLIC_KEY_BODY.test(s),
   },
 ];
+
+/**
+ * Base64 that is public by its place, never a secret: a content digest in Subresource Integrity
+ * form (`integrity="sha384-…"`, package-lock and yarn.lock `integrity sha512-…`, CSP `'sha256-…'`,
+ * Nix `sha256-…`), a data URI's payload (`data:image/png;base64,…`), an SSH public key
+ * (`ssh-ed25519 AAAA…`, `ecdsa-sha2-nistp256 …`), and the body of a PEM certificate, public key
+ * or PGP public key block or signature. Hex digests (sha256sum lines,
+ * `@sha256:` image digests, git commit ids) never match BASE64_BLOB (no capitals). A base64 value
+ * under a secret's name is the key=value rules' (secret-assignments.ts) and stays masked.
+ */
+const PUBLIC_BASE64_BEFORE = [
+  /(?<![A-Za-z0-9])(?:sha(?:1|256|384|512)|md5)-$/i,
+  // A data URI's payload (`data:image/png;base64,iVBOR…`): content, not a credential.
+  /(?<![\w-])data:[\w.+-]{1,40}\/[\w.+-]{1,80}(?:;[\w.+-]{1,40}=[\w.+-]{1,80}){0,3};base64,$/i,
+  /(?<![\w-])(?:ssh-(?:rsa|dss|ed25519|ed448)|ecdsa-sha2-nistp(?:256|384|521)|sk-(?:ssh-ed25519|ecdsa-sha2-nistp256)@openssh\.com)(?:-cert-v01@openssh\.com)?[ \t]+$/,
+  /-----BEGIN (?:CERTIFICATE|TRUSTED CERTIFICATE|X509 CERTIFICATE|CERTIFICATE REQUEST|NEW CERTIFICATE REQUEST|X509 CRL|PUBLIC KEY|RSA PUBLIC KEY|SSH2 PUBLIC KEY|PGP PUBLIC KEY BLOCK|PGP SIGNATURE)-----(?:\r?\n[A-Za-z-]{1,40}: [^\n]{0,120}){0,4}\s*$/,
+];
+
+/** An OpenSSH public key's body starts with its encoded type name ("ssh-rsa", "ssh-ed25519", "ecdsa-sha2-…"). */
+const SSH_PUBLIC_KEY_BODY = /^AAAA(?:B3NzaC1yc2E|C3NzaC1lZDI1NTE5|E2VjZHNhLXNoYTItbmlzdHA|B3NzaC1kc3M|C3NrLXNzaC1lZDI1NTE5|InNrLWVjZHNh)/;
+
+export function publicBase64(before: string): boolean {
+  return PUBLIC_BASE64_BEFORE.some((re) => re.test(before));
+}
 
 const CARD_PREFIX = /^(?:4|5[1-5]|2[2-7]|3[47]|6(?:011|5)|35|30[0-5]|36|38)/;
 

@@ -11,8 +11,8 @@ export interface SpanPattern {
   /** Global regex. With `keepPrefix`, group 1 is kept and group 2 (the rest of the match) is the secret. */
   regex: RegExp;
   keepPrefix?: boolean;
-  /** A further check on the secret text; a match it refuses is left alone. */
-  accept?: (secret: string, prefix: string) => boolean;
+  /** A further check on the secret text (and up to 300 characters before the match); a match it refuses is left alone. */
+  accept?: (secret: string, prefix: string, before: string) => boolean;
 }
 
 // Not preceded by a letter, digit or "_", so a format never matches from the middle of a word

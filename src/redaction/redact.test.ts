@@ -241,6 +241,9 @@ describe('redactSecrets: code is not a secret (#24)', () => {
     'DB_PASSWORD=${DB_PASSWORD}',
     'JWT_SECRET=<your-jwt-secret>',
     'API_KEY=your-api-key-here',
+    'API_KEY=your_api_key',
+    'DB_PASSWORD=my_secret_password',
+    'SECRET=YOUR_32_CHAR_SECRET',
     'password: "{{ vault_db_password }}"',
     'MAIL_PASSWORD=changeme',
     'token=***',
@@ -317,6 +320,15 @@ describe('redactSecrets: secrets named by structure (#24)', () => {
     expect(redact('export STRIPE_SECRET="purple monkey"').text).toBe('export STRIPE_SECRET="[SECRET]"');
     expect(redact('database:\n  password: meadowlantern\n  pool: 5').text).toBe('database:\n  password: [PASSWORD]\n  pool: 5');
     expect(redact('SMTP_PASS=Tr0ub4dor&3').text).toBe('SMTP_PASS=[PASSWORD]');
+  });
+
+  it('masks a value that only starts like a placeholder ("my_", "your-"): the rest is not words', () => {
+    // Found by the property tests (seeds 894294236, 267957057): "my_" + a chosen password passed as a stand-in.
+    expect(redact('export DB_PASSWORD="my_AAAAA0A"').text).toBe('export DB_PASSWORD="[PASSWORD]"');
+    expect(redact('Server=sql;User Id=svc;Password=mY_AAAAAA0A;Encrypt=true').text).toBe(
+      'Server=sql;User Id=svc;Password=[PASSWORD];Encrypt=true',
+    );
+    expect(redact('API_KEY=your-Xk29fQ').text).toBe('API_KEY=[API_KEY]');
   });
 
   it('masks JSON pairs under any secret-named key', () => {

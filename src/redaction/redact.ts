@@ -8,6 +8,7 @@ import { LinearRegExp } from './extra-patterns.js';
 import { ValidationError } from '../errors.js';
 import { EMAIL_PATTERN, POST_ASSIGNMENT_PATTERNS, PRE_ASSIGNMENT_PATTERNS, type SpanPattern } from './redact-patterns.js';
 import { redactAssignments } from './secret-assignments.js';
+import { codeSecrets } from './secret-codes.js';
 
 export interface ExtraRedactionPattern {
   /** UPPER_SNAKE; the placeholder becomes `[KIND]`. */
@@ -41,6 +42,8 @@ export const DEFAULT_REDACTION_ENABLED = true;
 export const DEFAULT_REDACT_EMAILS = true;
 
 const KIND = /^[A-Z][A-Z0-9_]*$/;
+/** Characters before a match a pattern's `accept` may read (bounded, so every pattern stays linear). */
+const BEFORE_WINDOW = 300;
 
 /**
  * Masks secrets in `text`. Throws PiiRejectedError when a secret is announced but its value
@@ -58,6 +61,8 @@ export function redactSecrets(text: string, options: RedactionOptions = {}): Red
 
   let out = text;
   for (const p of PRE_ASSIGNMENT_PATTERNS) out = applyPattern(out, p, add);
+  // Codes before key=value: a numbered seed phrase ("1. legal 2. winner …") is the code rules' whole.
+  out = maskSpans(out, codeSecrets(out), add);
   const assigned = redactAssignments(out, options.rejectUnmaskable ?? true);
   out = assigned.text;
   for (const [kind, n] of assigned.counts) add(kind, n);
@@ -69,13 +74,27 @@ export function redactSecrets(text: string, options: RedactionOptions = {}): Red
   return { text: out, redactions: [...counts].map(([kind, count]) => ({ kind, count })) };
 }
 
+/** Masks spans in text order, the later of two overlapping ones left as it is. */
+function maskSpans(text: string, spans: ReturnType<typeof codeSecrets>, add: (kind: string, n: number) => void): string {
+  let out = '';
+  let at = 0;
+  for (const s of spans) {
+    if (s.start < at) continue;
+    out += `${text.slice(at, s.start)}[${s.kind}]`;
+    at = s.end;
+    add(s.kind, 1);
+  }
+  return out + text.slice(at);
+}
+
 function applyPattern(text: string, p: SpanPattern, add: (kind: string, n: number) => void): string {
   let n = 0;
   const out = text.replace(p.regex, (match: string, ...groups: unknown[]) => {
     if (match.length === 0) return match;
     const prefix = p.keepPrefix ? String(groups[0] ?? '') : '';
     const secret = match.slice(prefix.length);
-    if (p.accept && !p.accept(secret, prefix)) return match;
+    const offset = groups.find((g) => typeof g === 'number') as number;
+    if (p.accept && !p.accept(secret, prefix, text.slice(Math.max(0, offset - BEFORE_WINDOW), offset))) return match;
     n += 1;
     return `${prefix}[${p.kind}]`;
   });

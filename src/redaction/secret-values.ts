@@ -227,11 +227,65 @@ const PLACEHOLDER_WORDS = new Set([
   'yourpassword',
 ]);
 const PLACEHOLDER_SHAPE =
-  /^(?:\$\{?[A-Za-z_][\w.]*\}?|\$\(.*\)|%[A-Za-z_]\w*%|<[^<>]*>|\{\{.*\}\}|\$\{\{.*\}\}|\{[A-Za-z_][\w.]*\}|\[[A-Z][A-Z0-9_]*\]|:?[*•.xX#?-]{3,}|(?:your|my|the|some|insert|enter|add|put)[-_ ].*|.*[-_](?:here|goes[-_]here|placeholder)|process\.env\.\w+|env\(.*\)|secrets?\.[A-Za-z_]\w*|%[sdrif]|%\([a-z_]+\)s|\?|\$\d+|:[a-z_]\w*|@[a-z_]\w*)$/i;
+  /^(?:\$\{?[A-Za-z_][\w.]*\}?|\$\(.*\)|%[A-Za-z_]\w*%|<[^<>]*>|\{\{.*\}\}|\$\{\{.*\}\}|\{[A-Za-z_][\w.]*\}|\[[A-Z][A-Z0-9_]*\]|:?[*•.xX#?-]{3,}|.*[-_](?:here|goes[-_]here|placeholder)|process\.env\.\w+|env\(.*\)|secrets?\.[A-Za-z_]\w*|%[sdrif]|%\([a-z_]+\)s|\?|\$\d+|:[a-z_]\w*|@[a-z_]\w*)$/i;
+
+/** `your-api-key`, `my_secret_token`, `YOUR_32_CHAR_SECRET`, `enter your password`: an owner word, then words. */
+const OWNED_PLACEHOLDER = /^(?:your|my|the|some|insert|enter|add|put)[-_ ](.+)$/i;
+/** Names placeholders are written with that the dictionary does not hold ("password" is not in it). */
+const PLACEHOLDER_TERMS = new Set([
+  'password',
+  'passphrase',
+  'token',
+  'credential',
+  'credentials',
+  'username',
+  'api',
+  'db',
+  'sql',
+  'url',
+  'uri',
+  'id',
+  'jwt',
+  'pat',
+  'ssh',
+  'aws',
+  'gcp',
+  'oauth',
+  'smtp',
+  'app',
+  'auth',
+  'pw',
+  'pwd',
+  'passwd',
+  'pass',
+  'creds',
+  'env',
+  'dev',
+  'prod',
+  'org',
+  'repo',
+  'char',
+  'chars',
+  'hex',
+  'b64',
+]);
+
+/**
+ * Whether the words after "your"/"my"/… are words: `my_password` is a stand-in, `my_S3cr3tP4ss` or
+ * `mY_AAAAAA0A` is a value someone chose, however it starts. Every piece a dictionary word, a known
+ * abbreviation or a bare number, and at least one a word.
+ */
+function isOwnedPlaceholder(value: string): boolean {
+  const rest = OWNED_PLACEHOLDER.exec(value)?.[1];
+  if (rest === undefined) return false;
+  const pieces = rest.split(/[-_ .]+/).filter((p) => p !== '');
+  const isWord = (p: string) => /^[a-z]+$/i.test(p) && (PLACEHOLDER_TERMS.has(p.toLowerCase()) || isKnownWord(p));
+  return pieces.length > 0 && pieces.every((p) => isWord(p) || /^\d+$/.test(p)) && pieces.some(isWord);
+}
 
 /** A stand-in rather than a value: `${X}`, `<token>`, `{{token}}`, `***`, `changeme`, `your-api-key`. */
 export function isPlaceholder(value: string): boolean {
-  return PLACEHOLDER_WORDS.has(value.toLowerCase()) || PLACEHOLDER_SHAPE.test(value);
+  return PLACEHOLDER_WORDS.has(value.toLowerCase()) || PLACEHOLDER_SHAPE.test(value) || isOwnedPlaceholder(value);
 }
 
 /** Type names as they follow a field name in TypeScript, Python, SQL, GraphQL, Go, Rust, schemas. */

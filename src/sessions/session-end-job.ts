@@ -1,10 +1,12 @@
 import type { Executor } from '../db/index.js';
 import { derivedId } from '../db/index.js';
-import { getSession, jobSession, memoryTexts, saveSummary, sessionMemories } from '../db/index.js';
+import { getSession, jobSession, memoryTexts, saveSummary, sessionMemories, type SessionRecord } from '../db/index.js';
 import { transcriptsBySessions } from '../db/index.js';
 import type { LlmProvider } from '../llm/index.js';
 import type { Logger } from '../logger.js';
+import type { RememberService } from '../write/index.js';
 import { scoreContinuity } from './continuity.js';
+import { SESSION_SUMMARY_TAG } from './session-service.js';
 import { deterministicSummary, llmSummary, sessionText, type SessionMaterial, type SessionSummary } from './summary.js';
 
 /** Memories of the session the summary reads at most. */
@@ -24,6 +26,8 @@ export interface FeedbackSink {
 
 export interface SessionEndDeps {
   executor: Executor;
+  /** Stores the summary as a memory of the session's namespace (the write path: redacted, deduplicated). */
+  writer: Pick<RememberService, 'rememberBatch'>;
   provider: LlmProvider;
   feedback: FeedbackSink;
   logger: Logger;
@@ -35,6 +39,8 @@ export interface SessionEndResult {
   outcome: string;
   summarizer?: string;
   continuityScore?: number;
+  /** The summary's memory (null when it held nothing to store). */
+  summaryMemoryId?: string | null;
   injected?: number;
   used?: number;
   feedback?: { applied: boolean; aspectsUpdated: number };
@@ -64,7 +70,8 @@ export async function runSessionEnd(deps: SessionEndDeps, jobId: string): Promis
     prompts: session.recentQueries,
     memories: [...contents, ...toolResults],
   };
-  const summary = await summarize(deps, material);
+  // Summarized once: a re-run (a lost reply, a retry) stores the same summary again, which the write path finds a duplicate of.
+  const summary = storedSummary(session) ?? (await summarize(deps, material));
 
   const injected = await memoryTexts(executor, job.namespace, session.injectedIds);
   const byId = new Map(injected.map((m) => [m.id, m]));
@@ -95,15 +102,69 @@ export async function runSessionEnd(deps: SessionEndDeps, jobId: string): Promis
     },
     now: new Date().toISOString(),
   });
+  const summaryMemoryId = await storeSummaryMemory(deps, session, summary);
   return {
     sessionId: job.sessionId,
     outcome: 'summarized',
     summarizer: summary.summarizer,
+    summaryMemoryId,
     continuityScore: continuity.score,
     injected: ordered.length,
     used: continuity.used,
     feedback: { applied: feedback.applied, aspectsUpdated: feedback.aspectsUpdated },
   };
+}
+
+function storedSummary(s: SessionRecord): SessionSummary | null {
+  if (!s.summarizedAt) return null;
+  return {
+    request: s.summaryRequest ?? '',
+    investigated: s.summaryInvestigated ?? '',
+    learned: s.summaryLearned ?? '',
+    nextSteps: s.summaryNextSteps ?? '',
+    summarizer: s.summarizer ?? 'deterministic',
+  };
+}
+
+/** The summary as a memory's text: which session, then its four fields (the empty ones left out); null when all are empty. */
+export function summaryMemoryText(s: Pick<SessionRecord, 'sessionId' | 'project' | 'endedAt'>, summary: SessionSummary): string | null {
+  const fields: Array<[string, string]> = [
+    ['Request', summary.request],
+    ['Investigated', summary.investigated],
+    ['Learned', summary.learned],
+    ['Next steps', summary.nextSteps],
+  ];
+  const lines = fields.filter(([, v]) => v.trim()).map(([k, v]) => `${k}: ${v.trim()}`);
+  if (lines.length === 0) return null;
+  const where = s.project ? ` in ${s.project}` : '';
+  const when = s.endedAt ? `, ended ${s.endedAt.slice(0, 10)}` : '';
+  return [`Summary of session ${s.sessionId}${where}${when}.`, ...lines].join('\n');
+}
+
+/**
+ * The summary stored as an episodic memory of the session's namespace, carrying the session's
+ * id and the session-summary tag, so recall and search find it and the next session's start
+ * context leads with it.
+ */
+async function storeSummaryMemory(deps: SessionEndDeps, session: SessionRecord, summary: SessionSummary): Promise<string | null> {
+  const content = summaryMemoryText(session, summary);
+  if (!content) return null;
+  const [outcome] = await deps.writer.rememberBatch(
+    [
+      {
+        namespace: session.namespace,
+        content,
+        type: 'episodic',
+        sessionId: session.sessionId,
+        source: SESSION_END_ACTOR,
+        tags: [SESSION_SUMMARY_TAG],
+        occurredAt: session.endedAt ?? null,
+      },
+    ],
+    { actor: SESSION_END_ACTOR },
+  );
+  if (outcome?.error) throw outcome.error;
+  return outcome?.result?.memory.id ?? null;
 }
 
 /** The model's summary when it is reachable and answers the four fields; the deterministic one otherwise. */

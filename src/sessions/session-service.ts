@@ -10,8 +10,10 @@ import {
   latestNamespaceCheckpoint,
   markCheckpoint,
   pinnedAndConstraints,
+  previousSummarizedSession,
   queueEndJob,
   recordEvent,
+  sessionLessons,
   sessionStats,
   startSessionRecord,
   type SessionRecord,
@@ -49,7 +51,11 @@ export interface ContextRecall {
 }
 
 /** Memories of each kind a start-of-session context considers (before the character budget). */
-export const CONTEXT_LIMITS = { pinned: 20, project: 20, global: 10 } as const;
+export const CONTEXT_LIMITS = { pinned: 20, project: 20, global: 10, lessons: 5 } as const;
+/** Characters of each tool result the previous session taught, as the start context shows it. */
+const LESSON_CHARS = 300;
+/** The tag of a session's summary memory (written by the session-end job). */
+export const SESSION_SUMMARY_TAG = 'session-summary';
 /** Characters of a checkpoint's digest as stored. */
 export const CHECKPOINT_DIGEST_CHARS = 2_000;
 export const MAX_SESSION_ID_CHARS = 256;
@@ -71,7 +77,7 @@ export interface StartInput {
 }
 
 export interface ContextSection {
-  name: 'pinned' | 'checkpoint' | 'project' | 'global';
+  name: 'previous' | 'pinned' | 'checkpoint' | 'project' | 'global';
   items: number;
 }
 
@@ -140,6 +146,21 @@ function storedText(text: string | null | undefined, max: number): string | null
   return line ? redactStored(line) : null;
 }
 
+/** The summary's fields as context lines (the empty ones left out). */
+function summaryLines(s: SessionRecord): string[] {
+  const fields: Array<[string, string | null]> = [
+    ['request', s.summaryRequest],
+    ['learned', s.summaryLearned],
+    ['next steps', s.summaryNextSteps],
+  ];
+  return fields.filter(([, v]) => v?.trim()).map(([k, v]) => `${k}: ${v}`);
+}
+
+function previousLabel(s: SessionRecord): string {
+  const ended = s.endedAt ? `, ended ${s.endedAt.slice(0, 10)}` : '';
+  return `session ${s.sessionId}${s.project ? ` in ${s.project}` : ''}${ended}`;
+}
+
 const memoryLine = (m: MemoryRecord) => `[${m.type}${m.pinned ? ', pinned' : ''}] ${m.content}`;
 
 /**
@@ -162,24 +183,29 @@ export class SessionService {
     if (existing?.status === 'ended') throw new ConflictError(`session ${sessionId} has ended; start a new one`, { field: 'sessionId' });
 
     const query = input.query?.trim() ? input.query.trim() : null;
+    const previous = await this.previousSession(input.namespace, sessionId);
     const pinned = await pinnedAndConstraints(this.executor, input.namespace, CONTEXT_LIMITS.pinned);
     const checkpoint = await latestNamespaceCheckpoint(this.executor, input.namespace, sessionId);
-    const project = await this.best(
-      input.namespace,
-      query,
-      pinned.map((m) => m.id),
-      CONTEXT_LIMITS.project,
-    );
+    const shown = new Set([...pinned.map((m) => m.id), ...(previous?.memoryIds ?? [])]);
+    const lessons = previous?.lessons.filter((m) => !pinned.some((p) => p.id === m.id)) ?? [];
+    const project = await this.best(input.namespace, query, [...shown], CONTEXT_LIMITS.project);
     const globalNs = this.settings.globalNamespace;
     const global =
       globalNs && globalNs !== input.namespace && input.canReadGlobal ? await this.best(globalNs, query, [], CONTEXT_LIMITS.global) : [];
+    // The previous session's end checkpoint says less than its summary: shown only when it is this session's own, or no summary is.
+    const showCheckpoint = checkpoint && (checkpoint.sessionId === sessionId || checkpoint.sessionId !== previous?.session.sessionId);
 
-    const names: Array<ContextSection['name']> = ['pinned', 'checkpoint', 'project', 'global'];
+    const names: Array<ContextSection['name']> = ['previous', 'pinned', 'checkpoint', 'project', 'global'];
     const sections: DigestSection[] = [
+      {
+        title: previous ? `## What the last session learned (${previousLabel(previous.session)})` : '',
+        lines: previous ? [...summaryLines(previous.session), ...lessons.map((m) => `taught: ${clipLine(m.content, LESSON_CHARS)}`)] : [],
+        ids: previous ? [...summaryLines(previous.session).map(() => ''), ...lessons.map((m) => m.id)] : [],
+      },
       { title: '## Pinned memories and constraints', lines: pinned.map(memoryLine), ids: pinned.map((m) => m.id) },
       {
         title: `## Where the last session stood (${checkpoint?.sessionId === sessionId ? 'this session' : 'previous session'})`,
-        lines: checkpoint
+        lines: showCheckpoint
           ? checkpoint.digest
               .split('\n')
               .filter((l) => l.trim() && !l.startsWith('## Checkpoint'))
@@ -207,8 +233,24 @@ export class SessionService {
       maxChars,
       sections: names.map((name, i) => ({ name, items: fitted.written[i] ?? 0 })),
       omitted: fitted.omitted,
-      checkpointId: checkpoint?.id ?? null,
+      checkpointId: showCheckpoint ? checkpoint.id : null,
     };
+  }
+
+  /**
+   * The newest summarized session of the namespace besides this one: its summary, and the
+   * memories it stored as new (its tool results and remembers that taught something), most
+   * important first. Its summary memory is left out of the lessons (the summary is shown).
+   */
+  private async previousSession(
+    namespace: string,
+    sessionId: string,
+  ): Promise<{ session: SessionRecord; lessons: MemoryRecord[]; memoryIds: string[] } | null> {
+    const session = await previousSummarizedSession(this.executor, namespace, sessionId);
+    if (!session) return null;
+    const stored = await sessionLessons(this.executor, namespace, session.sessionId, CONTEXT_LIMITS.lessons + 1);
+    const lessons = stored.filter((m) => !m.tags.includes(SESSION_SUMMARY_TAG)).slice(0, CONTEXT_LIMITS.lessons);
+    return { session, lessons, memoryIds: stored.map((m) => m.id) };
   }
 
   private async best(namespace: string, query: string | null, exclude: readonly string[], limit: number): Promise<MemoryRecord[]> {

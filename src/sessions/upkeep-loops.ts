@@ -7,8 +7,14 @@ import { PeriodicTask } from '../upkeep/index.js';
 import { runDecayPass, type DecayReport } from './decay.js';
 import type { SessionService } from './session-service.js';
 
-/** Compression queues at most this many sessions per namespace per check (compressSessions' default). */
-const COMPRESSION_MAX_SESSIONS = 20;
+/**
+ * Sessions a check queues per namespace over the threshold: the oldest half of the threshold (at
+ * least one), as the design's compression algorithm takes them (sessions_to_compress =
+ * compression_threshold / 2); the next check takes the next half while the namespace stays over.
+ */
+export function sessionsPerCompression(threshold: number): number {
+  return Math.max(1, Math.floor(threshold / 2));
+}
 const COMPRESSION_MAX_NAMESPACES = 100;
 /** A pass that filled a batch runs again after this pause, up to this many times in a row. */
 const AGAIN_MS = 1_000;
@@ -106,8 +112,9 @@ export class SessionUpkeep {
       const jobs = await queueSessionCompression(this.executor, {
         namespace,
         olderThan,
-        minSessions: this.config.COMPRESSION_AUTO_MIN_SESSIONS,
-        maxSessions: COMPRESSION_MAX_SESSIONS,
+        // The namespace is over the threshold (counted above): take its oldest half, whatever is left.
+        minSessions: 1,
+        maxSessions: sessionsPerCompression(this.config.COMPRESSION_AUTO_MIN_SESSIONS),
         maxAttempts: this.config.WORKER_MAX_ATTEMPTS,
       });
       queued += jobs.length;

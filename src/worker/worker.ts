@@ -134,6 +134,7 @@ export function createWorker(deps: WorkerDeps): Worker {
       }),
       createSessionEndHandler({
         executor,
+        writer: deps.remember,
         provider,
         feedback: deps.feedback ?? new AspectFeedback(executor),
         logger,

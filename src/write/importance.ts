@@ -15,6 +15,9 @@ export interface ImportanceOptions {
   salienceWeight?: number;
 }
 
+/** A document's chunk: the design's fixed importance (a document is ingested whole, never refused by MIN_IMPORTANCE_TO_STORE). */
+export const DOCUMENT_CHUNK_IMPORTANCE = 0.3;
+
 /** importance = novelty · 0.6 + salience · 0.4: what is new weighs more than how it is said. */
 export const IMPORTANCE_NOVELTY_WEIGHT = 0.6;
 export const IMPORTANCE_SALIENCE_WEIGHT = 0.4;

@@ -16,6 +16,7 @@ import { queryTokens, toLuceneQuery } from '../text/lucene.js';
 import { tokenize } from '../deep/contradiction.js';
 import { wellFormedText } from '../text/index.js';
 import { chunkText } from './chunk.js';
+import { echoCandidates, remainderOf } from './echo-guard.js';
 import { classifyMemoryType, salienceScore } from './importance.js';
 import { normalizeContent } from './normalize.js';
 import { redactSecrets } from '../redaction/redact.js';
@@ -101,6 +102,18 @@ const WORDS = [
   'a.b(c)',
   'self.password',
   '"auth": "',
+  // Codes named in a sentence and public digests (#32).
+  'gate code',
+  'the code for the gate is',
+  'is the gate code',
+  'use 1234 as the',
+  'enter 1234 at the',
+  'Recovery codes:',
+  'seed phrase',
+  'combination',
+  'sha384-',
+  'ssh-rsa',
+  '-----BEGIN CERTIFICATE-----',
 ];
 
 function adversarialInputs(): Array<[string, string]> {
@@ -210,6 +223,10 @@ const STAGES: Record<string, (text: string) => unknown> = {
   // Sessions and decay (src/sessions): expiry phrases, digest lines, the summary without a model.
   expiry: (t) => parseExpiry(t, new Date('2026-01-01T00:00:00Z')),
   digestLine: (t) => clipLine(t, 500),
+  echoGuard: (t) => {
+    const { lines, candidates } = echoCandidates('ns', t);
+    return remainderOf(lines, new Set(candidates.map((c) => c.line)));
+  },
   sessionSummary: (t) => deterministicSummary({ transcript: t, prompts: [t.slice(0, 300)], memories: [t] }),
   continuity: (t) => scoreContinuity([{ id: 'm', content: t }], t, []),
   entities: extractEntities,

@@ -11,12 +11,13 @@ import type { Logger } from '../logger.js';
 import { namespaceToken, type TextCleanup } from '../text/index.js';
 import { batchNeighbours, mergeNeighbours, type BatchMemory } from './batch-dedup.js';
 import { bestWholeMemoryMatch, dedupKey as keyFor } from './dedup.js';
+import { echoedMemories, planEchoes, recordEchoPlans, type EchoInfo } from './echo-guard.js';
 import { prepareMemory, type PreparedMemory, type PrepareOptions } from './prepare.js';
-import { importanceScore, noveltyScore } from './importance.js';
-import { validateRememberInput, type InputLimits, type RememberInput } from './validate-input.js';
+import { DOCUMENT_CHUNK_IMPORTANCE, importanceScore, noveltyScore } from './importance.js';
+import { validateRememberInput, type InputLimits, type RememberInput, type ValidatedInput } from './validate-input.js';
 import { chunkInserts, contentProps, historyInsert, jobInserts, mentionInserts, type JobSettings } from './write-inserts.js';
 
-export type DedupAction = 'STORED_NEW' | 'DUPLICATE_EXACT' | 'DUPLICATE_SEMANTIC' | 'NEAR_DUPLICATE';
+export type DedupAction = 'STORED_NEW' | 'DUPLICATE_EXACT' | 'DUPLICATE_SEMANTIC' | 'NEAR_DUPLICATE' | 'ECHO';
 
 export interface RememberResult {
   memory: MemoryRecord;
@@ -26,6 +27,8 @@ export interface RememberResult {
   textCleanup: TextCleanup;
   tags: string[];
   importance: number;
+  /** The echo guard (echo-guard.ts): the lines that repeated memories of the namespace; absent when none did. */
+  echo?: EchoInfo;
 }
 
 export type BatchOutcome =
@@ -79,7 +82,7 @@ export interface RememberBatchOptions {
 /** The actor of writes that name none (tests, tools without a principal). */
 export const DEFAULT_ACTOR = 'api';
 
-type Item = { index: number; prepared: PreparedMemory };
+type Item = { index: number; prepared: PreparedMemory; input: ValidatedInput };
 
 interface Pending {
   index: number;
@@ -135,11 +138,15 @@ export class RememberService {
       // does not hold the event loop (and every other tenant's requests) for seconds.
       if (index > 0) await yieldToEventLoop();
       try {
-        todo.push({ index, prepared: prepareMemory(validateRememberInput(input, this.settings), this.settings) });
+        const validated = validateRememberInput(input, this.settings);
+        todo.push({ index, prepared: prepareMemory(validated, this.settings), input: validated });
       } catch (error) {
         outcomes.push({ index, error: asItemError(error) });
       }
     }
+    // No memory from memory: the deep path's own facts are checked by exact dedup alone.
+    const echoes = new Map<number, EchoInfo>();
+    if (!options.derivedFrom) todo = await this.guardEchoes(todo, outcomes, echoes, options.actor ?? DEFAULT_ACTOR);
 
     for (let round = 1; todo.length > 0; round += 1) {
       if (round > MAX_DEDUP_ROUNDS) {
@@ -154,7 +161,57 @@ export class RememberService {
       outcomes.push(...result.outcomes);
       todo = result.stale;
     }
-    return outcomes.sort((a, b) => a.index - b.index);
+    return outcomes
+      .map((o) => (o.result && echoes.has(o.index) ? { index: o.index, result: { ...o.result, echo: echoes.get(o.index)! } } : o))
+      .sort((a, b) => a.index - b.index);
+  }
+
+  /**
+   * The echo guard (echo-guard.ts), at one place: an item whose lines repeat memories of its
+   * namespace goes on with its new lines only (prepared again), or, with nothing new, is answered
+   * with the first memory it repeats (action ECHO) and stores nothing. Each is recorded.
+   */
+  private async guardEchoes(todo: Item[], outcomes: BatchOutcome[], echoes: Map<number, EchoInfo>, actor: string): Promise<Item[]> {
+    const plans = await planEchoes(
+      this.executor,
+      todo.map((i) => i.prepared),
+    );
+    if (plans.size === 0) return todo;
+    const records = await echoedMemories(
+      this.executor,
+      [...plans.values()].filter((p) => p.remainder === null).map((p) => p.echo.memoryIds[0]!),
+    );
+    const kept: Item[] = [];
+    todo.forEach((item, position) => {
+      const plan = plans.get(position);
+      const repeated = plan?.remainder === null ? records.get(plan.echo.memoryIds[0]!) : undefined;
+      if (!plan || (plan.remainder === null && !repeated)) {
+        kept.push(item);
+        return;
+      }
+      echoes.set(item.index, plan.echo);
+      if (plan.remainder !== null) {
+        const input = { ...item.input, content: plan.remainder };
+        kept.push({ index: item.index, input, prepared: prepareMemory(input, this.settings) });
+        return;
+      }
+      outcomes.push({
+        index: item.index,
+        result: {
+          memory: repeated!,
+          dedup: { action: 'ECHO', existingId: repeated!.id, similarity: 1 },
+          redactions: item.prepared.redactions,
+          textCleanup: item.prepared.cleanup,
+          tags: item.prepared.tags,
+          importance: repeated!.importance,
+        },
+      });
+    });
+    await recordEchoPlans(
+      this.executor,
+      [...echoes.values()].map((echo) => ({ echo, actor })),
+    );
+    return kept;
   }
 
   /** One pass of dedup and write. Items whose duplicate changed before the write come back as `stale`. */
@@ -177,7 +234,7 @@ export class RememberService {
     const toWrite: Pending[] = [];
     for (const p of pending) {
       if ('duplicateOf' in p) duplicates.push(p.duplicateOf);
-      else if (p.importance < this.settings.minImportanceToStore) {
+      else if (p.importance < this.settings.minImportanceToStore && p.prepared.type !== 'document_chunk') {
         outcomes.push({ index: p.index, error: new ValidationError(`importance ${p.importance} is below MIN_IMPORTANCE_TO_STORE`) });
       } else toWrite.push(p);
     }
@@ -292,7 +349,12 @@ export class RememberService {
       const inBatch = new Set(earlier.map((m) => m.memoryId));
       const best = bestWholeMemoryMatch(perChunk);
       const nearest = perChunk[0]?.[0]?.cosine ?? null;
-      const importance = importanceScore({ novelty: noveltyScore(nearest), salience: item.prepared.salience });
+      // A document's chunk takes the design's fixed 0.3 (docs/deviations.md): a page of reference text
+      // ranks under what an agent chose to remember, however novel its words are.
+      const importance =
+        item.prepared.type === 'document_chunk'
+          ? DOCUMENT_CHUNK_IMPORTANCE
+          : importanceScore({ novelty: noveltyScore(nearest), salience: item.prepared.salience });
       const key = dedupKey(item.prepared);
       const base: Pending = {
         index: item.index,

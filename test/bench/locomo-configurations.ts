@@ -32,6 +32,11 @@ export function loadConfigurations(withVariants: boolean): Record<string, Config
     'full no rerank': { recipe: 'default', overrides: { rerank: { enabled: false } } },
     'full no time window': { recipe: 'default', overrides: { time: { enabled: false } } },
     'full recency on': { recipe: 'default', overrides: { recency: { enabled: true } } },
+    'full recency on half-life 90d': { recipe: 'default', overrides: { recency: { enabled: true, halfLifeDays: 90 } } },
+    'full boost 0.15': { recipe: 'default', overrides: { graph: { boostWeight: 0.15 } } },
+    'full boost 0.05': { recipe: 'default', overrides: { graph: { boostWeight: 0.05 } } },
+    'full importance off': { recipe: 'default', overrides: { importance: { enabled: false } } },
+    'full gravity flat': { recipe: 'default', overrides: { dampening: { gravity: { formula: 'flat' } } } },
     'full entity leg': { recipe: 'default', overrides: { legs: { entity: true } } },
     'full entity leg 0.4': { recipe: 'default', overrides: { legs: { entity: true }, fusion: { entityWeight: 0.4 } } },
     'full entity leg hubs over 30 left out': {

@@ -42,7 +42,7 @@ if (dirs.length === 0) dirs.push(...(process.env.BENCH_LOCOMO_DIRS ?? '').split(
 async function main(): Promise<void> {
   if (dirs.length === 0) {
     throw new Error(
-      'name the dataset folders: npm run bench:locomo -- <dir> [<dir> …] (or BENCH_LOCOMO_DIRS=<dir>,<dir>); see README "Recall quality"',
+      'name the dataset folders: npm run bench:locomo -- <dir> [<dir> …] (or BENCH_LOCOMO_DIRS=<dir>,<dir>); see docs/recall-quality.md',
     );
   }
   if (json) routeConsoleToStderr();

@@ -16,6 +16,7 @@
  * BENCH_NEO4J_URI is set. Targets at 100,000 memories: p50 < 40 ms, p95 < 100 ms.
  */
 import { parseArgs } from 'node:util';
+import neo4j from 'neo4j-driver';
 import { MEMORY_RETURN } from '../../src/db/records.js';
 import type { DedupAction } from '../../src/write/remember-service.js';
 import type { RecallRecipeName, RecallSettingsOverrides } from '../../src/recall/index.js';
@@ -172,7 +173,7 @@ interface SizeResult {
 
 async function ingestTo(bench: BenchServices, corpus: MemoryCorpus, from: number, to: number): Promise<IngestResult> {
   progress(`ingesting ${int(from)} → ${int(to)} memories (rememberBatch × ${opts.batch})…`);
-  const actions: Actions = { STORED_NEW: 0, NEAR_DUPLICATE: 0, DUPLICATE_SEMANTIC: 0, DUPLICATE_EXACT: 0, ERROR: 0 };
+  const actions: Actions = { STORED_NEW: 0, NEAR_DUPLICATE: 0, DUPLICATE_SEMANTIC: 0, DUPLICATE_EXACT: 0, ECHO: 0, ERROR: 0 };
   const tick = progressTicker(5_000);
   const embedBefore = bench.embedder.totalMs;
   const started = performance.now();
@@ -411,8 +412,9 @@ async function runVariants(bench: BenchServices, size: number, queries: BenchQue
 // copies of src/recall/load-memories.ts with parts left out — measurements for the lead's
 // decisions, not the service's code: keep them in step with src/.
 const VECTOR_INDEX_ONLY = `
-CALL db.index.vector.queryNodes('chunk_embedding', $k, $vector) YIELD node, score
-RETURN node.id AS id, score`;
+MATCH (c:Chunk)
+  SEARCH c IN (VECTOR INDEX chunk_embedding FOR $vector WHERE c.namespace = $namespace LIMIT $k) SCORE AS score
+RETURN c.id AS id, score`;
 
 const LOAD_WHERE = `
 UNWIND $ids AS id
@@ -469,7 +471,7 @@ async function runExperiments(bench: BenchServices, size: number, queries: Bench
   const read = (cypher: string, params: Record<string, unknown>) =>
     bench.services.executor.read('bench.experiment', cypher, params).then((r) => r.length);
   const fetch = opts.limit * bench.services.recall.settingsFor().overFetchFactor;
-  // vectorLeg asks the index for k = 2 × limit; the service's limit is recall limit × overFetchFactor.
+  // vectorLeg asks the index for k = 2 × limit chunks; the service's limit is recall limit × overFetchFactor.
   for (const limit of [fetch / 4, fetch / 2, fetch, fetch * 2, fetch * 5]) {
     addShape(
       'vector leg (src vectorLeg)',
@@ -478,7 +480,9 @@ async function runExperiments(bench: BenchServices, size: number, queries: Bench
         (await vectorLeg(bench.services.executor, { namespace: NAMESPACE, vector: c.vector, limit, includeDeleted: false })).length,
     );
   }
-  addShape('vector leg', `index call alone, k ${fetch * 2}`, (c) => read(VECTOR_INDEX_ONLY, { k: fetch * 2, vector: c.vector }));
+  addShape('vector leg', `index call alone, k ${fetch * 2}`, (c) =>
+    read(VECTOR_INDEX_ONLY, { k: neo4j.int(fetch * 2), vector: c.vector, namespace: NAMESPACE }),
+  );
   const loadParams = { namespace: NAMESPACE, includeDeleted: false, includeSuperseded: false, includeCompressed: false };
   const loadLabel = `load ${mean(cases.map((c) => c.ids.length)).toFixed(0)} ids (${mean(cases.map((c) => c.graphOnly)).toFixed(0)} graph-only)`;
   addShape(

@@ -254,6 +254,44 @@ const MAKERS: ReadonlyArray<[string, Maker]> = [
     (_, s) => ({ kind: '', field: 'content', value: `The API key the vendor sent us was ${s} so please update the config.` }),
   ],
   ['sentence: secret word then quoted', (_, s) => ({ kind: '', field: 'content', value: `set the admin password to "${s}" for now` })],
+  // Codes named in a sentence (#32): access codes, one-time and recovery codes, combinations, seed phrases.
+  [
+    'sentence: access code',
+    (rng) => {
+      const code = `${1000 + rng.next(9000)}${rng.pick(['', '-B', '#', '*'])}`;
+      const place = rng.pick(['gate', 'door', 'alarm', 'garage', 'lockbox']);
+      const value = rng.pick([
+        `the ${place} code for the warehouse is ${code}, don't share it`,
+        `${code} is the ${place} code.`,
+        `Use ${code} as the ${place} code tonight.`,
+        `${place} code: ${code}`,
+        `The code for the ${place} is ${code}.`,
+      ]);
+      return { kind: '', field: 'content', value, secrets: [code.replace(/[#*]$/, '')] };
+    },
+  ],
+  [
+    'sentence: one-time or recovery code',
+    (rng) => {
+      const code = rng.pick([String(100000 + rng.next(900000)), `${rng.chars('abcdef0123456789', 4)}-${rng.chars('abcdef0123456789', 4)}`]);
+      const name = rng.pick(['verification code', 'one-time code', '2FA code', 'backup code', 'recovery code']);
+      return { kind: '', field: 'content', value: rng.pick([`Your ${name} is ${code}.`, `${code} is your ${name}`]), secrets: [code] };
+    },
+  ],
+  [
+    'sentence: combination',
+    (rng) => {
+      const combo = `${rng.next(40)}-${rng.next(40)}-${rng.next(40)}`;
+      return { kind: '', field: 'content', value: `the combination to the safe is ${combo}, write it down`, secrets: [combo] };
+    },
+  ],
+  [
+    'sentence: seed phrase',
+    (rng) => {
+      const phrase = Array.from({ length: 12 }, () => rng.pick(WORDS.filter((w) => w.length <= 8))).join(' ');
+      return { kind: '', field: 'content', value: `here's my seed phrase — ${phrase}`, secrets: [phrase] };
+    },
+  ],
   [
     'vendor token (metadata)',
     (rng) => {

@@ -83,17 +83,15 @@ const NS = {
 };
 
 type Actions = Record<DedupAction | 'ERROR', number>;
-const noActions = (): Actions => ({ STORED_NEW: 0, NEAR_DUPLICATE: 0, DUPLICATE_SEMANTIC: 0, DUPLICATE_EXACT: 0, ERROR: 0 });
+const noActions = (): Actions => ({ STORED_NEW: 0, NEAR_DUPLICATE: 0, DUPLICATE_SEMANTIC: 0, DUPLICATE_EXACT: 0, ECHO: 0, ERROR: 0 });
 
 /** Operation names of the write path (src/write/remember-service.ts) in call order. */
 const STAGES: Array<[key: string, label: string]> = [
   ['memories.by-dedup-keys', 'exact dedup query'],
   ['embed', 'embed (model)'],
   ['chunks.nearest', 'semantic dedup query (vector index)'],
-  // src/db/search/vector.ts: index top k (complete), else a count and an exact scan of a small namespace.
-  ['vectors.index', 'semantic dedup: vector index search'],
-  ['vectors.namespaceChunks', 'semantic dedup: namespace chunk count'],
-  ['vectors.exact', 'semantic dedup: exact scan of the namespace'],
+  // src/db/search/vector.ts: the batch's vectors, one in-index filtered search per vector.
+  ['vectors.search', 'semantic dedup: vector index search (SEARCH … WHERE namespace)'],
   ['remember', 'write transaction'],
   ['memories.by-ids', 'reload of the stored records'],
 ];

@@ -122,9 +122,7 @@ const MISSING_INDEXES: Scans = {
   ],
   'db/queries/memory-page#COUNT_MEMORIES': [{ scan: 'NodeByLabelScan :Memory', reason: NAMESPACE_ONLY }],
   'db/queries/memory-page#PAGE_MEMORIES': [{ scan: 'NodeByLabelScan :Memory', reason: NAMESPACE_ONLY }],
-  'db/queries/sessions#BEST': [
-    { scan: 'NodeIndexScan RANGE :Memory(id)', reason: `${NAMESPACE_ONLY}; it reads the whole memory_id index` },
-  ],
+  'db/queries/sessions#BEST': [{ scan: 'NodeByLabelScan :Memory', reason: NAMESPACE_ONLY }],
   'db/queries/sessions#LATEST_CHECKPOINT': [{ scan: 'NodeByLabelScan :Checkpoint', reason: 'no index on Checkpoint at all' }],
   'db/queries/sessions#PINNED_AND_CONSTRAINTS': [{ scan: 'NodeByLabelScan :Memory', reason: NAMESPACE_ONLY }],
   'db/queries/sessions#STATS': [

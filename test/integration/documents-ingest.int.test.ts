@@ -20,7 +20,7 @@ const PAGE = `<!doctype html><html><head><title>Quarterly Ops &amp; Review</titl
 <noscript>noscript-marker</noscript></body></html>`;
 const BIG = 'x'.repeat(64 * 1024);
 
-const DOC = `id status error title contentType chunksDone chunksTotal progress attempts chunks(first: 50) { content type source }`;
+const DOC = `id status error title contentType chunksDone chunksTotal progress attempts chunks(first: 50) { content type source importance }`;
 
 describe('documents: ingest from a URL or text, refused URLs, limits', () => {
   let server: Server;
@@ -129,6 +129,8 @@ describe('documents: ingest from a URL or text, refused URLs, limits', () => {
     for (const marker of ['script-marker', 'style-marker', 'noscript-marker', 'analytics', 'inside', '&amp;', '<p>'])
       expect(text).not.toContain(marker);
     expect(chunks.every((c) => c.type === 'document_chunk' && c.source === 'document')).toBe(true);
+    // The design's fixed importance for a document's chunks (docs/deviations.md), whatever their novelty.
+    expect(document.chunks.map((c: { importance: number }) => c.importance)).toEqual(chunks.map(() => 0.3));
     expect(chunks[0]!.content).toContain('Section 1 ');
     // Windows overlap: the end of one reappears at the start of the next.
     expect(chunks[1]!.content.slice(0, 40)).toBe(

@@ -418,6 +418,10 @@ const CASES: Case[] = [
     variables: (ns) => ({ ns, s: 'x'.repeat(300) }),
   },
   {
+    name: 'sessionPrompt: invalid namespace',
+    query: 'mutation { sessionPrompt(namespace: "bad ns*", sessionId: "s1", prompt: "hello") { __typename } }',
+  },
+  {
     name: 'endSession: unknown session',
     query: 'mutation Q($ns: String) { endSession(namespace: $ns, sessionId: "never-started") { id } }',
   },

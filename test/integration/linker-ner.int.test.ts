@@ -51,6 +51,14 @@ describe('named entities and co-mention edges on the write path', () => {
     expect(await entity('acme', ns)).toMatchObject({ name: 'Acme', type: 'organization', mentions: 1 });
   }, 120_000);
 
+  it('"… Ask Priya Nair about the migration." yields the person named after the opening verb, through remember (#32)', async () => {
+    const ns = fresh('ask');
+    await remember('Kestrel, our payments gateway, now runs on Postgres 16 in eu-west-1. Ask Priya Nair about the migration.', ns);
+    expect(await entity('Priya Nair', ns)).toMatchObject({ name: 'Priya Nair', type: 'person', mentions: 1 });
+    expect(await entity('Kestrel', ns)).toMatchObject({ name: 'Kestrel' });
+    expect(await entity('PostgreSQL', ns)).toMatchObject({ name: 'PostgreSQL' });
+  }, 120_000);
+
   it('relates entities of one memory by co-mention, counting each memory once, and a recall naming Alice reaches a memory about Berlin', async () => {
     const ns = fresh('co');
     const first = await remember('Alice lives in Berlin and works at Acme.', ns);

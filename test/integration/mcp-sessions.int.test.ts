@@ -4,7 +4,7 @@ import { closeServices, type Services } from '../../src/app.js';
 import { callTool, newClient } from '../support/mcp.js';
 import { forkService, type ServiceChild } from '../support/processes.js';
 import { cleanNamespace, testServices, uniqueNamespace } from '../support/services.js';
-import { TEST_NEO4J, TEST_NEO4J_URI } from '../support/test-neo4j.js';
+import { TEST_NEO4J_ENV } from '../support/test-neo4j.js';
 
 /**
  * A scripted session end to end over MCP with the SDK client, across a crash: start → 12
@@ -17,8 +17,7 @@ describe('a session over MCP survives a crash (service processes, SDK client)', 
   const children: ServiceChild[] = [];
   const ns = uniqueNamespace('mcp-sess');
   const env = {
-    NEO4J_URI: process.env.TEST_NEO4J_URI ?? TEST_NEO4J_URI,
-    NEO4J_PASSWORD: process.env.TEST_NEO4J_PASSWORD ?? TEST_NEO4J.password,
+    ...TEST_NEO4J_ENV,
     HOST: '127.0.0.1',
     PORT: '0',
     LOG_LEVEL: 'warn',
@@ -114,10 +113,14 @@ describe('a session over MCP survives a crash (service processes, SDK client)', 
     });
     expect(status.json.summary.learned).toContain('exited with code 137');
     expect(status.json.summary.learned).toContain('needs 2 GiB of memory');
-    const [job] = await services.executor.read<{ status: string }>('test', `MATCH (j:Job {id: $id}) RETURN j.status AS status`, {
-      id: ended.json.summary_job_id,
-    });
-    expect(job).toEqual({ status: 'completed' });
+    // The job stores the summary as a memory of the project after writing it on the session, then completes.
+    const jobStatus = async () =>
+      (
+        await services.executor.read<{ status: string }>('test', `MATCH (j:Job {id: $id}) RETURN j.status AS status`, {
+          id: ended.json.summary_job_id,
+        })
+      )[0];
+    await expect.poll(jobStatus, { timeout: 30_000, interval: 250 }).toEqual({ status: 'completed' });
     await client.close().catch(() => undefined);
   }, 300_000);
 });

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../../src/app.js';
-import { TEST_NEO4J, TEST_NEO4J_URI } from '../support/test-neo4j.js';
+import { TEST_NEO4J_ENV } from '../support/test-neo4j.js';
 import { callTool, EXPECTED_TOOLS, newClient } from '../support/mcp.js';
 import { cleanNamespace, testServices, uniqueNamespace } from '../support/services.js';
 
@@ -34,8 +34,7 @@ describe('MCP over stdio: the `mnemograph-mcp` bin and `npm run mcp`, spawned by
       env: {
         PATH: process.env.PATH ?? '',
         HOME: process.env.HOME ?? tmpdir(),
-        NEO4J_URI: process.env.TEST_NEO4J_URI ?? TEST_NEO4J_URI,
-        NEO4J_PASSWORD: process.env.TEST_NEO4J_PASSWORD ?? TEST_NEO4J.password,
+        ...TEST_NEO4J_ENV,
         DEFAULT_NAMESPACE: ns,
         WORKER_ENABLED: 'false',
         LOG_LEVEL: 'warn',

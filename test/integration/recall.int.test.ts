@@ -158,13 +158,13 @@ describe('recall against the real Neo4j', () => {
     expect(find(items, 'decision')!.explain.resolution).toBeCloseTo(1.2);
   });
 
-  it('dampening: gravity halves the excess over its cosine threshold of a semantic-only hit sharing no query word', async () => {
+  it("dampening: gravity halves a semantic-only hit over its cosine threshold sharing no query word (the design's flat factor)", async () => {
     const { items } = await recall('feline heater');
     const cat = find(items, 'cat')!;
     expect(cat.explain.keyword).toBeNull();
     const v = cat.explain.vector!.raw;
     expect(2 * v - 1).toBeGreaterThan(0.3);
-    expect(cat.explain.gravity).toBeCloseTo((0.65 + 0.5 * (v - 0.65)) / v, 6);
+    expect(cat.explain.gravity).toBeCloseTo(0.5, 6);
   });
 
   it('filters by type, tags, session, time range and importance', async () => {

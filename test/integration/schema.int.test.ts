@@ -24,7 +24,7 @@ describe('schema migrations on the real Neo4j', () => {
     expect(await schemaSnapshot()).toEqual(before);
   });
 
-  it('has the 384-dimension cosine vector index on Chunk.embedding', async () => {
+  it('has the 384-dimension cosine vector index on Chunk.embedding, filterable by namespace, unquantized', async () => {
     const { indexes } = await schemaSnapshot();
     const vector = indexes.find((i) => i.name === 'chunk_embedding') as unknown as {
       type: string;
@@ -32,9 +32,13 @@ describe('schema migrations on the real Neo4j', () => {
       properties: string[];
       options: { indexConfig: Record<string, unknown> };
     };
-    expect(vector).toMatchObject({ type: 'VECTOR', labels: ['Chunk'], properties: ['embedding'] });
-    expect(vector.options.indexConfig['vector.dimensions']).toBe(384);
-    expect(vector.options.indexConfig['vector.similarity_function']).toBe('COSINE');
+    expect(vector).toMatchObject({ type: 'VECTOR', labels: ['Chunk'], properties: ['embedding', 'namespace'] });
+    expect(vector.options.indexConfig).toMatchObject({
+      'vector.dimensions': 384,
+      'vector.similarity_function': 'COSINE',
+      'vector.quantization.type': 'NONE',
+      'vector.default_search_expansion_factor': 2,
+    });
   });
 
   it('has the full-text indexes and the entity uniqueness constraint', async () => {
@@ -65,9 +69,9 @@ describe('schema migrations on the real Neo4j', () => {
     const [query] = await services.embedder.embed(['Which container orchestrator places pods on machines?']);
     const rows = await services.executor.read<{ text: string; score: number }>(
       'test.nearest',
-      `CALL db.index.vector.queryNodes('chunk_embedding', 50, $vector) YIELD node, score
-       WHERE node.namespace = $namespace
-       RETURN node.text AS text, score ORDER BY score DESC LIMIT 1`,
+      `MATCH (c:Chunk)
+         SEARCH c IN (VECTOR INDEX chunk_embedding FOR $vector WHERE c.namespace = $namespace LIMIT 1) SCORE AS score
+       RETURN c.text AS text, score`,
       { namespace, vector: Array.from(query!) },
     );
     expect(rows[0]?.text).toBe(texts[2]);

@@ -59,6 +59,7 @@ describe('session and decay writes are safe to run twice (lost COMMIT reply)', (
     await runSessionEnd(
       {
         executor: services.executor,
+        writer: services.remember,
         provider,
         feedback: services.upkeep.feedback,
         logger: createLogger('silent'),

@@ -61,7 +61,7 @@ describe('sessions that look after themselves (real Neo4j)', () => {
     expect(at('PostgreSQL over MySQL')).toBeGreaterThan(at('never directly'));
     expect(at('invoice exporter')).toBeGreaterThan(at('PostgreSQL over MySQL'));
     expect(at('two approvals')).toBeGreaterThan(at('invoice exporter'));
-    expect(r.sections.map((s: { name: string }) => s.name)).toEqual(['pinned', 'checkpoint', 'project', 'global']);
+    expect(r.sections.map((s: { name: string }) => s.name)).toEqual(['previous', 'pinned', 'checkpoint', 'project', 'global']);
     expect(r.session.injectedMemoryIds).toEqual(expect.arrayContaining([pinned, decision, project]));
 
     // A small budget keeps the first section and leaves the rest out, counted.
@@ -203,6 +203,7 @@ describe('sessions that look after themselves (real Neo4j)', () => {
     expect(job).toMatchObject({ id: ended.summaryJob.id, kind: 'session_end' });
     const deps = {
       executor: services.executor,
+      writer: services.remember,
       provider: unavailable,
       feedback: services.upkeep.feedback,
       logger,
@@ -216,6 +217,28 @@ describe('sessions that look after themselves (real Neo4j)', () => {
     expect(s.summary).toMatchObject({ summarizer: 'deterministic', request: 'invoice exporter question 1' });
     expect(s.summary.learned).toContain('The exporter retries three times');
     expect(s.summary.nextSteps).toContain('we need to add a retry for the S3 upload');
+    // The summary is a memory of the namespace as well (the session's id, tagged), stored once, found by recall.
+    expect(result.summaryMemoryId).toEqual(expect.any(String));
+    expect(again2.summaryMemoryId).toBe(result.summaryMemoryId);
+    const found = (
+      await gql.data<{ recall: any }>(
+        `query($q: String!, $ns: String) { recall(query: $q, namespace: $ns) { items { memory { id sessionId tags } } } }`,
+        {
+          q: 'summary of session count-1: the invoice exporter and its S3 upload retry',
+          ns,
+        },
+      )
+    ).recall.items.find((i: { memory: { id: string } }) => i.memory.id === result.summaryMemoryId);
+    expect(found?.memory).toMatchObject({ sessionId: 'count-1', tags: expect.arrayContaining(['session-summary']) });
+    // The next session of the namespace leads with it, and with what the session's memories taught.
+    const next = await start({ sessionId: 'after-count-1', maxChars: 8000 });
+    expect(next.sections[0]).toMatchObject({ name: 'previous' });
+    expect(next.sections[0].items).toBeGreaterThanOrEqual(2);
+    const lead = next.context.indexOf('## What the last session learned (session count-1');
+    expect(lead).toBeGreaterThan(0);
+    expect(next.context.indexOf('learned: ', lead)).toBeGreaterThan(lead);
+    expect(next.context.indexOf('taught: The exporter retries three times')).toBeGreaterThan(lead);
+    expect(next.context.indexOf('## Pinned memories')).toBeGreaterThan(lead);
     // Injected at its start: the three memories of the namespace then; the exporter one came up in its prompts.
     expect(s.continuity).toMatchObject({ injected: 3, feedbackApplied: true });
     expect(s.continuity.memories).toHaveLength(3);
@@ -261,7 +284,14 @@ describe('sessions that look after themselves (real Neo4j)', () => {
     const provider = new OllamaProvider({ host: ollama.url, model: 'qwen3:4b' });
     const job = await leaseJob(services.executor, 'sessions-test', ['session_end'], { namespaces: [ns] });
     const result = await runSessionEnd(
-      { executor: services.executor, provider, feedback: services.upkeep.feedback, logger, settings: { llmTimeoutMs: 10_000 } },
+      {
+        executor: services.executor,
+        writer: services.remember,
+        provider,
+        feedback: services.upkeep.feedback,
+        logger,
+        settings: { llmTimeoutMs: 10_000 },
+      },
       job!.id,
     );
     expect(result).toMatchObject({ outcome: 'summarized', summarizer: 'llm:qwen3:4b' });

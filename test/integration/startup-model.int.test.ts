@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MAIN_ARGS, spawnProcess } from '../support/processes.js';
-import { TEST_NEO4J, TEST_NEO4J_URI } from '../support/test-neo4j.js';
+import { TEST_NEO4J_ENV } from '../support/test-neo4j.js';
 
 const MODEL = 'Xenova/all-MiniLM-L6-v2';
 
@@ -13,8 +13,7 @@ async function start(modelDir: string): Promise<{ code: number | null; stderr: s
     name: 'main',
     args: MAIN_ARGS,
     env: {
-      NEO4J_URI: process.env.TEST_NEO4J_URI ?? TEST_NEO4J_URI,
-      NEO4J_PASSWORD: process.env.TEST_NEO4J_PASSWORD ?? TEST_NEO4J.password,
+      ...TEST_NEO4J_ENV,
       EMBEDDING_MODEL_DIR: modelDir,
       PORT: '0',
       WORKER_ENABLED: 'false',

@@ -106,15 +106,25 @@ describe('upkeep that runs itself: per-action maintenance limits, auto actions, 
     await write('s-3', 5); // recent: does not count
     expect(await services.sessionUpkeep.checkCompression([old])).toBe(0);
     await write('s-4', 40);
-    expect(await services.sessionUpkeep.checkCompression([old])).toBe(3);
+    // The oldest half of the threshold (3 / 2 → 1), as the design takes them; the rest wait for the next check.
+    expect(await services.sessionUpkeep.checkCompression([old])).toBe(1);
     const jobs = await services.executor.read<{ sessionId: string }>(
       'test',
       `MATCH (j:Job {namespace: $ns, kind: 'compress'}) RETURN j.sessionId AS sessionId ORDER BY sessionId`,
       { ns: old },
     );
-    expect(jobs.map((j) => j.sessionId)).toEqual(['s-1', 's-2', 's-4']);
-    // Queued once: a second check finds them waiting and queues nothing.
+    expect(jobs.map((j) => j.sessionId)).toEqual(['s-1']);
+    // While the namespace stays over the threshold (s-1 is not compressed yet), each check takes the
+    // next oldest half; a session already queued is never queued twice.
+    expect(await services.sessionUpkeep.checkCompression([old])).toBe(1);
+    expect(await services.sessionUpkeep.checkCompression([old])).toBe(1);
     expect(await services.sessionUpkeep.checkCompression([old])).toBe(0);
+    const all = await services.executor.read<{ sessionId: string }>(
+      'test',
+      `MATCH (j:Job {namespace: $ns, kind: 'compress'}) RETURN j.sessionId AS sessionId ORDER BY sessionId`,
+      { ns: old },
+    );
+    expect(all.map((j) => j.sessionId)).toEqual(['s-1', 's-2', 's-4']);
     expect(services.sessionUpkeep.snapshot().lastCompressionCheckAt).toBeTruthy();
   }, 120_000);
 });

@@ -17,7 +17,7 @@ describe('start-up warms the indexes', () => {
 
   it('prepareServices queries the vector, full-text and chunk range indexes before it returns', async () => {
     await prepareServices(services);
-    expect(queries.some((q) => q.includes("db.index.vector.queryNodes('chunk_embedding'"))).toBe(true);
+    expect(queries.some((q) => q.includes('SEARCH c IN (VECTOR INDEX chunk_embedding'))).toBe(true);
     expect(queries.filter((q) => q.includes('db.index.fulltext.queryNodes($index'))).toHaveLength(3);
     expect(queries.some((q) => q.includes('MATCH (c:Chunk) WHERE c.namespace IS NOT NULL'))).toBe(true);
   });

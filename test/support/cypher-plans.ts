@@ -1,4 +1,5 @@
 import type { Driver, Plan } from 'neo4j-driver';
+import { cypher25 } from '../../src/db/executor.js';
 import { cypherStatements } from './cypher-statements.js';
 
 /**
@@ -61,11 +62,12 @@ export async function planCypherStatements(driver: Driver, database: string): Pr
 }
 
 async function explain(driver: Driver, database: string, cypher: string): Promise<Omit<StatementPlan, 'name' | 'cypher'>> {
-  // Auto-commit, as `CALL { … } IN TRANSACTIONS` requires. Neo4j 5.26 plans a statement without
-  // its parameters (checked: every statement got the same plan as with a null for each of them).
+  // Auto-commit, as `CALL { … } IN TRANSACTIONS` requires; Cypher 25, as the Executor runs it.
+  // Neo4j plans a statement without its parameters (checked on 5.26: every statement got the same
+  // plan as with a null for each of them).
   const session = driver.session({ database });
   try {
-    const { summary } = await session.run(`EXPLAIN ${cypher}`);
+    const { summary } = await session.run(`EXPLAIN ${cypher25(cypher)}`);
     return {
       operators: operators(summary.plan as Plan),
       notices: summary.notifications.filter((n) => !DATA_NOTICES.test(n.code)).map((n) => `${n.code}: ${n.title}`),

@@ -12,3 +12,9 @@ export const TEST_NEO4J = {
 };
 
 export const TEST_NEO4J_URI = `bolt://127.0.0.1:${TEST_NEO4J.boltPort}`;
+
+/** The connection settings a service process of the tests is started with (the run's Neo4j, or TEST_NEO4J_URI's). */
+export const TEST_NEO4J_ENV = {
+  NEO4J_URI: process.env.TEST_NEO4J_URI ?? TEST_NEO4J_URI,
+  NEO4J_PASSWORD: process.env.TEST_NEO4J_PASSWORD ?? TEST_NEO4J.password,
+};

@@ -86,7 +86,7 @@ function neo4jProcessesOfHome(): number[] {
     .filter((pid) => {
       try {
         const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-        return cmd.includes('org.neo4j.server.CommunityEntryPoint') && cmd.includes(`--home-dir=${NEO4J.home}`) && alive(pid);
+        return cmd.includes('org.neo4j.server.Neo4jCommunity') && cmd.includes(`--home-dir=${NEO4J.home}`) && alive(pid);
       } catch {
         return false;
       }

@@ -126,6 +126,18 @@ export function UpkeepView({ apiKey, namespace, viewer }: ViewProps) {
               <p class="muted">Not shown: the tracker is off in this replica, or this key is not valid for every namespace.</p>
             )}
           </Section>
+          <Section title="Echo guard">
+            <p data-testid="echoes">
+              {p.echoes.remembers} remembers repeated memories of this namespace since <Time at={p.echoes.since} /> · {p.echoes.skipped}{' '}
+              stored nothing new · {p.echoes.remembers - p.echoes.skipped} stored only their new lines
+              {p.echoes.lastAt ? (
+                <>
+                  {' '}
+                  · last <Time at={p.echoes.lastAt} />
+                </>
+              ) : null}
+            </p>
+          </Section>
           <Section title="Retention">
             {p.retention ? (
               <>

@@ -1,4 +1,5 @@
-import type { Executor } from '../../db/index.js';
+import { echoStats, type Executor } from '../../db/index.js';
+import { LimitExceededError } from '../../errors.js';
 import { lastErrors, llmUsage, queueDepth, type JobError, type LlmUsageTotals } from '../../worker/index.js';
 import type { Caller } from '../caller.js';
 
@@ -65,6 +66,13 @@ export async function pipelineStatus(caller: Caller, request: { namespace?: stri
 }
 
 export type PipelineStatusView = Awaited<ReturnType<typeof pipelineStatus>>;
+
+/** The echo guard's counts of a namespace over the last `days` (1–365). */
+export function echoTelemetry(caller: Caller, namespace: string, days: number) {
+  if (!Number.isInteger(days) || days < 1 || days > 365)
+    throw new LimitExceededError('days must be an integer from 1 to 365', { field: 'days' });
+  return echoStats(caller.services.executor, namespace, new Date(Date.now() - days * 86_400_000).toISOString());
+}
 
 /** The namespace's aspect feedback counters. */
 export function feedbackTelemetry(caller: Caller, namespace: string) {

@@ -50,7 +50,7 @@ const meteredJobs = (byNamespace: boolean) => `
 MATCH (j:Job)
 WHERE ${byNamespace ? 'j.namespace = $namespace AND ' : ''}j.llmCalls > 0`;
 const usageQuery = (byNamespace: boolean) => `
-CALL {
+CALL () {
   ${meteredJobs(byNamespace)}
   MATCH (j)-[:FOR]->(m:Memory)
   RETURN count(DISTINCT m) AS memories

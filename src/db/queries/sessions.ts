@@ -137,6 +137,20 @@ WHERE m.deletedAt IS NULL
 WITH m ORDER BY m.createdAt LIMIT $limit
 RETURN m.id AS id, m.content AS content, m.type AS type`;
 
+// The newest summarized session of the namespace besides this one: the start context leads with it.
+export const PREVIOUS_SUMMARIZED = `
+MATCH (s:Session {namespace: $namespace})
+WHERE s.summarizedAt IS NOT NULL AND s.sessionId <> $sessionId
+WITH s ORDER BY s.summarizedAt DESC LIMIT 1
+RETURN ${SESSION_RETURN('s')} AS session`;
+
+// What a session stored as new (its tool results and remembers, its summary memory), most important first.
+export const SESSION_LESSONS = `
+MATCH (m:Memory {namespace: $namespace, sessionId: $sessionId})
+WHERE m.deletedAt IS NULL AND m.supersededAt IS NULL AND m.compressedAt IS NULL
+WITH m ORDER BY m.importance DESC, m.createdAt DESC LIMIT $limit
+RETURN ${MEMORY_RETURN('m')} AS memory`;
+
 export const MEMORY_TEXTS = `
 UNWIND $ids AS id
 MATCH (m:Memory {id: id, namespace: $namespace})
@@ -332,6 +346,22 @@ export async function sessionMemories(
   limit: number,
 ): Promise<Array<{ id: string; content: string; type: string }>> {
   return executor.read('sessions.memories', SESSION_MEMORIES, { namespace, sessionId, limit: int(limit) });
+}
+
+/** The newest summarized session of the namespace other than `sessionId`, if any. */
+export async function previousSummarizedSession(executor: Executor, namespace: string, sessionId: string): Promise<SessionRecord | null> {
+  const [row] = await executor.read<{ session: SessionRecord }>('sessions.context.previous', PREVIOUS_SUMMARIZED, { namespace, sessionId });
+  return row?.session ?? null;
+}
+
+/** The live memories a session stored (tool results, remembers, its summary), most important first. */
+export async function sessionLessons(executor: Executor, namespace: string, sessionId: string, limit: number): Promise<MemoryRecord[]> {
+  const rows = await executor.read<{ memory: MemoryRecord }>('sessions.context.lessons', SESSION_LESSONS, {
+    namespace,
+    sessionId,
+    limit: int(limit),
+  });
+  return rows.map((r) => r.memory);
 }
 
 export async function memoryTexts(

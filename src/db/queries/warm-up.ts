@@ -5,10 +5,13 @@ import type { Executor } from '../executor.js';
  * the first query of each index opens its files and faults its pages in, and a cold first recall
  * over a large store could otherwise run into the read timeout.
  */
-export const VECTOR = `CALL db.index.vector.queryNodes('chunk_embedding', 50, $vector) YIELD node RETURN count(node) AS n`;
+export const VECTOR = `
+MATCH (c:Chunk)
+  SEARCH c IN (VECTOR INDEX chunk_embedding FOR $vector LIMIT 50)
+RETURN count(c) AS n`;
 export const FULLTEXT = `CALL db.index.fulltext.queryNodes($index, $query, {limit: 50}) YIELD node RETURN count(node) AS n`;
 const FULLTEXT_INDEXES = ['memory_content', 'entity_name', 'hint_text'] as const;
-/** The namespace range index and the chunks' vectors (exact scans read them). */
+/** The namespace range index and the first chunks' vectors. */
 export const CHUNK_RANGE = `MATCH (c:Chunk) WHERE c.namespace IS NOT NULL WITH c LIMIT toInteger($limit) RETURN sum(size(c.embedding)) AS n`;
 /** A small, bounded touch: enough to open the range index and its first pages. */
 const CHUNK_TOUCH_LIMIT = 2_000;

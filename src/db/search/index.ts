@@ -18,19 +18,12 @@ export {
 } from './scope.js';
 export { MATCH_ALIASES, MATCH_NAMES, entityNameMatches, type EntityNameMatch } from './query-entities.js';
 export {
-  ALL_CHUNKS,
-  EXACT_SCAN,
-  EXACT_SCAN_BUDGET,
-  INDEX_SEARCH,
   MAX_INDEX_K,
-  NAMESPACE_CHUNKS,
-  forgetVectorSearchStats,
+  VECTOR_SEARCH,
+  firstK,
   nearestInNamespace,
-  planVectorSearch,
-  type IndexStats,
   type VectorHit,
   type VectorSearchOptions,
   type VectorSearchPath,
-  type VectorSearchPlan,
   type VectorSearchResult,
 } from './vector.js';

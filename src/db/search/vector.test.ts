@@ -1,65 +1,71 @@
 import { describe, expect, it } from 'vitest';
 import type { Executor } from '../executor.js';
-import { EXACT_SCAN_BUDGET, MAX_INDEX_K, nearestInNamespace, planVectorSearch } from './vector.js';
+import { firstK, MAX_INDEX_K, nearestInNamespace } from './vector.js';
 
-describe('planVectorSearch: cost follows the namespace, not the store', () => {
-  it('scans a small namespace exactly, however large the store', () => {
-    for (const total of [1_000, 100_000, 10_000_000])
-      expect(planVectorSearch({ namespaceChunks: 800, totalChunks: total }, 1, 10)).toEqual({ path: 'exact' });
+interface Call {
+  operation: string;
+  k: number;
+  vectors: number[][];
+}
+
+/** An executor answering `vectors.search` as the index would for `answer(vector, k)`. */
+function fakeExecutor(answer: (vector: number[], k: number) => { found: number; hits: number }) {
+  const calls: Call[] = [];
+  const executor = {
+    read: async (operation: string, _cypher: string, params: { k: { toNumber(): number }; vectors: number[][] }) => {
+      const k = params.k.toNumber();
+      calls.push({ operation, k, vectors: params.vectors });
+      return params.vectors.map((v, i) => {
+        const { found, hits } = answer(v, k);
+        return { i, found, hits: Array.from({ length: hits }, (_, h) => ({ memoryId: `m${v[0]}-${h}`, contentHash: 'h', score: 0.9 })) };
+      });
+    },
+  } as unknown as Executor;
+  return { executor, calls };
+}
+
+describe('nearestInNamespace: one in-index filtered search per vector', () => {
+  it('asks the index for twice what is wanted (excluded ids included), within bounds', () => {
+    expect(firstK(5, 0)).toBe(10);
+    expect(firstK(50, 10)).toBe(120);
+    expect(firstK(1, 0)).toBe(10);
+    expect(firstK(10_000, 0)).toBe(MAX_INDEX_K);
   });
 
-  it('asks the index for more candidates the smaller the namespace’s share', () => {
-    const half = planVectorSearch({ namespaceChunks: 50_000, totalChunks: 100_000 }, 1, 50);
-    const tenth = planVectorSearch({ namespaceChunks: 50_000, totalChunks: 500_000 }, 1, 50);
-    expect(half).toEqual({ path: 'index', k: 200 });
-    expect(tenth).toEqual({ path: 'index', k: 1_000 });
+  it('searches a whole batch in one statement and stops when every vector has its memories', async () => {
+    const { executor, calls } = fakeExecutor((_v, k) => ({ found: k, hits: 5 }));
+    const vectors = Array.from({ length: 500 }, (_, i) => [i, 0, 0]);
+    const result = await nearestInNamespace(executor, vectors, { namespace: 'ns', limit: 5 });
+    expect(result.path).toBe('index');
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.vectors).toHaveLength(500);
+    expect(result.hits.every((h) => h.length === 5)).toBe(true);
   });
 
-  it('prefers the scan when many query vectors would each pay for a wide index search', () => {
-    // 6,000 chunks are 0.06 % of the store: k hits the cap, and 100 searches of 4,000 cost more than one scan.
-    expect(planVectorSearch({ namespaceChunks: 6_000, totalChunks: 10_000_000 }, 100, 5)).toEqual({ path: 'exact' });
-    // One query vector: one index search is cheaper than reading 6,000 vectors.
-    expect(planVectorSearch({ namespaceChunks: 6_000, totalChunks: 10_000_000 }, 1, 5)).toEqual({ path: 'index', k: MAX_INDEX_K });
+  it('does not search again when the namespace had fewer chunks than asked for', async () => {
+    const { executor, calls } = fakeExecutor(() => ({ found: 3, hits: 2 }));
+    const result = await nearestInNamespace(executor, [[1, 0, 0]], { namespace: 'ns', limit: 5 });
+    expect(result).toMatchObject({ path: 'index' });
+    expect(result.hits[0]).toHaveLength(2);
+    expect(calls).toHaveLength(1);
   });
 
-  it('takes the index for a batch in a large namespace (a scan of it per batch would take seconds)', () => {
-    expect(planVectorSearch({ namespaceChunks: 10_000, totalChunks: 150_000 }, 100, 5)).toEqual({ path: 'index', k: 150 });
-  });
-
-  it('weighs the number of query vectors (semantic dedup of a whole batch)', () => {
-    const chunks = Math.floor(EXACT_SCAN_BUDGET / 4);
-    expect(planVectorSearch({ namespaceChunks: chunks, totalChunks: chunks }, 4, 10).path).toBe('exact');
-    expect(planVectorSearch({ namespaceChunks: chunks, totalChunks: chunks }, 5, 10)).toEqual({ path: 'index', k: 50 });
-  });
-
-  it('never asks the index for more than MAX_INDEX_K', () => {
-    const plan = planVectorSearch({ namespaceChunks: 1_000_000, totalChunks: 1_000_000_000 }, 1, 100);
-    expect(plan).toEqual({ path: 'index', k: MAX_INDEX_K });
-  });
-});
-
-describe('nearestInNamespace widens only the vectors other tenants crowded out', () => {
-  it('searches again, wider, for the crowded vector alone', async () => {
-    const calls: Array<{ operation: string; k?: number; vectors?: number[][] }> = [];
-    const executor = {
-      read: async (operation: string, _cypher: string, params: { k?: number; vectors?: number[][] } = {}) => {
-        calls.push({ operation, k: params.k, vectors: params.vectors });
-        if (operation === 'vectors.namespaceChunks') return [{ chunks: 10_000 }];
-        if (operation === 'vectors.allChunks') return [{ chunks: 150_000 }];
-        // Vector [1] is crowded out until k reaches 2,400; the others find their hits at once.
-        return params.vectors!.map((v, i) => ({
-          i,
-          hits: v[0] === 1 && params.k! < 2_400 ? [] : [{ memoryId: `m${v[0]}`, contentHash: 'h', score: 0.9 }],
-        }));
-      },
-    } as unknown as Executor;
+  it('widens only the vectors whose k chunks held too few memories', async () => {
+    // Vector [1] needs k ≥ 640 (its nearest chunks belong to few, or deleted, memories).
+    const { executor, calls } = fakeExecutor((v, k) => ({ found: k, hits: v[0] === 1 && k < 640 ? 1 : 5 }));
     const vectors = Array.from({ length: 100 }, (_, i) => [i, 0, 0]);
-    const result = await nearestInNamespace(executor, vectors, { namespace: 'ns', limit: 1 });
+    const result = await nearestInNamespace(executor, vectors, { namespace: 'ns', limit: 5 });
     expect(result.path).toBe('widened');
-    expect(result.hits.map((h) => h[0]?.memoryId)).toEqual(vectors.map((v) => `m${v[0]}`));
-    const searches = calls.filter((c) => c.operation === 'vectors.index');
-    expect(searches[0]!.vectors).toHaveLength(100);
-    for (const again of searches.slice(1)) expect(again.vectors).toEqual([[1, 0, 0]]);
-    expect(searches.map((s) => s.k)).toEqual([50, 200, 800, 3_200]);
+    expect(result.hits.every((h) => h.length === 5)).toBe(true);
+    expect(calls[0]!.vectors).toHaveLength(100);
+    for (const again of calls.slice(1)) expect(again.vectors).toEqual([[1, 0, 0]]);
+    expect(calls.map((c) => c.k)).toEqual([10, 40, 160, 640]);
+  });
+
+  it('never asks for more than MAX_INDEX_K', async () => {
+    const { executor, calls } = fakeExecutor((_v, k) => ({ found: k, hits: 0 }));
+    const result = await nearestInNamespace(executor, [[1, 0, 0]], { namespace: 'ns', limit: 5 });
+    expect(result.hits[0]).toEqual([]);
+    expect(Math.max(...calls.map((c) => c.k))).toBe(MAX_INDEX_K);
   });
 });

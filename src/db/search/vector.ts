@@ -1,67 +1,35 @@
+import { int } from 'neo4j-driver';
 import type { Executor } from '../executor.js';
 
 /**
  * Namespace-exact nearest memories, the one place every vector candidate comes from (recall's
  * vector leg, semantic dedup and novelty, the deep path's decision candidates).
  *
- * Neo4j 5.26's vector index cannot filter by property and one index holds every namespace, so
- * the cost of "the namespace's top k" must follow the namespace, not the store. The plan is
- * chosen up front from the namespace's share of the index (counts cached per namespace):
- * - an exact scan of the namespace (range index on Chunk.namespace, `vector.similarity.cosine`):
- *   one round trip, cost ∝ the namespace's chunks × query vectors;
- * - or the index, asked for `k ≈ wanted × OVERFETCH / share` chunks, keeping the namespace's;
- * whichever costs less. When the index yields `wanted` memories they are the namespace's top k
- * (every closer chunk of the namespace was among its answer); when other tenants' near-copies
- * crowd it out, `k` widens up to `MAX_INDEX_K` (approximate at that point).
- * Scores are on the index's scale, (1 + cos) / 2, in both paths. The cached counts only pick the
- * plan; a stale count costs time, never a wrong answer.
+ * One vector index holds every namespace; it is created `WITH [c.namespace]` (migration 017), so
+ * Cypher 25's `SEARCH … WHERE c.namespace = $namespace` filters inside the index: the answer is
+ * the namespace's nearest chunks, whatever other tenants hold, in one index search per query
+ * vector (a batch's vectors in one statement, one search per row). The index returns chunks; a
+ * memory may own several, and deleted or excluded memories are dropped after the search, so it is
+ * asked for `OVERFETCH` × what is wanted. When that still leaves a vector short of `limit`
+ * memories while the index had more to give, only that vector searches again, wider.
+ * Scores are the index's, (1 + cos) / 2.
  */
 
 const OVERFETCH = 2;
-const MIN_INDEX_K = 50;
+const MIN_INDEX_K = 10;
 export const MAX_INDEX_K = 4_000;
 const WIDEN_FACTOR = 4;
-/**
- * Relative costs, measured on a shared store (`npm run bench:shared-store`, README "Speed"): an
- * exact scan pays for reading each chunk's vector and then for each comparison; an index search
- * pays a fixed cost per query vector and then for each candidate it returns.
- */
-const SCAN_COST = { perChunk: 6, perComparison: 1 };
-const INDEX_COST = { perVector: 1_400, perCandidate: 2 };
-/** Below this (chunks × query vectors) the scan is taken without weighing: a few milliseconds. */
-export const EXACT_SCAN_BUDGET = 5_000;
-/** How long a namespace's chunk count is trusted for planning. */
-const STATS_TTL_MS = 30 * 1000;
-const STATS_CACHE_MAX = 10_000;
 
-export const INDEX_SEARCH = `
+export const VECTOR_SEARCH = `
 UNWIND range(0, size($vectors) - 1) AS i
-CALL db.index.vector.queryNodes('chunk_embedding', toInteger($k), $vectors[i]) YIELD node, score
-WHERE node.namespace = $namespace
-MATCH (m:Memory)-[:HAS_CHUNK]->(node)
-WHERE ($includeDeleted OR m.deletedAt IS NULL) AND NOT m.id IN $exclude
-WITH i, m, max(score) AS score
-ORDER BY i, score DESC
-WITH i, collect({memoryId: m.id, contentHash: m.contentHash, score: score})[0..toInteger($limit)] AS hits
-RETURN i, hits`;
-
-export const NAMESPACE_CHUNKS = `
-MATCH (c:Chunk {namespace: $namespace})
-RETURN count(c) AS chunks`;
-
-/** Answered from the count store: no scan. */
-export const ALL_CHUNKS = `
 MATCH (c:Chunk)
-RETURN count(c) AS chunks`;
-
-export const EXACT_SCAN = `
-MATCH (m:Memory)-[:HAS_CHUNK]->(c:Chunk {namespace: $namespace})
-WHERE ($includeDeleted OR m.deletedAt IS NULL) AND NOT m.id IN $exclude AND c.embedding IS NOT NULL
-UNWIND range(0, size($vectors) - 1) AS i
-WITH i, m, max(vector.similarity.cosine(c.embedding, $vectors[i])) AS score
+  SEARCH c IN (VECTOR INDEX chunk_embedding FOR $vectors[i] WHERE c.namespace = $namespace LIMIT $k) SCORE AS score
+OPTIONAL MATCH (m:Memory)-[:HAS_CHUNK]->(c)
+WHERE ($includeDeleted OR m.deletedAt IS NULL) AND NOT m.id IN $exclude
+WITH i, m, max(score) AS score, count(c) AS chunks
 ORDER BY i, score DESC
-WITH i, collect({memoryId: m.id, contentHash: m.contentHash, score: score})[0..toInteger($limit)] AS hits
-RETURN i, hits`;
+WITH i, sum(chunks) AS found, collect(CASE WHEN m IS NOT NULL THEN {memoryId: m.id, contentHash: m.contentHash, score: score} END) AS hits
+RETURN i, found, hits[0..toInteger($limit)] AS hits`;
 
 export interface VectorHit {
   memoryId: string;
@@ -80,7 +48,7 @@ export interface VectorSearchOptions {
   exclude?: readonly string[];
 }
 
-export type VectorSearchPath = 'index' | 'exact' | 'widened';
+export type VectorSearchPath = 'index' | 'widened';
 
 export interface VectorSearchResult {
   /** Per query vector, the namespace's nearest memories, best first. */
@@ -89,23 +57,9 @@ export interface VectorSearchResult {
   path: VectorSearchPath;
 }
 
-export interface IndexStats {
-  /** Chunks of the namespace. */
-  namespaceChunks: number;
-  /** Chunks of every namespace (the shared index's size). */
-  totalChunks: number;
-}
-
-export type VectorSearchPlan = { path: 'exact' } | { path: 'index'; k: number };
-
-/** Exact scan or index search, whichever costs less for this namespace's share of the index. */
-export function planVectorSearch(stats: IndexStats, vectorCount: number, wanted: number): VectorSearchPlan {
-  if (stats.namespaceChunks * vectorCount <= EXACT_SCAN_BUDGET) return { path: 'exact' };
-  const share = stats.namespaceChunks / Math.max(stats.totalChunks, stats.namespaceChunks);
-  const k = Math.min(MAX_INDEX_K, Math.max(MIN_INDEX_K, Math.ceil((wanted * OVERFETCH) / share)));
-  const scanCost = stats.namespaceChunks * (SCAN_COST.perChunk + SCAN_COST.perComparison * vectorCount);
-  const indexCost = vectorCount * (INDEX_COST.perVector + INDEX_COST.perCandidate * k);
-  return indexCost < scanCost ? { path: 'index', k } : { path: 'exact' };
+/** Chunks asked of the index for `limit` memories when `excluded` may be dropped. */
+export function firstK(limit: number, excluded: number): number {
+  return Math.min(MAX_INDEX_K, Math.max(MIN_INDEX_K, (limit + excluded) * OVERFETCH));
 }
 
 export async function nearestInNamespace(
@@ -116,72 +70,37 @@ export async function nearestInNamespace(
   if (vectors.length === 0 || options.limit < 1) return { hits: vectors.map(() => []), path: 'index' };
   const params = {
     namespace: options.namespace,
-    limit: options.limit,
+    limit: Math.floor(options.limit),
     includeDeleted: options.includeDeleted ?? false,
     exclude: [...(options.exclude ?? [])],
     vectors: vectors.map((v) => [...v]),
   };
-  const wanted = options.limit + params.exclude.length;
-  const plan = planVectorSearch(await indexStats(executor, options.namespace), vectors.length, wanted);
-  if (plan.path === 'exact')
-    return { hits: collectHits(vectors.length, await executor.read('vectors.exact', EXACT_SCAN, params)), path: 'exact' };
-
-  let k = plan.k;
-  const hits = await indexSearch(executor, vectors.length, { ...params, k });
-  let short = incomplete(hits, options.limit);
+  let k = firstK(params.limit, params.exclude.length);
+  const { hits, found } = await search(executor, vectors.length, { ...params, k: int(k) });
+  // Short of `limit` although the index filled all k: chunks of the same, deleted or excluded
+  // memories took the places. Only those vectors search again, wider.
+  let short = hits.flatMap((h, i) => (h.length < params.limit && found[i] === k ? [i] : []));
   if (short.length === 0) return { hits, path: 'index' };
-  // Only the vectors other tenants crowded out search again, wider: one crowded vector must not
-  // make a whole batch pay for k in the thousands.
   while (short.length > 0 && k < MAX_INDEX_K) {
     k = Math.min(MAX_INDEX_K, k * WIDEN_FACTOR);
-    const again = await indexSearch(executor, short.length, { ...params, k, vectors: short.map((i) => params.vectors[i]!) });
-    short.forEach((i, j) => (hits[i] = again[j]!));
-    short = short.filter((i) => hits[i]!.length < options.limit);
+    const again = await search(executor, short.length, { ...params, k: int(k), vectors: short.map((i) => params.vectors[i]!) });
+    short.forEach((i, j) => (hits[i] = again.hits[j]!));
+    short = short.filter((i, j) => hits[i]!.length < params.limit && again.found[j] === k);
   }
   return { hits, path: 'widened' };
 }
 
-async function indexSearch(executor: Executor, count: number, params: Record<string, unknown>): Promise<VectorHit[][]> {
-  return collectHits(count, await executor.read('vectors.index', INDEX_SEARCH, params));
-}
-
-function collectHits(count: number, rows: ReadonlyArray<Record<string, unknown>>): VectorHit[][] {
+async function search(
+  executor: Executor,
+  count: number,
+  params: Record<string, unknown>,
+): Promise<{ hits: VectorHit[][]; found: number[] }> {
+  const rows = await executor.read<{ i: number; found: number; hits: VectorHit[] }>('vectors.search', VECTOR_SEARCH, params);
   const hits: VectorHit[][] = Array.from({ length: count }, () => []);
-  for (const row of rows) hits[row.i as number] = row.hits as VectorHit[];
-  return hits;
-}
-
-/** Indexes of the query vectors with fewer than `limit` hits. */
-function incomplete(hits: VectorHit[][], limit: number): number[] {
-  return hits.flatMap((h, i) => (h.length < limit ? [i] : []));
-}
-
-// ---------- planning statistics, cached per executor (one per database) ----------
-
-interface CachedStats extends IndexStats {
-  at: number;
-}
-
-const statsCaches = new WeakMap<Executor, Map<string, CachedStats>>();
-
-async function indexStats(executor: Executor, namespace: string): Promise<IndexStats> {
-  let cache = statsCaches.get(executor);
-  if (!cache) statsCaches.set(executor, (cache = new Map()));
-  const now = Date.now();
-  const hit = cache.get(namespace);
-  if (hit && now - hit.at < STATS_TTL_MS) return hit;
-  const [[ns], [all]] = await Promise.all([
-    executor.read<{ chunks: number }>('vectors.namespaceChunks', NAMESPACE_CHUNKS, { namespace }),
-    executor.read<{ chunks: number }>('vectors.allChunks', ALL_CHUNKS),
-  ]);
-  const stats: CachedStats = { namespaceChunks: Number(ns?.chunks ?? 0), totalChunks: Number(all?.chunks ?? 0), at: now };
-  if (cache.size >= STATS_CACHE_MAX) cache.delete(cache.keys().next().value!);
-  cache.delete(namespace);
-  cache.set(namespace, stats);
-  return stats;
-}
-
-/** Forgets the cached counts (tests that grow a namespace past a plan boundary). */
-export function forgetVectorSearchStats(executor: Executor): void {
-  statsCaches.delete(executor);
+  const found: number[] = Array.from({ length: count }, () => 0);
+  for (const row of rows) {
+    hits[row.i] = row.hits;
+    found[row.i] = row.found;
+  }
+  return { hits, found };
 }

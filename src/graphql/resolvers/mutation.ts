@@ -17,6 +17,7 @@ import {
   revertProposal,
   runMaintenance,
   runRetention,
+  sessionPrompt,
   startSession,
   updateMemory,
 } from '../../api/index.js';
@@ -71,5 +72,22 @@ export const Mutation: MutationResolvers = {
   endSession: async (_, { namespace, sessionId, transcript }, { caller }) =>
     (await endSession(caller, { namespace, sessionId, transcript })).session,
   checkpoint: (_, { input }, { caller }) => checkpoint(caller, input),
+  sessionPrompt: async (_, { namespace, sessionId, prompt, recall, limit, tokenBudget }, { caller }) => {
+    const { observed, recalled } = await sessionPrompt(caller, {
+      namespace,
+      sessionId,
+      prompt,
+      recall: recall === true,
+      limit: limit ?? 5,
+      tokenBudget: tokenBudget ?? 400,
+    });
+    return {
+      counted: observed !== null,
+      session: observed?.session ?? null,
+      checkpoint: observed?.checkpoint ?? null,
+      memories: recalled?.items.length ?? 0,
+      prompt: recalled ? recalled.prompt : null,
+    };
+  },
   aspectFeedback: (_, { namespace, sessionId, memoryIds }, { caller }) => aspectFeedback(caller, { namespace, sessionId, memoryIds }),
 };

@@ -1,4 +1,4 @@
-import { embeddingTracker, feedbackTelemetry, lastMaintenance, lastRetention, sessionStats } from '../../api/index.js';
+import { echoTelemetry, embeddingTracker, feedbackTelemetry, lastMaintenance, lastRetention, sessionStats } from '../../api/index.js';
 import type { JobResolvers, PipelineStatusResolvers } from '../generated/types.js';
 
 export const Job: JobResolvers = {
@@ -11,6 +11,7 @@ export const Job: JobResolvers = {
 export const PipelineStatus: PipelineStatusResolvers = {
   feedback: (status, _, { caller }) => feedbackTelemetry(caller, status.namespace),
   sessions: (status, _, { caller }) => sessionStats(caller, status.namespace),
+  echoes: (status, { days }, { caller }) => echoTelemetry(caller, status.namespace, days ?? 30),
   maintenance: (_, __, { caller }) => lastMaintenance(caller),
   embeddings: (_, __, { caller }) => embeddingTracker(caller),
   retention: (_, __, { caller }) => lastRetention(caller),
