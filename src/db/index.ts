@@ -205,7 +205,17 @@ export {
 } from './history.js';
 export { enqueue, jobName, type JobInput, type JobKind, type JobTarget } from './jobs/index.js';
 export { applyAspectFeedback, decayAspects, type FeedbackCounts } from './queries/aspect-feedback.js';
-export { countDecayedAspects, feedbackState, type FeedbackState } from './queries/upkeep-state.js';
+export {
+  claimMaintenanceRun,
+  countDecayedAspects,
+  feedbackState,
+  haltedMaintenance,
+  recordMaintenanceOutcome,
+  releaseMaintenanceRun,
+  resetMaintenance,
+  type FeedbackState,
+  type MaintenanceLimit,
+} from './queries/upkeep-state.js';
 export {
   applyClassification,
   classifyJobEntityId,

@@ -2,12 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closeServices, type Services } from '../../src/app.js';
 import { FEEDBACK } from '../../src/upkeep/aspect-feedback.js';
+import { MaintenanceWorker, type MaintenanceReport, type MaintenanceSettings } from '../../src/upkeep/maintenance/index.js';
 import { cleanNamespace, testServices, uniqueNamespace } from '../support/services.js';
 
 /**
  * Upkeep state lives in the database, not in the process (db/queries/upkeep-state.ts): the
- * aspect-decay counter ("every N feedback sessions") and pipelineStatus.feedback hold across a
- * restart (a new services instance on the same store) and are one for two instances sharing it.
+ * aspect-decay counter ("every N feedback sessions") and pipelineStatus.feedback, and maintenance's
+ * cooldowns, hourly budgets and halts, hold across a restart (a new services instance on the same
+ * store) and are one for two instances sharing it.
  */
 
 // An aspect no feedback touched for years: the next decay lowers it by decayRate.
@@ -78,6 +80,67 @@ describe('upkeep state survives a restart and is one for every replica', () => {
       ftsConfirmations: 0,
       decayedAspects: 0,
       propagatedAttributes: 0,
+    });
+  });
+
+  describe('maintenance limits and halts', () => {
+    /** A namespace whose tombstone ratio asks for a retention sweep (one of its two memories forgotten). */
+    const tombstoned = async (services: Services) => {
+      const namespace = uniqueNamespace('state-maint');
+      await services.remember.remember({ content: 'The payments gateway retries webhooks for 24 hours.', namespace });
+      const gone = await services.remember.remember({ content: 'The old VPN endpoint is vpn1.example.org.', namespace });
+      await services.executor.write('test.forget', `MATCH (m:Memory {id: $id}) SET m.deletedAt = $now REMOVE m.dedupKey`, {
+        id: gone.memory.id,
+        now: new Date().toISOString(),
+      });
+      return namespace;
+    };
+    const sweeps: string[] = [];
+    const worker = (services: Services, settings: Partial<MaintenanceSettings>) =>
+      new MaintenanceWorker(
+        services.executor,
+        { cooldownMs: 0, hourlyBudget: 100, leaseTimeoutMs: 300_000, ...settings },
+        {
+          // Nothing is old enough to purge: a sweep that never raises the score.
+          retentionSweep: async (namespace) => {
+            sweeps.push(namespace ?? '*');
+            return 0;
+          },
+          reembed: () => null,
+        },
+        services.logger,
+      );
+    const sweep = (r: MaintenanceReport) => r.actions.find((a) => a.action === 'triggerRetentionSweep')?.outcome;
+
+    it('a restart neither ends a cooldown nor lifts a halt', async () => {
+      const before = open();
+      const cooled = await tombstoned(before);
+      const halting = await tombstoned(before);
+      expect(sweep(await worker(before, { cooldownMs: 3_600_000 }).tick('execute', cooled))).toBe('executed');
+      const first = worker(before, {});
+      const runs = [];
+      for (let i = 0; i < 4; i += 1) runs.push(sweep(await first.tick('execute', halting)));
+      expect(runs).toEqual(['executed', 'executed', 'executed', 'halted']);
+      await closeServices(before);
+
+      const after = open(); // the restarted service: a new process state, the same store
+      expect(sweep(await worker(after, { cooldownMs: 3_600_000 }).tick('execute', cooled))).toBe('cooldown');
+      const report = await worker(after, {}).tick('execute', halting);
+      expect(sweep(report)).toBe('halted');
+      expect(report.halted).toEqual(['triggerRetentionSweep']);
+      expect(sweeps.filter((n) => n === halting)).toHaveLength(3);
+      await cleanNamespace(after, cooled);
+      await cleanNamespace(after, halting);
+    });
+
+    it('two instances share one hourly budget: concurrent cycles run the sweep once', async () => {
+      const a = open();
+      const b = open();
+      const namespace = await tombstoned(a);
+      const reports = await Promise.all([a, b, a, b].map((services) => worker(services, { hourlyBudget: 1 }).tick('execute', namespace)));
+      expect(reports.map(sweep).sort()).toEqual(['budget', 'budget', 'budget', 'executed']);
+      expect(sweeps.filter((n) => n === namespace)).toHaveLength(1);
+      await cleanNamespace(a, namespace);
     });
   });
 });

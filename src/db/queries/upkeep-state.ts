@@ -8,6 +8,11 @@ import type { Executor, TxRunner } from '../executor.js';
  * - `feedback:<namespace>`: the namespace's aspect feedback sessions (stale aspects decay every N
  *   of them) and the telemetry pipelineStatus.feedback answers. Moved in the transaction that
  *   applies a session's feedback, so each session counts once, whichever process applies it.
+ * - `maintenance:<scope>:<action>`: a maintenance repair's rate limit and halt in one scope (a
+ *   namespace, or `*` for all): its runs of the last hour (cooldown, hourly budget), its executions
+ *   in a row that did not raise the health score, and when it was halted. A run is claimed before
+ *   it executes, in one statement that checks the limits under the node's lock, so two replicas
+ *   never both take the last run of a budget.
  */
 
 const feedbackKey = (namespace: string) => `feedback:${namespace}`;
@@ -69,4 +74,139 @@ export async function feedbackState(executor: Executor, namespace: string): Prom
     decayedAspects: Number(row?.decayedAspects ?? 0),
     propagatedAttributes: Number(row?.propagatedAttributes ?? 0),
   };
+}
+
+const HOUR_MS = 60 * 60 * 1000;
+
+// The lock first (SET claimedAt), then the read: a second replica's claim waits and sees this one's run.
+export const CLAIM_MAINTENANCE_RUN = `
+MERGE (s:UpkeepState {key: $key})
+  ON CREATE SET s.kind = 'maintenance', s.namespace = $namespace, s.scope = $scope, s.action = $action,
+    s.name = 'maintenance ' + $action + ' in ' + $scope, s.runs = [], s.nonImproving = 0
+SET s.claimedAt = $now
+WITH s, [t IN coalesce(s.runs, []) WHERE t > $now - $hourMs] AS recent
+WITH s, recent, CASE
+  WHEN s.haltedAt IS NOT NULL AND s.haltedAt > $now - $haltMs THEN 'halted'
+  WHEN size(recent) > 0 AND $now - recent[-1] < $cooldownMs THEN 'cooldown'
+  WHEN size(recent) >= $hourlyBudget THEN 'budget'
+END AS blocked
+SET s.runs = CASE WHEN blocked IS NULL THEN recent + [$now] ELSE recent END, s.updatedAt = $now
+RETURN blocked`;
+
+/** A claimed run that did not execute (the repair was unavailable or failed) gives its place back. */
+export const RELEASE_MAINTENANCE_RUN = `
+MATCH (s:UpkeepState {key: $key})
+SET s.runs = [t IN coalesce(s.runs, []) WHERE t <> $claimed], s.updatedAt = $now`;
+
+/** After the executed repairs: a raised score clears the count, else it grows; HALT_AFTER in a row halts. */
+export const RECORD_MAINTENANCE_OUTCOME = `
+UNWIND $keys AS key
+MATCH (s:UpkeepState {key: key})
+SET s.nonImproving = CASE WHEN $improved THEN 0 ELSE coalesce(s.nonImproving, 0) + 1 END, s.updatedAt = $now
+SET s.haltedAt = CASE WHEN s.nonImproving >= $haltAfter THEN $now ELSE s.haltedAt END
+RETURN s.action AS action, s.nonImproving AS runs, s.haltedAt = $now AS halted`;
+
+/** A cycle with nothing to recommend: the scope's repairs start afresh (counts and halts cleared). */
+export const RESET_MAINTENANCE = `
+UNWIND $keys AS key
+MATCH (s:UpkeepState {key: key})
+WHERE s.nonImproving > 0 OR s.haltedAt IS NOT NULL
+SET s.nonImproving = 0, s.haltedAt = null, s.updatedAt = $now`;
+
+export const HALTED_MAINTENANCE = `
+UNWIND $keys AS key
+MATCH (s:UpkeepState {key: key})
+WHERE s.haltedAt IS NOT NULL AND s.haltedAt > $now - $haltMs
+RETURN s.action AS action`;
+
+/** A repair's state key in a scope: a namespace, or null for all of them. */
+export function maintenanceKey(namespace: string | null, action: string): string {
+  return `maintenance:${namespace ?? '*'}:${action}`;
+}
+
+export interface MaintenanceLimit {
+  cooldownMs: number;
+  hourlyBudget: number;
+  /** How long a halt lasts. */
+  haltMs: number;
+}
+
+/**
+ * Claims one run of `action` in the scope at `now` (epoch ms): null when it may run (the run is
+ * recorded), else why not: halted, cooldown or budget.
+ */
+export async function claimMaintenanceRun(
+  executor: Executor,
+  p: { namespace: string | null; action: string; now: number; limit: MaintenanceLimit },
+): Promise<'halted' | 'cooldown' | 'budget' | null> {
+  const [row] = await executor.write<{ blocked: 'halted' | 'cooldown' | 'budget' | null }>(
+    'upkeep.state.maintenance.claim',
+    CLAIM_MAINTENANCE_RUN,
+    {
+      key: maintenanceKey(p.namespace, p.action),
+      namespace: p.namespace,
+      scope: p.namespace ?? '*',
+      action: p.action,
+      now: p.now,
+      hourMs: HOUR_MS,
+      haltMs: p.limit.haltMs,
+      cooldownMs: p.limit.cooldownMs,
+      hourlyBudget: p.limit.hourlyBudget,
+    },
+  );
+  return row?.blocked ?? null;
+}
+
+export async function releaseMaintenanceRun(
+  executor: Executor,
+  p: { namespace: string | null; action: string; claimed: number },
+): Promise<void> {
+  await executor.write('upkeep.state.maintenance.release', RELEASE_MAINTENANCE_RUN, {
+    key: maintenanceKey(p.namespace, p.action),
+    claimed: p.claimed,
+    now: Date.now(),
+  });
+}
+
+/** Records whether the executed actions raised the score; returns the actions halted now. */
+export async function recordMaintenanceOutcome(
+  executor: Executor,
+  p: { namespace: string | null; actions: readonly string[]; improved: boolean; haltAfter: number; now: number },
+): Promise<Array<{ action: string; runs: number }>> {
+  if (p.actions.length === 0) return [];
+  const rows = await executor.write<{ action: string; runs: number; halted: boolean }>(
+    'upkeep.state.maintenance.outcome',
+    RECORD_MAINTENANCE_OUTCOME,
+    {
+      keys: p.actions.map((a) => maintenanceKey(p.namespace, a)),
+      improved: p.improved,
+      haltAfter: p.haltAfter,
+      now: p.now,
+    },
+  );
+  return rows.filter((r) => r.halted).map((r) => ({ action: r.action, runs: Number(r.runs) }));
+}
+
+export async function resetMaintenance(
+  executor: Executor,
+  p: { namespace: string | null; actions: readonly string[]; now: number },
+): Promise<void> {
+  await executor.write('upkeep.state.maintenance.reset', RESET_MAINTENANCE, {
+    keys: p.actions.map((a) => maintenanceKey(p.namespace, a)),
+    now: p.now,
+  });
+}
+
+/** The scope's actions halted now, in the order given. */
+export async function haltedMaintenance(
+  executor: Executor,
+  p: { namespace: string | null; actions: readonly string[]; now: number; haltMs: number },
+): Promise<string[]> {
+  const rows = await executor.read<{ action: string }>('upkeep.state.maintenance.halted', HALTED_MAINTENANCE, {
+    keys: p.actions.map((a) => maintenanceKey(p.namespace, a)),
+    now: p.now,
+    haltMs: p.haltMs,
+  });
+  const halted = new Set(rows.map((r) => r.action));
+  return p.actions.filter((a) => halted.has(a));
 }
