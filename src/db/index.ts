@@ -207,6 +207,7 @@ export { enqueue, jobName, type JobInput, type JobKind, type JobTarget } from '.
 export { applyAspectFeedback, decayAspects, type FeedbackCounts } from './queries/aspect-feedback.js';
 export {
   claimMaintenanceRun,
+  claimScheduledRun,
   countDecayedAspects,
   feedbackState,
   haltedMaintenance,

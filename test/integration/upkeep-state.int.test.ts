@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closeServices, type Services } from '../../src/app.js';
+import { claimScheduledRun } from '../../src/db/index.js';
 import { FEEDBACK } from '../../src/upkeep/aspect-feedback.js';
 import { MaintenanceWorker, type MaintenanceReport, type MaintenanceSettings } from '../../src/upkeep/maintenance/index.js';
 import { cleanNamespace, testServices, uniqueNamespace } from '../support/services.js';
@@ -142,5 +143,27 @@ describe('upkeep state survives a restart and is one for every replica', () => {
       expect(sweeps.filter((n) => n === namespace)).toHaveLength(1);
       await cleanNamespace(a, namespace);
     });
+  });
+
+  it('a periodic task runs once per interval for every replica, and a restart does not reset its schedule', async () => {
+    const a = open();
+    const b = open();
+    const task = `test-${randomUUID()}`;
+    const hour = 3_600_000;
+    const start = Date.now();
+    const claim = (services: Services, now: number, namespaces: string[] | null = null) =>
+      claimScheduledRun(services.executor, { task, namespaces, intervalMs: hour, now });
+    // Six replicas' checks at once: one runs the task, the others wait out the rest of the hour.
+    const waits = await Promise.all([a, b, a, b, a, b].map((s) => claim(s, start)));
+    expect(waits.filter((w) => w === 0)).toHaveLength(1);
+    expect(waits.filter((w) => w === hour)).toHaveLength(5);
+    await closeServices(a);
+    const restarted = open(); // 40 minutes later, a new process: 20 minutes still to wait, not an hour
+    expect(await claim(restarted, start + 40 * 60_000)).toBe(20 * 60_000);
+    expect(await claim(b, start + hour)).toBe(0);
+    expect(await claim(restarted, start + hour + 1)).toBe(hour - 1);
+    // A replica scoped to other namespaces keeps its own schedule.
+    expect(await claim(b, start + hour + 2, ['team-b', 'team-a'])).toBe(0);
+    expect(await claim(restarted, start + hour + 3, ['team-a', 'team-b'])).toBe(hour - 1);
   });
 });

@@ -13,6 +13,9 @@ import type { Executor, TxRunner } from '../executor.js';
  *   in a row that did not raise the health score, and when it was halted. A run is claimed before
  *   it executes, in one statement that checks the limits under the node's lock, so two replicas
  *   never both take the last run of a budget.
+ * - `schedule:<task>:<namespaces>`: when a periodic upkeep task (decay, retention, maintenance, the
+ *   compression threshold) last ran over those namespaces: one run per interval for every replica,
+ *   and a restart runs an overdue task soon instead of a whole interval later.
  */
 
 const feedbackKey = (namespace: string) => `feedback:${namespace}`;
@@ -209,4 +212,31 @@ export async function haltedMaintenance(
   });
   const halted = new Set(rows.map((r) => r.action));
   return p.actions.filter((a) => halted.has(a));
+}
+
+// The lock first (SET checkedAt), then the read: of two replicas asking at once, one runs the task.
+export const CLAIM_SCHEDULED_RUN = `
+MERGE (s:UpkeepState {key: $key})
+  ON CREATE SET s.kind = 'schedule', s.task = $task, s.name = 'schedule of ' + $task
+SET s.checkedAt = $now
+WITH s, coalesce(s.lastRunAt, 0) + $intervalMs - $now AS wait
+SET s.lastRunAt = CASE WHEN wait <= 0 THEN $now ELSE s.lastRunAt END
+RETURN CASE WHEN wait <= 0 THEN 0 ELSE wait END AS wait`;
+
+/**
+ * A periodic task's turn over these namespaces (null: all): 0 when it is due (its run at `now` is
+ * recorded), else the milliseconds until it is.
+ */
+export async function claimScheduledRun(
+  executor: Executor,
+  p: { task: string; namespaces: readonly string[] | null; intervalMs: number; now: number },
+): Promise<number> {
+  const scope = p.namespaces ? [...p.namespaces].sort().join(',') : '*';
+  const [row] = await executor.write<{ wait: number }>('upkeep.state.schedule', CLAIM_SCHEDULED_RUN, {
+    key: `schedule:${p.task}:${scope}`,
+    task: p.task,
+    intervalMs: p.intervalMs,
+    now: p.now,
+  });
+  return Math.max(0, Number(row?.wait ?? 0));
 }
