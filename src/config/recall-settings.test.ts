@@ -49,6 +49,7 @@ const FORMER_DEFAULT_SETTINGS = {
   legs: { vector: true, keyword: true, hints: true, entity: true },
   fusion: { method: 'zscore', alpha: 0.3, rrfK: 60, keywordNormalization: 'minmax', missingLeg: 'zero', entityWeight: 0.2 },
   overFetchFactor: 4,
+  keywordContext: { enabled: false, weight: 0.5 },
   entityLeg: { perEntity: 50, maxEntityMentions: 30 },
   graph: { enabled: true, boostWeight: 0.1, timeoutMs: 500, maxEntities: 20, maxNeighbours: 50, maxMemories: 200 },
   dampening: {
@@ -101,6 +102,7 @@ describe('recall settings schema', () => {
     ['fusion.rrfK', [0, 1e6], [-1, Number.POSITIVE_INFINITY]],
     ['fusion.entityWeight', [0, 1], [-0.1, 1.1]],
     ['overFetchFactor', [1, 2.5], [0.99, 0]],
+    ['keywordContext.weight', [0, 1], [-0.1, 1.1]],
     ['entityLeg.perEntity', [1, 1_000], [0, 1_001, 1.5]],
     ['entityLeg.maxEntityMentions', [0, 0.5], [-1]],
     ['graph.boostWeight', [0, 1], [-0.1, 1.5]],

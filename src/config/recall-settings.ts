@@ -79,6 +79,15 @@ const fusion = section({
     ),
 });
 
+const keywordContext = section({
+  enabled: flag()
+    .default(false)
+    .describe(
+      "keyword leg also reads each memory of a session with its neighbourhood (the session's date, the speaker, the end of the previous turn) and fuses both readings; off: it lifts the keyword leg on dialogue but costs the full pipeline on both dev sets (docs/recall-quality.md)",
+    ),
+  weight: fraction().default(0.5).describe('share of the in-context reading in the keyword score (each reading scaled by its best score)'),
+});
+
 const entityLeg = section({
   perEntity: num({ int: true, min: 1, max: 1_000 }).default(50).describe('memories read per named entity (the newest)'),
   maxEntityMentions: num({ min: 0 })
@@ -193,6 +202,7 @@ const fields = z
       legs: legs.default({}),
       fusion: fusion.default({}),
       overFetchFactor: num({ min: 1 }).default(4).describe('candidates fetched per leg = limit × this (room for filters and reranking)'),
+      keywordContext: keywordContext.default({}),
       entityLeg: entityLeg.default({}),
       graph: graph.default({}),
       dampening: dampening.default({}),

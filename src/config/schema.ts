@@ -64,8 +64,10 @@ export const configSchema = z.object({
   REDACTION_ENABLED: bool.default(true),
   REDACT_EMAILS: bool.default(true),
   REDACTION_EXTRA_PATTERNS: extraPatternsSchema,
-  DEDUP_DUPLICATE_THRESHOLD: fraction.default(d.DEFAULT_DUPLICATE_THRESHOLD),
-  DEDUP_NEAR_THRESHOLD: fraction.default(d.DEFAULT_NEAR_DUPLICATE_THRESHOLD),
+  // Unset: the embedding model's own (src/embedding/model-profiles.ts; MiniLM's are
+  // DEFAULT_DUPLICATE_THRESHOLD / DEFAULT_NEAR_DUPLICATE_THRESHOLD): cosines are not comparable across models.
+  DEDUP_DUPLICATE_THRESHOLD: fraction.optional(),
+  DEDUP_NEAR_THRESHOLD: fraction.optional(),
   MIN_IMPORTANCE_TO_STORE: fraction.default(0),
 
   PIPELINE_ENABLED: bool.default(true),

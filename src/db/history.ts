@@ -1,4 +1,4 @@
-import { redactJsonValue, redactStoredOrNull } from '../redaction/index.js';
+import { redactJsonString, redactJsonValue, redactStoredOrNull } from '../redaction/index.js';
 import type { TxRunner } from './executor.js';
 
 /**
@@ -133,4 +133,45 @@ SET h.revertedBy = $revertId, h.revertedAt = $now`;
 /** A deep-path proposal undone: its event names the event of the revert. */
 export async function markReverted(tx: TxRunner, eventId: string, revertId: string, now: string): Promise<void> {
   await tx.run(MARK_REVERTED, { eventId, revertId, now });
+}
+
+// An exported event written back as it was (importNamespace): MERGEd on its id, ON CREATE only;
+// its ABOUT edge is imported with the other edges.
+export const RESTORE_EVENTS = `
+UNWIND $rows AS row
+MERGE (h:HistoryEvent {id: row.id})
+  ON CREATE SET h = row.props, h._new = true
+WITH h, row, coalesce(h._new, false) AS created
+REMOVE h._new
+RETURN row.id AS id, created, h.namespace = $namespace AS ours`;
+
+/**
+ * Events from a namespace export, inside the import's transaction; their reasons and details are
+ * redacted here like every event's. Returns per row whether this call created it and whether the
+ * event with that id is in `namespace`.
+ */
+export async function restoreEvents(
+  tx: TxRunner,
+  namespace: string,
+  rows: ReadonlyArray<{ id: string; props: Record<string, unknown> }>,
+): Promise<Array<{ id: string; created: boolean; ours: boolean }>> {
+  if (rows.length === 0) return [];
+  const redacted = rows.map((r) => ({
+    id: r.id,
+    props: {
+      ...r.props,
+      ...(typeof r.props.reason === 'string' ? { reason: redactStoredOrNull(r.props.reason) } : {}),
+      ...(typeof r.props.details === 'string' ? { details: redactDetails(r.props.details) } : {}),
+    },
+  }));
+  return tx.run<{ id: string; created: boolean; ours: boolean }>(RESTORE_EVENTS, { rows: redacted, namespace });
+}
+
+/** Details are a JSON string; one that does not parse is redacted as text. */
+function redactDetails(details: string): string | null {
+  try {
+    return redactJsonString(details);
+  } catch {
+    return redactStoredOrNull(details);
+  }
 }

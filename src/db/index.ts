@@ -29,6 +29,7 @@ export {
   type ScopeFilters,
   entityNeighbours,
   hintMatches,
+  keywordInContextMatches,
   keywordMatches,
   memoriesLinkedToEntities,
   mentionedEntityCount,
@@ -147,6 +148,7 @@ export { echoStats, recordEchoes, type EchoEventWrite, type EchoStats } from './
 export { linkDerived, touchDuplicates, type DuplicateTarget } from './queries/remember-checks.js';
 export { writeMemories, type MemoryInsert, type MemoryRows } from './queries/remember-write.js';
 export { replaceMemoryContent } from './queries/memory-update.js';
+export { CONTEXT_TAIL_CHARS, refreshSessionContext } from './queries/session-context.js';
 export { type ChunkInsert, type HistoryInsert, type JobInsert, type MentionInsert } from './queries/remember-write.js';
 export { type RelationView } from './records.js';
 export { jobsOfMemory, queueDepthByKind, storedNamespaces } from './queries/explorer.js';
@@ -237,3 +239,24 @@ export {
   revertDetails,
   targetRetirements,
 } from './queries/revert.js';
+// Namespace export and import (exportNamespace / importNamespace).
+export {
+  EDGE_SOURCES,
+  exportEdgePage,
+  exportNodePage,
+  PORTABLE_EDGES,
+  PORTABLE_LABELS,
+  type EdgeSource,
+  type ExportedEdge,
+  type ExportedNode,
+  type PortableLabel,
+} from './queries/namespace-export.js';
+export {
+  existingKeys,
+  IMPORT_EDGE_KINDS,
+  writeImportBatch,
+  type ImportCounts,
+  type ImportEdgeKind,
+  type ImportEdgeRow,
+  type ImportNodeRow,
+} from './queries/namespace-import.js';

@@ -2,14 +2,15 @@ import { AutoTokenizer } from '@huggingface/transformers';
 
 import { configureModelSource, dtypeFor } from './model-files.js';
 import { EmbedThread } from './embed-thread.js';
+import { type EmbedPurpose, MINILM_MODEL_NAME, type ModelProfile, modelInput, profileFor } from './model-profiles.js';
 
-export const DEFAULT_EMBEDDING_MODEL_NAME = 'Xenova/all-MiniLM-L6-v2';
+export const DEFAULT_EMBEDDING_MODEL_NAME = MINILM_MODEL_NAME;
 export const EMBEDDING_DIMENSIONS = 384;
 export const DEFAULT_EMBEDDING_BATCH_SIZE_TEXTS = 32;
 /** 0 lets onnxruntime choose: one intra-op thread per physical core. */
 export const DEFAULT_EMBEDDING_THREADS = 0;
 /** sentence-transformers' max_seq_length for all-MiniLM-L6-v2; longer inputs are truncated. */
-export const MAX_SEQUENCE_TOKENS = 256;
+export const MAX_SEQUENCE_TOKENS = profileFor(MINILM_MODEL_NAME).maxSequenceTokens;
 /** Recently counted texts kept by countTokens; recall re-counts the same memories often. */
 export const TOKEN_COUNT_CACHE_ENTRIES = 2_000;
 /** Model-specific id suffix, so vectors from the 8-bit model are never mixed with float ones. */
@@ -40,9 +41,11 @@ interface Tokenizer {
 }
 
 /**
- * Sentence embeddings with all-MiniLM-L6-v2 through @huggingface/transformers: mean pooled,
- * L2-normalized. The model runs on a worker thread (onnxruntime-node computes synchronously),
- * one call at a time; onnxruntime already uses every core per call.
+ * Sentence embeddings through @huggingface/transformers (all-MiniLM-L6-v2 by default, or
+ * multilingual-e5-small): mean pooled, L2-normalized. A model that wants prefixes (e5's
+ * "query: " / "passage: ") gets them here, by the purpose each caller names. The model runs on a
+ * worker thread (onnxruntime-node computes synchronously), one call at a time; onnxruntime
+ * already uses every core per call.
  */
 export class Embedder {
   readonly modelName: string;
@@ -50,6 +53,7 @@ export class Embedder {
   readonly modelId: string;
   readonly batchSize: number;
   readonly quantized: boolean;
+  readonly profile: ModelProfile;
   private readonly options: EmbedderOptions;
   private thread: EmbedThread | undefined;
   private tokenizer: Tokenizer | undefined;
@@ -60,6 +64,7 @@ export class Embedder {
   constructor(options: EmbedderOptions = {}) {
     this.options = options;
     this.modelName = options.modelName ?? DEFAULT_EMBEDDING_MODEL_NAME;
+    this.profile = profileFor(this.modelName);
     this.quantized = options.quantized ?? false;
     this.modelId = this.quantized ? `${this.modelName}${QUANTIZED_MODEL_ID_SUFFIX}` : this.modelName;
     this.batchSize = options.batchSize ?? DEFAULT_EMBEDDING_BATCH_SIZE_TEXTS;
@@ -87,19 +92,25 @@ export class Embedder {
     await this.ready();
   }
 
-  /** One unit vector per text, in input order. */
-  async embed(texts: readonly string[]): Promise<Float32Array[]> {
+  /**
+   * One unit vector per text, in input order. `purpose` is what the texts are: stored texts
+   * (`passage`, the default) or recall's questions (`query`); it picks the model's prefix.
+   */
+  async embed(texts: readonly string[], purpose: EmbedPurpose = 'passage'): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
     const thread = await this.ready();
-    return thread.embed([...texts], this.quantized ? 1 : this.batchSize);
+    return thread.embed(
+      texts.map((text) => modelInput(this.profile, text, purpose)),
+      this.quantized ? 1 : this.batchSize,
+    );
   }
 
-  async embedOne(text: string): Promise<Float32Array> {
-    const [vector] = await this.embed([text]);
+  async embedOne(text: string, purpose: EmbedPurpose = 'passage'): Promise<Float32Array> {
+    const [vector] = await this.embed([text], purpose);
     return vector!;
   }
 
-  /** Word pieces in `text`, without [CLS]/[SEP]; synchronous, so the model must be loaded first. */
+  /** Word pieces in `text` (no prefix), without special tokens; synchronous, so the model must be loaded first. */
   countTokens(text: string): number {
     if (!this.tokenizer) throw new Error('Embedder.countTokens needs the model: await embedder.load() first');
     const cached = this.tokenCounts.get(text);
@@ -137,7 +148,7 @@ export class Embedder {
       ...location,
       dtype,
       threads: this.options.threads ?? DEFAULT_EMBEDDING_THREADS,
-      maxSequenceTokens: MAX_SEQUENCE_TOKENS,
+      maxSequenceTokens: this.profile.maxSequenceTokens,
     });
     this.thread = thread;
     // The tokenizer is loaded here too: countTokens is synchronous and cheap.

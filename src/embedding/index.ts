@@ -8,3 +8,4 @@ export {
   createEmbedder,
   type EmbedderOptions,
 } from './embedder.js';
+export { E5_MODEL_NAME, type EmbedPurpose, MINILM_MODEL_NAME, type ModelProfile, profileFor } from './model-profiles.js';

@@ -84,6 +84,9 @@ export const FIELD_COSTS: Readonly<Record<string, number>> = {
   'Query.recoverSession': 20,
   'Query.session': 10,
   'Mutation.deleteNamespace': 50,
+  // Export pages are priced per record through `first`; an import call embeds and writes up to MAX_IMPORT_LINES records.
+  'Query.exportNamespace': 20,
+  'Mutation.importNamespace': 200,
   'Mutation.revertProposal': 20,
   'Mutation.mergeEntities': 20,
   'Mutation.assertFact': 20,

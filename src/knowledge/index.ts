@@ -3,3 +3,17 @@ export { assertFact, ASSERTED_FACT_WHY, type AssertFactInput, type AssertFactRes
 export { eraseNamespace, ERASE_BATCH_ROWS, type EraseReport } from './erase-namespace.js';
 export { ENTITY_TYPES, FACT_KINDS, type EntityType, type FactKind } from './validate.js';
 export { describeEntity, type EntityDescription } from './describe-entity.js';
+export {
+  DEFAULT_EXPORT_PAGE,
+  EXPORT_FORMAT,
+  EXPORT_VERSION,
+  IMPORT_BATCH_ROWS,
+  MAX_EXPORT_PAGE,
+  MAX_IMPORT_LINE_CHARS,
+  MAX_IMPORT_LINES,
+  NamespaceTransfer,
+  type ExportHeader,
+  type ExportLine,
+  type ExportPage,
+  type ImportReport,
+} from './namespace-transfer.js';

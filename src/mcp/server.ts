@@ -4,6 +4,7 @@ import type { Services } from '../app.js';
 import { DEFAULT_MAX_TOKENS } from './budget.js';
 import { registerGraphTools } from './graph-tools.js';
 import { registerMemoryTools } from './memory-tools.js';
+import { registerNamespaceTools } from './namespace-tools.js';
 import { registerSessionTools } from './session-tools.js';
 import { toolContext, type SessionOptions } from './tool-context.js';
 
@@ -43,5 +44,6 @@ export function createMcpServer(services: Services, principal: Principal, sessio
   registerMemoryTools(server, ctx);
   registerGraphTools(server, ctx);
   registerSessionTools(server, ctx);
+  registerNamespaceTools(server, ctx);
   return server;
 }

@@ -1,7 +1,7 @@
 import type { Metrics } from './metrics.js';
 
 interface EmbedLike {
-  embed(texts: readonly string[]): Promise<Float32Array[]>;
+  embed(texts: readonly string[], purpose?: 'query' | 'passage'): Promise<Float32Array[]>;
 }
 
 interface RecallLike {
@@ -13,9 +13,9 @@ interface RecallLike {
  * A proxy rather than a patched method: one embedder may be shared by several service sets.
  */
 export function observeEmbedder<T extends EmbedLike>(embedder: T, metrics: Metrics): T {
-  const embed = async (texts: readonly string[]): Promise<Float32Array[]> => {
+  const embed = async (texts: readonly string[], purpose?: 'query' | 'passage'): Promise<Float32Array[]> => {
     const started = performance.now();
-    const vectors = await embedder.embed(texts);
+    const vectors = await embedder.embed(texts, purpose);
     metrics.observeEmbedding(texts.length, (performance.now() - started) / 1000);
     return vectors;
   };

@@ -77,7 +77,8 @@ export interface RecallOutcome {
 }
 
 interface TextEmbedder {
-  embed(texts: string[]): Promise<Float32Array[]>;
+  /** `query` picks the model's query prefix (e5's "query: "); stored texts are embedded as passages. */
+  embed(texts: string[], purpose?: 'query' | 'passage'): Promise<Float32Array[]>;
   countTokens(text: string): number;
 }
 
@@ -205,7 +206,7 @@ export class RecallService {
     const { legs, rerank } = plan.settings;
     if (!legs.vector && !rerank.enabled) return null;
     try {
-      const [vector] = await timer.run('embed', () => this.embedder.embed([plan.query]));
+      const [vector] = await timer.run('embed', () => this.embedder.embed([plan.query], 'query'));
       return vector ? Array.from(vector) : null;
     } catch (error) {
       if (!legs.keyword && !legs.hints) throw error;
@@ -273,7 +274,11 @@ export class RecallService {
         vectorLeg(this.executor, { namespace, vector: vector!, limit: fetch, includeDeleted, scope }),
       ),
       leg(settings.legs.keyword, 'keyword', () =>
-        keywordLeg(this.executor, { namespaceToken: token, luceneQuery, limit: fetch, includeDeleted, scope, scopeBound }),
+        keywordLeg(
+          this.executor,
+          { namespaceToken: token, luceneQuery, limit: fetch, includeDeleted, scope, scopeBound },
+          settings.keywordContext,
+        ),
       ),
       leg(settings.legs.hints, 'hints', () =>
         hintLeg(this.executor, { namespaceToken: token, luceneQuery, limit: fetch, includeDeleted, scope, scopeBound }),

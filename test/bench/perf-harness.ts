@@ -13,7 +13,7 @@ import { startNeo4j, stopNeo4j } from '../../scripts/neo4j-server.mjs';
 import { closeServices, createServices, prepareServices, type Services } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config/index.js';
 import type { Executor, TxRunner, TxWork } from '../../src/db/index.js';
-import { Embedder } from '../../src/embedding/index.js';
+import { type EmbedPurpose, Embedder } from '../../src/embedding/index.js';
 
 export const REPO = fileURLToPath(new URL('../../', import.meta.url));
 export const MODEL_DIR = join(REPO, '.models');
@@ -295,18 +295,20 @@ export class TimedEmbedder extends Embedder {
    */
   memo: Map<string, Float32Array> | undefined;
 
-  override async embed(texts: readonly string[]): Promise<Float32Array[]> {
+  override async embed(texts: readonly string[], purpose: EmbedPurpose = 'passage'): Promise<Float32Array[]> {
     await this.gate?.();
     const t0 = performance.now();
     try {
-      if (!this.memo) return await super.embed(texts);
+      if (!this.memo) return await super.embed(texts, purpose);
       const memo = this.memo;
-      const missing = [...new Set(texts.filter((t) => !memo.has(t)))];
+      // A query and a stored text of the same words embed differently under a prefixed model.
+      const key = (t: string) => `${purpose}\u0000${t}`;
+      const missing = [...new Set(texts.filter((t) => !memo.has(key(t))))];
       if (missing.length > 0) {
-        const vectors = await super.embed(missing);
-        missing.forEach((t, i) => memo.set(t, vectors[i]!));
+        const vectors = await super.embed(missing, purpose);
+        missing.forEach((t, i) => memo.set(key(t), vectors[i]!));
       }
-      return texts.map((t) => memo.get(t)!);
+      return texts.map((t) => memo.get(key(t))!);
     } finally {
       this.totalMs += performance.now() - t0;
       this.calls += 1;

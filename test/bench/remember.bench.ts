@@ -792,7 +792,10 @@ await runBench(async (db) => {
         embeddingModel: bench.embedder.modelId,
         embeddingBatchSize: bench.config.EMBEDDING_BATCH_SIZE,
         pipelineEnabled: bench.config.PIPELINE_ENABLED,
-        dedupThresholds: [bench.config.DEDUP_NEAR_THRESHOLD, bench.config.DEDUP_DUPLICATE_THRESHOLD],
+        dedupThresholds: [
+          bench.config.DEDUP_NEAR_THRESHOLD ?? bench.embedder.profile.nearDuplicateThreshold,
+          bench.config.DEDUP_DUPLICATE_THRESHOLD ?? bench.embedder.profile.duplicateThreshold,
+        ],
       },
       targets: { singleP50Ms: TARGET_P50_MS, batchMemoriesPerSecond: TARGET_THROUGHPUT, ratioToRawEmbedding: TARGET_RATIO },
       single,

@@ -425,6 +425,47 @@ const CASES: Case[] = [
     name: 'endSession: unknown session',
     query: 'mutation Q($ns: String) { endSession(namespace: $ns, sessionId: "never-started") { id } }',
   },
+  { name: 'exportNamespace: invalid namespace', query: '{ exportNamespace(namespace: "bad ns*") { header } }' },
+  {
+    name: 'exportNamespace: a page over the maximum',
+    query: 'query Q($ns: String) { exportNamespace(namespace: $ns, first: 1000000) { header } }',
+  },
+  {
+    name: 'exportNamespace: a forged cursor',
+    query: 'query Q($ns: String) { exportNamespace(namespace: $ns, after: "\' OR 1=1 --") { header } }',
+  },
+  {
+    name: 'importNamespace: no header line',
+    query: 'mutation Q($ns: String, $l: [String!]!) { importNamespace(namespace: $ns, lines: $l) { created } }',
+    variables: (ns) => ({ ns, l: ['{"kind":"node","label":"Memory","id":"m1","props":{"content":"x"}}'] }),
+  },
+  {
+    name: 'importNamespace: a line that is not JSON after a valid header',
+    query: 'mutation Q($ns: String, $l: [String!]!) { importNamespace(namespace: $ns, lines: $l) { created } }',
+    variables: (ns) => ({
+      ns,
+      l: [
+        JSON.stringify({ kind: 'header', format: 'mnemograph.namespace', version: 1, namespace: ns, embeddingModel: 'all-MiniLM-L6-v2' }),
+        '{"kind": "node", "label": ',
+      ],
+    }),
+  },
+  {
+    name: 'importNamespace: an edge outside the graph model',
+    query: 'mutation Q($ns: String, $l: [String!]!) { importNamespace(namespace: $ns, lines: $l) { created } }',
+    variables: (ns) => ({
+      ns,
+      l: [
+        JSON.stringify({ kind: 'header', format: 'mnemograph.namespace', version: 1, namespace: ns, embeddingModel: 'all-MiniLM-L6-v2' }),
+        JSON.stringify({ kind: 'edge', type: 'DETACH_DELETE', from: 'a', to: 'b', fromKind: 'Memory', toKind: 'Memory', props: {} }),
+      ],
+    }),
+  },
+  {
+    name: 'importNamespace: too many lines',
+    query: 'mutation Q($ns: String, $l: [String!]!) { importNamespace(namespace: $ns, lines: $l) { created } }',
+    variables: (ns) => ({ ns, l: Array.from({ length: 20_000 }, () => '{}') }),
+  },
   { name: 'unknown field', query: '{ memoriez { id } }' },
   { name: 'syntax error', query: '{ recall(query: ' },
   { name: 'deep query', query: `{ memory(id: "x") { ${'entities { memories { '.repeat(10)}id${' } }'.repeat(10)} } }` },

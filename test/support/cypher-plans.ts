@@ -89,6 +89,13 @@ export const SCAN = /^(?:AllNodesScan|\w*NodeByLabels?Scan|\w*RelationshipTypes?
  * whole tree cannot be pinned. Every leaf and procedure call, without variable names: a scan
  * with its label or type (and index), a seek with its kind of index, sorted and without repeats.
  */
+/**
+ * A node found by its id can be sought through the unique `id` index or the `(namespace, id)` range
+ * index export paging reads; both are exact seeks of one node, and the planner breaks that tie
+ * differently from one run to the next. Pinned as one name, so the tier shows scans, not coin tosses.
+ */
+const TIED_SEEK = /^Node(?:Unique)?IndexSeek(?:\(Locking\))?$/;
+
 export function accessPaths(operators: readonly PlanOperator[]): string[] {
   const paths = operators.flatMap((op, i) => {
     const leaf = (operators[i + 1]?.depth ?? -1) <= op.depth;
@@ -96,6 +103,7 @@ export function accessPaths(operators: readonly PlanOperator[]): string[] {
     const index = /\b(RANGE|TEXT|POINT) INDEX\b/.exec(details)?.[1];
     if (SCAN.test(op.name)) return [[op.name, index, /:\w+(?:\([^)]*\))?/.exec(details)?.[0]].filter(Boolean).join(' ')];
     if (op.name === 'ProcedureCall') return [`ProcedureCall ${details.replace(/\(.*$/s, '')}`];
+    if (TIED_SEEK.test(op.name) && (index === undefined || index === 'RANGE')) return ['NodeIndexSeek'];
     if (/Seek|Index\w*Scan/.test(op.name)) return [[op.name, index].filter(Boolean).join(' ')];
     return leaf && op.name !== 'Argument' ? [op.name] : [];
   });

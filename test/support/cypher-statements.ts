@@ -3,6 +3,8 @@ import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { JOBS_PAGE } from '../../src/db/jobs/jobs-page.js';
 import { ERASE_STEPS } from '../../src/db/queries/namespace-erase.js';
+import { EXPORT_EDGE_PAGES, EXPORT_EDGE_STARTS, EXPORT_NODE_PAGES } from '../../src/db/queries/namespace-export.js';
+import { IMPORT_EDGES, IMPORT_NODES } from '../../src/db/queries/namespace-import.js';
 import { NEIGHBOR_DEPTHS, neighborsQuery } from '../../src/db/queries/neighbors.js';
 
 /**
@@ -66,6 +68,15 @@ const BUILT: readonly Built[] = [
     variants: () => ERASE_STEPS.map((step, i) => [`${i}:${step.label}`, step.cypher] as const),
     style: 'element',
   },
+  ...(
+    [
+      ['db/queries/namespace-export#EXPORT_NODE_PAGES', EXPORT_NODE_PAGES],
+      ['db/queries/namespace-export#EXPORT_EDGE_STARTS', EXPORT_EDGE_STARTS],
+      ['db/queries/namespace-export#EXPORT_EDGE_PAGES', EXPORT_EDGE_PAGES],
+      ['db/queries/namespace-import#IMPORT_NODES', IMPORT_NODES],
+      ['db/queries/namespace-import#IMPORT_EDGES', IMPORT_EDGES],
+    ] as const
+  ).map(([source, table]): Built => ({ source, variants: () => Object.entries(table), style: 'element' })),
 ];
 
 /** Exported strings that look like Cypher but are pieces of statements, not statements (keep this empty if you can). */

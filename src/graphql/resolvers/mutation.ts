@@ -5,6 +5,7 @@ import {
   compressSessions,
   createEntity,
   deleteNamespace,
+  importNamespace,
   endSession,
   forget,
   ingestDocument,
@@ -90,4 +91,7 @@ export const Mutation: MutationResolvers = {
     };
   },
   aspectFeedback: (_, { namespace, sessionId, memoryIds }, { caller }) => aspectFeedback(caller, { namespace, sessionId, memoryIds }),
+
+  // Lines of an export into a namespace (docs/export-import.md).
+  importNamespace: (_, { namespace, lines }, { caller }) => importNamespace(caller, { namespace, lines }),
 };

@@ -6,6 +6,7 @@ import {
   documents,
   entities,
   entity,
+  exportNamespace,
   health,
   jobs,
   memories,
@@ -111,4 +112,10 @@ export const Query: QueryResolvers = {
     };
   },
   checkpoints: (_, { namespace, sessionId, last }, { caller }) => checkpoints(caller, { namespace, sessionId, last }),
+
+  // A namespace as JSON Lines, a page at a time (docs/export-import.md).
+  exportNamespace: async (_, { namespace, after, first, vectors }, { caller }) => {
+    const page = await exportNamespace(caller, { namespace, after, first, vectors });
+    return { header: JSON.stringify(page.header), lines: page.lines.map((line) => JSON.stringify(line)), cursor: page.cursor };
+  },
 };
