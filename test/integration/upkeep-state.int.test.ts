@@ -139,7 +139,10 @@ describe('upkeep state survives a restart and is one for every replica', () => {
       const b = open();
       const namespace = await tombstoned(a);
       const reports = await Promise.all([a, b, a, b].map((services) => worker(services, { hourlyBudget: 1 }).tick('execute', namespace)));
-      expect(reports.map(sweep).sort()).toEqual(['budget', 'budget', 'budget', 'executed']);
+      // The others are refused: over budget, or in cooldown for a claim whose clock read came before the winner's.
+      const outcomes = reports.map(sweep);
+      expect(outcomes.filter((o) => o === 'executed')).toHaveLength(1);
+      expect(outcomes.filter((o) => o === 'budget' || o === 'cooldown')).toHaveLength(3);
       expect(sweeps.filter((n) => n === namespace)).toHaveLength(1);
       await cleanNamespace(a, namespace);
     });
