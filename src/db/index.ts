@@ -23,6 +23,10 @@ export { warmUpIndexes, type WarmUpReport } from './queries/warm-up.js';
 export {
   entityMentionMatches,
   entityNameMatches,
+  filteredMemoryIds,
+  scopedKeywordMatches,
+  scopedVectorMatches,
+  type ScopeFilters,
   entityNeighbours,
   hintMatches,
   keywordInContextMatches,
@@ -203,6 +207,18 @@ export {
 } from './history.js';
 export { enqueue, jobName, type JobInput, type JobKind, type JobTarget } from './jobs/index.js';
 export { applyAspectFeedback, decayAspects, type FeedbackCounts } from './queries/aspect-feedback.js';
+export {
+  claimMaintenanceRun,
+  claimScheduledRun,
+  countDecayedAspects,
+  feedbackState,
+  haltedMaintenance,
+  recordMaintenanceOutcome,
+  releaseMaintenanceRun,
+  resetMaintenance,
+  type FeedbackState,
+  type MaintenanceLimit,
+} from './queries/upkeep-state.js';
 export {
   applyClassification,
   classifyJobEntityId,

@@ -25,6 +25,40 @@ const BATCH_MAX_TOKENS = 4_000;
 const BATCH_ERROR_TOKENS = 40;
 const MIN_CONTENT_TOKENS = 10;
 
+/** recall's and search's filters, as GraphQL's RecallFilters (a filter never hides a match: src/recall/scope.ts). */
+const filters = z
+  .object({
+    session_id: z.string().optional().describe("Only this session's memories."),
+    types: z.array(z.enum(MEMORY_TYPES)).max(MEMORY_TYPES.length).optional(),
+    tags: z.array(z.string()).max(50).optional().describe('Memories carrying all of these tags.'),
+    occurred_after: z.string().datetime({ offset: true }).optional().describe('Event time (else record time) at or after (ISO 8601).'),
+    occurred_before: z.string().datetime({ offset: true }).optional().describe('Event time (else record time) at or before (ISO 8601).'),
+    min_importance: z.number().min(0).max(1).optional(),
+    include_superseded: z.boolean().optional(),
+    include_deleted: z.boolean().optional(),
+    include_compressed: z.boolean().optional(),
+  })
+  .optional()
+  .describe('Only the memories that pass all of these.');
+
+type ToolFilters = z.infer<typeof filters>;
+
+/** The tool's filters as the recall service takes them. */
+function recallFilters(f: ToolFilters) {
+  if (!f) return null;
+  return {
+    sessionId: f.session_id ?? null,
+    types: f.types ?? null,
+    tags: f.tags ?? null,
+    occurredAfter: f.occurred_after ?? null,
+    occurredBefore: f.occurred_before ?? null,
+    minImportance: f.min_importance ?? null,
+    includeSuperseded: f.include_superseded ?? null,
+    includeDeleted: f.include_deleted ?? null,
+    includeCompressed: f.include_compressed ?? null,
+  };
+}
+
 /** remember, remember_batch, recall, search → timeline → get_memories (progressive disclosure), forget. */
 export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
   const limits = limitsOf(ctx.services);
@@ -108,6 +142,8 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
         query: z.string(),
         namespace,
         limit: z.number().int().min(1).optional().describe(`At most ${limits.maxRecallLimit} (default 10).`),
+        filters,
+        as_of: z.string().datetime({ offset: true }).optional().describe('The time the question is asked (default now).'),
         max_tokens: maxTokens,
       }),
       annotations: { readOnlyHint: true },
@@ -122,6 +158,8 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
           namespace: args.namespace,
           limit: args.limit ?? 10,
           tokenBudget: Math.max(1, Math.floor(budget * 0.8)),
+          filters: recallFilters(args.filters),
+          asOf: args.as_of ?? null,
         });
         const ids = outcome.items.map((item) => ({ id: item.memory.id, type: item.memory.type, score: round(item.score) }));
         const emptyList = ctx.count(JSON.stringify({ memories: [], omitted: ids.length }));
@@ -141,6 +179,7 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
         namespace,
         limit: z.number().int().min(1).max(100).optional(),
         offset: z.number().int().min(0).optional(),
+        filters,
         max_tokens: maxTokens,
       }),
       annotations: { readOnlyHint: true },
@@ -152,6 +191,7 @@ export function registerMemoryTools(server: McpServer, ctx: ToolContext): void {
           namespace: args.namespace,
           limit: args.limit ?? 20,
           offset: args.offset ?? 0,
+          filters: recallFilters(args.filters),
         });
         const hits = result.hits.map((h) => ({
           id: h.id,

@@ -28,8 +28,10 @@ export interface RecallPlan {
   filters: RecallFilters;
   memoryFilters: MemoryFilters;
   include: { includeDeleted: boolean; includeSuperseded: boolean; includeCompressed: boolean };
-  /** Candidates each leg fetches. */
+  /** Candidates each leg fetches (widened when filters leave fewer than the limit: recall/scope.ts). */
   fetch: number;
+  /** The request filters by session, type, tag, time or importance: the legs are confined to what passes (recall/scope.ts). */
+  scoped: boolean;
   /** The past period the question names ("last Saturday"), resolved against asOf. */
   timeWindow: TimeWindow | null;
 }
@@ -73,8 +75,22 @@ export function planRecall(
       includeCompressed: !!filters.includeCompressed,
     },
     fetch: limit * settings.overFetchFactor,
+    scoped: hasScopingFilter(request.filters),
     timeWindow: settings.time.enabled ? queryTimeWindow(query, asOf.time) : null,
   };
+}
+
+/** Whether the request names a filter the scope lists (recall/scope.ts); the asOf cap alone does not (it is widened). */
+export function hasScopingFilter(filters: RecallFilters | null | undefined): boolean {
+  if (!filters) return false;
+  return Boolean(
+    filters.sessionId ||
+      filters.types?.length ||
+      filters.tags?.length ||
+      filters.occurredAfter ||
+      filters.occurredBefore ||
+      (filters.minImportance ?? 0) > 0,
+  );
 }
 
 function parseAsOf(value: string | Date | null | undefined): { time: Date; explicit: boolean } {

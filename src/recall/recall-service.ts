@@ -20,6 +20,7 @@ import { loadRecallMemories, type LoadedMemory } from './load-memories.js';
 import { queryTokens, toLuceneQuery } from '../text/index.js';
 import { formatMemoryPrompt } from './prompt.js';
 import { rankCandidates } from './rank.js';
+import { filterScope, SCOPED_KEYWORD_BOUND, shouldWiden, widen } from './scope.js';
 import { planRecall, StageTimer, type RecallFilters, type RecallPlan } from './recall-request.js';
 import { createSimilarityReranker, rerankWithTimeout } from './rerank.js';
 import {
@@ -124,23 +125,36 @@ export class RecallService {
     const timer = new StageTimer();
     const plan = planRecall(request, this.settingsFor(request.recipe, request.overrides));
     const vector = await this.embedQuery(plan, timer);
-    const retrieved = await this.retrieve(plan, vector, timer);
-    const memories = await timer.run('load', () =>
-      loadRecallMemories(this.executor, candidateIds(retrieved.legs), { namespace: plan.namespace, ...plan.include, vector }),
-    );
-    let ranked = timer.runSync('rank', () =>
-      rankCandidates(assembleCandidates(retrieved.legs, memories), plan.settings, {
-        query: plan.query,
-        now: plan.asOf.time,
-        hubThreshold: retrieved.hubThreshold,
-        timeWindow: plan.timeWindow,
-      }),
-    );
-    ranked = await this.context(plan, ranked, memories, vector, timer);
-    ranked = applyFilters(
-      ranked.filter((r) => !plan.filters.sessionId || memories.get(r.candidate.memoryId)?.record.sessionId === plan.filters.sessionId),
-      plan.memoryFilters,
-    );
+    const scope = await this.scope(plan, timer);
+    // Retrieve → hydrate → rank → context → filter, wider while the filters leave fewer than the
+    // limit and a leg has more to give (recall/scope.ts).
+    let fetch = plan.fetch;
+    let retrieved: Retrieved;
+    let memories: Map<string, LoadedMemory>;
+    let ranked: RankedCandidate[];
+    for (;;) {
+      retrieved = await this.retrieve(plan, vector, timer, fetch, scope);
+      memories = await timer.run('load', () =>
+        loadRecallMemories(this.executor, candidateIds(retrieved.legs), { namespace: plan.namespace, ...plan.include, vector }),
+      );
+      const assembled = assembleCandidates(retrieved.legs, memories);
+      ranked = timer.runSync('rank', () =>
+        rankCandidates(assembled, plan.settings, {
+          query: plan.query,
+          now: plan.asOf.time,
+          hubThreshold: retrieved.hubThreshold,
+          timeWindow: plan.timeWindow,
+        }),
+      );
+      ranked = await this.context(plan, ranked, memories, vector, timer);
+      const loaded = memories;
+      ranked = applyFilters(
+        ranked.filter((r) => !plan.filters.sessionId || loaded.get(r.candidate.memoryId)?.record.sessionId === plan.filters.sessionId),
+        plan.memoryFilters,
+      );
+      if (!shouldWiden(ranked.length, plan.limit, retrieved.legs, fetch)) break;
+      fetch = widen(fetch);
+    }
     const reranked = vector ? await this.rerank(plan, ranked, memories, timer) : { items: ranked, applied: false };
     reranked.items = await this.collapse(plan, reranked.items, timer);
     const boostTimedOut = retrieved.boost?.timedOut ?? false;
@@ -201,12 +215,30 @@ export class RecallService {
     }
   }
 
-  /** The legs, the graph boost and the hub threshold, concurrently. */
-  private async retrieve(plan: RecallPlan, vector: number[] | null, timer: StageTimer): Promise<Retrieved> {
-    const { settings, namespace, fetch } = plan;
+  /** The memories that pass the request's filters, when it has some and they are few enough to list; else null. */
+  private async scope(plan: RecallPlan, timer: StageTimer): Promise<string[] | null> {
+    if (!plan.scoped) return null;
+    try {
+      return await timer.run('scope', () => filterScope(this.executor, plan));
+    } catch (error) {
+      this.logger.warn({ error }, 'filter scope unavailable; recall widens the legs instead');
+      return null;
+    }
+  }
+
+  /** The legs (confined to the scope when there is one), the graph boost and the hub threshold, concurrently. */
+  private async retrieve(
+    plan: RecallPlan,
+    vector: number[] | null,
+    timer: StageTimer,
+    fetch: number,
+    scope: string[] | null,
+  ): Promise<Retrieved> {
+    const { settings, namespace } = plan;
     const token = namespaceToken(namespace);
     const luceneQuery = toLuceneQuery(plan.query);
     const { includeDeleted } = plan.include;
+    const scopeBound = SCOPED_KEYWORD_BOUND;
     const failures: unknown[] = [];
     let attempted = 0;
     const leg = (enabled: boolean, stage: string, run: () => Promise<LegHit[]>): Promise<LegHit[]> => {
@@ -239,14 +271,20 @@ export class RecallService {
     };
     const [vectorHits, keyword, hints, entity, boost, hubThreshold] = await Promise.all([
       leg(settings.legs.vector && vector !== null, 'vector', () =>
-        vectorLeg(this.executor, { namespace, vector: vector!, limit: fetch, includeDeleted }),
+        vectorLeg(this.executor, { namespace, vector: vector!, limit: fetch, includeDeleted, scope }),
       ),
       leg(settings.legs.keyword, 'keyword', () =>
-        keywordLeg(this.executor, { namespaceToken: token, luceneQuery, limit: fetch, includeDeleted }, settings.keywordContext),
+        keywordLeg(
+          this.executor,
+          { namespaceToken: token, luceneQuery, limit: fetch, includeDeleted, scope, scopeBound },
+          settings.keywordContext,
+        ),
       ),
-      leg(settings.legs.hints, 'hints', () => hintLeg(this.executor, { namespaceToken: token, luceneQuery, limit: fetch, includeDeleted })),
+      leg(settings.legs.hints, 'hints', () =>
+        hintLeg(this.executor, { namespaceToken: token, luceneQuery, limit: fetch, includeDeleted, scope, scopeBound }),
+      ),
       leg(settings.legs.entity, 'entity', async () =>
-        entityLeg(this.executor, { entities: await entitiesOrThrow(), limit: fetch, ...settings.entityLeg, includeDeleted }),
+        entityLeg(this.executor, { entities: await entitiesOrThrow(), limit: fetch, ...settings.entityLeg, includeDeleted, scope }),
       ),
       settings.graph.enabled
         ? named.then((found) =>

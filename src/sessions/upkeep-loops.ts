@@ -3,7 +3,7 @@ import type { Executor } from '../db/index.js';
 import { namespacesOverCompressionThreshold } from '../db/index.js';
 import { queueSessionCompression } from '../deep/index.js';
 import type { Logger } from '../logger.js';
-import { PeriodicTask } from '../upkeep/index.js';
+import { PeriodicTask, sharedSchedule } from '../upkeep/index.js';
 import { runDecayPass, type DecayReport } from './decay.js';
 import type { SessionService } from './session-service.js';
 
@@ -72,6 +72,7 @@ export class SessionUpkeep {
         logger,
         AGAIN_MS,
         Math.min(60_000, config.DECAY_INTERVAL_MS),
+        sharedSchedule(executor, 'decay', namespaces),
       ),
     );
     this.loops.push(
@@ -82,6 +83,9 @@ export class SessionUpkeep {
           this.stats.compressionQueued += await this.checkCompression(namespaces);
         },
         logger,
+        0,
+        config.COMPRESSION_AUTO_INTERVAL_MS,
+        sharedSchedule(executor, 'compression-threshold', namespaces),
       ),
     );
   }

@@ -1,5 +1,5 @@
 import type { Executor } from '../db/index.js';
-import { applyAspectFeedback, decayAspects, derivedId } from '../db/index.js';
+import { applyAspectFeedback, countDecayedAspects, decayAspects, derivedId, feedbackState } from '../db/index.js';
 import { ValidationError } from '../errors.js';
 import { cleanText } from '../text/index.js';
 
@@ -30,15 +30,17 @@ export interface FeedbackResult extends FeedbackTelemetry {
   applied: boolean;
 }
 
-/** Per-namespace counters of this process (pipelineStatus.feedback). */
+/**
+ * Aspect feedback. Its counters — the sessions that decide when stale aspects decay, and the
+ * telemetry of pipelineStatus.feedback — are kept in the database (db/queries/upkeep-state.ts),
+ * moved in the transaction that applies a session: the same after a restart and in every replica.
+ */
 export class AspectFeedback {
-  private readonly telemetry = new Map<string, FeedbackTelemetry>();
-  private readonly sessions = new Map<string, number>();
-
   constructor(private readonly executor: Executor) {}
 
-  snapshot(namespace: string): FeedbackTelemetry {
-    return { ...(this.telemetry.get(namespace) ?? { aspectsUpdated: 0, ftsConfirmations: 0, decayedAspects: 0, propagatedAttributes: 0 }) };
+  async snapshot(namespace: string): Promise<FeedbackTelemetry> {
+    const { sessions: _sessions, ...telemetry } = await feedbackState(this.executor, namespace);
+    return telemetry;
   }
 
   /**
@@ -69,25 +71,17 @@ export class AspectFeedback {
       decayedAspects: 0,
       propagatedAttributes: Number(row?.attributes ?? 0),
     };
-    if (result.applied) {
-      const sessions = (this.sessions.get(input.namespace) ?? 0) + 1;
-      this.sessions.set(input.namespace, sessions);
-      if (sessions % FEEDBACK.decayEverySessions === 0) {
-        result.decayedAspects = await decayAspects(this.executor, {
-          namespace: input.namespace,
-          staleBefore: new Date(now.getTime() - FEEDBACK.staleDays * 86_400_000).toISOString(),
-          now: now.toISOString(),
-          minWeight: FEEDBACK.minWeight,
-          decayRate: FEEDBACK.decayRate,
-        });
-      }
-      const t = this.snapshot(input.namespace);
-      this.telemetry.set(input.namespace, {
-        aspectsUpdated: t.aspectsUpdated + result.aspectsUpdated,
-        ftsConfirmations: t.ftsConfirmations + result.ftsConfirmations,
-        decayedAspects: t.decayedAspects + result.decayedAspects,
-        propagatedAttributes: t.propagatedAttributes + result.propagatedAttributes,
+    // The session count is the database's, moved atomically with this session's feedback: exactly
+    // one process sees each multiple of decayEverySessions.
+    if (row && row.sessions % FEEDBACK.decayEverySessions === 0) {
+      result.decayedAspects = await decayAspects(this.executor, {
+        namespace: input.namespace,
+        staleBefore: new Date(now.getTime() - FEEDBACK.staleDays * 86_400_000).toISOString(),
+        now: now.toISOString(),
+        minWeight: FEEDBACK.minWeight,
+        decayRate: FEEDBACK.decayRate,
       });
+      await countDecayedAspects(this.executor, input.namespace, result.decayedAspects, now.toISOString());
     }
     return result;
   }

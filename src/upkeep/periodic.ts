@@ -1,7 +1,19 @@
+import type { Executor } from '../db/index.js';
+import { claimScheduledRun } from '../db/index.js';
 import type { Logger } from '../logger.js';
 
 /** What one run says about the next: `again` asks for a short pause, `delayMs` for another one. */
 export type RunOutcome = { again?: boolean; delayMs?: number } | void;
+
+/**
+ * A schedule kept outside the process (db/queries/upkeep-state.ts claimScheduledRun): asked before
+ * each interval's run, it answers 0 when the task is due (and records the run) or the milliseconds
+ * until it is, so the task runs once per interval in every replica together and after a restart.
+ */
+export type ScheduleClaim = (intervalMs: number) => Promise<number>;
+
+/** A shared schedule's first question comes at most this long after start (an overdue task runs soon). */
+export const SHARED_FIRST_CHECK_MS = 60 * 1000;
 
 /**
  * A setTimeout chain (as the worker's): one run at a time, the next scheduled when it ends, so a
@@ -18,8 +30,11 @@ export class PeriodicTask {
     private readonly run: () => Promise<RunOutcome>,
     private readonly logger: Logger,
     private readonly againMs = 0,
-    private readonly firstDelayMs = intervalMs,
-  ) {}
+    private firstDelayMs = intervalMs,
+    private readonly shared: ScheduleClaim | null = null,
+  ) {
+    if (shared) this.firstDelayMs = Math.min(firstDelayMs, SHARED_FIRST_CHECK_MS);
+  }
 
   get active(): boolean {
     return this.running;
@@ -45,26 +60,39 @@ export class PeriodicTask {
     await this.inFlight;
   }
 
-  private schedule(delayMs: number): void {
+  private schedule(delayMs: number, follow = false): void {
     if (!this.running) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      this.inFlight = this.tick().finally(() => {
+      this.inFlight = this.tick(follow).finally(() => {
         this.inFlight = null;
       });
     }, delayMs);
     this.timer.unref();
   }
 
-  private async tick(): Promise<void> {
+  /** `follow`: a run the previous one asked for (`again`), not the interval's: the shared schedule is not asked. */
+  private async tick(follow: boolean): Promise<void> {
     let delay = this.intervalMs;
+    let again = false;
     try {
+      if (this.shared && !follow) {
+        const wait = await this.shared(this.intervalMs);
+        if (wait > 0) return this.schedule(Math.min(wait, this.intervalMs));
+      }
       const outcome = await this.run();
-      if (outcome?.again) delay = this.againMs;
-      else if (outcome?.delayMs !== undefined) delay = outcome.delayMs;
+      if (outcome?.again) {
+        delay = this.againMs;
+        again = true;
+      } else if (outcome?.delayMs !== undefined) delay = outcome.delayMs;
     } catch (error) {
       this.logger.warn({ err: error, task: this.name }, 'upkeep task failed; retrying at the next interval');
     }
-    this.schedule(delay);
+    this.schedule(delay, again);
   }
+}
+
+/** The shared schedule of `task` over these namespaces (null: all), in the database. */
+export function sharedSchedule(executor: Executor, task: string, namespaces: readonly string[] | null): ScheduleClaim {
+  return (intervalMs) => claimScheduledRun(executor, { task, namespaces, intervalMs, now: Date.now() });
 }

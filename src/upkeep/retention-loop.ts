@@ -1,7 +1,7 @@
 import type { Config } from '../config/index.js';
 import type { Executor } from '../db/index.js';
 import type { Logger } from '../logger.js';
-import { PeriodicTask } from './periodic.js';
+import { PeriodicTask, sharedSchedule } from './periodic.js';
 import { runRetention, type RetentionReport, type RetentionSettings } from './retention/index.js';
 
 /** A backlog is worked off in batch-sized sweeps a second apart, at most this many per interval. */
@@ -44,5 +44,6 @@ export function retentionLoop(executor: Executor, config: Config, logger: Logger
     logger,
     SWEEP_PAUSE_MS,
     Math.min(FIRST_SWEEP_MS, config.RETENTION_INTERVAL_MS),
+    sharedSchedule(executor, 'retention', null),
   );
 }

@@ -15,7 +15,7 @@ import { AspectFeedback } from './aspect-feedback.js';
 import { pruneCheckpoints } from '../db/index.js';
 import { EmbeddingTracker, type EmbeddingTrackerStats } from './embedding-tracker.js';
 import { ACTION_LIMITS, MaintenanceWorker, type MaintenanceMode, type MaintenanceReport } from './maintenance/index.js';
-import { PeriodicTask } from './periodic.js';
+import { PeriodicTask, sharedSchedule } from './periodic.js';
 import { retentionLoop, retentionSettings } from './retention-loop.js';
 import { runRetention, type RetentionReport } from './retention/index.js';
 
@@ -90,6 +90,9 @@ export class UpkeepService {
           for (const scope of namespaces ?? [null]) await this.maintenance.tick(config.MAINTENANCE_MODE, scope, { scheduled: true });
         },
         maintenanceLogger,
+        0,
+        config.MAINTENANCE_INTERVAL_MS,
+        sharedSchedule(deps.executor, 'maintenance', namespaces),
       ),
     );
     const docLogger = deps.logger.child({ component: 'documents' });

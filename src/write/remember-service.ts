@@ -9,6 +9,7 @@ import type { MemoryRecord } from '../db/index.js';
 import { LimitExceededError, MnemographError, UnavailableError, ValidationError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { namespaceToken, type TextCleanup } from '../text/index.js';
+import { batchNeighbours, mergeNeighbours, type BatchMemory } from './batch-dedup.js';
 import { bestWholeMemoryMatch, dedupKey as keyFor } from './dedup.js';
 import { echoedMemories, planEchoes, recordEchoPlans, type EchoInfo } from './echo-guard.js';
 import { prepareMemory, type PreparedMemory, type PrepareOptions } from './prepare.js';
@@ -100,6 +101,8 @@ interface DuplicateOf {
   existingId: string;
   contentHash: string;
   similarity: number;
+  /** The target is an earlier item of the same batch, created by this write: confirmed after it. */
+  inBatch?: boolean;
 }
 
 /**
@@ -331,9 +334,19 @@ export class RememberService {
       }
     }
 
+    // In batch order, each item is compared with what is stored and with the earlier items of the
+    // batch that will be stored (batch-dedup.ts): the outcome of sending them one by one.
     const seenInBatch = new Set<string>();
+    const storedInBatch = new Map<string, BatchMemory[]>();
     return withVectors.map((item) => {
-      const perChunk = neighbours.get(item.index) ?? [];
+      const namespace = item.prepared.namespace;
+      const earlier = storedInBatch.get(namespace) ?? [];
+      const perChunk = mergeNeighbours(
+        neighbours.get(item.index) ?? [],
+        batchNeighbours(item.vectors, earlier, DEDUP_NEIGHBOURS),
+        DEDUP_NEIGHBOURS,
+      );
+      const inBatch = new Set(earlier.map((m) => m.memoryId));
       const best = bestWholeMemoryMatch(perChunk);
       const nearest = perChunk[0]?.[0]?.cosine ?? null;
       // A document's chunk takes the design's fixed 0.3 (docs/deviations.md): a page of reference text
@@ -365,11 +378,17 @@ export class RememberService {
             existingId: best.existingId,
             contentHash,
             similarity: best.similarity,
+            inBatch: inBatch.has(best.existingId),
           },
         };
       }
-      if (best && best.similarity >= this.settings.nearDuplicateThreshold) return { ...base, nearDuplicate: best };
-      return base;
+      const pending = best && best.similarity >= this.settings.nearDuplicateThreshold ? { ...base, nearDuplicate: best } : base;
+      if (importance >= this.settings.minImportanceToStore)
+        storedInBatch.set(namespace, [
+          ...earlier,
+          { memoryId: base.memoryId, contentHash: item.prepared.contentHash, vectors: item.vectors },
+        ]);
+      return pending;
     });
   }
 
@@ -406,13 +425,17 @@ export class RememberService {
         },
       ]),
     );
-    const targets: DuplicateTarget[] = duplicates.map((d) => ({ ref: d.item.index, id: d.existingId, contentHash: d.contentHash }));
+    const target = (d: DuplicateOf): DuplicateTarget => ({ ref: d.item.index, id: d.existingId, contentHash: d.contentHash });
+    const targets = duplicates.filter((d) => !d.inBatch).map(target);
+    // Duplicates of an earlier item of this batch: confirmed (and the item touched) once it is written.
+    const batchTargets = duplicates.filter((d) => d.inBatch).map(target);
     const derivedFrom = options.derivedFrom;
 
     const result = await this.executor.writeTx('remember', async (tx) => {
       if (derivedFrom) await requireSourceUnchanged(tx, derivedFrom);
       const touched = await touchDuplicates(tx, targets, { now, writeId });
       const merged = memories.length ? await writeMemories(tx, { now, writeId, memories, rows }) : [];
+      touched.push(...(await touchDuplicates(tx, batchTargets, { now, writeId })));
       if (derivedFrom)
         await linkDerived(
           tx,

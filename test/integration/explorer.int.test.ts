@@ -11,7 +11,25 @@ const OPERATOR = 'explorer-operator-0123456789abcdef';
 const READ_ONLY = 'explorer-readonly-0123456789abcdef';
 const FOREIGN = 'explorer-foreign-0123456789abcdef';
 const EVERYWHERE = 'explorer-everywhere-0123456789abcdef';
-const FILLERS = 15;
+// Genuinely different notes: near-identical ones of one batch are stored as near-duplicates (or not at all).
+const FILLER_NOTES = [
+  'the office plants by the window were watered',
+  'the coffee machine on the third floor was descaled',
+  'a new whiteboard was mounted in the small meeting room',
+  'the printer ran out of toner and a cartridge was ordered',
+  'the fire drill is scheduled for the second Tuesday of the month',
+  'someone left a bicycle blocking the emergency exit again',
+  'the fridge was cleared out before the long weekend',
+  'the Wi-Fi password for guests was printed on the reception desk',
+  'two ergonomic chairs arrived for the design team',
+  'the lights in the stairwell flicker and the landlord was told',
+  'the kitchen dishwasher now runs every evening at six',
+  'a birthday cake for Marta is hidden in the freezer',
+  'the parking permits for next year must be renewed by Friday',
+  'the recycling bins were moved next to the lifts',
+  'the heating in the east wing stays on until the end of April',
+];
+const FILLERS = FILLER_NOTES.length;
 const WAIT_MS = 20_000;
 
 interface BrowserStorage {
@@ -78,7 +96,7 @@ describe('the memory explorer (GET /explorer) in headless Chromium against the r
         query: 'mutation B($i: [RememberInput!]!) { rememberBatch(inputs: $i) { error { code } } }',
         variables: {
           i: Array.from({ length: FILLERS }, (_, n) => ({
-            content: `Filler note ${n + 1}: the office plant number ${n + 1} was watered.`,
+            content: `Filler note ${n + 1}: ${FILLER_NOTES[n]}.`,
             namespace,
             occurredAt: `2026-01-${String(n + 1).padStart(2, '0')}T08:00:00Z`,
           })),

@@ -114,8 +114,41 @@ describe.each(MCP_ERAS)('MCP over streamable HTTP at /mcp, with the SDK client s
   });
 
   it('bounds every answer by max_tokens and says how much was left out', async () => {
-    const inputs = Array.from({ length: 30 }, (_, i) => ({
-      content: `Bound test note ${i}: the quarterly deployment checklist item number ${i} concerns database migrations and rollback drills.`,
+    // Thirty different items: near-identical ones of one batch would be near-duplicates, collapsed into one hit.
+    const checklist = [
+      'snapshot the primary database volume before the first migration runs',
+      'announce the deployment window in the status page a day ahead',
+      "run the schema migrations against last night's staging restore first",
+      'confirm the rollback script restores the dropped columns with their data',
+      'freeze merges to the release branch two hours before the deployment',
+      'check that the connection pool limits survive the extra migration workers',
+      'page the on-call database administrator before locking the orders table',
+      'verify feature flags for the new checkout default to off',
+      'warm the CDN cache for the rebuilt static assets',
+      'compare row counts of the invoices table before and after the backfill',
+      'rehearse the failover to the replica in eu-west-1',
+      'rotate the deploy key used by the CI runner',
+      'pause the nightly ETL so it does not read half-migrated tables',
+      'watch replication lag on the read replicas while indexes are built',
+      'keep the previous container image tagged so a rollback pulls it instantly',
+      'tell customer support which error messages users may briefly see',
+      'run the smoke tests for login, search and payment after the deploy',
+      'drain the background job queue before switching the worker version',
+      "record the migration's duration in the changelog for next quarter's estimate",
+      'ensure long-running analytics queries are killed before the ALTER TABLE',
+      "confirm the disk has twice the table's size free for the rebuild",
+      'disable the cron job that archives old sessions during the window',
+      'double-check the migration is idempotent if it is interrupted halfway',
+      'review the Grafana alert thresholds so the deploy does not wake everyone',
+      'have the product owner sign the go/no-go sheet',
+      'update the runbook link in the incident channel topic',
+      'verify the new index is used by the slow report query with EXPLAIN',
+      'keep a read-only maintenance page ready behind the load balancer',
+      'delete the temporary backfill tables once the numbers match',
+      'write the post-deployment note with what went wrong and what did not',
+    ];
+    const inputs = checklist.map((item, i) => ({
+      content: `Bound test note ${i}: the deployment checklist item number ${i} says to ${item}.`,
       namespace: ns,
       sessionId: 'bounds',
     }));

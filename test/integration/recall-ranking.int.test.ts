@@ -45,11 +45,16 @@ describe('recall ranking against the real Neo4j', () => {
 
   it('applies the 2,000-token default budget when no tokenBudget is given, and none when it is null', async () => {
     const ns = fresh('budget');
-    const words = 'invoice ledger reconciliation quarterly variance audit trail payable receivable accrual';
-    const notes = Array.from(
-      { length: 6 },
-      (_, i) => `Finance note ${i}: ${Array.from({ length: 40 }, (_, j) => `${words} ${i}-${j}`).join('. ')}`,
-    );
+    // Six notes on six subjects: six repeats of one text would be near-duplicates, collapsed into one result.
+    const subjects = [
+      'invoice ledger reconciliation quarterly variance audit trail payable receivable accrual',
+      'payroll withholding pension contribution overtime bonus garnishment timesheet benefit',
+      'treasury cash forecast currency hedge liquidity covenant revolver deposit sweep',
+      'procurement purchase order vendor onboarding tender contract approval catalogue',
+      'depreciation fixed asset capital expenditure impairment lease amortisation disposal',
+      'expense report travel per diem receipt mileage corporate card reimbursement policy',
+    ];
+    const notes = subjects.map((words, i) => `Finance note ${i}: ${Array.from({ length: 40 }, (_, j) => `${words} ${i}-${j}`).join('. ')}`);
     const outcomes = await services.remember.rememberBatch(notes.map((content) => ({ content, namespace: ns })));
     expect(outcomes.every((o) => !o.error)).toBe(true);
     const budgeted = await recall(ns, 'invoice ledger reconciliation', { limit: 6 });

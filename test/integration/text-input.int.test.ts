@@ -205,12 +205,63 @@ describe('well-formed text on every transport', () => {
     expect(stored).toBeGreaterThan(5);
   }, 300_000);
 
-  /** 50 turns of a conversation; the spec pasted from a word processor holds vertical tabs and a form feed. */
-  const turns = (): string[] =>
-    Array.from(
-      { length: 50 },
-      (_, i) => `Turn ${i}: the user explained step ${i} of the rollout plan for the billing service in region ${i % 7}.`,
-    );
+  /**
+   * 50 turns of a conversation, each about something else (near-identical turns of one batch would be
+   * stored as near-duplicates); the spec pasted from a word processor holds vertical tabs and a form feed.
+   */
+  const TURNS = [
+    'The user opened by asking whether the billing rollout could start before the quarter closes.',
+    'They said the invoicing team in Lisbon wants two weeks of notice before any cutover.',
+    'Stripe webhooks currently land on a single Node process that nobody wants to restart.',
+    "The legacy ledger runs on an Oracle 11g box under someone's desk in the Dublin office.",
+    'Refunds above five hundred euros still need a manual approval from finance.',
+    'Their on-call rota has only three engineers, so weekend deploys are off the table.',
+    'The user prefers feature flags over long-lived branches for the new tax engine.',
+    'Currency rounding bugs hit Japanese yen customers twice last spring.',
+    'A load test in March showed the PDF renderer falling over at forty requests per second.',
+    'Customer support asked for a banner warning users about the maintenance window.',
+    'The Kafka topic for payment events keeps messages for only seven days.',
+    'Marketing wants the new pricing page live on the same day as the migration.',
+    'Dunning emails are sent by a cron job that sometimes fires twice after daylight saving changes.',
+    'The audit firm needs read access to the reconciliation reports by the end of May.',
+    'An intern wrote the original VAT calculator in a spreadsheet macro in 2016.',
+    'The team agreed to archive invoices older than ten years to cold storage on Glacier.',
+    'Chargebacks from the Brazilian acquirer arrive as CSV files over SFTP every morning.',
+    "The user's manager, Henrik, signs off on anything that touches revenue recognition.",
+    'Grafana dashboards for checkout latency were broken since the Prometheus upgrade.',
+    'Enterprise customers are billed annually in advance, everyone else monthly in arrears.',
+    'A coupon bug once gave away free lifetime subscriptions to three hundred accounts.',
+    'The sandbox environment shares a database with staging, which confuses the testers.',
+    'They plan to replace the homegrown retry queue with SQS and a dead-letter queue.',
+    'Credit notes must reference the original invoice number for the German tax office.',
+    'Mobile app purchases go through Apple and Google and never touch the billing service.',
+    'The user joked that the billing code is older than half of the engineering team.',
+    'Usage metering for API calls is aggregated hourly in ClickHouse.',
+    'Sales tax in the United States is delegated to Avalara through a nightly batch.',
+    'A penetration test found card numbers in debug logs, which were purged the same week.',
+    'The finance controller asked for idempotency keys on every payment request.',
+    'Proration when customers switch plans mid-cycle has never matched the spreadsheet model.',
+    'The new service will be written in Go, replacing a Ruby monolith.',
+    'Past due accounts are suspended after twenty-one days, not thirty as the docs claim.',
+    "The user wants a dry run that replays last month's invoices against the new engine.",
+    'Exchange rates are fetched once a day from the European Central Bank feed.',
+    'Partners in India receive payouts through a local bank with a two-day settlement delay.',
+    'Nobody remembers why the free tier is capped at exactly 1,337 requests.',
+    "The product owner insists receipts include the customer's purchase order number.",
+    'Database backups of the ledger are tested by restoring them every Sunday night.',
+    'The user asked for a rollback plan that can be executed in under fifteen minutes.',
+    'A Slack channel called billing-war-room will be opened for the launch week.',
+    'Gift cards are a separate product line handled by an external vendor in Toronto.',
+    'The compliance officer wants SOC 2 evidence collected automatically during the rollout.',
+    'Subscription pauses were added after customers complained during the pandemic.',
+    'Invoices in Mexico must be stamped by a government-approved certification provider.',
+    'The user mentioned that the old payment gateway contract expires in November.',
+    "Accessibility review flagged the checkout form's error messages as unreadable by screen readers.",
+    'Load balancer health checks currently hit an endpoint that queries the database.',
+    'A shadow mode will compare old and new totals for every invoice during the first month.',
+    'The conversation ended with the user promising to send the migration runbook on Friday.',
+  ];
+  const turns = (): string[] => TURNS.map((turn, i) => `Turn ${i}: ${turn}`);
 
   it('a GraphQL batch of 50 with items 3, 17 and 42 bad in three ways stores the other 47 and answers three coded errors at their indexes', async () => {
     const inputs: Array<Record<string, unknown>> = turns().map((content) => ({ content, namespace: ns.batch }));

@@ -92,13 +92,22 @@ describe('maintenance: diagnose, recommend, repair, halt what does not help', ()
   }, 300_000);
 
   it('rate-limits an action: a second run inside its cooldown is skipped', async () => {
+    // A namespace of its own: the one above has its retention sweep halted, in the database.
+    const fresh = uniqueNamespace('maint-cooldown');
+    await services.remember.remember({ content: 'The staging cluster is rebuilt every Monday.', namespace: fresh });
+    const gone = await services.remember.remember({ content: 'The build cache lives on the old NAS.', namespace: fresh });
+    await services.executor.write('test.forget', `MATCH (m:Memory {id: $id}) SET m.deletedAt = $now REMOVE m.dedupKey`, {
+      id: gone.memory.id,
+      now: new Date().toISOString(),
+    });
     const worker = new MaintenanceWorker(
       services.executor,
       { cooldownMs: 60 * 60 * 1000, hourlyBudget: 10, leaseTimeoutMs: 300_000 },
       { retentionSweep: async () => 0, reembed: () => null },
       services.logger,
     );
-    expect(outcome(await worker.tick('execute', ns), 'triggerRetentionSweep')).toBe('executed');
-    expect(outcome(await worker.tick('execute', ns), 'triggerRetentionSweep')).toBe('cooldown');
+    expect(outcome(await worker.tick('execute', fresh), 'triggerRetentionSweep')).toBe('executed');
+    expect(outcome(await worker.tick('execute', fresh), 'triggerRetentionSweep')).toBe('cooldown');
+    await cleanNamespace(services, fresh);
   }, 120_000);
 });

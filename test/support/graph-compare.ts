@@ -12,7 +12,8 @@ import type { Services } from '../../src/app.js';
  *   node of the namespace has it, so references are compared by what they point at;
  * - an edge is its type and properties between the canonical forms of its two ends.
  *
- * Jobs and locks are process state, not part of a namespace, and are left out.
+ * Jobs, locks and upkeep state (feedback counters, maintenance limits: UpkeepState) are process
+ * state, not part of a namespace's content, and are left out.
  */
 export interface CanonicalGraph {
   nodes: string[];
@@ -22,7 +23,7 @@ export interface CanonicalGraph {
 }
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
-const EXCLUDED_LABELS = ['Job', 'Lock'];
+const EXCLUDED_LABELS = ['Job', 'Lock', 'UpkeepState'];
 
 const NODES = `
 MATCH (n) WHERE n.namespace = $namespace AND NOT any(l IN labels(n) WHERE l IN $excluded)

@@ -1,5 +1,6 @@
 import type { Executor } from '../executor.js';
 import { recordEvents, settleEvent } from '../history.js';
+import { countFeedbackSession } from './upkeep-state.js';
 
 /**
  * Aspect feedback's statements (src/upkeep/aspect-feedback.ts decides when and how much): the
@@ -47,6 +48,8 @@ export interface FeedbackCounts {
   aspects: number;
   confirmations: number;
   attributes: number;
+  /** The namespace's feedback sessions, this one included (kept in the database: upkeep-state.ts). */
+  sessions: number;
 }
 
 /**
@@ -70,7 +73,7 @@ export async function applyAspectFeedback(executor: Executor, w: FeedbackWrite):
       w.now,
     );
     if (!created.includes(w.eventId)) return null;
-    const [row] = await tx.run<FeedbackCounts & Record<string, unknown>>(APPLY_FEEDBACK, {
+    const [row] = await tx.run<Omit<FeedbackCounts, 'sessions'> & Record<string, unknown>>(APPLY_FEEDBACK, {
       namespace: w.namespace,
       memoryIds: w.memoryIds,
       now: w.now,
@@ -79,7 +82,14 @@ export async function applyAspectFeedback(executor: Executor, w: FeedbackWrite):
       maxWeight: w.maxWeight,
     });
     await settleEvent(tx, w.eventId, 'applied', { aspects: row!.aspects, confirmations: row!.confirmations });
-    return row!;
+    const sessions = await countFeedbackSession(tx, {
+      namespace: w.namespace,
+      aspects: Number(row!.aspects),
+      confirmations: Number(row!.confirmations),
+      attributes: Number(row!.attributes),
+      now: w.now,
+    });
+    return { aspects: Number(row!.aspects), confirmations: Number(row!.confirmations), attributes: Number(row!.attributes), sessions };
   });
 }
 

@@ -35,11 +35,13 @@ export const ERASE_STEPS: readonly EraseStep[] = [
   { label: 'Memory', cypher: batched('MATCH (n:Memory {namespace: $namespace})') },
   { label: 'Entity', cypher: batched('MATCH (n:Entity {namespace: $namespace})') },
   // Whatever still carries the namespace (jobs or events whose memory is gone, documents, transcripts,
-  // sessions and their checkpoints).
-  ...['Chunk', 'Attribute', 'Aspect', 'Hint', 'Job', 'HistoryEvent', 'Document', 'Transcript', 'Checkpoint', 'Session'].map((label) => ({
-    label,
-    cypher: batched(`MATCH (n:${label} {namespace: $namespace})`),
-  })),
+  // sessions and their checkpoints, the namespace's upkeep state).
+  ...['Chunk', 'Attribute', 'Aspect', 'Hint', 'Job', 'HistoryEvent', 'Document', 'Transcript', 'Checkpoint', 'Session', 'UpkeepState'].map(
+    (label) => ({
+      label,
+      cypher: batched(`MATCH (n:${label} {namespace: $namespace})`),
+    }),
+  ),
 ];
 
 export async function eraseStep(executor: Executor, step: EraseStep, namespace: string, batchSize: number): Promise<number> {

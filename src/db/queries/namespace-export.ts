@@ -6,7 +6,8 @@ import type { Executor } from '../executor.js';
  * between them, each in pages by id (the `(namespace, id)` range indexes of migration 018, an
  * index seek in id order), so memory stays bounded by the page size and a page costs the same at
  * the start of a namespace as at its end. The labels and relationship types are fixed lists
- * (never input); jobs and locks are process state, not part of a namespace's content.
+ * (never input); jobs, locks and upkeep state (UpkeepState: counters and limits, started afresh in
+ * the target) are process state, not part of a namespace's content.
  */
 
 /** The node kinds a namespace export carries, in the order they are written (parents before children). */

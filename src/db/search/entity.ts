@@ -7,6 +7,7 @@ import type { ScoredMemory } from './keyword.js';
  * mentions): a memory naming two of the question's entities outranks one naming one, and a rare
  * entity counts more than a hub. Bounded by work: at most `perEntity` memories per entity (the
  * newest), entities mentioned more than `maxEntityMentions` times left to the boost, `limit` rows.
+ * A filtered recall confines it to its scope (`$scope`), before the per-entity bound.
  */
 export const ENTITY_LEG = `
 UNWIND $ids AS id
@@ -14,7 +15,7 @@ MATCH (e:Entity {id: id})
 WHERE coalesce(e.mentions, 0) <= $maxEntityMentions
 CALL (e) {
   MATCH (m:Memory)-[r:MENTIONS]->(e)
-  WHERE $includeDeleted OR m.deletedAt IS NULL
+  WHERE ($includeDeleted OR m.deletedAt IS NULL) AND ($scope IS NULL OR m.id IN $scope)
   RETURN m, r
   ORDER BY m.createdAt DESC, m.id
   LIMIT toInteger($perEntity)
@@ -31,6 +32,8 @@ export interface EntityMentionSearch {
   perEntity: number;
   maxEntityMentions: number;
   includeDeleted: boolean;
+  /** Only these memories (a filtered recall's scope, recall/scope.ts); null: the namespace. */
+  scope?: readonly string[] | null;
 }
 
 export async function entityMentionMatches(executor: Executor, search: EntityMentionSearch): Promise<ScoredMemory[]> {
@@ -40,5 +43,6 @@ export async function entityMentionMatches(executor: Executor, search: EntityMen
     perEntity: search.perEntity,
     maxEntityMentions: search.maxEntityMentions,
     includeDeleted: search.includeDeleted,
+    scope: search.scope ? [...search.scope] : null,
   });
 }

@@ -14,6 +14,18 @@ export {
   type ScoredMemory,
 } from './keyword.js';
 export { LOAD_RECALL_MEMORIES, recallMemoryRows, type RecallLoadOptions, type RecallMemoryRow } from './load-memories.js';
+export {
+  NAMESPACE_SCOPE,
+  SCOPED_HINTS,
+  SCOPED_KEYWORD,
+  SCOPED_KEYWORD_IN_CONTEXT,
+  SCOPED_VECTOR,
+  SESSION_SCOPE,
+  filteredMemoryIds,
+  scopedKeywordMatches,
+  scopedVectorMatches,
+  type ScopeFilters,
+} from './scope.js';
 export { MATCH_ALIASES, MATCH_NAMES, entityNameMatches, type EntityNameMatch } from './query-entities.js';
 export {
   MAX_INDEX_K,

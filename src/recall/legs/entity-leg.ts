@@ -15,15 +15,18 @@ export interface EntityLegOptions {
   perEntity: number;
   maxEntityMentions: number;
   includeDeleted: boolean;
+  /** A filtered recall's scope (recall/scope.ts); null: the namespace. */
+  scope?: readonly string[] | null;
 }
 
 export async function entityLeg(executor: Executor, options: EntityLegOptions): Promise<LegHit[]> {
-  if (options.entities.length === 0) return [];
+  if (options.entities.length === 0 || options.scope?.length === 0) return [];
   return entityMentionMatches(executor, {
     entityIds: options.entities.map((e) => e.id),
     limit: options.limit,
     perEntity: options.perEntity,
     maxEntityMentions: options.maxEntityMentions,
     includeDeleted: options.includeDeleted,
+    scope: options.scope ?? null,
   });
 }

@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/index.js';
-import { hintMatches, keywordInContextMatches, keywordMatches } from '../../db/index.js';
+import { hintMatches, keywordInContextMatches, keywordMatches, scopedKeywordMatches } from '../../db/index.js';
 import type { LegHit } from '../candidates.js';
 
 export interface KeywordLegOptions {
@@ -8,6 +8,10 @@ export interface KeywordLegOptions {
   luceneQuery: string | null;
   limit: number;
   includeDeleted: boolean;
+  /** A filtered recall's scope (recall/scope.ts): only hits among these memories; null: the namespace. */
+  scope?: readonly string[] | null;
+  /** Full-text hits read to find the scope's. */
+  scopeBound?: number;
 }
 
 export interface InContextOptions {
@@ -32,6 +36,11 @@ function scoped(options: KeywordLegOptions): string {
  */
 export async function keywordLeg(executor: Executor, options: KeywordLegOptions, inContext?: InContextOptions): Promise<LegHit[]> {
   if (!options.luceneQuery) return [];
+  if (options.scope) {
+    if (!inContext?.enabled) return inScope(executor, options, 'keyword');
+    const [alone, withContext] = await Promise.all([inScope(executor, options, 'keyword'), inScope(executor, options, 'inContext')]);
+    return fuseReadings(alone, withContext, inContext.weight).slice(0, options.limit);
+  }
   const search = { query: scoped(options), limit: options.limit, includeDeleted: options.includeDeleted };
   if (!inContext?.enabled) return keywordMatches(executor, search);
   const [alone, withContext] = await Promise.all([keywordMatches(executor, search), keywordInContextMatches(executor, search)]);
@@ -54,5 +63,17 @@ export function fuseReadings(alone: readonly LegHit[], inContext: readonly LegHi
 /** BM25 over the hypothetical questions (hints) generated for each memory; best hint per memory. */
 export async function hintLeg(executor: Executor, options: KeywordLegOptions): Promise<LegHit[]> {
   if (!options.luceneQuery) return [];
+  if (options.scope) return inScope(executor, options, 'hints');
   return hintMatches(executor, { query: scoped(options), limit: options.limit, includeDeleted: options.includeDeleted });
+}
+
+async function inScope(executor: Executor, options: KeywordLegOptions, reading: 'keyword' | 'inContext' | 'hints'): Promise<LegHit[]> {
+  if (!options.scope || options.scope.length === 0) return [];
+  return scopedKeywordMatches(executor, {
+    ids: options.scope,
+    query: scoped(options),
+    limit: options.limit,
+    bound: Math.max(options.limit, options.scopeBound ?? options.limit),
+    reading,
+  });
 }

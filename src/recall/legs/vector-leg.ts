@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/index.js';
-import { nearestInNamespace } from '../../db/index.js';
+import { nearestInNamespace, scopedVectorMatches } from '../../db/index.js';
 import type { LegHit } from '../candidates.js';
 
 export interface VectorLegOptions {
@@ -7,10 +7,16 @@ export interface VectorLegOptions {
   vector: number[];
   limit: number;
   includeDeleted: boolean;
+  /** A filtered recall's scope (recall/scope.ts): the best of these memories, exact; null: the namespace. */
+  scope?: readonly string[] | null;
 }
 
 /** Best chunk per memory of the namespace (exact per namespace, see db/search/vector.ts); scores are (1 + cos) / 2. */
 export async function vectorLeg(executor: Executor, options: VectorLegOptions): Promise<LegHit[]> {
+  if (options.scope) {
+    if (options.scope.length === 0) return [];
+    return scopedVectorMatches(executor, { ids: options.scope, vector: options.vector, limit: options.limit });
+  }
   const { hits } = await nearestInNamespace(executor, [options.vector], {
     namespace: options.namespace,
     limit: options.limit,

@@ -1,5 +1,13 @@
 import type { Executor } from '../../db/index.js';
-import { maintenanceReleaseStale, maintenanceRequeueDead } from '../../db/index.js';
+import {
+  claimMaintenanceRun,
+  haltedMaintenance,
+  maintenanceReleaseStale,
+  maintenanceRequeueDead,
+  recordMaintenanceOutcome,
+  releaseMaintenanceRun,
+  resetMaintenance,
+} from '../../db/index.js';
 import type { Logger } from '../../logger.js';
 import { diagnose, type Diagnostics } from './diagnostics.js';
 import type { ActionLimit } from '../../config/index.js';
@@ -7,8 +15,17 @@ import { recommend, type Recommendation, type RepairAction } from './repairs.js'
 
 export type MaintenanceMode = 'observe' | 'execute';
 
-/** Non-improving runs after which an action is halted for this process's lifetime: a repair that does not help stops. */
+/** Non-improving runs in a row after which an action is halted (for HALT_MS): a repair that does not help stops. */
 export const HALT_AFTER = 3;
+/** How long a halt lasts, in every replica and across restarts; a cycle with nothing to recommend lifts it sooner. */
+export const HALT_MS = 24 * 60 * 60 * 1000;
+const ACTIONS: readonly RepairAction[] = [
+  'requeueDeadJobs',
+  'releaseStaleLeases',
+  'reembedMissingVectors',
+  'checkFtsConsistency',
+  'triggerRetentionSweep',
+];
 const REPAIR_BATCH = 500;
 
 export interface MaintenanceSettings {
@@ -53,12 +70,11 @@ export interface MaintenanceReport {
  * The maintenance worker: diagnose → recommend → (execute) → diagnose again. Each action
  * is rate-limited (cooldown, hourly budget) and halted after HALT_AFTER consecutive executions
  * that did not raise the health score; a cycle with nothing to recommend resets the tracker.
- * State is per scope (namespace or all) and per process.
+ * That state is per scope (namespace or all) and kept in the database (db/queries/upkeep-state.ts):
+ * the same after a restart and for every replica, so N replicas do not spend N budgets and a
+ * restart does not lift a halt. The last report is this process's.
  */
 export class MaintenanceWorker {
-  private readonly runs = new Map<string, number[]>();
-  private readonly nonImproving = new Map<string, number>();
-  private readonly halted = new Set<string>();
   private last: MaintenanceReport | null = null;
 
   constructor(
@@ -77,43 +93,48 @@ export class MaintenanceWorker {
     const scope = namespace ?? '*';
     const before = await diagnose(this.executor, namespace, this.settings.leaseTimeoutMs);
     const recommendations = recommend(before);
-    if (recommendations.length === 0)
-      for (const key of [...this.nonImproving.keys()]) if (key.startsWith(`${scope}|`)) this.nonImproving.delete(key);
+    if (recommendations.length === 0) await resetMaintenance(this.executor, { namespace, actions: ACTIONS, now: Date.now() });
     const actions: ActionOutcome[] = [];
     const executed: RepairAction[] = [];
     for (const r of recommendations) {
-      const key = `${scope}|${r.action}`;
       const manual = options.scheduled === true && this.settings.autoActions !== undefined && !this.settings.autoActions.includes(r.action);
-      const outcome = mode === 'observe' || manual ? 'observed' : this.blocked(key, r.action);
-      if (outcome) {
-        actions.push({ ...r, outcome, affected: 0 });
+      if (mode === 'observe' || manual) {
+        actions.push({ ...r, outcome: 'observed', affected: 0 });
+        continue;
+      }
+      const claimed = Date.now();
+      const blocked = await claimMaintenanceRun(this.executor, { namespace, action: r.action, now: claimed, limit: this.limit(r.action) });
+      if (blocked) {
+        actions.push({ ...r, outcome: blocked, affected: 0 });
         continue;
       }
       try {
         const affected = await this.execute(r, namespace);
         if (affected === null) {
+          await releaseMaintenanceRun(this.executor, { namespace, action: r.action, claimed });
           actions.push({ ...r, outcome: 'unavailable', affected: 0 });
           continue;
         }
-        this.runs.set(key, [...(this.runs.get(key) ?? []), Date.now()]);
         executed.push(r.action);
         actions.push({ ...r, outcome: 'executed', affected });
       } catch (error) {
         this.logger.warn({ err: error, action: r.action }, 'maintenance repair failed');
+        await releaseMaintenanceRun(this.executor, { namespace, action: r.action, claimed }).catch(() => undefined);
         actions.push({ ...r, outcome: 'failed', affected: 0 });
       }
     }
     const after = executed.length > 0 ? await diagnose(this.executor, namespace, this.settings.leaseTimeoutMs) : null;
     const scoreDelta = after ? Math.round((after.score - before.score) * 10_000) / 10_000 : 0;
-    for (const action of executed) {
-      const key = `${scope}|${action}`;
-      const count = scoreDelta > 0 ? 0 : (this.nonImproving.get(key) ?? 0) + 1;
-      this.nonImproving.set(key, count);
-      if (count >= HALT_AFTER) {
-        this.halted.add(key);
-        this.logger.warn({ action, scope, runs: count }, 'maintenance action halted: it did not improve health');
-      }
-    }
+    const haltedNow = await recordMaintenanceOutcome(this.executor, {
+      namespace,
+      actions: executed,
+      improved: scoreDelta > 0,
+      haltAfter: HALT_AFTER,
+      now: Date.now(),
+    });
+    for (const { action, runs } of haltedNow)
+      this.logger.warn({ action, scope, runs }, 'maintenance action halted: it did not improve health');
+    const halted = await haltedMaintenance(this.executor, { namespace, actions: ACTIONS, now: Date.now(), haltMs: HALT_MS });
     const report: MaintenanceReport = {
       namespace,
       mode,
@@ -122,7 +143,7 @@ export class MaintenanceWorker {
       after,
       scoreDelta,
       actions,
-      halted: [...this.halted].filter((k) => k.startsWith(`${scope}|`)).map((k) => k.split('|')[1] as RepairAction),
+      halted: halted as RepairAction[],
     };
     this.last = report;
     if (recommendations.length)
@@ -133,16 +154,9 @@ export class MaintenanceWorker {
     return report;
   }
 
-  /** Why an action may not run now, or null. */
-  private blocked(key: string, action: RepairAction): string | null {
-    if (this.halted.has(key)) return 'halted';
-    const limit = this.settings.actionLimits?.[action] ?? this.settings;
-    const now = Date.now();
-    const recent = (this.runs.get(key) ?? []).filter((t) => now - t < 60 * 60 * 1000);
-    this.runs.set(key, recent);
-    if (recent.length > 0 && now - recent.at(-1)! < limit.cooldownMs) return 'cooldown';
-    if (recent.length >= limit.hourlyBudget) return 'budget';
-    return null;
+  private limit(action: RepairAction): { cooldownMs: number; hourlyBudget: number; haltMs: number } {
+    const { cooldownMs, hourlyBudget } = this.settings.actionLimits?.[action] ?? this.settings;
+    return { cooldownMs, hourlyBudget, haltMs: HALT_MS };
   }
 
   private async execute(r: Recommendation, namespace: string | null): Promise<number | null> {
