@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { EXPORT_FORMAT, MAX_IMPORT_LINE_CHARS, MAX_IMPORT_LINES, parseImportLines } from './namespace-transfer.js';
+import { LINEAR_TIME_BUDGET_MS, timeMs } from '../../test/support/linear-time.js';
+import { EXPORT_FORMAT, isIdProperty, MAX_IMPORT_LINE_CHARS, MAX_IMPORT_LINES, parseImportLines, swapIds } from './namespace-transfer.js';
 
 const HEADER = JSON.stringify({
   kind: 'header',
@@ -65,5 +66,32 @@ describe('import lines: read and checked before anything is written', () => {
   it('bounds a call: lines per call and characters per line', () => {
     expect(refusal(Array.from({ length: MAX_IMPORT_LINES + 1 }, () => HEADER))).toMatchObject({ code: 'LIMIT_EXCEEDED' });
     expect(refusal([HEADER, 'x'.repeat(MAX_IMPORT_LINE_CHARS + 1)])).toMatchObject({ code: 'LIMIT_EXCEEDED' });
+  });
+});
+
+describe('the import maps ids in linear time on 50,000-character hostile strings', () => {
+  const N = 50_000;
+  const fill = (unit: string) => unit.repeat(Math.ceil(N / unit.length)).slice(0, N);
+  const hostile = ['0', 'a-', '01234567-', '01234567-89ab-cdef-0123-', '01234567-89ab-cdef-0123-456789abcde', 'Id', 'IdsBy', 'sources'].map(
+    fill,
+  );
+
+  it.each(hostile.map((h) => [h.slice(0, 24), h]))('%s… stays under the budget', (_, text) => {
+    expect(timeMs(() => swapIds(text, (id) => id.toUpperCase()))).toBeLessThan(LINEAR_TIME_BUDGET_MS);
+    expect(timeMs(() => isIdProperty(text))).toBeLessThan(LINEAR_TIME_BUDGET_MS);
+  });
+
+  it('swaps whole ids only, and knows the id-named keys', () => {
+    const id = '01234567-89ab-cdef-0123-456789abcdef';
+    expect(swapIds(`${id}|x${id}`, () => 'N')).toBe('N|xN');
+    expect(swapIds('01234567-89ab-cdef-0123-456789abcde', () => 'N')).toBe('01234567-89ab-cdef-0123-456789abcde');
+    expect(['sourceMemoryId', 'entityIds', 'supersededBy', 'pairs', 'sources', 'content'].map(isIdProperty)).toEqual([
+      true,
+      true,
+      true,
+      false,
+      true,
+      false,
+    ]);
   });
 });

@@ -255,6 +255,16 @@ function edgeLine(
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 /** Properties that hold ids of other nodes (alone, in lists, or in pairs "a|b"); `details` is JSON that names them. */
 const ID_PROPERTY = /(Id|Ids|By|Pairs)$|^sources$/;
+
+/** Every id in an imported string swapped for its id in the target (a line's text is up to MAX_IMPORT_LINE_CHARS). */
+export function swapIds(text: string, mapId: (id: string) => string): string {
+  return text.replace(UUID, (id) => mapId(id));
+}
+
+/** Whether a property (or a metadata key) names ids of other nodes. */
+export function isIdProperty(key: string): boolean {
+  return ID_PROPERTY.test(key);
+}
 /** Properties that are structure, not text: ids, hashes, keys, times, the model name. Every other string is redacted. */
 const STRUCTURAL_PROPERTY =
   /^(id|dedupKey|timelineKey|embeddingModel|namespaceToken|validFrom|validTo|validUntil)$|(Id|Ids|By|Pairs|Hash|At)$/;
@@ -414,11 +424,11 @@ export async function importLines(deps: TransferDeps, namespace: string, lines: 
   const tally = { redacted: 0 };
   const redactTally = new RedactionTally();
 
-  const swap = (s: string) => s.replace(UUID, (id) => mapId(id));
+  const swap = (s: string) => swapIds(s, mapId);
   // A memory's metadata is the caller's JSON: only the values under id-named keys the service writes
   // there (`sourceMemoryId` of an extracted fact, `entityId` of an asserted one) are ids.
   const remapJsonIds = (value: unknown, key = ''): unknown => {
-    if (typeof value === 'string') return ID_PROPERTY.test(key) ? swap(value) : value;
+    if (typeof value === 'string') return isIdProperty(key) ? swap(value) : value;
     if (Array.isArray(value)) return value.map((v) => remapJsonIds(v, key));
     if (value !== null && typeof value === 'object') {
       return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, remapJsonIds(v, k)]));
@@ -433,7 +443,7 @@ export async function importLines(deps: TransferDeps, namespace: string, lines: 
         return value;
       }
     }
-    if (!(ID_PROPERTY.test(key) || key === 'details')) return value;
+    if (!(isIdProperty(key) || key === 'details')) return value;
     if (typeof value === 'string') return swap(value);
     if (Array.isArray(value)) return value.map((v) => (typeof v === 'string' ? swap(v) : v));
     return value;
