@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closeServices, type Services } from '../../src/app.js';
-import { claimScheduledRun } from '../../src/db/index.js';
+import { claimMaintenanceRun, claimScheduledRun } from '../../src/db/index.js';
 import { FEEDBACK } from '../../src/upkeep/aspect-feedback.js';
 import { MaintenanceWorker, type MaintenanceReport, type MaintenanceSettings } from '../../src/upkeep/maintenance/index.js';
 import { cleanNamespace, testServices, uniqueNamespace } from '../support/services.js';
@@ -168,5 +168,27 @@ describe('upkeep state survives a restart and is one for every replica', () => {
     // A replica scoped to other namespaces keeps its own schedule.
     expect(await claim(b, start + hour + 2, ['team-b', 'team-a'])).toBe(0);
     expect(await claim(restarted, start + hour + 3, ['team-a', 'team-b'])).toBe(hour - 1);
+  });
+  it('a claim whose transaction runs again (its COMMIT reply lost) answers as the first run did and records one run', async () => {
+    const s = open();
+    const now = Date.now();
+    const task = `test-${randomUUID()}`;
+    const hour = 3_600_000;
+    const schedule = (claim: string) => claimScheduledRun(s.executor, { task, namespaces: null, intervalMs: hour, now, claim });
+    const first = randomUUID();
+    expect(await schedule(first)).toBe(0);
+    expect(await schedule(first)).toBe(0); // the driver's re-run: still the one that runs the task
+    expect(await schedule(randomUUID())).toBe(hour); // another replica: waits the hour
+
+    const limit = { cooldownMs: 60_000, hourlyBudget: 2, haltMs: hour };
+    const action = `test-${randomUUID()}`;
+    const maintain = (claim: string, at = now) => claimMaintenanceRun(s.executor, { namespace: null, action, now: at, limit, claim });
+    const mine = randomUUID();
+    expect(await maintain(mine)).toBeNull();
+    expect(await maintain(mine)).toBeNull(); // re-run: not refused by its own cooldown
+    expect(await maintain(randomUUID())).toBe('cooldown');
+    // One run recorded, not two: a second claim after the cooldown fits the budget of 2, a third does not.
+    expect(await maintain(randomUUID(), now + 61_000)).toBeNull();
+    expect(await maintain(randomUUID(), now + 122_000)).toBe('budget');
   });
 });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Executor, TxRunner } from '../executor.js';
 
 /**
@@ -82,18 +83,22 @@ export async function feedbackState(executor: Executor, namespace: string): Prom
 const HOUR_MS = 60 * 60 * 1000;
 
 // The lock first (SET claimedAt), then the read: a second replica's claim waits and sees this one's run.
+// $claim is made before the transaction: a re-run of it (its COMMIT reply lost) finds its own claim and
+// answers as the first run did, adding no second run.
 export const CLAIM_MAINTENANCE_RUN = `
 MERGE (s:UpkeepState {key: $key})
   ON CREATE SET s.kind = 'maintenance', s.namespace = $namespace, s.scope = $scope, s.action = $action,
     s.name = 'maintenance ' + $action + ' in ' + $scope, s.runs = [], s.nonImproving = 0
 SET s.claimedAt = $now
-WITH s, [t IN coalesce(s.runs, []) WHERE t > $now - $hourMs] AS recent
-WITH s, recent, CASE
+WITH s, coalesce(s.lastClaim = $claim, false) AS ours, [t IN coalesce(s.runs, []) WHERE t > $now - $hourMs] AS recent
+WITH s, ours, recent, CASE
+  WHEN ours THEN null
   WHEN s.haltedAt IS NOT NULL AND s.haltedAt > $now - $haltMs THEN 'halted'
   WHEN size(recent) > 0 AND $now - recent[-1] < $cooldownMs THEN 'cooldown'
   WHEN size(recent) >= $hourlyBudget THEN 'budget'
 END AS blocked
-SET s.runs = CASE WHEN blocked IS NULL THEN recent + [$now] ELSE recent END, s.updatedAt = $now
+SET s.runs = CASE WHEN blocked IS NULL AND NOT ours THEN recent + [$now] ELSE recent END,
+    s.lastClaim = CASE WHEN blocked IS NULL THEN $claim ELSE s.lastClaim END, s.updatedAt = $now
 RETURN blocked`;
 
 /** A claimed run that did not execute (the repair was unavailable or failed) gives its place back. */
@@ -140,7 +145,7 @@ export interface MaintenanceLimit {
  */
 export async function claimMaintenanceRun(
   executor: Executor,
-  p: { namespace: string | null; action: string; now: number; limit: MaintenanceLimit },
+  p: { namespace: string | null; action: string; now: number; limit: MaintenanceLimit; claim?: string },
 ): Promise<'halted' | 'cooldown' | 'budget' | null> {
   const [row] = await executor.write<{ blocked: 'halted' | 'cooldown' | 'budget' | null }>(
     'upkeep.state.maintenance.claim',
@@ -155,6 +160,7 @@ export async function claimMaintenanceRun(
       haltMs: p.limit.haltMs,
       cooldownMs: p.limit.cooldownMs,
       hourlyBudget: p.limit.hourlyBudget,
+      claim: p.claim ?? randomUUID(),
     },
   );
   return row?.blocked ?? null;
@@ -215,13 +221,16 @@ export async function haltedMaintenance(
 }
 
 // The lock first (SET checkedAt), then the read: of two replicas asking at once, one runs the task.
+// A re-run of the transaction (its $claim already recorded) is still the one that runs it.
 export const CLAIM_SCHEDULED_RUN = `
 MERGE (s:UpkeepState {key: $key})
   ON CREATE SET s.kind = 'schedule', s.task = $task, s.name = 'schedule of ' + $task
 SET s.checkedAt = $now
-WITH s, coalesce(s.lastRunAt, 0) + $intervalMs - $now AS wait
-SET s.lastRunAt = CASE WHEN wait <= 0 THEN $now ELSE s.lastRunAt END
-RETURN CASE WHEN wait <= 0 THEN 0 ELSE wait END AS wait`;
+WITH s, coalesce(s.lastClaim = $claim, false) AS ours, coalesce(s.lastRunAt, 0) + $intervalMs - $now AS wait
+WITH s, ours, wait, ours OR wait <= 0 AS due
+SET s.lastRunAt = CASE WHEN due AND NOT ours THEN $now ELSE s.lastRunAt END,
+    s.lastClaim = CASE WHEN due THEN $claim ELSE s.lastClaim END
+RETURN CASE WHEN due THEN 0 ELSE wait END AS wait`;
 
 /**
  * A periodic task's turn over these namespaces (null: all): 0 when it is due (its run at `now` is
@@ -229,7 +238,7 @@ RETURN CASE WHEN wait <= 0 THEN 0 ELSE wait END AS wait`;
  */
 export async function claimScheduledRun(
   executor: Executor,
-  p: { task: string; namespaces: readonly string[] | null; intervalMs: number; now: number },
+  p: { task: string; namespaces: readonly string[] | null; intervalMs: number; now: number; claim?: string },
 ): Promise<number> {
   const scope = p.namespaces ? [...p.namespaces].sort().join(',') : '*';
   const [row] = await executor.write<{ wait: number }>('upkeep.state.schedule', CLAIM_SCHEDULED_RUN, {
@@ -237,6 +246,7 @@ export async function claimScheduledRun(
     task: p.task,
     intervalMs: p.intervalMs,
     now: p.now,
+    claim: p.claim ?? randomUUID(),
   });
   return Math.max(0, Number(row?.wait ?? 0));
 }
