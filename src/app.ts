@@ -80,6 +80,9 @@ export interface AppOptions {
 }
 
 /** The composition root: wires config into services. No I/O beyond creating the driver. */
+/** The embedders createServices made itself (not one passed in, which its owner may share): closeServices stops their model thread. */
+const ownEmbedders = new WeakSet<object>();
+
 export function createServices(config: Config, logger: Logger, options: AppOptions): Services {
   if (!config.NEO4J_PASSWORD) throw new MnemographError('CONFIG_INVALID', 'NEO4J_PASSWORD is required to connect to NEO4J_URI');
   const driver = createDriver({
@@ -106,6 +109,7 @@ export function createServices(config: Config, logger: Logger, options: AppOptio
       }),
     metrics,
   );
+  if (!options.embedder) ownEmbedders.add(embedder);
   const rememberSettings: RememberSettings = {
     defaultNamespace: config.DEFAULT_NAMESPACE,
     maxContentChars: config.MAX_CONTENT_CHARS,
@@ -232,6 +236,7 @@ export async function prepareServices(services: Services): Promise<void> {
 export async function closeServices(services: Services): Promise<void> {
   await services.accessTracker.close();
   await services.executor.close();
+  if (ownEmbedders.has(services.embedder)) await services.embedder.dispose();
 }
 
 export { schemaVersion };

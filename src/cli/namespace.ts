@@ -47,8 +47,6 @@ async function main(): Promise<void> {
     else await importFrom(services, values.namespace, values.file, Number(values.batch), Number(values['from-line']));
   } finally {
     await closeServices(services);
-    // The tool's own embedder (its model thread would keep the process alive after the last line).
-    await services.embedder.dispose();
   }
 }
 
