@@ -20,7 +20,7 @@ export default defineConfig({
         resolve,
         test: {
           name: 'unit',
-          include: ['src/**/*.test.ts', 'test/structure/**/*.test.ts'],
+          include: ['src/**/*.test.ts', 'test/structure/**/*.test.ts', 'test/bench/**/*.test.ts'],
           environment: 'node',
           testTimeout: 30_000,
         },

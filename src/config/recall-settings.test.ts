@@ -63,6 +63,7 @@ const FORMER_DEFAULT_SETTINGS = {
   time: { enabled: true, boost: 0.3 },
   context: { enabled: true, weight: 0.5, window: 2, anchors: 20, similarityGate: true },
   rerank: { enabled: true, topN: 20, timeoutMs: 2_000, scoreWeight: 0.7, similarityWeight: 0.3 },
+  learnedRank: { enabled: false, topN: 50 },
   filters: { minImportance: 0 },
   budget: { tokenBudget: 2_000, limit: 10, maxLimit: 100, priorityTypes: ['procedural', 'preference'] },
 };

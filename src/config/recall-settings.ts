@@ -178,6 +178,17 @@ const rerank = section({
   similarityWeight: fraction().default(0.3).describe('weight of the query/memory similarity in the reranked score'),
 });
 
+const learnedRank = section({
+  enabled: flag()
+    .default(false)
+    .describe(
+      'after the rerank, re-score the head of the ranking with a logistic model over the explanation (src/recall/learned-rank-weights.ts: its features, weights and the data they were fitted on); off unless leave-one-family-out shows a gain on both dev sets (docs/recall-quality.md)',
+    ),
+  topN: num({ int: true, min: 1, max: 100 })
+    .default(50)
+    .describe('results re-scored (the head of the ranking); the rest follow in their order'),
+});
+
 const filters = section({
   minImportance: fraction().default(0).describe('memories below this importance are left out'),
 });
@@ -212,6 +223,7 @@ const fields = z
       time: time.default({}),
       context: context.default({}),
       rerank: rerank.default({}),
+      learnedRank: learnedRank.default({}),
       filters: filters.default({}),
       budget: budget.default({}),
     },

@@ -1,5 +1,5 @@
 import type { RecallSettings } from './settings/index.js';
-import { byScoreThenId } from './rank.js';
+import { byScoreThenId, usableSimilarity } from './rank.js';
 import type { RankedCandidate, RecallCandidate } from './types.js';
 
 /**
@@ -57,6 +57,8 @@ export function applyContextBoost(
         pinned: newcomers.get(id)!.pinned === true,
         context: add,
         rerank: null,
+        similarity: usableSimilarity(newcomers.get(id)!.similarity),
+        learned: null,
         final: add,
       },
     }));

@@ -29,6 +29,16 @@ export { fuseScores, type FusedCandidate } from './fusion.js';
 export { hubThreshold } from './dampening.js';
 export { rankCandidates, type RankContext } from './rank.js';
 export {
+  applyLearnedRank,
+  LEARNED_RANK_FEATURES,
+  learnedLogit,
+  learnedRankFeatures,
+  type FeatureWeight,
+  type LearnedRankFeature,
+  type LearnedRankModel,
+} from './learned-rank.js';
+export { LEARNED_RANK_FITTED_ON, LEARNED_RANK_MODEL } from './learned-rank-weights.js';
+export {
   cosineSimilarity,
   createEmbeddingReranker,
   rerankWithTimeout,

@@ -69,6 +69,8 @@ export function rankCandidates(candidates: readonly RecallCandidate[], settings:
         pinned,
         context: 0,
         rerank: null,
+        similarity: usableSimilarity(candidate.similarity),
+        learned: null,
         final: score,
       },
     };
@@ -92,6 +94,11 @@ export function importanceFactor(importance: number, weight: number): number {
 export function byScoreThenId(a: RankedCandidate, b: RankedCandidate): number {
   if (b.score !== a.score) return b.score - a.score;
   return a.candidate.memoryId < b.candidate.memoryId ? -1 : a.candidate.memoryId > b.candidate.memoryId ? 1 : 0;
+}
+
+/** A similarity on the index scale, or null when there is none. */
+export function usableSimilarity(similarity: number | null | undefined): number | null {
+  return similarity !== null && similarity !== undefined && Number.isFinite(similarity) ? similarity : null;
 }
 
 function clamp01(value: number): number {

@@ -18,6 +18,8 @@ import { hintLeg, keywordLeg } from './legs/keyword-leg.js';
 import { vectorLeg } from './legs/vector-leg.js';
 import { loadRecallMemories, type LoadedMemory } from './load-memories.js';
 import { queryTokens, toLuceneQuery } from '../text/index.js';
+import { applyLearnedRank } from './learned-rank.js';
+import { LEARNED_RANK_MODEL } from './learned-rank-weights.js';
 import { formatMemoryPrompt } from './prompt.js';
 import { rankCandidates } from './rank.js';
 import { filterScope, SCOPED_KEYWORD_BOUND, shouldWiden, widen } from './scope.js';
@@ -94,7 +96,7 @@ interface Retrieved {
  * in the legs (Cypher) and the pure ranking modules.
  *
  *   plan → embed → retrieve (legs, boost, hub threshold; concurrent) → hydrate → rank →
- *   context → filter → rerank → collapse near-duplicates → budget → prompt
+ *   context → filter → rerank → collapse near-duplicates → learned ranking (off by default) → budget → prompt
  *
  * Failure rules: a leg that fails counts as empty unless every leg failed; an embedding failure
  * leaves the keyword legs; boost, context, rerank and the near-duplicate collapse keep what came in
@@ -157,6 +159,10 @@ export class RecallService {
     }
     const reranked = vector ? await this.rerank(plan, ranked, memories, timer) : { items: ranked, applied: false };
     reranked.items = await this.collapse(plan, reranked.items, timer);
+    if (plan.settings.learnedRank.enabled) {
+      const { topN } = plan.settings.learnedRank;
+      reranked.items = timer.runSync('learned', () => applyLearnedRank(reranked.items, LEARNED_RANK_MODEL, topN));
+    }
     const boostTimedOut = retrieved.boost?.timedOut ?? false;
     if (request.rankOnly) {
       return {

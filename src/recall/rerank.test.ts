@@ -29,6 +29,8 @@ function ranked(ids: string[]): RankedCandidate[] {
         pinned: false,
         context: 0,
         rerank: null,
+        similarity: null,
+        learned: null,
         final: score,
       },
     };

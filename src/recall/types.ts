@@ -22,6 +22,8 @@ export interface RecallMemory {
   validUntil?: string | null;
   /** Why the decay pass flagged the memory stale (expired, unretrieved); null when it is not. */
   staleReason?: string | null;
+  /** Best chunk's similarity to the question vector, (1 + cos) / 2; null or absent without a vector. */
+  similarity?: number | null;
 }
 
 export interface EntityMention {
@@ -94,6 +96,10 @@ export interface ScoreExplanation {
   context: number;
   /** Reranker score when the reranker placed this result; null otherwise. */
   rerank: number | null;
+  /** The memory's similarity to the question, (1 + cos) / 2, that the rerank and the context gate read; null without one. */
+  similarity: number | null;
+  /** The learned ranking's score in (0, 1) when that stage placed this result (learned-rank.ts); null otherwise. */
+  learned: number | null;
   final: number;
 }
 

@@ -5,8 +5,11 @@ export interface Configuration {
   overrides: RecallSettingsOverrides;
 }
 
-/** Leg baselines: reported, never chosen by cross-validation. */
-export const TUNING_BASELINES: readonly string[] = ['vector', 'keyword'];
+/**
+ * Reported, never chosen by cross-validation: the leg baselines, and the learned ranking (its
+ * weights were fitted on these same questions: in sample; learn-ranking.ts holds it out itself).
+ */
+export const TUNING_BASELINES: readonly string[] = ['vector', 'keyword', 'full learned rank'];
 
 /** The three required columns, and (with --variants) the alternatives the defaults were chosen against. */
 export function loadConfigurations(withVariants: boolean): Record<string, Configuration> {
@@ -61,9 +64,44 @@ export function loadConfigurations(withVariants: boolean): Record<string, Config
       recipe: 'default',
       overrides: { legs: { entity: true }, entityLeg: { maxEntityMentions: 30 } },
     },
+    // The stages that failed "every stage pays for itself" taken out together (docs/recall-quality.md):
+    // validity, gravity and the graph boost (each neutral or costly alone), then with each mixed stage too.
+    ...combined('full lean', { validity: { enabled: false }, dampening: { gravity: { enabled: false } }, graph: { enabled: false } }),
+    // Validity off (the one stage whose removal gained on both), then with each of the others too.
+    'full no validity no gravity': {
+      recipe: 'default',
+      overrides: { validity: { enabled: false }, dampening: { gravity: { enabled: false } } },
+    },
+    'full no validity no boost': { recipe: 'default', overrides: { validity: { enabled: false }, graph: { enabled: false } } },
+    'full no validity no hub': { recipe: 'default', overrides: { validity: { enabled: false }, dampening: { hub: { enabled: false } } } },
+    'full no validity no gravity no hub': {
+      recipe: 'default',
+      overrides: { validity: { enabled: false }, dampening: { gravity: { enabled: false }, hub: { enabled: false } } },
+    },
+    'full no validity no boost no hub': {
+      recipe: 'default',
+      overrides: { validity: { enabled: false }, graph: { enabled: false }, dampening: { hub: { enabled: false } } },
+    },
+    // The learned ranking (src/recall/learned-rank-weights.ts).
+    'full learned rank': { recipe: 'default', overrides: { learnedRank: { enabled: true } } },
     'full entity leg 0.1 hubs over 30 left out': {
       recipe: 'default',
       overrides: { legs: { entity: true }, fusion: { entityWeight: 0.1 }, entityLeg: { maxEntityMentions: 30 } },
     },
+  };
+}
+
+/** `name` with `overrides`, and the same with each mixed stage (importance, hub dampening, context) also off, then importance and hub. */
+function combined(name: string, overrides: RecallSettingsOverrides): Record<string, Configuration> {
+  const off = (extra: RecallSettingsOverrides): Configuration => ({
+    recipe: 'default',
+    overrides: { ...overrides, ...extra, dampening: { ...overrides.dampening, ...extra.dampening } },
+  });
+  return {
+    [name]: off({}),
+    [`${name} no importance`]: off({ importance: { enabled: false } }),
+    [`${name} no hub`]: off({ dampening: { hub: { enabled: false } } }),
+    [`${name} no context`]: off({ context: { enabled: false } }),
+    [`${name} no importance no hub`]: off({ importance: { enabled: false }, dampening: { hub: { enabled: false } } }),
   };
 }

@@ -12,10 +12,21 @@
  * --reuse (with BENCH_NEO4J_URI) keeps conversations already stored from an earlier run.
  * --pooled also stores every conversation of a dataset in one namespace and asks every question
  * there (test/bench/locomo-pooled.ts), reported beside the per-conversation figures.
+ * --features <file.jsonl> writes, per question of the "full" configuration, the head of its ranking
+ * (learnedRank.topN results) with each result's learned-ranking features and its label (it holds
+ * an evidence turn): the input of test/bench/learn-ranking.ts.
  */
+import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync, type WriteStream } from 'node:fs';
+import { join } from 'node:path';
 import type { Services } from '../../src/app.js';
-import type { RecallRecipeName, RecallSettingsOverrides } from '../../src/recall/index.js';
-import { benchServices, machineFacts, progress, routeConsoleToStderr, startBenchDb, uptimeLine } from './perf-harness.js';
+import {
+  DEFAULT_RECALL_SETTINGS,
+  LEARNED_RANK_FEATURES,
+  learnedRankFeatures,
+  type RecallRecipeName,
+  type RecallSettingsOverrides,
+} from '../../src/recall/index.js';
+import { benchServices, machineFacts, progress, REPO, routeConsoleToStderr, startBenchDb, uptimeLine } from './perf-harness.js';
 import { loadConfigurations, TUNING_BASELINES } from './locomo-configurations.js';
 import { crossValidateWithin, leaveOneDatasetOut, type HeldOut, type QuestionResult, type Results } from './locomo-cv.js';
 import { loadDataset, type Conversation, type Dataset } from './locomo-data.js';
@@ -47,10 +58,13 @@ const cv = args.includes('--cv');
 const withVariants = cv || args.includes('--variants');
 const reuse = args.includes('--reuse');
 const withPooled = args.includes('--pooled');
-const VALUED = ['--conversations', '--only'];
+const VALUED = ['--conversations', '--only', '--features'];
 const option = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
 const conversationLimit = Number(option('--conversations')) || Infinity;
 const only = option('--only')?.split(',');
+const featuresPath = option('--features');
+/** The configuration whose rankings --features writes. */
+const FEATURES_OF = 'full';
 const dirs = args.filter((a, i) => !a.startsWith('--') && !VALUED.includes(args[i - 1]!));
 if (dirs.length === 0) dirs.push(...(process.env.BENCH_LOCOMO_DIRS ?? '').split(',').filter(Boolean));
 
@@ -74,6 +88,7 @@ async function main(): Promise<void> {
     const configurations = Object.fromEntries(
       Object.entries(loadConfigurations(withVariants)).filter(([name]) => !only || only.includes(name)),
     );
+    const features = featuresPath ? openFeatureFile(featuresPath) : undefined;
     const perQuestion: Results = {};
     const scores: Record<string, Record<string, Scores>> = Object.fromEntries(datasets.map((d) => [d.name, {}]));
     for (const [name, configuration] of Object.entries(configurations)) {
@@ -85,6 +100,7 @@ async function main(): Promise<void> {
           ingests.get(dataset.name)!.externalIds,
           configuration.recipe,
           configuration.overrides,
+          name === FEATURES_OF ? features : undefined,
         );
         perQuestion[name].push(...rows);
         scores[dataset.name]![name] = { ...summarize(rows), meanLatencyMs: round(latencyMs / Math.max(1, rows.length), 1) };
@@ -92,6 +108,7 @@ async function main(): Promise<void> {
         progress(`${dataset.name} ${name}: recall@5 ${s['recall@5']}, @10 ${s['recall@10']}, @20 ${s['recall@20']}`);
       }
     }
+    if (features) await closeFeatureFile(features);
     const names = Object.keys(configurations);
     const tunable = names.filter((n) => !TUNING_BASELINES.includes(n));
     const crossValidation: CrossValidation | undefined = cv
@@ -149,10 +166,11 @@ async function ingestDataset(services: Services, dataset: Dataset) {
     const namespace = namespaceOf(dataset, conversation);
     const stored = reuse ? await storedExternalIds(services, namespace) : [];
     if (stored.length > 0) {
-      for (const { id, externalId } of stored) externalIds.set(id, [externalId]);
+      for (const [id, ids] of reusedTurns(namespace, stored, conversation.turns.length)) externalIds.set(id, ids);
       turns += conversation.turns.length;
       continue;
     }
+    const before = new Set(externalIds.keys());
     for (let i = 0; i < conversation.turns.length; i += BATCH) {
       const batch = conversation.turns.slice(i, i + BATCH);
       const outcomes = await services.remember.rememberBatch(batch.map((t) => ({ ...t, namespace })));
@@ -162,11 +180,44 @@ async function ingestDataset(services: Services, dataset: Dataset) {
       });
       turns += batch.length;
     }
+    if (reuse)
+      saveTurnMap(
+        namespace,
+        [...externalIds].filter(([id]) => !before.has(id)),
+      );
     progress(
       `ingested ${dataset.name}/${conversation.id}: ${conversation.turns.length} turns (${turns} total, ${(turns / ((performance.now() - started) / 1000)).toFixed(0)}/s)`,
     );
   }
   return { externalIds, turns, memories: externalIds.size, seconds: round((performance.now() - started) / 1000, 1) };
+}
+
+/**
+ * A turn the write path merged into another memory (a repeat, a near-duplicate) stores no id of
+ * its own, so --reuse cannot read it back from the database: the ingest keeps the whole map
+ * (memory id → turns) in test/bench/results/reuse/, and a reuse takes it when its memory ids are
+ * the stored ones (else the stored ids alone, and a warning: merged turns then count as missed).
+ */
+const turnMapFile = (namespace: string) => join(REPO, 'test', 'bench', 'results', 'reuse', `${namespace}.json`);
+
+function saveTurnMap(namespace: string, map: Array<[string, string[]]>): void {
+  mkdirSync(join(REPO, 'test', 'bench', 'results', 'reuse'), { recursive: true });
+  writeFileSync(turnMapFile(namespace), JSON.stringify(map));
+}
+
+function reusedTurns(namespace: string, stored: Array<{ id: string; externalId: string }>, turnCount: number): Array<[string, string[]]> {
+  const file = turnMapFile(namespace);
+  if (existsSync(file)) {
+    const map = JSON.parse(readFileSync(file, 'utf8')) as Array<[string, string[]]>;
+    const ids = new Set(stored.map((s) => s.id));
+    if (map.length === ids.size && map.every(([id]) => ids.has(id))) return map;
+  }
+  if (stored.length < turnCount) {
+    progress(
+      `${namespace}: reused without its turn map; ${turnCount - stored.length} turns merged at ingest count as missed (ingest again to fix the figures)`,
+    );
+  }
+  return stored.map(({ id, externalId }) => [id, [externalId]]);
 }
 
 async function storedExternalIds(services: Services, namespace: string): Promise<Array<{ id: string; externalId: string }>> {
@@ -183,12 +234,13 @@ async function evaluate(
   externalIds: Map<string, string[]>,
   recipe: RecallRecipeName,
   overrides: RecallSettingsOverrides,
+  features?: WriteStream,
 ) {
   const rows: QuestionResult[] = [];
   let latencyMs = 0;
   for (const [index, conversation] of dataset.conversations.entries()) {
     const sessionOf = new Map(conversation.turns.map((t) => [t.externalId, t.sessionId]));
-    for (const q of conversation.questions) {
+    for (const [questionIndex, q] of conversation.questions.entries()) {
       const outcome = await services.recall.recall({
         query: q.question,
         namespace: namespaceOf(dataset, conversation),
@@ -202,9 +254,47 @@ async function evaluate(
       latencyMs += outcome.tookMs;
       const ranked = outcome.items.map((item) => externalIds.get(item.memory.id) ?? []);
       rows.push({ dataset: dataset.name, conversation: index, category: q.category, ...scoreRanking(ranked, q.evidence, sessionOf) });
+      if (features) {
+        const head = outcome.ranked.slice(0, DEFAULT_RECALL_SETTINGS.learnedRank.topN);
+        const vectors = learnedRankFeatures(head);
+        const evidence = new Set(q.evidence);
+        const candidates = head.map((r, i) => {
+          const turns = externalIds.get(r.candidate.memoryId) ?? [];
+          return { turns, label: turns.some((t) => evidence.has(t)) ? 1 : 0, features: vectors[i]!.map((x) => round(x, 6)) };
+        });
+        const row: FeatureRow = {
+          dataset: dataset.name,
+          conversation: index,
+          question: questionIndex,
+          category: q.category,
+          evidence: q.evidence,
+          candidates,
+        };
+        features.write(`${JSON.stringify(row)}\n`);
+      }
     }
   }
   return { rows, latencyMs };
+}
+
+/** One line of the --features file (the first line names the features: `{"features": [...]}`). */
+interface FeatureRow {
+  dataset: string;
+  conversation: number;
+  question: number;
+  category: number;
+  evidence: string[];
+  candidates: Array<{ turns: string[]; label: number; features: number[] }>;
+}
+
+function openFeatureFile(path: string): WriteStream {
+  const stream = createWriteStream(path);
+  stream.write(`${JSON.stringify({ features: LEARNED_RANK_FEATURES })}\n`);
+  return stream;
+}
+
+function closeFeatureFile(stream: WriteStream): Promise<void> {
+  return new Promise((resolve, reject) => stream.end((error?: Error | null) => (error ? reject(error) : resolve())));
 }
 
 function summarize(rows: readonly QuestionResult[]): Omit<Scores, 'meanLatencyMs'> {

@@ -117,6 +117,36 @@ describe('recall ranking against the real Neo4j', () => {
     expect(factor(now)).toBe(0.5);
   });
 
+  it('the learned ranking: off keeps the pipeline order, on re-scores the head with the model and says so', async () => {
+    const ns = fresh('learned');
+    const notes = [
+      'The garden shed roof leaks whenever it rains from the west.',
+      'We repaired the garden shed door hinge last spring.',
+      'My sister painted the shed green in the summer.',
+      'The west fence needs new posts before the winter rains.',
+      'Rain gutters on the house were cleaned in October.',
+      'A bicycle and the lawn mower are stored in the shed.',
+    ];
+    for (const content of notes) await remember(ns, content);
+    const query = 'does the garden shed roof leak when it rains?';
+    const off = await recall(ns, query, { limit: 6, tokenBudget: null });
+    const offAgain = await recall(ns, query, { limit: 6, tokenBudget: null, overrides: { learnedRank: { enabled: false } } });
+    expect(off.items.map((i) => i.memory.id)).toEqual(offAgain.items.map((i) => i.memory.id));
+    expect(off.items.every((i) => i.explanation.learned === null)).toBe(true);
+    expect(off.items.every((i) => typeof i.explanation.similarity === 'number')).toBe(true);
+
+    const on = await recall(ns, query, { limit: 6, tokenBudget: null, overrides: { learnedRank: { enabled: true } } });
+    expect(on.timings.learned).toBeDefined();
+    expect(new Set(on.items.map((i) => i.memory.id))).toEqual(new Set(off.items.map((i) => i.memory.id)));
+    for (const item of on.items) {
+      expect(item.explanation.learned).toBeGreaterThan(0);
+      expect(item.explanation.learned).toBeLessThan(1);
+      expect(item.score).toBe(item.explanation.learned);
+    }
+    const scores = on.items.map((i) => i.score);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+  });
+
   it('includeSuperseded: a memory the deep path superseded is left out unless asked for', async () => {
     const ns = fresh('superseded');
     const old = await remember(ns, 'The team standup happens at 9am in the small room.');

@@ -24,6 +24,7 @@ describe('resolveRecallSettings', () => {
     expect(s.recency).toEqual({ enabled: false, halfLifeDays: 30, weight: 0.3 });
     expect(s.importance).toEqual({ enabled: true, weight: 0.2 });
     expect(s.rerank).toEqual({ enabled: true, topN: 20, timeoutMs: 2000, scoreWeight: 0.7, similarityWeight: 0.3 });
+    expect(s.learnedRank).toEqual({ enabled: false, topN: 50 });
     expect(s.filters).toEqual({ minImportance: 0 });
     expect(s.budget).toEqual({ tokenBudget: 2000, limit: 10, maxLimit: 100, priorityTypes: ['procedural', 'preference'] });
   });
@@ -96,6 +97,7 @@ describe('recipes', () => {
     time: { ...DEFAULTS.time, enabled: false },
     context: { ...DEFAULTS.context, enabled: false },
     rerank: { ...DEFAULTS.rerank, enabled: false },
+    learnedRank: { ...DEFAULTS.learnedRank, enabled: false },
   };
 
   it.each([

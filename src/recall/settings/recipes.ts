@@ -11,6 +11,7 @@ const PLAIN_RANKING: RecallSettingsOverrides = {
   time: { enabled: false },
   context: { enabled: false },
   rerank: { enabled: false },
+  learnedRank: { enabled: false },
 };
 
 /**
