@@ -51,15 +51,15 @@ const FORMER_DEFAULT_SETTINGS = {
   overFetchFactor: 4,
   keywordContext: { enabled: false, weight: 0.5 },
   entityLeg: { perEntity: 50, maxEntityMentions: 30 },
-  graph: { enabled: true, boostWeight: 0.1, timeoutMs: 500, maxEntities: 20, maxNeighbours: 50, maxMemories: 200 },
+  graph: { enabled: false, boostWeight: 0.1, timeoutMs: 500, maxEntities: 20, maxNeighbours: 50, maxMemories: 200 },
   dampening: {
-    gravity: { enabled: true, penalty: 0.5, minScore: 0.3, formula: 'flat' },
-    hub: { enabled: true, percentile: 0.9, penalty: 0.7 },
+    gravity: { enabled: false, penalty: 0.5, minScore: 0.3, formula: 'flat' },
+    hub: { enabled: false, percentile: 0.9, penalty: 0.7 },
     resolution: { enabled: true, boost: 1.2, minContentChars: 50 },
   },
   recency: { enabled: false, halfLifeDays: 30, weight: 0.3 },
   importance: { enabled: true, weight: 0.2 },
-  validity: { enabled: true, expiredPenalty: 0.5 },
+  validity: { enabled: false, expiredPenalty: 0.5 },
   time: { enabled: true, boost: 0.3 },
   context: { enabled: true, weight: 0.5, window: 2, anchors: 20, similarityGate: true },
   rerank: { enabled: true, topN: 20, timeoutMs: 2_000, scoreWeight: 0.7, similarityWeight: 0.3 },
@@ -93,7 +93,7 @@ describe('recall settings schema', () => {
   it('gives each parse its own objects', () => {
     const a = recallSettingsSchema.parse({});
     a.budget.priorityTypes.push('working');
-    a.graph.enabled = false;
+    a.graph.enabled = true;
     expect(recallSettingsSchema.parse({})).toEqual(FORMER_DEFAULT_SETTINGS);
   });
 
@@ -177,7 +177,7 @@ describe('recall settings schema', () => {
 describe('recall settings from the environment', () => {
   it('take their defaults from the schema', () => {
     const config = loadConfig({});
-    expect([config.GRAPH_BOOST_ENABLED, config.GRAPH_BOOST_WEIGHT, config.GRAPH_BOOST_TIMEOUT_MS]).toEqual([true, 0.1, 500]);
+    expect([config.GRAPH_BOOST_ENABLED, config.GRAPH_BOOST_WEIGHT, config.GRAPH_BOOST_TIMEOUT_MS]).toEqual([false, 0.1, 500]);
     expect([config.RERANK_ENABLED, config.RERANK_TOP_N, config.RERANK_TIMEOUT_MS]).toEqual([true, 20, 2_000]);
   });
 

@@ -10,7 +10,9 @@ import { ValidationError } from '../errors.js';
  *
  * Fusion and context defaults were chosen on both dev datasets together (LoCoMo and LongMemEval;
  * npm run bench:locomo -- <dirs> --cv, docs/recall-quality.md): z-score fusion with the vector leg
- * at 0.3 (BM25 is the stronger leg on conversational memory), context gated by similarity.
+ * at 0.3 (BM25 is the stronger leg on conversational memory), context gated by similarity. The
+ * graph boost, gravity and hub dampening and validity are options, off by default: together they
+ * did not pay for themselves on either dev set (docs/recall-quality.md, "Every stage pays for itself").
  */
 
 interface Bounds {
@@ -98,7 +100,11 @@ const entityLeg = section({
 });
 
 const graph = section({
-  enabled: flag().default(true),
+  enabled: flag()
+    .default(false)
+    .describe(
+      'graph boost: memories that mention the entities the question names, or one hop from them, gain an additive boost; off: with validity, gravity and hub dampening off it gained on both dev sets, and its effect alone moved with each ingest (docs/recall-quality.md, "Every stage pays for itself")',
+    ),
   boostWeight: fraction()
     .default(0.1)
     .describe("additive boost weight; the design's 0.15 lost recall on both dev sets against 0.1 (docs/deviations.md)"),
@@ -112,7 +118,11 @@ const graph = section({
 
 const dampening = section({
   gravity: section({
-    enabled: flag().default(true),
+    enabled: flag()
+      .default(false)
+      .describe(
+        'off by default: no effect on LoCoMo, off together with validity, the graph boost and hub dampening it gained on both dev sets',
+      ),
     penalty: fraction()
       .default(0.5)
       .describe('factor on the excess over the threshold of a vector-only hit sharing no word with the question'),
@@ -124,7 +134,7 @@ const dampening = section({
       ),
   }).default({}),
   hub: section({
-    enabled: flag().default(true),
+    enabled: flag().default(false).describe('off by default: mixed alone, neutral or better on both dev sets in the combined run'),
     percentile: fraction().default(0.9).describe("percentile of the candidates' entity mention counts above which an entity is a hub"),
     penalty: fraction().default(0.7).describe('factor on a memory whose linked entities are all hubs'),
   }).default({}),
@@ -147,7 +157,11 @@ const importance = section({
 });
 
 const validity = section({
-  enabled: flag().default(true),
+  enabled: flag()
+    .default(false)
+    .describe(
+      'expired temporal memories rank lower; off by default: it cost both dev sets, whose questions ask about the past (docs/recall-quality.md, "Every stage pays for itself"); the decay pass still flags them expired',
+    ),
   expiredPenalty: fraction()
     .default(0.5)
     .describe('factor on a temporal memory whose validUntil has passed (expired ranks lower, never deleted)'),

@@ -17,7 +17,8 @@ const candidate = (overrides: Partial<RecallCandidate> = {}): RecallCandidate =>
   recallCandidate('m', { content: 'The billing service stores invoices in PostgreSQL', ...overrides });
 
 const leg = (normalized: number): LegExplanation => ({ raw: normalized, normalized, rank: 1 });
-const settings = resolveRecallSettings('default').dampening;
+// Gravity and hub dampening are options (off by default): their arithmetic is tested with them on.
+const settings = resolveRecallSettings('default', { dampening: { gravity: { enabled: true }, hub: { enabled: true } } }).dampening;
 const tokens = (query: string) => new Set(queryTokens(query));
 /** Gravity's factor for an index score v: the excess over the threshold (cosine 0.3 → 0.65) is halved. */
 const damped = (v: number) => (0.65 + 0.5 * (v - 0.65)) / v;

@@ -23,6 +23,8 @@ export const LEARNED_RANK_FITTED_ON = {
   questions: 1032,
   candidates: 50255,
   lambda: 1,
+  pipeline:
+    'the default settings before 2026-11-27: validity, gravity and hub dampening and the graph boost on (they are off by default since; refit on the defaults in force before turning the stage on)',
   command:
     'npm run bench:locomo -- <LoCoMo dev> <LongMemEval dev> --features <file>; npm run learn:ranking -- <file> --lambda 1 --write src/recall/learned-rank-weights.ts',
   date: '2026-11-27',

@@ -8,9 +8,23 @@ import { candidateWith } from '../../test/support/recall-candidates.js';
 // normalization, single-leg scores, boost 0.15), whatever the tuned defaults are.
 const SEED_FUSION = { method: 'weighted', alpha: 0.7, keywordNormalization: 'max', missingLeg: 'single' } as const;
 function seedSettings(preset: Parameters<typeof resolveRecallSettings>[0] = 'default', overrides: RecallSettingsOverrides = {}) {
+  // The default recipe with the seed's stages on: the graph boost, gravity and hub dampening and
+  // validity are options (off by default); the other recipes keep their own.
+  const stages: RecallSettingsOverrides =
+    preset === 'default'
+      ? {
+          validity: { enabled: true, ...overrides.validity },
+          dampening: {
+            ...overrides.dampening,
+            gravity: { enabled: true, ...overrides.dampening?.gravity },
+            hub: { enabled: true, ...overrides.dampening?.hub },
+          },
+        }
+      : {};
   return resolveRecallSettings(preset, {
     ...overrides,
-    graph: { boostWeight: 0.15, ...overrides.graph },
+    ...stages,
+    graph: { ...(preset === 'default' ? { enabled: true } : {}), boostWeight: 0.15, ...overrides.graph },
     fusion: { ...SEED_FUSION, ...overrides.fusion },
   });
 }
@@ -160,7 +174,8 @@ describe('rankCandidates', () => {
 });
 
 describe('validity and pin (issue 9 review defects)', () => {
-  const settings = resolveRecallSettings('default', { graph: { enabled: false } });
+  // Validity is an option (off by default): tested with it on.
+  const settings = resolveRecallSettings('default', { graph: { enabled: false }, validity: { enabled: true } });
   const found = { keyword: { raw: 2, rank: 1 } };
 
   it('an expired validUntil ranks below the same memory still valid', () => {

@@ -12,7 +12,8 @@ const candidate = candidateWith({
 });
 
 describe('stale memories in ranking', () => {
-  const settings = resolveRecallSettings('default');
+  // Validity is an option (off by default); the interplay with the stale factor is tested with it on.
+  const settings = resolveRecallSettings('default', { validity: { enabled: true } });
   const context = { query: 'where are billing invoices stored', now: new Date('2024-06-30T00:00:00Z') };
 
   it('ranks a memory flagged unretrieved lower, by the stale factor, and says why', () => {

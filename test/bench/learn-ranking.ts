@@ -12,11 +12,14 @@
  * - folds over all families: fitted on the other folds of every dataset (how a model fitted on
  *   both families does on unseen conversations of a seen family).
  *
- * Usage: npm run learn:ranking -- <features.jsonl> [--json] [--lambda 1]
- *        [--write src/recall/learned-rank-weights.ts]   (the model fitted on every question)
+ * Usage: npm run learn:ranking -- <features.jsonl> [--json] [--lambda 1] [--model pointwise|conditional]
+ *        [--only-features a,b,…] [--write src/recall/learned-rank-weights.ts --pipeline '<the settings the rankings came from>']
+ *        (--write: the model fitted on every question)
+ *        npm run learn:ranking -- <features.jsonl> --apply   (the shipped weights re-rank the file's
+ *        questions: what a bench run with learnedRank on should score on the same stored data)
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { LEARNED_RANK_FEATURES } from '../../src/recall/index.js';
+import { LEARNED_RANK_FEATURES, LEARNED_RANK_MODEL } from '../../src/recall/index.js';
 import { FOLDS } from './locomo-cv.js';
 import { fitConditionalLogit, fitLogistic, logit, type LogisticFit } from './logistic.js';
 import { scoreRanking } from './locomo-metrics.js';
@@ -199,7 +202,7 @@ function print(report: Report): void {
 }
 
 /** The weights file (src/recall/learned-rank-weights.ts): the model fitted on every question, and what it was fitted on. */
-export function weightsFile(report: Report, command: string, date: string): string {
+export function weightsFile(report: Report, command: string, date: string, pipeline: string): string {
   const datasets = Object.entries(report.datasets).map(([name, d]) => ({ name, questions: d.default.questions }));
   const heldOut = Object.fromEntries(
     Object.entries(report.datasets).map(([name, d]) => [
@@ -227,7 +230,7 @@ export function weightsFile(report: Report, command: string, date: string): stri
  * (docs/recall-quality.md, "A ranking learned across families"). The stage is on by default only
  * where leave-one-family-out gains on every family.
  */
-export const LEARNED_RANK_FITTED_ON = ${JSON.stringify({ datasets, questions: datasets.reduce((s, d) => s + d.questions, 0), candidates: report.candidates, lambda: report.lambda, command, date, heldOut, leaveOneFamilyOutGainsOnEveryFamily: gainsOnEveryFamily(report) }, null, 2)} as const;
+export const LEARNED_RANK_FITTED_ON = ${JSON.stringify({ datasets, questions: datasets.reduce((s, d) => s + d.questions, 0), candidates: report.candidates, lambda: report.lambda, pipeline, command, date, heldOut, leaveOneFamilyOutGainsOnEveryFamily: gainsOnEveryFamily(report) }, null, 2)} as const;
 
 export const LEARNED_RANK_MODEL: LearnedRankModel = {
   intercept: ${report.model.intercept},
@@ -241,7 +244,7 @@ ${weights}
 function main(): void {
   const args = process.argv.slice(2);
   const option = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
-  const valued = ['--lambda', '--write', '--model', '--only-features'];
+  const valued = ['--lambda', '--write', '--model', '--only-features', '--pipeline'];
   const [path] = args.filter((a, i) => !a.startsWith('--') && !valued.includes(args[i - 1]!));
   if (!path) throw new Error('name the features file: npm run learn:ranking -- <features.jsonl> (written by bench:locomo --features)');
   const lambda = Number(option('--lambda') ?? 1);
@@ -252,13 +255,29 @@ function main(): void {
     if (unknown.length > 0) throw new Error(`unknown features: ${unknown.join(', ')} (known: ${LEARNED_RANK_FEATURES.join(', ')})`);
     used = new Set(only.map((f) => (LEARNED_RANK_FEATURES as readonly string[]).indexOf(f)));
   }
+  if (args.includes('--apply')) {
+    const questions = readFeatureFile(path);
+    const model = {
+      intercept: LEARNED_RANK_MODEL.intercept,
+      weights: LEARNED_RANK_FEATURES.map((name) => LEARNED_RANK_MODEL.weights[name]),
+    };
+    const rows = [...new Set(questions.map((q) => q.dataset))].map((dataset) => {
+      const own = questions.filter((q) => q.dataset === dataset);
+      return { dataset, default: figures(own), shipped: figures(own, learnedOrder(model)) };
+    });
+    if (args.includes('--json')) process.stdout.write(`${JSON.stringify(rows)}\n`);
+    else
+      for (const r of rows) console.log(`${r.dataset}: default ${JSON.stringify(r.default)}; shipped weights ${JSON.stringify(r.shipped)}`);
+    return;
+  }
   const report = evaluate(readFeatureFile(path), lambda);
   if (args.includes('--json')) process.stdout.write(`${JSON.stringify(report)}\n`);
   else print(report);
   const target = option('--write');
   if (target) {
     const command = `npm run bench:locomo -- <LoCoMo dev> <LongMemEval dev> --features <file>; npm run learn:ranking -- <file> --lambda ${lambda} --write ${target}`;
-    writeFileSync(target, weightsFile(report, command, new Date().toISOString().slice(0, 10)));
+    const pipeline = option('--pipeline') ?? 'the default settings when bench:locomo --features ran';
+    writeFileSync(target, weightsFile(report, command, new Date().toISOString().slice(0, 10), pipeline));
     process.stderr.write(`wrote ${target}\n`);
   }
 }

@@ -7,7 +7,8 @@ import { beforeEach, describe, expect, integrationTest } from '../support/fixtur
 // threshold from the namespace, the default token budget, the boost's name matching, pin,
 // validUntil, includeSuperseded and asOf.
 // A generous boost deadline: on a busy CI machine the default 500 ms can expire mid-walk.
-const it = integrationTest({ env: { GRAPH_BOOST_TIMEOUT_MS: '5000' } });
+// The graph boost, hub dampening and validity are options (off by default): the tests of them turn them on.
+const it = integrationTest({ env: { GRAPH_BOOST_TIMEOUT_MS: '5000', GRAPH_BOOST_ENABLED: 'true' } });
 
 describe('recall ranking against the real Neo4j', () => {
   let services: Services;
@@ -37,7 +38,7 @@ describe('recall ranking against the real Neo4j', () => {
        CREATE (m)-[:MENTIONS {mentionText: 'platform', confidence: 1.0}]->(:Entity {id: randomUUID(), namespace: $ns, name: 'Platform', canonicalName: 'platform', type: 'concept', mentions: 100})`,
       { ns, hubbed },
     );
-    const outcome = await recall(ns, 'quarterly zorblax review');
+    const outcome = await recall(ns, 'quarterly zorblax review', { overrides: { dampening: { hub: { enabled: true } } } });
     const byId = new Map(outcome.items.map((i) => [i.memory.id, i.explanation]));
     expect(byId.get(hubbed)!.hub).toBe(0.7);
     expect(byId.get(plain)!.hub).toBe(1);
@@ -108,13 +109,16 @@ describe('recall ranking against the real Neo4j', () => {
     const expiring = await remember(ns, 'The staging freeze is in force until 2024-03-01 for the payments team.', {
       occurredAt: '2024-01-15T09:00:00Z',
     });
-    const before = await recall(ns, 'staging freeze payments', { asOf: '2024-02-01T00:00:00Z' });
-    const after = await recall(ns, 'staging freeze payments', { asOf: '2024-04-01T00:00:00Z' });
-    const now = await recall(ns, 'staging freeze payments');
+    const on = { overrides: { validity: { enabled: true } } };
+    const before = await recall(ns, 'staging freeze payments', { asOf: '2024-02-01T00:00:00Z', ...on });
+    const after = await recall(ns, 'staging freeze payments', { asOf: '2024-04-01T00:00:00Z', ...on });
+    const now = await recall(ns, 'staging freeze payments', on);
     const factor = (o: typeof before) => o.items.find((i) => i.memory.id === expiring)!.explanation.validity;
     expect(factor(before)).toBe(1);
     expect(factor(after)).toBe(0.5);
     expect(factor(now)).toBe(0.5);
+    // Off by default (docs/recall-quality.md, "Every stage pays for itself").
+    expect(factor(await recall(ns, 'staging freeze payments'))).toBe(1);
   });
 
   it('the learned ranking: off keeps the pipeline order, on re-scores the head with the model and says so', async () => {

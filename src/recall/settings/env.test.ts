@@ -23,11 +23,11 @@ describe('recallSettingsFromEnv', () => {
       ),
     ).toEqual({
       legs: { hints: true },
-      graph: { enabled: true, boostWeight: 0.25, timeoutMs: 800 },
+      graph: { enabled: false, boostWeight: 0.25, timeoutMs: 800 },
       rerank: { enabled: false, topN: 7, timeoutMs: 2_000 },
     });
-    const s = settingsUnder({ GRAPH_BOOST_ENABLED: 'false', RERANK_TIMEOUT_MS: '300' }, 'default');
-    expect([s.graph.enabled, s.rerank.timeoutMs]).toEqual([false, 300]);
+    const s = settingsUnder({ GRAPH_BOOST_ENABLED: 'true', RERANK_TIMEOUT_MS: '300' }, 'default');
+    expect([s.graph.enabled, s.rerank.timeoutMs]).toEqual([true, 300]);
   });
 
   it('keeps the hints leg off in every recipe unless HINTS_ENABLED', () => {

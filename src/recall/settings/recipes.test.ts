@@ -15,10 +15,10 @@ describe('resolveRecallSettings', () => {
       entityWeight: 0.2,
     });
     expect(s.overFetchFactor).toBe(4);
-    expect(s.graph).toEqual({ enabled: true, boostWeight: 0.1, timeoutMs: 500, maxEntities: 20, maxNeighbours: 50, maxMemories: 200 });
+    expect(s.graph).toEqual({ enabled: false, boostWeight: 0.1, timeoutMs: 500, maxEntities: 20, maxNeighbours: 50, maxMemories: 200 });
     expect(s.dampening).toEqual({
-      gravity: { enabled: true, penalty: 0.5, minScore: 0.3, formula: 'flat' },
-      hub: { enabled: true, percentile: 0.9, penalty: 0.7 },
+      gravity: { enabled: false, penalty: 0.5, minScore: 0.3, formula: 'flat' },
+      hub: { enabled: false, percentile: 0.9, penalty: 0.7 },
       resolution: { enabled: true, boost: 1.2, minContentChars: 50 },
     });
     expect(s.recency).toEqual({ enabled: false, halfLifeDays: 30, weight: 0.3 });
@@ -42,7 +42,7 @@ describe('resolveRecallSettings', () => {
     expect(resolveRecallSettings('vectorOnly').legs).toEqual({ vector: true, keyword: false, hints: false, entity: false });
     expect(resolveRecallSettings('keywordOnly').legs).toEqual({ vector: false, keyword: true, hints: false, entity: false });
     const fast = resolveRecallSettings('fast');
-    expect([fast.graph.enabled, fast.rerank.enabled, fast.dampening.gravity.enabled]).toEqual([false, false, true]);
+    expect([fast.graph.enabled, fast.rerank.enabled, fast.dampening.gravity.enabled]).toEqual([false, false, false]);
   });
 
   it('deep-merges overrides without touching siblings or the preset', () => {
@@ -52,7 +52,7 @@ describe('resolveRecallSettings', () => {
       budget: { tokenBudget: null },
     });
     expect(s.fusion).toMatchObject({ method: 'rrf', alpha: 0.3, rrfK: 60 });
-    expect(s.dampening.hub).toEqual({ enabled: true, percentile: 0.9, penalty: 0.5 });
+    expect(s.dampening.hub).toEqual({ enabled: false, percentile: 0.9, penalty: 0.5 });
     expect(s.budget.tokenBudget).toBeNull();
     expect(s.rerank.enabled).toBe(false);
     s.fusion.alpha = 0;
