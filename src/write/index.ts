@@ -6,4 +6,3 @@ export { type RememberInput } from './validate-input.js';
 export { normalizeContent } from './normalize.js';
 export { type RememberResult } from './remember-service.js';
 export { checkBatchSize } from './remember-service.js';
-export { SPECULATION_SLICE } from './speculation.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Executor, TxRunner } from '../db/index.js';
-import type { NearestHit } from '../db/index.js';
+import { nearestMemories, type NearestHit } from '../db/index.js';
 import { findLiveByDedupKeys } from '../db/index.js';
 import { linkDerived, requireSourceUnchanged, touchDuplicates, type DuplicateTarget } from '../db/index.js';
 import { refreshSessionContext, writeMemories, type MemoryInsert, type MemoryRows } from '../db/index.js';
@@ -13,7 +13,6 @@ import { batchNeighbours, mergeNeighbours, type BatchMemory } from './batch-dedu
 import { bestWholeMemoryMatch, dedupKey as keyFor } from './dedup.js';
 import { echoedMemories, planEchoes, recordEchoPlans, type EchoInfo } from './echo-guard.js';
 import { prepareMemory, type PreparedMemory, type PrepareOptions } from './prepare.js';
-import { chunkNeighbours, embedChunks, Speculation, SPECULATION_SLICE } from './speculation.js';
 import { DOCUMENT_CHUNK_IMPORTANCE, importanceScore, noveltyScore } from './importance.js';
 import { validateRememberInput, type InputLimits, type RememberInput, type ValidatedInput } from './validate-input.js';
 import { chunkInserts, contentProps, historyInsert, jobInserts, mentionInserts, type JobSettings } from './write-inserts.js';
@@ -134,32 +133,15 @@ export class RememberService {
     checkBatchSize(inputs.length, this.settings.maxBatchSize);
     const outcomes: BatchOutcome[] = [];
     let todo: Item[] = [];
-    // A batch larger than a slice embeds and searches each prepared slice while the next is
-    // prepared (speculation.ts); the decisions below are the same as without it.
-    const speculation =
-      inputs.length > SPECULATION_SLICE
-        ? new Speculation({
-            executor: this.executor,
-            embed: (t) => (options.embedder ?? this.embedder).embed(t),
-            neighbours: DEDUP_NEIGHBOURS,
-          })
-        : undefined;
-    let slice: PreparedMemory[] = [];
     for (const [index, input] of inputs.entries()) {
       // Preparing a long item takes tens of milliseconds: yield between items so a big batch
       // does not hold the event loop (and every other tenant's requests) for seconds.
       if (index > 0) await yieldToEventLoop();
       try {
         const validated = validateRememberInput(input, this.settings);
-        const prepared = prepareMemory(validated, this.settings);
-        todo.push({ index, prepared, input: validated });
-        slice.push(prepared);
+        todo.push({ index, prepared: prepareMemory(validated, this.settings), input: validated });
       } catch (error) {
         outcomes.push({ index, error: asItemError(error) });
-      }
-      if (speculation && (slice.length === SPECULATION_SLICE || index === inputs.length - 1) && slice.length > 0) {
-        speculation.prime(slice);
-        slice = [];
       }
     }
     // No memory from memory: the deep path's own facts are checked by exact dedup alone.
@@ -175,7 +157,7 @@ export class RememberService {
           });
         break;
       }
-      const result = await this.round(todo, options, round, round === 1 ? speculation : undefined);
+      const result = await this.round(todo, options, round);
       outcomes.push(...result.outcomes);
       todo = result.stale;
     }
@@ -233,12 +215,7 @@ export class RememberService {
   }
 
   /** One pass of dedup and write. Items whose duplicate changed before the write come back as `stale`. */
-  private async round(
-    items: Item[],
-    options: RememberBatchOptions,
-    round: number,
-    speculation?: Speculation,
-  ): Promise<{ outcomes: BatchOutcome[]; stale: Item[] }> {
+  private async round(items: Item[], options: RememberBatchOptions, round: number): Promise<{ outcomes: BatchOutcome[]; stale: Item[] }> {
     const outcomes: BatchOutcome[] = [];
     const embedder = options.embedder ?? this.embedder;
     // A single memory is embedded while the exact-dedup read runs: that read's round trips leave
@@ -251,7 +228,6 @@ export class RememberService {
       items.filter((p) => !exact.has(p.index)),
       embedder,
       exact.size === 0 ? early : undefined,
-      speculation,
     );
 
     const duplicates: DuplicateOf[] = [...exact.values()];
@@ -316,11 +292,11 @@ export class RememberService {
     return result;
   }
 
-  private async embedTexts(items: Item[], embedder: TextEmbedder, speculation?: Speculation): Promise<number[][]> {
+  private async embedTexts(items: Item[], embedder: TextEmbedder): Promise<number[][]> {
     const texts = items.flatMap((i) => i.prepared.chunks.map((c) => c.text));
     const started = performance.now();
-    const { vectors, primed } = await embedChunks(texts, (t) => embedder.embed(t), speculation);
-    this.logger.debug({ chunks: texts.length, primed, ms: Math.round(performance.now() - started) }, 'embedded');
+    const vectors = (await embedder.embed(texts)).map((v) => Array.from(v));
+    this.logger.debug({ chunks: texts.length, ms: Math.round(performance.now() - started) }, 'embedded');
     return vectors;
   }
 
@@ -329,10 +305,9 @@ export class RememberService {
     items: Item[],
     embedder: TextEmbedder,
     embedded?: Promise<number[][]>,
-    speculation?: Speculation,
   ): Promise<Array<Pending | (Pending & { duplicateOf: DuplicateOf })>> {
     if (items.length === 0) return [];
-    const vectors = await (embedded ?? this.embedTexts(items, embedder, speculation));
+    const vectors = await (embedded ?? this.embedTexts(items, embedder));
 
     let offset = 0;
     const withVectors = items.map((item) => {
@@ -342,16 +317,15 @@ export class RememberService {
       return { ...item, vectors: slice };
     });
 
-    // One vector query per namespace for the chunks of the batch the speculation did not search already.
+    // One vector query per namespace for all chunks of the batch.
     const byNamespace = groupBy(withVectors, (i) => i.prepared.namespace);
     const neighbours = new Map<number, NearestHit[][]>();
     for (const [namespace, group] of byNamespace) {
-      const hits = await chunkNeighbours(
+      const hits = await nearestMemories(
         this.executor,
         namespace,
-        group.flatMap((g) => g.prepared.chunks.map((c, i) => ({ text: c.text, vector: g.vectors[i]! }))),
+        group.flatMap((g) => g.vectors),
         DEDUP_NEIGHBOURS,
-        speculation,
       );
       let at = 0;
       for (const g of group) {
