@@ -504,6 +504,7 @@ export async function importLines(deps: TransferDeps, namespace: string, lines: 
   const existing = await existingKeys(deps.executor, namespace, {
     dedupKeys: memories.flatMap((r) => (typeof r.props.dedupKey === 'string' ? [r.props.dedupKey] : [])),
     entityNames: entities.flatMap((r) => (typeof r.props.canonicalName === 'string' ? [r.props.canonicalName] : [])),
+    chunkIds: toEmbed.map((c) => c.id),
   });
   const counts: ImportCounts = { created: new Map(), existing: new Map(), skipped: new Map() };
   const skip = (kind: string, n: number) => n && counts.skipped.set(kind, (counts.skipped.get(kind) ?? 0) + n);
@@ -518,9 +519,10 @@ export async function importLines(deps: TransferDeps, namespace: string, lines: 
   if (memories.length) nodeRows.set('Memory', keep(memories, 'dedupKey', existing.dedupKeys, 'Memory'));
   if (entities.length) nodeRows.set('Entity', keep(entities, 'canonicalName', existing.entityNames, 'Entity'));
 
-  // Vectors, outside any transaction.
-  for (let i = 0; i < toEmbed.length; i += IMPORT_BATCH_ROWS) {
-    const batch = toEmbed.slice(i, i + IMPORT_BATCH_ROWS);
+  // Vectors, outside any transaction; a chunk an earlier run of this import wrote keeps its vector.
+  const unembedded = toEmbed.filter((c) => !existing.embeddedChunks.has(c.id));
+  for (let i = 0; i < unembedded.length; i += IMPORT_BATCH_ROWS) {
+    const batch = unembedded.slice(i, i + IMPORT_BATCH_ROWS);
     const made = await deps.embedder.embed(batch.map((c) => c.text));
     batch.forEach((c, j) => vectors.push({ id: c.id, embedding: Array.from(made[j]!) }));
   }
@@ -583,7 +585,7 @@ export async function importLines(deps: TransferDeps, namespace: string, lines: 
     created: sum(counts.created),
     existing: sum(counts.existing),
     skipped: sum(counts.skipped),
-    embedded: toEmbed.length,
+    embedded: unembedded.length,
     redacted: tally.redacted,
     byKind: [...kinds].sort().map((kind) => ({
       kind: kindName(kind),

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { extractEntities, type ExtractedEntity } from './extract-entities.js';
+import { extractEntities, isOpaque, type ExtractedEntity } from './extract-entities.js';
 
 const byName = (entities: ExtractedEntity[]) => Object.fromEntries(entities.map((e) => [e.canonicalName, e]));
 const names = (text: string) => extractEntities(text).map((e) => e.canonicalName);
@@ -136,5 +136,42 @@ describe('extractEntities: shape', () => {
       .slice(0, 2000);
     const entities = extractEntities(text);
     expect(entities.length).toBeGreaterThan(4);
+  });
+});
+
+describe('extractEntities: generated blobs name nothing', () => {
+  const SHA384 = 'oqVuAfXRKap7fdgcCY5uykM6+R9GqQ8K/uxy9rx7HNQlGYl1kPzQho1wx4JwY8wC';
+  const JWT = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIn0';
+
+  it('takes no piece of a digest, token or key for a name, and keeps the names around it', () => {
+    const sri = names(`Pinned Bootstrap with integrity="sha384-${SHA384}" from https://cdn.jsdelivr.net today.`);
+    expect(sri).toContain('cdn.jsdelivr.net');
+    expect(sri.filter((n) => SHA384.toLowerCase().includes(n))).toEqual([]);
+    const jwt = names(`Ravi said the session token ${JWT} expired before Orion retried.`);
+    expect(jwt.some((n) => n.startsWith('eyj') || JWT.toLowerCase().includes(n))).toBe(false);
+    expect(jwt).toContain('ravi');
+    const key = names('Rotate the key AbX9kQ2mZ7pL4wR8tY3nV6cH1sD5fG0j used by Billing.');
+    expect(key.filter((n) => /\d/.test(n))).toEqual([]);
+  });
+
+  it('keeps identifiers, paths and versioned names, whose letters come in words', () => {
+    const e = names(
+      'Moved UserProfile2 to src/components/UserProfile2/Avatar3.tsx and HTTP2Client into lib64; HelloWorldExample2024Release ships.',
+    );
+    expect(e).toEqual(expect.arrayContaining(['userprofile2', 'src/components/userprofile2/avatar3.tsx', 'helloworldexample2024release']));
+  });
+
+  it('tells a generated run from a written one', () => {
+    for (const run of [SHA384, 'R9GqQ8K/uxy9rx7HNQlGYl1k', 'gAAAAABk3x9Y2cQv_Lm8pN0aZ-x7Qw', 'Qm1uZXQtYXV0aC10b2tlbi0yMDI0'])
+      expect(isOpaque(run), run).toBe(true);
+    for (const run of [
+      'src/components/UserProfile2/Avatar3',
+      'packages/server-v2/src/ApolloServer',
+      'lib/HTTP2Client/Http2SessionPool',
+      'AbstractSingletonProxyFactoryBean',
+      'x86_64-unknown-linux-gnu/lib64',
+      '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+    ])
+      expect(isOpaque(run), run).toBe(false);
   });
 });

@@ -98,6 +98,8 @@ interface Candidate {
 }
 
 const PLACEHOLDER = /\[[A-Z][A-Z0-9_]*\]/g;
+/** Runs of a token alphabet long enough to be a digest, key or blob; isOpaque tells which are. */
+const TOKEN_RUN = /[A-Za-z0-9+/=_-]{16,}/g;
 const URL = /\bhttps?:\/\/[^\s<>"'`]*[^\s<>"'`.,;:!?)\]}]/gi;
 const TECH = new RegExp(String.raw`(?<![\w.@/:\\-])(?:${TECH_ALIAS_SOURCE})(?![\w@/\\-]|\.[A-Za-z0-9])`, 'gi');
 const INSTALL = /\b(?:npm|pnpm|yarn|bun)\s+(?:install|i|add)\b([^\n;&|]*)|\b(?:pip3?|uv\s+pip|poetry|uv)\s+(?:install|add)\b([^\n;&|]*)/gi;
@@ -117,10 +119,12 @@ const BACKTICK = /`([A-Za-z_$][\w$.:/-]{1,60})`/g;
 /** Strong and weak entity mentions, one per canonical name (the strongest), in order of first mention. */
 export function extractEntities(text: string, options: ExtractEntitiesOptions = {}): ExtractedEntity[] {
   const candidates: Candidate[] = [];
-  const base = mask(
-    text,
-    [...text.matchAll(PLACEHOLDER)].map((m) => [m.index, m.index + m[0].length]),
-  );
+  // Redaction placeholders and generated blobs (a hash in base64, a token) name nothing: no pass
+  // below may take a piece of one ("R9GqQ8K" of an SRI digest) for a name.
+  const base = mask(text, [
+    ...[...text.matchAll(PLACEHOLDER)].map((m): [number, number] => [m.index, m.index + m[0].length]),
+    ...[...text.matchAll(TOKEN_RUN)].filter((m) => isOpaque(m[0])).map((m): [number, number] => [m.index, m.index + m[0].length]),
+  ]);
   let masked = base;
   const pass = (found: Candidate[]) => {
     candidates.push(...found);
@@ -308,6 +312,33 @@ function matches(text: string, re: RegExp, build: (m: RegExpMatchArray & { index
 }
 
 /** Blanks the spans (same length, so offsets stay valid) so later passes do not re-read them. */
+/**
+ * A run that reads as generated rather than written: upper case, lower case and digits, changing
+ * class at most characters (base64 of a digest, a JWT, an API key). Identifiers and paths keep
+ * their letters in words (`UserProfile2`, `src/ApolloServer`): their class changes are few.
+ */
+export function isOpaque(run: string): boolean {
+  if (!/[A-Z]/.test(run) || !/[a-z]/.test(run) || !/\d/.test(run)) return false;
+  let changes = 0;
+  for (let i = 1; i < run.length; i += 1) {
+    const from = charClass(run[i - 1]!);
+    const to = charClass(run[i]!);
+    // A capital starting a word ("Profile") is no change.
+    if (from !== to && !(from === 'upper' && to === 'lower')) changes += 1;
+  }
+  return changes / run.length >= OPAQUE_CHANGE_RATE;
+}
+
+/** Class changes per character from which a run is opaque: base64 of random bytes ≈ 0.55, identifiers and paths ≤ 0.3. */
+const OPAQUE_CHANGE_RATE = 0.4;
+
+function charClass(ch: string): 'upper' | 'lower' | 'digit' | 'other' {
+  if (ch >= 'A' && ch <= 'Z') return 'upper';
+  if (ch >= 'a' && ch <= 'z') return 'lower';
+  if (ch >= '0' && ch <= '9') return 'digit';
+  return 'other';
+}
+
 function mask(text: string, spans: Array<[number, number]>): string {
   if (spans.length === 0) return text;
   const parts: string[] = [];

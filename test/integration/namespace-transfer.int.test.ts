@@ -243,6 +243,8 @@ describe('exportNamespace / importNamespace: a namespace that can move', () => {
     const before = await canonicalGraph(rig.services, targets.plain);
     const again = await importAll(rig, targets.plain, exported, 500);
     expect(again).toMatchObject({ created: 0, existing: exported.length - 1, skipped: 0 });
+    // Every chunk already holds its vector: nothing goes to the model again.
+    expect(again.embedded).toBe(0);
     expect(await canonicalGraph(rig.services, targets.plain)).toEqual(before);
 
     // A fresh target: half the file, then the whole file from the start.

@@ -44,6 +44,13 @@ WHERE c.namespace = $namespace AND c.embedding IS NULL
 CALL db.create.setNodeVectorProperty(c, 'embedding', row.embedding)
 RETURN count(c) AS written`;
 
+// Chunks of an earlier run of the same import that already hold a vector: not embedded again.
+export const EMBEDDED_CHUNKS = `
+UNWIND $ids AS id
+MATCH (c:Chunk {id: id})
+WHERE c.namespace = $namespace AND c.embedding IS NOT NULL
+RETURN c.id AS id`;
+
 /** Every edge kind of the graph model: its type and the labels at its two ends. */
 export const IMPORT_EDGE_KINDS = {
   'HAS_ASPECT:Aspect': { type: 'HAS_ASPECT', from: 'Entity', to: 'Aspect' },
@@ -161,11 +168,16 @@ RETURN name, e.id AS id`;
 export async function existingKeys(
   executor: Executor,
   namespace: string,
-  q: { dedupKeys: string[]; entityNames: string[] },
-): Promise<{ dedupKeys: Map<string, string>; entityNames: Map<string, string> }> {
+  q: { dedupKeys: string[]; entityNames: string[]; chunkIds?: string[] },
+): Promise<{ dedupKeys: Map<string, string>; entityNames: Map<string, string>; embeddedChunks: Set<string> }> {
   return executor.readTx('namespace.import.keys', async (tx) => {
     const keys = q.dedupKeys.length ? await tx.run<{ key: string; id: string }>(LIVE_DEDUP_KEYS, { keys: q.dedupKeys }) : [];
     const names = q.entityNames.length ? await tx.run<{ name: string; id: string }>(ENTITY_NAMES, { names: q.entityNames, namespace }) : [];
-    return { dedupKeys: new Map(keys.map((r) => [r.key, r.id])), entityNames: new Map(names.map((r) => [r.name, r.id])) };
+    const chunks = q.chunkIds?.length ? await tx.run<{ id: string }>(EMBEDDED_CHUNKS, { ids: q.chunkIds, namespace }) : [];
+    return {
+      dedupKeys: new Map(keys.map((r) => [r.key, r.id])),
+      entityNames: new Map(names.map((r) => [r.name, r.id])),
+      embeddedChunks: new Set(chunks.map((r) => r.id)),
+    };
   });
 }
