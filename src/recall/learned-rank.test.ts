@@ -2,47 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { applyLearnedRank, LEARNED_RANK_FEATURES, learnedLogit, learnedRankFeatures, type LearnedRankModel } from './learned-rank.js';
 import { LEARNED_RANK_MODEL } from './learned-rank-weights.js';
 import type { RankedCandidate } from './types.js';
+import { rankedCandidate } from '../../test/support/recall-candidates.js';
 
 function ranked(id: string, score: number, keyword: number | null, similarity: number | null = null): RankedCandidate {
-  return {
-    candidate: {
-      memoryId: id,
-      content: id,
-      type: 'episodic',
-      importance: 0.5,
-      occurredAt: null,
-      createdAt: '2024-01-01T00:00:00Z',
-      tags: [],
-      isConstraint: false,
-      entityMentions: [],
-      graphBoost: 0,
-    },
-    score,
-    explanation: {
-      method: 'zscore',
-      vector: null,
-      keyword: keyword === null ? null : { raw: keyword * 10, normalized: keyword, rank: 1 },
-      hint: null,
-      entity: null,
-      fused: score,
-      graphBoost: 0,
-      gravity: 1,
-      hub: 1,
-      resolution: 1,
-      recency: 1,
-      importance: 1,
-      validity: 1,
-      time: 1,
-      stale: 1,
-      staleReason: null,
-      pinned: false,
-      context: 0,
-      rerank: null,
-      similarity,
-      learned: null,
-      final: score,
-    },
-  };
+  return rankedCandidate(id, score, {
+    method: 'zscore',
+    keyword: keyword === null ? null : { raw: keyword * 10, normalized: keyword, rank: 1 },
+    similarity,
+  });
 }
 
 /** A model that weighs one feature only. */

@@ -1,40 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cosineSimilarity, createEmbeddingReranker, rerankWithTimeout, type RerankProvider } from './rerank.js';
 import type { RankedCandidate } from './types.js';
-import { candidate } from '../../test/support/recall-candidates.js';
+import { rankedCandidate } from '../../test/support/recall-candidates.js';
 
 function ranked(ids: string[]): RankedCandidate[] {
-  return ids.map((memoryId, i) => {
-    const score = 1 - i / 10;
-    return {
-      candidate: candidate(memoryId, { content: `content of ${memoryId}` }),
-      score,
-      explanation: {
-        method: 'weighted',
-        vector: null,
-        keyword: null,
-        hint: null,
-        entity: null,
-        fused: score,
-        graphBoost: 0,
-        gravity: 1,
-        hub: 1,
-        resolution: 1,
-        recency: 1,
-        importance: 1,
-        validity: 1,
-        time: 1,
-        stale: 1,
-        staleReason: null,
-        pinned: false,
-        context: 0,
-        rerank: null,
-        similarity: null,
-        learned: null,
-        final: score,
-      },
-    };
-  });
+  return ids.map((memoryId, i) => rankedCandidate(memoryId, 1 - i / 10, {}, { content: `content of ${memoryId}` }));
 }
 
 const ids = (items: RankedCandidate[]) => items.map((r) => r.candidate.memoryId);

@@ -1,4 +1,4 @@
-import type { RecallCandidate, RecallMemory } from '../../src/recall/types.js';
+import type { RankedCandidate, RecallCandidate, RecallMemory, ScoreExplanation } from '../../src/recall/types.js';
 
 /**
  * The one builder of recall's inputs for unit tests: a plain semantic memory that no leg scored
@@ -30,4 +30,42 @@ export function candidateWith(
   defaults: Partial<RecallCandidate>,
 ): (memoryId?: string, overrides?: Partial<RecallCandidate>) => RecallCandidate {
   return (memoryId = 'm', overrides = {}) => candidate(memoryId, { ...defaults, ...overrides });
+}
+
+/** A result as ranking hands it on: `candidate` with a neutral explanation (no leg, no boost, every factor 1), overridden per call. */
+export function rankedCandidate(
+  memoryId: string,
+  score: number,
+  explanation: Partial<ScoreExplanation> = {},
+  overrides: Partial<RecallCandidate> = {},
+): RankedCandidate {
+  return {
+    candidate: candidate(memoryId, overrides),
+    score,
+    explanation: {
+      method: 'weighted',
+      vector: null,
+      keyword: null,
+      hint: null,
+      entity: null,
+      fused: score,
+      graphBoost: 0,
+      gravity: 1,
+      hub: 1,
+      resolution: 1,
+      recency: 1,
+      importance: 1,
+      validity: 1,
+      time: 1,
+      stale: 1,
+      staleReason: null,
+      pinned: false,
+      context: 0,
+      rerank: null,
+      similarity: null,
+      learned: null,
+      final: score,
+      ...explanation,
+    },
+  };
 }
