@@ -124,6 +124,10 @@ function adversarialInputs(): Array<[string, string]> {
     out.push([`x then run of ${JSON.stringify(c)}`, `x${c.repeat(N - 1)}`]);
     out.push([`alternating a${JSON.stringify(c)}`, fill(`a${c}`)]);
   }
+  // The linker's generated-blob mask (extract-entities.ts TOKEN_RUN, isOpaque): one blob the
+  // whole length, and token runs one short of its 16-character floor, each restarting the match.
+  out.push(['one base64-like blob', fill('aB3+xY7/')]);
+  out.push(['15-character token runs', fill('aB3cD4eF5gH6iJ7 ')]);
   for (const w of WORDS) {
     out.push([`repeated ${JSON.stringify(w)} `, fill(`${w} `)]);
     out.push([`repeated ${JSON.stringify(w)}=`, fill(`${w}=`)]);
