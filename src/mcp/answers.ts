@@ -63,9 +63,6 @@ export function batchError(error: { code: string; message: string }, ctx: ToolCo
   return { code: error.code, message: clipText(error.message, BATCH_ERROR_TOKENS, ctx.count) };
 }
 
-/** The most entities, relations or observations one graph tool call writes. */
-export const MAX_ITEMS_PER_CALL = 50;
-
 /** Shares of the budget one name, description, fact… may take at most (never below MIN_FIELD_TOKENS). */
 export const NAME_SHARE = 0.1;
 export const DESCRIPTION_SHARE = 0.2;

@@ -20,6 +20,12 @@ export const maxTokensWithDefault = (byDefault: number) =>
     .describe(`Upper bound on the answer's size in tokens (default ${byDefault}).`);
 export const maxTokens = maxTokensWithDefault(DEFAULT_MAX_TOKENS);
 
+/** The most entities, relations or observations one graph tool call writes. */
+export const MAX_ITEMS_PER_CALL = 50;
+
+/** A graph tool's items: 1 to MAX_ITEMS_PER_CALL, each checked by the service (a bad item refuses itself, not the call). */
+export const graphItems = <T extends z.ZodType>(item: T) => z.array(item).min(1).max(MAX_ITEMS_PER_CALL);
+
 /** The session tools' session id. */
 export const sessionId = z.string().min(1).max(256).describe("The session id session_start answered (or the harness's own).");
 

@@ -1,29 +1,26 @@
 import { z } from 'zod';
 import { assertFacts, FACT_KINDS } from '../../api/index.js';
-import { clipOutcomes, clipper, MAX_ITEMS_PER_CALL, NAME_SHARE } from '../answers.js';
+import { clipOutcomes, clipper, NAME_SHARE } from '../answers.js';
 import { fitList } from '../budget.js';
-import { maxTokens, namespace } from '../schemas.js';
+import { graphItems, MAX_ITEMS_PER_CALL, maxTokens, namespace } from '../schemas.js';
 import { defineTool } from '../tool.js';
 
 export default defineTool({
   name: 'add_observations',
   description: `Add facts about existing entities, no LLM. Each goes under an aspect (default "facts"), through the same safety gate, contradiction check and supersession as extracted facts: a fact contradicting an active one (e.g. "likes X" vs "does not like X") supersedes it. kind "constraint" marks a decision that must always be recalled. At most ${MAX_ITEMS_PER_CALL} per call.`,
   input: z.object({
-    observations: z
-      .array(
-        z.object({
-          entity: z.string(),
-          content: z.string(),
-          aspect: z.string().optional(),
-          kind: z
-            .string()
-            .optional()
-            .describe(`One of ${FACT_KINDS.join(', ')}.`),
-          confidence: z.number().optional().describe('0 to 1.'),
-        }),
-      )
-      .min(1)
-      .max(MAX_ITEMS_PER_CALL),
+    observations: graphItems(
+      z.object({
+        entity: z.string(),
+        content: z.string(),
+        aspect: z.string().optional(),
+        kind: z
+          .string()
+          .optional()
+          .describe(`One of ${FACT_KINDS.join(', ')}.`),
+        confidence: z.number().optional().describe('0 to 1.'),
+      }),
+    ),
     namespace,
     max_tokens: maxTokens,
   }),

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { createEntities, ENTITY_TYPES } from '../../api/index.js';
-import { clipOutcomes, clipper, MAX_ITEMS_PER_CALL, NAME_SHARE } from '../answers.js';
+import { clipOutcomes, clipper, NAME_SHARE } from '../answers.js';
 import { fitList } from '../budget.js';
-import { maxTokens, namespace } from '../schemas.js';
+import { graphItems, MAX_ITEMS_PER_CALL, maxTokens, namespace } from '../schemas.js';
 import { defineTool } from '../tool.js';
 
 export default defineTool({
@@ -10,19 +10,16 @@ export default defineTool({
   description: `Create entities (people, organizations, places, projects, tools…) directly, no LLM. An existing name (case and spacing ignored) gets the given type and description. At most ${MAX_ITEMS_PER_CALL} per call.`,
   input: z.object({
     // Items are checked by the service, one outcome each: a bad type refuses its item, not the call.
-    entities: z
-      .array(
-        z.object({
-          name: z.string(),
-          type: z
-            .string()
-            .optional()
-            .describe(`One of ${ENTITY_TYPES.join(', ')}.`),
-          description: z.string().optional(),
-        }),
-      )
-      .min(1)
-      .max(MAX_ITEMS_PER_CALL),
+    entities: graphItems(
+      z.object({
+        name: z.string(),
+        type: z
+          .string()
+          .optional()
+          .describe(`One of ${ENTITY_TYPES.join(', ')}.`),
+        description: z.string().optional(),
+      }),
+    ),
     namespace,
     max_tokens: maxTokens,
   }),

@@ -1,18 +1,17 @@
 import { z } from 'zod';
 import { relateAll } from '../../api/index.js';
-import { clipOutcomes, clipper, MAX_ITEMS_PER_CALL, NAME_SHARE } from '../answers.js';
+import { clipOutcomes, clipper, NAME_SHARE } from '../answers.js';
 import { fitList } from '../budget.js';
-import { maxTokens, namespace } from '../schemas.js';
+import { graphItems, MAX_ITEMS_PER_CALL, maxTokens, namespace } from '../schemas.js';
 import { defineTool } from '../tool.js';
 
 export default defineTool({
   name: 'create_relations',
   description: `Relate existing entities: source —type→ target, e.g. {"source":"Alice","type":"works_at","target":"Acme"}. Repeating a relation counts another mention. At most ${MAX_ITEMS_PER_CALL} per call.`,
   input: z.object({
-    relations: z
-      .array(z.object({ source: z.string(), type: z.string(), target: z.string(), confidence: z.number().optional().describe('0 to 1.') }))
-      .min(1)
-      .max(MAX_ITEMS_PER_CALL),
+    relations: graphItems(
+      z.object({ source: z.string(), type: z.string(), target: z.string(), confidence: z.number().optional().describe('0 to 1.') }),
+    ),
     namespace,
     max_tokens: maxTokens,
   }),
