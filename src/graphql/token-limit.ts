@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { assertTokenLimit } from '../graphql/index.js';
+import { assertTokenLimit } from './query-limits.js';
 
 /**
  * MAX_QUERY_TOKENS before Apollo parses the document (GET query string or JSON body), so a
