@@ -67,3 +67,4 @@ export type { TranscriptRecord } from '../db/index.js';
 export type { LegExplanation, RankedCandidate, RecallItemView } from '../recall/index.js';
 export { ENTITY_TYPES, FACT_KINDS, type EntityDescription } from '../knowledge/index.js';
 export type { RememberInput, RememberResult } from '../write/index.js';
+export { MEMORY_TYPES } from '../write/index.js';

@@ -1,9 +1,6 @@
 import { z } from 'zod';
-import { type RecallFilterInput } from '../api/index.js';
+import { MEMORY_TYPES, type RecallFilterInput } from '../api/index.js';
 import { DEFAULT_MAX_TOKENS, MAX_MAX_TOKENS, MIN_MAX_TOKENS } from './budget.js';
-
-// TODO(write/index.ts): the one list is write/importance.ts's MEMORY_TYPES, not yet exported by write/'s index.
-export const MEMORY_TYPES = ['episodic', 'semantic', 'procedural', 'working', 'fact', 'preference', 'decision', 'document_chunk'] as const;
 
 /** Arguments every tool shares. */
 export const namespace = z

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { rememberBatch } from '../../api/index.js';
 import { batchError, batchRow, rememberInput } from '../answers.js';
 import { fitList } from '../budget.js';
-import { MEMORY_TYPES, maxTokensWithDefault, namespace } from '../schemas.js';
+import { maxTokensWithDefault, namespace } from '../schemas.js';
+import { MEMORY_TYPES } from '../../api/index.js';
 import { defineTool } from '../tool.js';
 
 const MAX_BATCH_ITEMS = 50;

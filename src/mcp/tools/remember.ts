@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { remember } from '../../api/index.js';
 import { rememberAnswer, rememberInput } from '../answers.js';
 import { fitItems } from '../budget.js';
-import { MEMORY_TYPES, maxTokens, namespace } from '../schemas.js';
+import { maxTokens, namespace } from '../schemas.js';
+import { MEMORY_TYPES } from '../../api/index.js';
 import { defineTool } from '../tool.js';
 
 export default defineTool({
