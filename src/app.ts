@@ -10,7 +10,7 @@ import { KnowledgeService, NamespaceTransfer } from './knowledge/index.js';
 import type { Logger } from './logger.js';
 import { Metrics, observeEmbedder, observeRecall } from './observability/index.js';
 import { configureStoredRedaction } from './redaction/index.js';
-import { RememberService, type RememberHooks, type RememberSettings } from './write/index.js';
+import { RememberService, type RememberSettings } from './write/index.js';
 import { UpdateService } from './write/index.js';
 import { DisclosureService } from './recall/index.js';
 import { RecallService } from './recall/index.js';
@@ -74,7 +74,6 @@ export interface WorkerState {
 export interface AppOptions {
   neo4jUri: string;
   embedder?: Embedder;
-  rememberHooks?: RememberHooks;
   /** Wraps the executor every service uses (tests replay committed transactions through it). */
   wrapExecutor?: (executor: Executor) => Executor;
 }
@@ -125,13 +124,7 @@ export function createServices(config: Config, logger: Logger, options: AppOptio
     maxJobAttempts: config.WORKER_MAX_ATTEMPTS,
   };
   configureStoredRedaction(rememberSettings.redaction);
-  const remember = new RememberService(
-    executor,
-    embedder,
-    rememberSettings,
-    logger.child({ component: 'remember' }),
-    options.rememberHooks,
-  );
+  const remember = new RememberService(executor, embedder, rememberSettings, logger.child({ component: 'remember' }));
   const accessTracker = new AccessTracker(
     executor,
     { flushMs: config.ACCESS_FLUSH_MS, maxPending: config.ACCESS_MAX_PENDING },
