@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import type { Executor, TxRunner } from '../db/index.js';
+import type { Executor } from '../db/index.js';
 import { nearestMemories, type NearestHit } from '../db/index.js';
 import { findLiveByDedupKeys } from '../db/index.js';
 import { linkDerived, requireSourceUnchanged, touchDuplicates, type DuplicateTarget } from '../db/index.js';
 import { refreshSessionContext, writeMemories, type MemoryInsert, type MemoryRows } from '../db/index.js';
 import type { MemoryRecord } from '../db/index.js';
-import { LimitExceededError, MnemographError, UnavailableError, ValidationError } from '../errors.js';
+import { LimitExceededError, MnemographError, UnavailableError, ValidationError, type ItemOutcome } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { namespaceToken, type TextCleanup } from '../text/index.js';
 import { batchNeighbours, mergeNeighbours, type BatchMemory } from './batch-dedup.js';
@@ -31,9 +31,8 @@ export interface RememberResult {
   echo?: EchoInfo;
 }
 
-export type BatchOutcome =
-  | { index: number; result: RememberResult; error?: undefined }
-  | { index: number; result?: undefined; error: MnemographError };
+/** One item of rememberBatch: its memory or its own error. */
+export type BatchOutcome = ItemOutcome<RememberResult>;
 
 /** The subset of the embedder the write path needs. */
 export interface TextEmbedder {
@@ -46,13 +45,6 @@ export interface RememberSettings extends InputLimits, PrepareOptions, JobSettin
   duplicateThreshold: number;
   nearDuplicateThreshold: number;
   minImportanceToStore: number;
-}
-
-export interface RememberHooks {
-  /** Runs inside the write transaction after every statement, before commit (tests inject failures here). */
-  beforeCommit?: (tx: TxRunner) => Promise<void>;
-  /** Runs after the dedup decisions, before the write transaction (tests interleave concurrent writes here). */
-  afterDedup?: (round: number) => Promise<void>;
 }
 
 export const DEDUP_NEIGHBOURS = 5;
@@ -120,7 +112,6 @@ export class RememberService {
     private readonly embedder: TextEmbedder,
     private readonly settings: RememberSettings,
     private readonly logger: Logger,
-    private readonly hooks: RememberHooks = {},
   ) {}
 
   async remember(input: RememberInput, options: Pick<RememberBatchOptions, 'actor'> = {}): Promise<RememberResult> {
@@ -238,7 +229,6 @@ export class RememberService {
         outcomes.push({ index: p.index, error: new ValidationError(`importance ${p.importance} is below MIN_IMPORTANCE_TO_STORE`) });
       } else toWrite.push(p);
     }
-    await this.hooks.afterDedup?.(round);
 
     const { written, records, confirmed } = await this.write(toWrite, duplicates, options);
 
@@ -446,7 +436,6 @@ export class RememberService {
       // Memories of a session know their conversation (db/queries/session-context.ts): the new
       // turns, and the turn after each. Facts extracted from a memory are not turns.
       else await refreshSessionContext(tx, sessionTurns(merged));
-      await this.hooks.beforeCommit?.(tx);
       return { merged, touched };
     });
     return {
