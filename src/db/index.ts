@@ -17,7 +17,7 @@ export {
   expectedSchemaVersion,
   MIGRATION_LOCK_ID,
   type SchemaReadiness,
-} from './migrate.js';
+} from './schema-migrations.js';
 export { mapNeo4jError } from './neo4j-errors.js';
 export { warmUpIndexes, type WarmUpReport } from './queries/warm-up.js';
 export {

@@ -1,7 +1,7 @@
 import { parseLlmJson } from '../llm/index.js';
 import { LlmParseError, type LlmProvider } from '../llm/index.js';
 import { ENTITY_TYPES } from '../linker/index.js';
-import { canonicalName } from './classify.js';
+import { canonicalName } from './classify-fact.js';
 import type { JsonSchema } from './output-schemas.js';
 
 /**

@@ -1,5 +1,5 @@
 export { KnowledgeService, type Actor, type EntityResult, type KnowledgeSettings, type MergeOutcome } from './knowledge-service.js';
-export { assertFact, ASSERTED_FACT_WHY, type AssertFactInput, type AssertFactResult, type AssertSettings } from './assert-fact.js';
+export { assertFact, ASSERTED_FACT_WHY, type AssertFactInput, type AssertFactResult, type AssertSettings } from './fact-assertion.js';
 export { eraseNamespace, ERASE_BATCH_ROWS, type EraseReport } from './erase-namespace.js';
 export { FACT_KINDS, type FactKind } from './validate.js';
 export { ENTITY_TYPES, type EntityType } from '../linker/index.js';

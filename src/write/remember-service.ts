@@ -10,7 +10,7 @@ import { LimitExceededError, MnemographError, UnavailableError, ValidationError,
 import type { Logger } from '../logger.js';
 import { namespaceToken, type TextCleanup } from '../text/index.js';
 import { batchNeighbours, mergeNeighbours, type BatchMemory } from './batch-dedup.js';
-import { bestWholeMemoryMatch, dedupKey as keyFor } from './dedup.js';
+import { bestWholeMemoryMatch, dedupKey as keyFor } from './dedup-key.js';
 import { echoedMemories, planEchoes, recordEchoPlans, type EchoInfo } from './echo-guard.js';
 import { prepareMemory, type PreparedMemory, type PrepareOptions } from './prepare.js';
 import { DOCUMENT_CHUNK_IMPORTANCE, importanceScore, noveltyScore } from './importance.js';

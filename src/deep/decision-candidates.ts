@@ -2,7 +2,7 @@ import type { Executor } from '../db/index.js';
 import { candidateKeywordHits, candidateMemories, cosineFromIndexScore, nearestInNamespace } from '../db/index.js';
 import { namespaceToken } from '../text/index.js';
 import { toLuceneQuery } from '../text/index.js';
-import type { Candidate } from './types.js';
+import type { Candidate } from './extraction-types.js';
 
 export const DECISION_CANDIDATES = 5;
 /** Weight of the vector leg when both legs scored a memory (the fusion alpha). */

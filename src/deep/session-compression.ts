@@ -6,7 +6,7 @@ import { parseLlmJson } from '../llm/index.js';
 import { LlmParseError, type LlmProvider } from '../llm/index.js';
 import { MAX_EXTRACTION_INPUT_CHARS } from './extract-facts.js';
 import type { FactWriter } from './fact-writes.js';
-import { HISTORY_EVENT, historyId, PIPELINE_ACTOR, recordHistory } from './history.js';
+import { HISTORY_EVENT, historyId, PIPELINE_ACTOR, recordHistory } from './pipeline-provenance.js';
 import type { JsonSchema } from './output-schemas.js';
 import { compressibleSessionMemories, compressJobSession, linkCompressionSources, unchangedCompressionSources } from '../db/index.js';
 

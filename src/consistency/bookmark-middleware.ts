@@ -1,7 +1,7 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { RequestHandler } from 'express';
 import type { MnemographError } from '../errors.js';
-import { ConsistencyScope, currentScope, withConsistency } from './scope.js';
+import { ConsistencyScope, currentScope, withConsistency } from './bookmark-scope.js';
 import { BOOKMARK_HEADER, decodeBookmarkToken, encodeBookmarkToken } from './token.js';
 
 /**
