@@ -98,7 +98,7 @@ interface DuplicateOf {
 }
 
 /**
- * The synchronous write path of DESIGN.md: validate → prepare (normalize, redact, tag, chunk,
+ * The synchronous write path (docs/architecture.md, "The write path"): validate → prepare (normalize, redact, tag, chunk,
  * link) → exact dedup → embed (outside any transaction) → semantic dedup → importance → one
  * write transaction for memory, chunks, vectors, entity links and queued jobs.
  *
