@@ -46,9 +46,6 @@ const pathOf = (name) => (name.endsWith('.ts') ? `^src/${name.replace('.', '\\.'
 const NOT_TEST = '\\.test\\.ts$';
 
 const layerRules = LAYERS.map((layer, i) => {
-  const above = LAYERS.slice(0, i + 1)
-    .flat()
-    .filter((name) => !layer.includes(name) || layer.length > 1);
   const sameLayerOthers = (name) => layer.filter((other) => other !== name);
   return layer.map((name) => ({
     name: `layers: ${name} imports only what lies below it`,
