@@ -297,32 +297,8 @@ export class RememberService {
     embedded?: Promise<number[][]>,
   ): Promise<Array<Pending | (Pending & { duplicateOf: DuplicateOf })>> {
     if (items.length === 0) return [];
-    const vectors = await (embedded ?? this.embedTexts(items, embedder));
-
-    let offset = 0;
-    const withVectors = items.map((item) => {
-      const count = item.prepared.chunks.length;
-      const slice = vectors.slice(offset, offset + count);
-      offset += count;
-      return { ...item, vectors: slice };
-    });
-
-    // One vector query per namespace for all chunks of the batch.
-    const byNamespace = groupBy(withVectors, (i) => i.prepared.namespace);
-    const neighbours = new Map<number, NearestHit[][]>();
-    for (const [namespace, group] of byNamespace) {
-      const hits = await nearestMemories(
-        this.executor,
-        namespace,
-        group.flatMap((g) => g.vectors),
-        DEDUP_NEIGHBOURS,
-      );
-      let at = 0;
-      for (const g of group) {
-        neighbours.set(g.index, hits.slice(at, at + g.vectors.length));
-        at += g.vectors.length;
-      }
-    }
+    const withVectors = withChunkVectors(items, await (embedded ?? this.embedTexts(items, embedder)));
+    const neighbours = await this.storedNeighbours(withVectors);
 
     // In batch order, each item is compared with what is stored and with the earlier items of the
     // batch that will be stored (batch-dedup.ts): the outcome of sending them one by one.
@@ -380,6 +356,25 @@ export class RememberService {
         ]);
       return pending;
     });
+  }
+
+  /** Each item's nearest stored memories per chunk: one vector query per namespace for all chunks of the batch. */
+  private async storedNeighbours(items: ReadonlyArray<Item & { vectors: number[][] }>): Promise<Map<number, NearestHit[][]>> {
+    const neighbours = new Map<number, NearestHit[][]>();
+    for (const [namespace, group] of groupBy(items, (i) => i.prepared.namespace)) {
+      const hits = await nearestMemories(
+        this.executor,
+        namespace,
+        group.flatMap((g) => g.vectors),
+        DEDUP_NEIGHBOURS,
+      );
+      let at = 0;
+      for (const g of group) {
+        neighbours.set(g.index, hits.slice(at, at + g.vectors.length));
+        at += g.vectors.length;
+      }
+    }
+    return neighbours;
   }
 
   /**
@@ -446,6 +441,17 @@ export class RememberService {
   }
 }
 
+/** The batch's vectors (all chunks of all items, in order) handed back to their items. */
+function withChunkVectors(items: readonly Item[], vectors: number[][]): Array<Item & { vectors: number[][] }> {
+  let offset = 0;
+  return items.map((item) => {
+    const count = item.prepared.chunks.length;
+    const slice = vectors.slice(offset, offset + count);
+    offset += count;
+    return { ...item, vectors: slice };
+  });
+}
+
 /** Memories this write created within a session, in batch order. */
 function sessionTurns(merged: ReadonlyArray<{ id: string; created: boolean; memory: MemoryRecord }>): string[] {
   return merged.filter((m) => m.created && m.memory.sessionId).map((m) => m.id);
@@ -495,7 +501,7 @@ function asItemError(error: unknown): MnemographError {
   return new MnemographError('INTERNAL', (error as Error).message ?? 'unexpected error', { cause: error });
 }
 
-function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
   const groups = new Map<string, T[]>();
   for (const item of items) groups.set(key(item), [...(groups.get(key(item)) ?? []), item]);
   return groups;
