@@ -22,12 +22,17 @@ export function faultingExecutor(operation: string, faults: WriteFaults): (execu
         return result;
       });
     };
-    return new Proxy(executor, {
-      get(target, property, receiver) {
-        if (property === 'writeTx') return writeTx;
-        const value: unknown = Reflect.get(target, property, receiver);
-        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-      },
-    });
+    return withWriteTx(executor, writeTx);
   };
+}
+
+/** `executor` with its managed write transactions run by `writeTx` instead (everything else as it is). */
+export function withWriteTx(executor: Executor, writeTx: <T>(operation: string, work: TxWork<T>) => Promise<T>): Executor {
+  return new Proxy(executor, {
+    get(target, property, receiver) {
+      if (property === 'writeTx') return writeTx;
+      const value: unknown = Reflect.get(target, property, receiver);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }
