@@ -5,7 +5,7 @@ export { decide } from './decide.js';
 export { detectContradiction, lexicalOverlap } from './contradiction.js';
 export { checkSemanticContradiction } from './semantic-contradiction.js';
 export { pipelineMode, writesAllowed } from './mode.js';
-export { revertProposal, REVERTED_EVENT, type RevertResult } from './revert-proposal.js';
+export { revertProposal, REVERTED_EVENT, type RevertResult } from './proposal-reversal.js';
 export { EXTRACTION_SCHEMA, DECISION_SCHEMA, CONTRADICTION_SCHEMA, hintsSchema, type JsonSchema } from './output-schemas.js';
 export { PIPELINE_ACTOR, EXTRACTED_FACT_WHY, HISTORY_EVENT } from './pipeline-provenance.js';
 export { EXTRACTION_PROMPT_HEADER, DECISION_PROMPT_HEADER, CONTRADICTION_PROMPT_HEADER, HINTS_PROMPT_HEADER } from './prompts.js';
@@ -32,7 +32,7 @@ export {
   type CompressDeps,
   type CompressRequest,
   type CompressResult,
-} from './session-compression.js';
+} from './compression-job.js';
 export { ATTRIBUTE_IMPORTANCE, canonicalName, CONSTRAINT_IMPORTANCE } from './classify-fact.js';
 export { gate, OUTCOME } from './gates.js';
 export { persistGraph } from './graph-write.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { normalizeContent } from '../write/index.js';
-import { findCandidates } from './decision-candidates.js';
+import { findCandidates } from './candidate-search.js';
 import { classifyFact } from './classify-fact.js';
 import { decide } from './decide.js';
 import type { DeepPathDeps } from './deps.js';
