@@ -1,4 +1,8 @@
 export { createCaller, limitsOf, type Caller, type CallerLimits } from './caller.js';
+// What the composition root hands every transport, and who a request's caller is.
+export type { Services } from '../app.js';
+export type { Principal } from '../auth.js';
+export { iso, type RecallFilterInput } from './recall-filters.js';
 export { MAX_REASON_CHARS, MAX_SEARCH_CHARS } from './limits.js';
 export { itemError, type ItemError } from './item-error.js';
 export { type ItemOutcome } from './each-item.js';
@@ -63,3 +67,4 @@ export type { TranscriptRecord } from '../db/index.js';
 export type { LegExplanation, RankedCandidate, RecallItemView } from '../recall/index.js';
 export { ENTITY_TYPES, FACT_KINDS, type EntityDescription } from '../knowledge/index.js';
 export type { RememberInput, RememberResult } from '../write/index.js';
+export { MEMORY_TYPES } from '../write/index.js';

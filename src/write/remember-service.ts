@@ -4,7 +4,7 @@ import type { Executor } from '../db/index.js';
 import { nearestMemories, type NearestHit } from '../db/index.js';
 import { findLiveByDedupKeys } from '../db/index.js';
 import { linkDerived, requireSourceUnchanged, touchDuplicates, type DuplicateTarget } from '../db/index.js';
-import { refreshSessionContext, writeMemories, type MemoryInsert, type MemoryRows } from '../db/index.js';
+import { writeMemories, type MemoryInsert, type MemoryRows } from '../db/index.js';
 import type { MemoryRecord } from '../db/index.js';
 import { LimitExceededError, MnemographError, UnavailableError, ValidationError, type ItemOutcome } from '../errors.js';
 import type { Logger } from '../logger.js';
@@ -428,9 +428,6 @@ export class RememberService {
           merged.filter((m) => m.created).map((m) => m.id),
           now,
         );
-      // Memories of a session know their conversation (db/queries/session-context.ts): the new
-      // turns, and the turn after each. Facts extracted from a memory are not turns.
-      else await refreshSessionContext(tx, sessionTurns(merged));
       return { merged, touched };
     });
     return {
@@ -450,11 +447,6 @@ function withChunkVectors(items: readonly Item[], vectors: number[][]): Array<It
     offset += count;
     return { ...item, vectors: slice };
   });
-}
-
-/** Memories this write created within a session, in batch order. */
-function sessionTurns(merged: ReadonlyArray<{ id: string; created: boolean; memory: MemoryRecord }>): string[] {
-  return merged.filter((m) => m.created && m.memory.sessionId).map((m) => m.id);
 }
 
 /** The one check that refuses a batch whole (besides the request's own size and cost limits). */
