@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -9,12 +10,13 @@ import { describe, expect, it } from 'vitest';
  */
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-/** The LAYERS array as the config writes it (the config exports only its rules). */
+/** The LAYERS list of the config (which exports only its rules): the file run with LAYERS returned. */
 function configLayers(): string[][] {
-  const text = readFileSync(`${ROOT}.dependency-cruiser.cjs`, 'utf8');
-  const literal = /const LAYERS = (\[[\s\S]*?\n\]);/.exec(text)?.[1];
-  if (!literal) throw new Error('no LAYERS list in .dependency-cruiser.cjs');
-  return JSON.parse(literal.replace(/'/g, '"').replace(/,(\s*[\]])/g, '$1')) as string[][];
+  const path = `${ROOT}.dependency-cruiser.cjs`;
+  const text = readFileSync(path, 'utf8');
+  const run = new Function('module', 'exports', 'require', `${text}\nreturn LAYERS;`) as (...args: unknown[]) => unknown;
+  const module = { exports: {} };
+  return run(module, module.exports, createRequire(path)) as string[][];
 }
 
 /** Each row of the source-layout table: the `src/...` names of its first cell, without `src/` and a folder's `/`. */
