@@ -17,7 +17,7 @@ export {
   expectedSchemaVersion,
   MIGRATION_LOCK_ID,
   type SchemaReadiness,
-} from './migrate.js';
+} from './schema-migrations.js';
 export { mapNeo4jError } from './neo4j-errors.js';
 export { warmUpIndexes, type WarmUpReport } from './queries/warm-up.js';
 export {
@@ -91,11 +91,11 @@ export {
   type DocumentPage,
   type DocumentRecord,
   type LeasedDocument,
-} from './queries/documents.js';
-export { type DocumentStatus } from './queries/documents.js';
+} from './queries/document-store.js';
+export { type DocumentStatus } from './queries/document-store.js';
 export { type EntityRecord, type MemoryRecord } from './records.js';
-export { chunksByMemoryIds, memoriesByIds } from './queries/memories.js';
-export { sourceMemory, type SourceMemoryRow } from './queries/memories.js';
+export { chunksByMemoryIds, memoriesByIds } from './queries/memory-lookups.js';
+export { sourceMemory, type SourceMemoryRow } from './queries/memory-lookups.js';
 export { type AspectRecord, type AttributeRecord, type ChunkRecord, type HistoryRecord, type RelationRecord } from './records.js';
 export { attributesByIds } from './queries/graph.js';
 export { entityByCanonicalName, KNOWLEDGE_EVENT } from './queries/knowledge.js';
@@ -111,11 +111,11 @@ export { ERASE_STEPS, eraseStep } from './queries/namespace-erase.js';
 export { mergeEntity, mergeEntityInto, relateEntities, type MergeCounts, type RelationRow } from './queries/knowledge.js';
 export { canonicalSearch, entitiesPage } from './queries/entity-page.js';
 export { forgetMemory } from './queries/memory-mutations.js';
-export { touchAccessed, type AccessRow } from './queries/memories.js';
-export { timelineAround, type TimelineRows } from './queries/timeline.js';
+export { touchAccessed, type AccessRow } from './queries/memory-lookups.js';
+export { timelineAround, type TimelineRows } from './queries/timeline-window.js';
 export { MEMORY_RETURN } from './records.js';
-export { checkpointWriteWork, latestCheckpoints, type CheckpointRecord } from './queries/checkpoints.js';
-export { pruneCheckpoints } from './queries/checkpoints.js';
+export { checkpointWriteWork, latestStoredCheckpoints, type CheckpointRecord } from './queries/checkpoint-store.js';
+export { pruneCheckpoints } from './queries/checkpoint-store.js';
 export { expiryCandidates, flagExpired, flagUnretrieved, setExpiry, unflagStale } from './queries/decay.js';
 export { type SessionRecord } from './queries/sessions.js';
 export { type SessionStats } from './queries/sessions.js';
@@ -140,14 +140,15 @@ export { storeTranscript } from './queries/transcripts.js';
 export { namespacesOverCompressionThreshold } from './queries/compression-threshold.js';
 export { countStaleChunks, findStaleChunks, writeChunkVectors, type TrackerScope } from './queries/embedding-tracker.js';
 export { nearestMemories, type NearestHit } from './queries/chunks.js';
-export { findLiveByDedupKeys } from './queries/memories.js';
+export { cosineFromIndexScore, indexScoreFromCosine } from './vector-scale.js';
+export { findLiveByDedupKeys } from './queries/memory-lookups.js';
 export { echoStats, recordEchoes, type EchoEventWrite, type EchoStats } from './queries/echoes.js';
 export { linkDerived, touchDuplicates, type DuplicateTarget } from './queries/remember-checks.js';
 export { writeMemories, type MemoryInsert, type MemoryRows } from './queries/remember-write.js';
 export { replaceMemoryContent } from './queries/memory-update.js';
 export { type ChunkInsert, type HistoryInsert, type JobInsert, type MentionInsert } from './queries/remember-write.js';
 export { type RelationView } from './records.js';
-export { jobsOfMemory, queueDepthByKind, storedNamespaces } from './queries/explorer.js';
+export { jobsOfMemory, queueDepthByKind, storedNamespaces } from './queries/explorer-reads.js';
 export { attributeHistory, MAX_RELATIONS_QUERY } from './queries/graph.js';
 export { NEIGHBOR_DEPTHS, neighborhood, type NeighborDepth } from './queries/neighbors.js';
 export { setPinned } from './queries/memory-mutations.js';
@@ -183,7 +184,7 @@ export {
   supersedeAttributes,
   type ExtractedAttribute,
 } from './queries/attributes.js';
-export { retireTargetMemories } from './queries/memories.js';
+export { retireTargetMemories } from './queries/memory-lookups.js';
 export { maintenanceCounts, maintenanceReleaseStale, maintenanceRequeueDead, type MaintenanceCounts } from './queries/maintenance.js';
 export { type PurgeScope, type PurgeStep, type RetentionWindow, type StepCounts } from './retention/purge-step.js';
 export { purgeChunks } from './retention/purge-chunks.js';

@@ -8,7 +8,8 @@ import { extractEntities, type ExtractedEntity } from './extract-entities.js';
 
 export { isDecisionContent } from './decision-patterns.js';
 export type { AttributeKind, ExtractedAttribute } from './extract-attributes.js';
-export type { EntitySignal, EntityStrength, EntityType, ExtractedEntity } from './extract-entities.js';
+export type { EntitySignal, EntityStrength, ExtractedEntity } from './extract-entities.js';
+export { ENTITY_TYPES, type EntityType } from './entity-type.js';
 
 export interface LinkOptions {
   maxEntities?: number;

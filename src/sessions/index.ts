@@ -13,13 +13,13 @@ export {
 } from './session-service.js';
 export { SessionUpkeep, type SessionUpkeepStats } from './upkeep-loops.js';
 export { runSessionEnd, SESSION_END_ACTOR, type SessionEndDeps, type SessionEndResult, type FeedbackSink } from './session-end-job.js';
-export { runDecayPass, type DecayReport } from './decay.js';
+export { runDecayPass, type DecayReport } from './decay-pass.js';
 export { parseExpiry } from '../text/index.js';
 export { fitSections, checkpointDigest, recoveryDigest } from './digest.js';
 export { deterministicSummary, type SessionSummary } from './summary.js';
 export { scoreContinuity } from './continuity.js';
 export type { SessionRecord, SessionStats } from '../db/index.js';
-export { type CheckpointRecord } from './checkpoints.js';
+export { type CheckpointRecord } from './session-checkpoints.js';
 export { sessionTranscripts } from './transcript-reads.js';
-export { checkTranscript, saveTranscript } from './transcripts.js';
-export { latestCheckpoints, writeCheckpoint } from './checkpoints.js';
+export { checkTranscript, saveTranscript } from './session-transcripts.js';
+export { latestCheckpoints, writeCheckpoint } from './session-checkpoints.js';

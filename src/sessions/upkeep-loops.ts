@@ -4,7 +4,7 @@ import { namespacesOverCompressionThreshold } from '../db/index.js';
 import { queueSessionCompression } from '../deep/index.js';
 import type { Logger } from '../logger.js';
 import { PeriodicTask, sharedSchedule } from '../upkeep/index.js';
-import { runDecayPass, type DecayReport } from './decay.js';
+import { runDecayPass, type DecayReport } from './decay-pass.js';
 import type { SessionService } from './session-service.js';
 
 /**

@@ -4,8 +4,6 @@ export {
   cleanOptionalText,
   cleanText,
   CleanupTally,
-  isCleanText,
-  wellFormedText,
   type CleanupKind,
   type TextCleanup,
 } from './well-formed.js';

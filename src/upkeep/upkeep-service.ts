@@ -11,9 +11,9 @@ import {
   type Resolver,
 } from '../documents/index.js';
 import type { DocumentRecord } from '../db/index.js';
-import { AspectFeedback } from './aspect-feedback.js';
+import { AspectFeedback } from './aspect-feedback-service.js';
 import { pruneCheckpoints } from '../db/index.js';
-import { EmbeddingTracker, type EmbeddingTrackerStats } from './embedding-tracker.js';
+import { EmbeddingTracker, type EmbeddingTrackerStats } from './embedding-tracker-service.js';
 import { ACTION_LIMITS, MaintenanceWorker, type MaintenanceMode, type MaintenanceReport } from './maintenance/index.js';
 import { PeriodicTask, sharedSchedule } from './periodic.js';
 import { retentionLoop, retentionSettings } from './retention-loop.js';

@@ -1,6 +1,6 @@
 export { createWorker, STALE_LEASE_REAPER_MS, type Worker, type WorkerConfig, type WorkerDeps, type WorkerState } from './worker.js';
 export { tickDelayMs } from './backoff.js';
-export type { JobHandler } from './handlers/types.js';
+export type { JobHandler } from './handlers/job-handler.js';
 // The queue operations live in src/db/jobs/; passed on for the callers that reach the queue through the worker.
 export {
   cachedQueueDepth,

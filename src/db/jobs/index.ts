@@ -9,6 +9,6 @@ export { requeueJob } from './requeue-job.js';
 export { jobsPage, JOB_KINDS, JOB_STATUSES, MAX_JOBS_PAGE, type JobsPage, type JobsPageQuery } from './jobs-page.js';
 export { cachedQueueDepth, DEFAULT_QUEUE_DEPTH_CACHE_MS, queueDepth, type QueueDepth } from './queue-depth.js';
 export { lastErrors, type JobError } from './last-errors.js';
-export { encodeJobCursor, decodeJobCursor, type JobCursor } from './cursor.js';
+export { encodeJobCursor, decodeJobCursor, type JobCursor } from './job-cursor.js';
 // enqueue: the only Job creator.
 export { enqueue, jobName, ENQUEUE, type JobInput, type JobKind, type JobTarget } from './enqueue.js';
