@@ -140,7 +140,7 @@ export { storeTranscript } from './queries/transcripts.js';
 export { namespacesOverCompressionThreshold } from './queries/compression-threshold.js';
 export { countStaleChunks, findStaleChunks, writeChunkVectors, type TrackerScope } from './queries/embedding-tracker.js';
 export { nearestMemories, type NearestHit } from './queries/chunks.js';
-export { cosineFromIndexScore, indexScoreFromCosine } from './vector-scale.js';
+export { cosineFromIndexScore } from './vector-scale.js';
 export { findLiveByDedupKeys } from './queries/memory-lookups.js';
 export { echoStats, recordEchoes, type EchoEventWrite, type EchoStats } from './queries/echoes.js';
 export { linkDerived, touchDuplicates, type DuplicateTarget } from './queries/remember-checks.js';

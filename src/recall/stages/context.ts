@@ -1,5 +1,5 @@
 import type { z } from 'zod/v3';
-import { sessionNeighbourRows } from '../../db/index.js';
+import { cosineFromIndexScore, sessionNeighbourRows } from '../../db/index.js';
 import { flag, fraction, num, section } from '../settings/fields.js';
 import type { RankedCandidate, RecallCandidate } from '../types.js';
 import { loadRecallMemories } from './hydrate.js';
@@ -108,7 +108,7 @@ export function contextNewcomerIds(ranked: readonly RankedCandidate[], neighbour
 /** cos(neighbour, query) / cos(anchor, query) in [0, 1], from index-scale similarities (1 + cos) / 2. */
 export function similarityRatio(neighbour: number | null | undefined, anchor: number | null | undefined): number {
   if (neighbour === null || neighbour === undefined || anchor === null || anchor === undefined) return 1;
-  const cosAnchor = 2 * anchor - 1;
+  const cosAnchor = cosineFromIndexScore(anchor);
   if (!(cosAnchor > 0.01)) return 1;
-  return Math.min(1, Math.max(0, (2 * neighbour - 1) / cosAnchor));
+  return Math.min(1, Math.max(0, cosineFromIndexScore(neighbour) / cosAnchor));
 }
