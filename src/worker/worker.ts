@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Config } from '../config/index.js';
+import { DEFAULT_CLASSIFY_BATCH_SIZE, type Config } from '../config/index.js';
 import { ConsistencyScope, withConsistency } from '../consistency/index.js';
 import { MnemographError } from '../errors.js';
 import type { Executor } from '../db/index.js';
@@ -44,10 +44,8 @@ export type WorkerConfig = Pick<
   | 'MIN_FACT_CONFIDENCE'
   | 'DEDUP_LLM_ENABLED'
   | 'CLASSIFY_LLM_ENABLED'
-  | 'CLASSIFY_BATCH_SIZE'
   | 'WORKER_MAX_ATTEMPTS'
   | 'SEMANTIC_CONTRADICTION_ENABLED'
-  | 'SEMANTIC_CONTRADICTION_TIMEOUT_MS'
   | 'WORKER_ENABLED'
   | 'WORKER_POLL_MS'
   | 'WORKER_LEASE_TIMEOUT_MS'
@@ -114,7 +112,7 @@ export function createWorker(deps: WorkerDeps): Worker {
           mode,
           llmTimeoutMs: config.EXTRACTION_TIMEOUT_MS,
           minFactConfidence: config.MIN_FACT_CONFIDENCE,
-          semantic: { enabled: config.SEMANTIC_CONTRADICTION_ENABLED, timeoutMs: config.SEMANTIC_CONTRADICTION_TIMEOUT_MS },
+          semantic: { enabled: config.SEMANTIC_CONTRADICTION_ENABLED, timeoutMs: config.EXTRACTION_TIMEOUT_MS },
           classify: { enabled: config.CLASSIFY_LLM_ENABLED, maxAttempts: config.WORKER_MAX_ATTEMPTS },
         },
       }),
@@ -122,7 +120,7 @@ export function createWorker(deps: WorkerDeps): Worker {
       createClassifyHandler({
         executor,
         provider,
-        settings: { llmTimeoutMs: config.EXTRACTION_TIMEOUT_MS, batchSize: config.CLASSIFY_BATCH_SIZE },
+        settings: { llmTimeoutMs: config.EXTRACTION_TIMEOUT_MS, batchSize: DEFAULT_CLASSIFY_BATCH_SIZE },
       }),
       createCompressHandler({ executor, provider, writer: deps.remember, settings: { llmTimeoutMs: config.EXTRACTION_TIMEOUT_MS } }),
       createDedupHandler({
