@@ -3,20 +3,26 @@
  * - arrows run down: a layer imports only layers below it (LAYERS, top first);
  * - another folder is used through its index.ts, never its files;
  * - no import cycles between files;
- * - Cypher's one home is src/db/ (test/structure.test.ts), and the edges (graphql/, mcp/) reach
- *   the services and the database only through the shared edge, src/api/.
+ * - Cypher's one home is src/db/ (test/structure.test.ts);
+ * - the transports (graphql/, mcp/, http/) stand side by side on one floor: none imports another,
+ *   and each reaches the rest of the house only through the shared edge, src/api/, and the server
+ *   shell, src/request/ (plus the leaves errors.ts and logger.ts).
  * Test files (*.test.ts) may reach into any folder; the cycle rule holds for them too.
  */
+
+// The transports: one floor, side by side.
+const TRANSPORTS = ['graphql', 'mcp', 'http'];
+// All a transport may import besides its own folder.
+const TRANSPORT_REACH = ['api', 'request'];
 
 // Each entry is one layer, top first; the entries of one layer may not import each other.
 const LAYERS = [
   ['main.ts', 'cli'],
   ['server.ts'],
-  ['mcp'],
-  ['http'],
-  ['graphql'],
+  TRANSPORTS,
   ['api'],
   ['health.ts', 'http-errors.ts'],
+  ['request'],
   ['app.ts'],
   ['worker'],
   ['sessions'],
@@ -39,16 +45,10 @@ const LAYERS = [
   ['errors.ts', 'logger.ts'],
 ];
 
-// What src/api/ stands in front of for the transports (graphql/, mcp/).
-const SERVICE_FOLDERS = ['db', 'write', 'recall', 'sessions', 'upkeep', 'knowledge', 'deep', 'documents', 'worker', 'linker', 'llm', 'embedding'];
-
 const pathOf = (name) => (name.endsWith('.ts') ? `^src/${name.replace('.', '\\.')}$` : `^src/${name}/`);
 const NOT_TEST = '\\.test\\.ts$';
 
 const layerRules = LAYERS.map((layer, i) => {
-  const above = LAYERS.slice(0, i + 1)
-    .flat()
-    .filter((name) => !layer.includes(name) || layer.length > 1);
   const sameLayerOthers = (name) => layer.filter((other) => other !== name);
   return layer.map((name) => ({
     name: `layers: ${name} imports only what lies below it`,
@@ -76,12 +76,19 @@ module.exports = {
       to: { path: '^src/[^/]+/.+', pathNot: ['^src/$1/', '^src/[^/]+/index\\.ts$'] },
     },
     {
-      name: 'edges-through-api',
-      comment:
-        'GraphQL resolvers and MCP tools reach the services and the database through src/api/ (its operations, records and vocabularies), never directly.',
+      name: 'transports-side-by-side',
+      comment: 'A transport never imports another: what two of them share moves down into src/api/ or src/request/.',
       severity: 'error',
-      from: { path: '^src/(graphql|mcp)/', pathNot: NOT_TEST },
-      to: { path: `^src/(${SERVICE_FOLDERS.join('|')})/` },
+      from: { path: `^src/(${TRANSPORTS.join('|')})/`, pathNot: NOT_TEST },
+      to: { path: `^src/(${TRANSPORTS.join('|')})/`, pathNot: '^src/$1/' },
+    },
+    {
+      name: 'transports-through-api',
+      comment:
+        'A transport reaches the services, the composition root and the database only through src/api/ (operations, records, vocabularies, Principal and Services), and the request plumbing through src/request/; errors.ts and logger.ts are leaves.',
+      severity: 'error',
+      from: { path: `^src/(${TRANSPORTS.join('|')})/`, pathNot: NOT_TEST },
+      to: { path: '^src/', pathNot: ['^src/$1/', `^src/(${TRANSPORT_REACH.join('|')})/`, '^src/(errors|logger)\\.ts$'] },
     },
   ],
   options: {

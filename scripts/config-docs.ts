@@ -6,6 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod/v3';
 import { configSchema, namespaceSchema } from '../src/config/schema.js';
+import { DEFAULT_RECALL_SETTINGS, recallSettingsFromEnv, recallSettingsSchema } from '../src/recall/settings/index.js';
 
 type Key = keyof typeof configSchema.shape;
 
@@ -105,16 +106,8 @@ export const GROUPS: readonly Group[] = [
   {
     title: 'Tuning recall',
     intro:
-      "Recall's default recipe; every other recall setting is set per request ([recall-quality.md](recall-quality.md)). Bounds and defaults come from the recall settings schema (src/config/recall-settings.ts).",
-    keys: [
-      'GRAPH_BOOST_ENABLED',
-      'GRAPH_BOOST_WEIGHT',
-      'GRAPH_BOOST_TIMEOUT_MS',
-      'RERANK_ENABLED',
-      'RERANK_TOP_N',
-      'RERANK_TIMEOUT_MS',
-      'ACCESS_FLUSH_MS',
-    ],
+      "Recall's default recipe; every other recall setting is set per request ([recall-quality.md](recall-quality.md)). Unset, a recall variable leaves the recall settings schema's default (src/recall/settings/), shown here.",
+    keys: ['GRAPH_BOOST_ENABLED', 'GRAPH_BOOST_WEIGHT', 'RERANK_ENABLED', 'RERANK_TOP_N', 'ACCESS_FLUSH_MS'],
   },
   {
     title: 'The deep path',
@@ -235,9 +228,41 @@ export function describeSetting(name: string, schema: z.ZodTypeAny): Described {
     }
   };
   visit(schema);
+  const recall = description ? null : recallPath(name);
+  if (recall) {
+    // A recall setting: its description and default live in the recall settings schema (one home).
+    const field = recallField(recall).description;
+    description = `Recall setting \`${recall.join('.')}\`${field ? `: ${field}` : ''}`;
+    defaultValue = recall.reduce<unknown>((at, key) => (at as Record<string, unknown>)[key], DEFAULT_RECALL_SETTINGS);
+  }
   if (!description) throw new Error(`${name} has no description: add .describe() in src/config/schema.ts`);
   const shown = defaultValue === undefined ? (optional ? 'unset' : '—') : `\`${String(defaultValue)}\``;
   return { type, default: shown === '``' ? 'empty' : shown, description: sentence(description) };
+}
+
+/** The recall setting a variable sets (its path), found by asking recallSettingsFromEnv where a marker lands. */
+function recallPath(name: string): string[] | null {
+  const marker = Symbol(name);
+  const find = (value: unknown, path: string[]): string[] | null => {
+    if (value === marker) return path;
+    if (typeof value !== 'object' || value === null) return null;
+    for (const [key, inner] of Object.entries(value)) {
+      const found = find(inner, [...path, key]);
+      if (found) return found;
+    }
+    return null;
+  };
+  return find(recallSettingsFromEnv({ [name]: marker } as never, 'default'), []);
+}
+
+/** The recall settings schema's field at `path`. */
+function recallField(path: string[]): z.ZodTypeAny {
+  let at: z.ZodTypeAny = recallSettingsSchema;
+  for (const key of path) {
+    while (at instanceof z.ZodEffects || at instanceof z.ZodDefault) at = at instanceof z.ZodEffects ? at.innerType() : at.removeDefault();
+    at = (at as z.AnyZodObject).shape[key] as z.ZodTypeAny;
+  }
+  return at;
 }
 
 function typeOf(s: z.ZodTypeAny): string {

@@ -3,7 +3,7 @@ import { Counter } from 'prom-client';
 import { publicError } from './errors.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './observability/index.js';
-import { requestIdOf } from './observability/index.js';
+import { requestIdOf } from './request/index.js';
 
 // One counter per registry (several servers may share a process, as in the tests).
 const refusals = new WeakMap<Metrics, Counter<'code'>>();

@@ -7,21 +7,20 @@ import express from 'express';
 import { GraphQLError } from 'graphql';
 import type { Services } from './app.js';
 import type { Principal } from './auth.js';
-import { bookmarkPlugin, bookmarkScopeMiddleware } from './consistency/index.js';
 import { createCaller } from './api/index.js';
 import { isMnemographError, publicError } from './errors.js';
 import type { GraphQLContext } from './graphql/index.js';
 import { costLimitPlugin } from './graphql/index.js';
 import { createErrorFormatter, logInternalErrors, operationMetricsPlugin, requestLogPlugin } from './graphql/index.js';
-import { queryLimitRules } from './graphql/index.js';
+import { queryLimitRules, tokenLimit } from './graphql/index.js';
 import { graphiqlRouter } from './graphql/index.js';
 import { resolvers } from './graphql/index.js';
 import { typeDefs } from './graphql/index.js';
 import { checkHealth } from './health.js';
 import { mcpErrorHandler, mcpRouter } from './mcp/index.js';
 import { httpErrorHandler } from './http-errors.js';
-import { admission, explorerRouter, headerValue, hostCheck, principalOf, tokenLimit } from './http/index.js';
-import { requestIdMiddleware, requestIdOf } from './observability/index.js';
+import { admission, explorerRouter, hostCheck } from './http/index.js';
+import { bookmarkPlugin, bookmarkScopeMiddleware, headerValue, principalOf, requestIdMiddleware, requestIdOf } from './request/index.js';
 
 export interface RunningServer {
   url: string;

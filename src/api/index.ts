@@ -1,4 +1,8 @@
 export { createCaller, limitsOf, type Caller, type CallerLimits } from './caller.js';
+// What the composition root hands every transport, and who a request's caller is.
+export type { Services } from '../app.js';
+export type { Principal } from '../auth.js';
+export { iso, type RecallFilterInput } from './recall-filters.js';
 export { MAX_REASON_CHARS, MAX_SEARCH_CHARS } from './limits.js';
 export { itemError, type ItemError } from './item-error.js';
 export { type ItemOutcome } from './each-item.js';

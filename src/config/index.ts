@@ -4,14 +4,3 @@ export * from './defaults.js';
 export { ACTION_LIMITS, DEFAULT_AUTO_ACTIONS, type ActionLimit, type RepairAction } from './action-limits.js';
 export * from './session-defaults.js';
 export { DEFAULT_CLASSIFY_BATCH_SIZE } from './pipeline-defaults.js';
-export {
-  DEFAULT_RECALL_SETTINGS,
-  parseRecallSettings,
-  recallSettingsSchema,
-  type DeepPartial,
-  type FusionMethod,
-  type KeywordNormalization,
-  type MissingLegPolicy,
-  type RecallSettings,
-  type RecallSettingsOverrides,
-} from './recall-settings.js';

@@ -7,7 +7,7 @@ describe('loadConfig', () => {
     expect(config.PORT).toBe(4000);
     expect(config.DEDUP_DUPLICATE_THRESHOLD).toBeUndefined(); // the embedding model's own
     expect(loadConfig({ DEDUP_DUPLICATE_THRESHOLD: '0.97' }).DEDUP_DUPLICATE_THRESHOLD).toBe(0.97);
-    expect(config.GRAPH_BOOST_WEIGHT).toBe(0.1);
+    expect(config.GRAPH_BOOST_WEIGHT).toBeUndefined(); // unset: the recall settings schema's default (0.1) applies
     expect(config.NEO4J_URI).toBeUndefined();
     expect(config.API_KEYS).toEqual([]);
   });

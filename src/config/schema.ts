@@ -4,19 +4,11 @@ import * as pd from './pipeline-defaults.js';
 import * as sd from './session-defaults.js';
 import { DEFAULT_AUTO_ACTIONS } from './action-limits.js';
 import { extraPatternsSchema } from '../redaction/index.js';
-import { recallSettingFields as recall } from './recall-settings.js';
 
 const bool = z
   .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no'])])
   .transform((v) => v === true || v === 'true' || v === '1' || v === 'yes');
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
-/** An environment value for a field declared elsewhere (a recall setting): that field gives the bounds and the default. */
-const fromEnvFlag = <T extends z.ZodTypeAny>(field: T) =>
-  z.preprocess((value) => {
-    const parsed = bool.safeParse(value);
-    return parsed.success ? parsed.data : value;
-  }, field);
-const fromEnvNumber = <T extends z.ZodTypeAny>(field: T) => z.preprocess((value) => (value === undefined ? value : Number(value)), field);
 const fraction = z.coerce.number().min(0).max(1);
 /** A comma-separated list, its names trimmed; the caller's pipe checks each. */
 const commaSeparated = (fallback: string) =>
@@ -171,12 +163,11 @@ export const configSchema = z.object({
    * Timeouts and the rerank window are an operator's setting for every recall, so they keep a
    * narrower, integer range than one request's override may use.
    */
-  GRAPH_BOOST_ENABLED: fromEnvFlag(recall.graph.enabled),
-  GRAPH_BOOST_WEIGHT: fromEnvNumber(recall.graph.boostWeight),
-  GRAPH_BOOST_TIMEOUT_MS: fromEnvNumber(recall.graph.timeoutMs.pipe(int(50, 5_000))),
-  RERANK_ENABLED: fromEnvFlag(recall.rerank.enabled).describe('rerank the head of the ranking by query/memory similarity'),
-  RERANK_TOP_N: fromEnvNumber(recall.rerank.topN.pipe(int(1, 100))),
-  RERANK_TIMEOUT_MS: fromEnvNumber(recall.rerank.timeoutMs.pipe(int(100, 30_000))),
+  // Recall settings (src/recall/settings/): unset leaves the settings schema's default.
+  GRAPH_BOOST_ENABLED: bool.optional(),
+  GRAPH_BOOST_WEIGHT: fraction.optional(),
+  RERANK_ENABLED: bool.optional(),
+  RERANK_TOP_N: int(1, 100).optional(),
   ACCESS_FLUSH_MS: int(100, 600_000)
     .default(d.DEFAULT_ACCESS_FLUSH_MS)
     .describe("Recall's access counts (accessCount, lastAccessed) are flushed in the background, best-effort, at this interval."),

@@ -29,11 +29,8 @@ export {
   type ScopeFilters,
   entityNeighbours,
   hintMatches,
-  keywordInContextMatches,
   keywordMatches,
   memoriesLinkedToEntities,
-  mentionedEntityCount,
-  mentionsAtRank,
   nearestInNamespace,
   openDuplicateLinks,
   recallMemoryRows,
@@ -148,7 +145,6 @@ export { echoStats, recordEchoes, type EchoEventWrite, type EchoStats } from './
 export { linkDerived, touchDuplicates, type DuplicateTarget } from './queries/remember-checks.js';
 export { writeMemories, type MemoryInsert, type MemoryRows } from './queries/remember-write.js';
 export { replaceMemoryContent } from './queries/memory-update.js';
-export { CONTEXT_TAIL_CHARS, refreshSessionContext } from './queries/session-context.js';
 export { type ChunkInsert, type HistoryInsert, type JobInsert, type MentionInsert } from './queries/remember-write.js';
 export { type RelationView } from './records.js';
 export { jobsOfMemory, queueDepthByKind, storedNamespaces } from './queries/explorer.js';

@@ -6,4 +6,4 @@ export { queryLimitRules } from './query-limits.js';
 export { graphiqlRouter } from './ide.js';
 export { resolvers } from './resolvers/index.js';
 export { typeDefs } from './schema.js';
-export { assertTokenLimit } from './query-limits.js';
+export { tokenLimit } from './token-limit.js';

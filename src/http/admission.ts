@@ -1,7 +1,8 @@
 import type { RequestHandler } from 'express';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import type { AccessPolicy, Principal } from '../auth.js';
+import type { Principal, Services } from '../api/index.js';
 import { LimitExceededError, RateLimitedError } from '../errors.js';
+import { headerValue, setPrincipal } from '../request/index.js';
 
 export interface AdmissionLimits {
   /** Requests per key per minute; 0 = unlimited. */
@@ -19,16 +20,11 @@ class TooManyInFlightError extends LimitExceededError {
   readonly retryAfterMs = CONCURRENCY_RETRY_AFTER_MS;
 }
 
-/** The principal the admission middleware authenticated for this response's request. */
-export function principalOf(res: { locals: Record<string, unknown> }): Principal | undefined {
-  return res.locals.principal as Principal | undefined;
-}
-
 /**
  * Authenticates the caller once, then applies its key's rate (rate-limiter-flexible) and
  * concurrency limits before the body is even read. Refusals go to the HTTP error handler.
  */
-export function admission(access: AccessPolicy, limits: AdmissionLimits): RequestHandler {
+export function admission(access: Services['access'], limits: AdmissionLimits): RequestHandler {
   const rate =
     limits.ratePerMinute > 0 ? new RateLimiterMemory({ points: limits.ratePerMinute, duration: RATE_WINDOW_SECONDS }) : undefined;
   const inFlight = new Map<string, number>();
@@ -40,7 +36,7 @@ export function admission(access: AccessPolicy, limits: AdmissionLimits): Reques
     } catch (error) {
       return next(error);
     }
-    res.locals.principal = principal;
+    setPrincipal(res, principal);
     const key = principal.name;
 
     if (rate) {
@@ -79,8 +75,4 @@ export function admission(access: AccessPolicy, limits: AdmissionLimits): Reques
     }
     next();
   };
-}
-
-export function headerValue(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }

@@ -1,4 +1,3 @@
-export { admission, headerValue, principalOf, type AdmissionLimits } from './admission.js';
+export { admission, type AdmissionLimits } from './admission.js';
 export { hostCheck, hostNameOf, LOOPBACK_HOST_NAMES } from './host-check.js';
-export { tokenLimit } from './token-limit.js';
 export { EXPLORER_CSP, EXPLORER_PATH, explorerRouter } from './explorer.js';

@@ -1,13 +1,10 @@
 import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
 import { type AuthInfo, createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
-import express, { type ErrorRequestHandler, type Request, type Router } from 'express';
-import type { Principal } from '../auth.js';
-import type { Services } from '../app.js';
-import { BOOKMARK_HEADER, ConsistencyScope, decodeBookmarkToken } from '../consistency/index.js';
+import express, { type ErrorRequestHandler, type Router } from 'express';
+import type { Principal, Services } from '../api/index.js';
 import { LimitExceededError, publicError } from '../errors.js';
-import { headerValue, principalOf } from '../http/index.js';
 import type { Logger } from '../logger.js';
-import { requestIdOf } from '../observability/index.js';
+import { BOOKMARK_HEADER, bookmarkChainOf, headerValue, principalOf, requestIdOf } from '../request/index.js';
 import { observeRefusal } from './metrics.js';
 import { createMcpServer } from './server.js';
 import type { SessionOptions } from './tool-context.js';
@@ -68,7 +65,7 @@ export function mcpRouter(services: Services): Router {
       }
       const principal = principalOf(res) ?? services.access.authenticate(req.headers.authorization, headerValue(req.headers['x-api-key']));
       const session: SessionOptions = {
-        scope: new ConsistencyScope(bookmarksOf(req)),
+        scope: bookmarkChainOf(req),
         requestId: requestIdOf(res),
         // Set before the answer's head is written, which merges headers set earlier.
         onBookmark: (token) => {
@@ -100,12 +97,6 @@ export function mcpRouter(services: Services): Router {
       .json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this server is stateless, use POST' }, id: null });
   });
   return router;
-}
-
-function bookmarksOf(req: Request): string[] {
-  const raw = req.headers[BOOKMARK_HEADER];
-  const value = Array.isArray(raw) ? raw.join(',') : raw;
-  return value === undefined ? [] : decodeBookmarkToken(value.trim());
 }
 
 /**

@@ -1,5 +1,7 @@
 import { Counter, Histogram } from 'prom-client';
-import type { Metrics } from '../observability/index.js';
+import type { Services } from '../api/index.js';
+
+type Metrics = Services['metrics'];
 
 const LATENCY_BUCKETS_S = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 

@@ -1,12 +1,8 @@
 import { McpServer } from '@modelcontextprotocol/server';
-import type { Principal } from '../auth.js';
-import type { Services } from '../app.js';
+import { limitsOf, type Principal, type Services } from '../api/index.js';
 import { DEFAULT_MAX_TOKENS } from './budget.js';
-import { registerGraphTools } from './graph-tools.js';
-import { registerMemoryTools } from './memory-tools.js';
-import { registerNamespaceTools } from './namespace-tools.js';
-import { registerSessionTools } from './session-tools.js';
 import { toolContext, type SessionOptions } from './tool-context.js';
+import { TOOLS } from './tools/index.js';
 
 export const MCP_SERVER_NAME = 'mnemograph';
 
@@ -41,9 +37,7 @@ export function createMcpServer(services: Services, principal: Principal, sessio
     { instructions: MCP_INSTRUCTIONS },
   );
   const ctx = toolContext(services, principal, services.logger.child({ component: 'mcp', principal: principal.name }), session);
-  registerMemoryTools(server, ctx);
-  registerGraphTools(server, ctx);
-  registerSessionTools(server, ctx);
-  registerNamespaceTools(server, ctx);
+  const limits = limitsOf(services);
+  for (const tool of TOOLS) tool.register(server, ctx, limits);
   return server;
 }

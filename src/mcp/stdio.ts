@@ -1,7 +1,6 @@
 import { serveStdio as serveMcpStdio } from '@modelcontextprotocol/server/stdio';
-import type { Principal } from '../auth.js';
-import type { Services } from '../app.js';
-import { ConsistencyScope } from '../consistency/index.js';
+import type { Principal, Services } from '../api/index.js';
+import { ConsistencyScope } from '../request/index.js';
 import { createMcpServer } from './server.js';
 
 /**

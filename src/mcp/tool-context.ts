@@ -1,6 +1,5 @@
-import type { Principal } from '../auth.js';
-import type { Services } from '../app.js';
-import type { ConsistencyScope } from '../consistency/index.js';
+import type { Principal, Services } from '../api/index.js';
+import type { ConsistencyScope } from '../request/index.js';
 import type { Logger } from '../logger.js';
 import { budgetCounter, type CountTokens } from './budget.js';
 

@@ -1,4 +1,6 @@
-import type { FusionMethod } from './settings/index.js';
+/** How the legs' scores become one (stages/fuse.ts). */
+export const FUSION_METHODS = ['weighted', 'rrf', 'zscore'] as const;
+export type FusionMethod = (typeof FUSION_METHODS)[number];
 
 /** Memory fields recall needs to rank, filter, budget and format a result (no embeddings). */
 export interface RecallMemory {
@@ -14,21 +16,12 @@ export interface RecallMemory {
   tags: string[];
   /** Type decision, or linked to an Attribute of kind constraint (invariant 4). */
   isConstraint: boolean;
-  /** Entities the memory MENTIONS, with each entity's global mention count (hub dampening). */
-  entityMentions: EntityMention[];
   /** Pinned by a user: exempt from penalties, kept by filters, first in the budget. */
   pinned?: boolean;
-  /** End of validity of a temporal memory, ISO 8601; once past, the memory ranks lower. */
-  validUntil?: string | null;
   /** Why the decay pass flagged the memory stale (expired, unretrieved); null when it is not. */
   staleReason?: string | null;
   /** Best chunk's similarity to the question vector, (1 + cos) / 2; null or absent without a vector. */
   similarity?: number | null;
-}
-
-export interface EntityMention {
-  entityId: string;
-  mentions: number;
 }
 
 /**
@@ -56,8 +49,6 @@ export interface RecallCandidate extends RecallMemory {
   graphBoost: number;
 }
 
-export type { FusionMethod } from './settings/index.js';
-
 export interface LegExplanation {
   raw: number;
   /** Per-query normalized score in [0, 1]. */
@@ -77,20 +68,15 @@ export interface ScoreExplanation {
   fused: number;
   /** Additive increment from the graph boost (0 = none). */
   graphBoost: number;
-  /** Multiplicative factors; 1 = not applied. */
-  gravity: number;
-  hub: number;
+  /** Multiplicative factors (stages/rank.ts lists them); 1 = not applied. */
   resolution: number;
-  recency: number;
   importance: number;
-  /** Below 1 when the memory's validUntil is before the time of the question. */
-  validity: number;
   /** Above 1 when the memory's event time lies in the period the question names. */
   time: number;
-  /** Below 1 for a memory flagged stale for want of retrieval (src/recall/stale.ts). */
+  /** Below 1 for a memory flagged stale for want of retrieval (stages/stale.ts). */
   stale: number;
   staleReason: string | null;
-  /** Pinned memories skip every multiplicative penalty. */
+  /** Pinned memories skip every multiplicative penalty (importance, stale). */
   pinned: boolean;
   /** Additive increment from a neighbouring result in the same session (0 = none). */
   context: number;
@@ -98,8 +84,6 @@ export interface ScoreExplanation {
   rerank: number | null;
   /** The memory's similarity to the question, (1 + cos) / 2, that the rerank and the context gate read; null without one. */
   similarity: number | null;
-  /** The learned ranking's score in (0, 1) when that stage placed this result (learned-rank.ts); null otherwise. */
-  learned: number | null;
   final: number;
 }
 

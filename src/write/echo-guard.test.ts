@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatMemoryPrompt } from '../recall/index.js';
+import { formatMemoryPrompt } from '../recall/stages/prompt.js';
 import { dedupKey } from './dedup.js';
 import { echoCandidates, MIN_ECHO_LINE_CHARS, remainderOf } from './echo-guard.js';
 import { normalizeContent } from './normalize.js';

@@ -4,7 +4,7 @@ import type { Executor, TxRunner } from '../db/index.js';
 import { nearestMemories, type NearestHit } from '../db/index.js';
 import { findLiveByDedupKeys } from '../db/index.js';
 import { linkDerived, requireSourceUnchanged, touchDuplicates, type DuplicateTarget } from '../db/index.js';
-import { refreshSessionContext, writeMemories, type MemoryInsert, type MemoryRows } from '../db/index.js';
+import { writeMemories, type MemoryInsert, type MemoryRows } from '../db/index.js';
 import type { MemoryRecord } from '../db/index.js';
 import { LimitExceededError, MnemographError, UnavailableError, ValidationError } from '../errors.js';
 import type { Logger } from '../logger.js';
@@ -443,9 +443,6 @@ export class RememberService {
           merged.filter((m) => m.created).map((m) => m.id),
           now,
         );
-      // Memories of a session know their conversation (db/queries/session-context.ts): the new
-      // turns, and the turn after each. Facts extracted from a memory are not turns.
-      else await refreshSessionContext(tx, sessionTurns(merged));
       await this.hooks.beforeCommit?.(tx);
       return { merged, touched };
     });
@@ -455,11 +452,6 @@ export class RememberService {
       confirmed: new Set(result.touched.map((t) => t.ref)),
     };
   }
-}
-
-/** Memories this write created within a session, in batch order. */
-function sessionTurns(merged: ReadonlyArray<{ id: string; created: boolean; memory: MemoryRecord }>): string[] {
-  return merged.filter((m) => m.created && m.memory.sessionId).map((m) => m.id);
 }
 
 /** The one check that refuses a batch whole (besides the request's own size and cost limits). */

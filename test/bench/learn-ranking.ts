@@ -1,5 +1,5 @@
 /**
- * Fits and measures the learned ranking (src/recall/learned-rank.ts) from the rankings that
+ * Fits and measures the learned ranking (test/bench/learned-rank.ts) from the rankings that
  * `npm run bench:locomo -- <dirs> --features <file.jsonl>` wrote: per question, the head of the
  * default pipeline's ranking with each result's features and label (it holds an evidence turn).
  *
@@ -13,13 +13,14 @@
  *   both families does on unseen conversations of a seen family).
  *
  * Usage: npm run learn:ranking -- <features.jsonl> [--json] [--lambda 1] [--model pointwise|conditional]
- *        [--only-features a,b,…] [--write src/recall/learned-rank-weights.ts --pipeline '<the settings the rankings came from>']
+ *        [--only-features a,b,…] [--write test/bench/learned-rank-weights.ts --pipeline '<the settings the rankings came from>']
  *        (--write: the model fitted on every question)
  *        npm run learn:ranking -- <features.jsonl> --apply   (the shipped weights re-rank the file's
  *        questions: what a bench run with learnedRank on should score on the same stored data)
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { LEARNED_RANK_FEATURES, LEARNED_RANK_MODEL } from '../../src/recall/index.js';
+import { LEARNED_RANK_FEATURES } from './learned-rank.js';
+import { LEARNED_RANK_MODEL } from './learned-rank-weights.js';
 import { FOLDS } from './locomo-cv.js';
 import { fitConditionalLogit, fitLogistic, logit, type LogisticFit } from './logistic.js';
 import { scoreRanking } from './locomo-metrics.js';
@@ -53,7 +54,7 @@ export function readFeatureFile(path: string): Question[] {
   const [header, ...lines] = readFileSync(path, 'utf8').split('\n').filter(Boolean);
   const names = (JSON.parse(header!) as { features: string[] }).features;
   if (names.join() !== LEARNED_RANK_FEATURES.join()) {
-    throw new Error(`${path} names other features than src/recall/learned-rank.ts (${names.join()}): run bench:locomo --features again`);
+    throw new Error(`${path} names other features than test/bench/learned-rank.ts (${names.join()}): run bench:locomo --features again`);
   }
   return lines.map((line) => JSON.parse(line) as Question);
 }
@@ -201,7 +202,7 @@ function print(report: Report): void {
   console.log(`  ${'intercept'.padEnd(12)} ${report.model.intercept.toFixed(3).padStart(8)}`);
 }
 
-/** The weights file (src/recall/learned-rank-weights.ts): the model fitted on every question, and what it was fitted on. */
+/** The weights file (test/bench/learned-rank-weights.ts): the model fitted on every question, and what it was fitted on. */
 export function weightsFile(report: Report, command: string, date: string, pipeline: string): string {
   const datasets = Object.entries(report.datasets).map(([name, d]) => ({ name, questions: d.default.questions }));
   const heldOut = Object.fromEntries(

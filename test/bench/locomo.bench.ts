@@ -13,25 +13,23 @@
  * --pooled also stores every conversation of a dataset in one namespace and asks every question
  * there (test/bench/locomo-pooled.ts), reported beside the per-conversation figures.
  * --features <file.jsonl> writes, per question of the "full" configuration, the head of its ranking
- * (learnedRank.topN results) with each result's learned-ranking features and its label (it holds
+ * (the first LEARNED_HEAD results) with each result's learned-ranking features and its label (it holds
  * an evidence turn): the input of test/bench/learn-ranking.ts.
  */
 import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import type { Services } from '../../src/app.js';
-import {
-  DEFAULT_RECALL_SETTINGS,
-  LEARNED_RANK_FEATURES,
-  learnedRankFeatures,
-  type RecallRecipeName,
-  type RecallSettingsOverrides,
-} from '../../src/recall/index.js';
+import type { RecallRecipeName, RecallSettingsOverrides } from '../../src/recall/index.js';
+import { LEARNED_RANK_FEATURES, learnedRankFeatures } from './learned-rank.js';
 import { benchServices, machineFacts, progress, REPO, routeConsoleToStderr, startBenchDb, uptimeLine } from './perf-harness.js';
 import { loadConfigurations, TUNING_BASELINES } from './locomo-configurations.js';
 import { crossValidateWithin, leaveOneDatasetOut, type HeldOut, type QuestionResult, type Results } from './locomo-cv.js';
 import { loadDataset, type Conversation, type Dataset } from './locomo-data.js';
 import { pooledDataset } from './locomo-pooled.js';
 import { SESSION_KS, scoreRanking, TURN_KS } from './locomo-metrics.js';
+
+/** Results of each ranking written with --features (the learned ranking's head). */
+const LEARNED_HEAD = 50;
 
 const BATCH = 100;
 const CATEGORY_NAMES: Record<number, string> = { 1: 'multi-hop', 2: 'temporal', 3: 'open-domain', 4: 'single-hop' };
@@ -255,7 +253,7 @@ async function evaluate(
       const ranked = outcome.items.map((item) => externalIds.get(item.memory.id) ?? []);
       rows.push({ dataset: dataset.name, conversation: index, category: q.category, ...scoreRanking(ranked, q.evidence, sessionOf) });
       if (features) {
-        const head = outcome.ranked.slice(0, DEFAULT_RECALL_SETTINGS.learnedRank.topN);
+        const head = outcome.ranked.slice(0, LEARNED_HEAD);
         const vectors = learnedRankFeatures(head);
         const evidence = new Set(q.evidence);
         const candidates = head.map((r, i) => {

@@ -20,8 +20,8 @@ import neo4j from 'neo4j-driver';
 import { MEMORY_RETURN } from '../../src/db/records.js';
 import type { DedupAction } from '../../src/write/remember-service.js';
 import type { RecallRecipeName, RecallSettingsOverrides } from '../../src/recall/index.js';
-import { vectorLeg } from '../../src/recall/legs/vector-leg.js';
-import { loadRecallMemories } from '../../src/recall/load-memories.js';
+import { vectorLeg } from '../../src/recall/stages/vector-leg.js';
+import { loadRecallMemories } from '../../src/recall/stages/hydrate.js';
 import type { RecallOutcome } from '../../src/recall/recall-service.js';
 import { benchQueries, MemoryCorpus, type BenchQuery } from './perf-corpus.js';
 import {
@@ -133,7 +133,6 @@ interface RunResult {
   /** Share of queries whose results include a memory naming the query's subject. */
   subjectHitRate: number;
   rerankAppliedRate: number;
-  boostTimeoutRate: number;
   errors: number;
   loadAverage: number[];
 }
@@ -328,7 +327,6 @@ async function run(bench: BenchServices, mode: string, queries: BenchQuery[], cl
     meanItems: mean(outcomes.map((o) => o.items.length)),
     subjectHitRate: ratio(ok.filter((s) => s.hit).length, queries.length),
     rerankAppliedRate: ratio(outcomes.filter((o) => o.rerankApplied).length, outcomes.length),
-    boostTimeoutRate: ratio(outcomes.filter((o) => o.boostTimedOut).length, outcomes.length),
     errors: samples.length - ok.length,
     loadAverage: loadAverage(),
   };
@@ -409,7 +407,7 @@ async function runVariants(bench: BenchServices, size: number, queries: BenchQue
 // ---------- query-shape experiments ----------
 
 // The src functions (vectorLeg, loadRecallMemories) are timed as they are; the cheaper shapes are
-// copies of src/recall/load-memories.ts with parts left out — measurements for the lead's
+// copies of src/recall/stages/hydrate.ts with parts left out — measurements for the lead's
 // decisions, not the service's code: keep them in step with src/.
 const VECTOR_INDEX_ONLY = `
 MATCH (c:Chunk)
@@ -487,7 +485,7 @@ async function runExperiments(bench: BenchServices, size: number, queries: Bench
   const loadLabel = `load ${mean(cases.map((c) => c.ids.length)).toFixed(0)} ids (${mean(cases.map((c) => c.graphOnly)).toFixed(0)} graph-only)`;
   addShape(
     loadLabel,
-    'src loadRecallMemories (record + isConstraint + entity mentions)',
+    'src loadRecallMemories (record + isConstraint + similarities)',
     async (c) => (await loadRecallMemories(bench.services.executor, c.ids, loadParams)).size,
   );
   for (const [name, cypher] of LOAD_SHAPES) addShape(loadLabel, name, (c) => read(cypher, { ...loadParams, ids: c.ids }));
@@ -601,7 +599,7 @@ function render(machine: MachineFacts, embeddingModel: string, results: SizeResu
         ),
       );
       out.push(
-        `candidates ranked per recall ${m.sequential.meanCandidates.toFixed(0)}, items ${m.sequential.meanItems.toFixed(1)}; rerank applied ${pct(m.sequential.rerankAppliedRate)}, boost timed out ${pct(m.sequential.boostTimeoutRate)}; errors ${m.sequential.errors + m.concurrent.errors}`,
+        `candidates ranked per recall ${m.sequential.meanCandidates.toFixed(0)}, items ${m.sequential.meanItems.toFixed(1)}; rerank applied ${pct(m.sequential.rerankAppliedRate)}; errors ${m.sequential.errors + m.concurrent.errors}`,
       );
       out.push('', 'Neo4j transactions behind the stages (sequential run; session open → close)');
       out.push(

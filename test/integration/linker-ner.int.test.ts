@@ -29,7 +29,7 @@ interface Edge {
 
 // A generous boost deadline: on a busy machine the default can expire mid-walk.
 // The graph boost is an option (off by default): these tests turn it on.
-const it = integrationTest({ env: { GRAPH_BOOST_TIMEOUT_MS: '5000', GRAPH_BOOST_ENABLED: 'true' } });
+const it = integrationTest({ env: { GRAPH_BOOST_ENABLED: 'true' } });
 
 describe('named entities and co-mention edges on the write path', () => {
   let services: Services;

@@ -3,12 +3,10 @@ import type { Services } from '../../src/app.js';
 import { namespaceToken } from '../../src/text/index.js';
 import { beforeEach, describe, expect, integrationTest } from '../support/fixture.js';
 
-// Ranking defects found in review (issue 9 item 2), each against the real Neo4j: the hub
-// threshold from the namespace, the default token budget, the boost's name matching, pin,
-// validUntil, includeSuperseded and asOf.
-// A generous boost deadline: on a busy CI machine the default 500 ms can expire mid-walk.
-// The graph boost, hub dampening and validity are options (off by default): the tests of them turn them on.
-const it = integrationTest({ env: { GRAPH_BOOST_TIMEOUT_MS: '5000', GRAPH_BOOST_ENABLED: 'true' } });
+// Ranking defects found in review (issue 9 item 2), each against the real Neo4j: the default
+// token budget, the boost's name matching, pin, includeSuperseded and asOf.
+// The graph boost is an option (off by default): these tests turn it on.
+const it = integrationTest({ env: { GRAPH_BOOST_ENABLED: 'true' } });
 
 describe('recall ranking against the real Neo4j', () => {
   let services: Services;
@@ -21,28 +19,6 @@ describe('recall ranking against the real Neo4j', () => {
     (await services.remember.remember({ content, namespace, ...extra })).memory.id;
   const recall = (namespace: string, query: string, extra: Record<string, unknown> = {}) =>
     services.recall.recall({ query, namespace, trackAccess: false, ...extra });
-
-  it('hub dampening uses the namespace mention distribution: a memory linked only to a hub is dampened', async () => {
-    const ns = fresh('hub');
-    const hubbed = await remember(ns, 'the quarterly zorblax review covered churn and retention numbers');
-    const plain = await remember(ns, 'the quarterly zorblax review of the onboarding flow was postponed');
-    // Twelve ordinary entities and one mentioned far more often than the rest.
-    await services.executor.write(
-      'test.hubs',
-      `UNWIND range(1, 12) AS i
-       CREATE (:Entity {id: randomUUID(), namespace: $ns, name: 'topic ' + i, canonicalName: 'topic ' + i, type: 'concept', mentions: i})
-       WITH count(*) AS made
-       MATCH (m:Memory {id: $hubbed})
-       OPTIONAL MATCH (m)-[old:MENTIONS]->() DELETE old
-       WITH DISTINCT m
-       CREATE (m)-[:MENTIONS {mentionText: 'platform', confidence: 1.0}]->(:Entity {id: randomUUID(), namespace: $ns, name: 'Platform', canonicalName: 'platform', type: 'concept', mentions: 100})`,
-      { ns, hubbed },
-    );
-    const outcome = await recall(ns, 'quarterly zorblax review', { overrides: { dampening: { hub: { enabled: true } } } });
-    const byId = new Map(outcome.items.map((i) => [i.memory.id, i.explanation]));
-    expect(byId.get(hubbed)!.hub).toBe(0.7);
-    expect(byId.get(plain)!.hub).toBe(1);
-  });
 
   it('applies the 2,000-token default budget when no tokenBudget is given, and none when it is null', async () => {
     const ns = fresh('budget');
@@ -102,53 +78,6 @@ describe('recall ranking against the real Neo4j', () => {
     const explanation = outcome.items.find((i) => i.memory.id === pinned)!.explanation;
     expect(explanation.pinned).toBe(true);
     expect(outcome.items[0]!.score).toBeCloseTo((explanation.fused + explanation.graphBoost) * explanation.resolution, 6);
-  });
-
-  it('an expired validUntil ranks lower, as of the question', async () => {
-    const ns = fresh('valid');
-    const expiring = await remember(ns, 'The staging freeze is in force until 2024-03-01 for the payments team.', {
-      occurredAt: '2024-01-15T09:00:00Z',
-    });
-    const on = { overrides: { validity: { enabled: true } } };
-    const before = await recall(ns, 'staging freeze payments', { asOf: '2024-02-01T00:00:00Z', ...on });
-    const after = await recall(ns, 'staging freeze payments', { asOf: '2024-04-01T00:00:00Z', ...on });
-    const now = await recall(ns, 'staging freeze payments', on);
-    const factor = (o: typeof before) => o.items.find((i) => i.memory.id === expiring)!.explanation.validity;
-    expect(factor(before)).toBe(1);
-    expect(factor(after)).toBe(0.5);
-    expect(factor(now)).toBe(0.5);
-    // Off by default (docs/recall-quality.md, "Every stage pays for itself").
-    expect(factor(await recall(ns, 'staging freeze payments'))).toBe(1);
-  });
-
-  it('the learned ranking: off keeps the pipeline order, on re-scores the head with the model and says so', async () => {
-    const ns = fresh('learned');
-    const notes = [
-      'The garden shed roof leaks whenever it rains from the west.',
-      'We repaired the garden shed door hinge last spring.',
-      'My sister painted the shed green in the summer.',
-      'The west fence needs new posts before the winter rains.',
-      'Rain gutters on the house were cleaned in October.',
-      'A bicycle and the lawn mower are stored in the shed.',
-    ];
-    for (const content of notes) await remember(ns, content);
-    const query = 'does the garden shed roof leak when it rains?';
-    const off = await recall(ns, query, { limit: 6, tokenBudget: null });
-    const offAgain = await recall(ns, query, { limit: 6, tokenBudget: null, overrides: { learnedRank: { enabled: false } } });
-    expect(off.items.map((i) => i.memory.id)).toEqual(offAgain.items.map((i) => i.memory.id));
-    expect(off.items.every((i) => i.explanation.learned === null)).toBe(true);
-    expect(off.items.every((i) => typeof i.explanation.similarity === 'number')).toBe(true);
-
-    const on = await recall(ns, query, { limit: 6, tokenBudget: null, overrides: { learnedRank: { enabled: true } } });
-    expect(on.timings.learned).toBeDefined();
-    expect(new Set(on.items.map((i) => i.memory.id))).toEqual(new Set(off.items.map((i) => i.memory.id)));
-    for (const item of on.items) {
-      expect(item.explanation.learned).toBeGreaterThan(0);
-      expect(item.explanation.learned).toBeLessThan(1);
-      expect(item.score).toBe(item.explanation.learned);
-    }
-    const scores = on.items.map((i) => i.score);
-    expect(scores).toEqual([...scores].sort((a, b) => b - a));
   });
 
   it('includeSuperseded: a memory the deep path superseded is left out unless asked for', async () => {

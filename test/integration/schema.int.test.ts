@@ -48,7 +48,7 @@ describe('schema migrations on the real Neo4j', () => {
         .filter((i) => (i as unknown as { type: string }).type === 'FULLTEXT')
         .map((i) => i.name)
         .sort(),
-    ).toEqual(['entity_alias', 'entity_name', 'hint_text', 'memory_content', 'memory_in_context']);
+    ).toEqual(['entity_alias', 'entity_name', 'hint_text', 'memory_content']);
     expect(constraints.find((c) => c.name === 'entity_canonical_name')).toMatchObject({ properties: ['namespace', 'canonicalName'] });
   });
 

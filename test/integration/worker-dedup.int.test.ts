@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { revertProposal } from '../../src/deep/index.js';
-import { collapseDuplicates } from '../../src/recall/collapse-duplicates.js';
-import { duplicateGroups } from '../../src/recall/legs/duplicate-groups.js';
+import { collapseDuplicates } from '../../src/recall/stages/collapse-duplicates.js';
+import { duplicateGroups } from '../../src/recall/stages/collapse-duplicates.js';
 import { extraction, query, scriptStages, startDeepPath, waitForJob, type DeepPathRig } from '../support/deep-path.js';
 import { uniqueNamespace } from '../support/services.js';
 

@@ -15,7 +15,6 @@ export function recallMemory(memoryId = 'm', overrides: Partial<RecallMemory> = 
     createdAt: '2024-01-01T00:00:00Z',
     tags: [],
     isConstraint: false,
-    entityMentions: [],
     ...overrides,
   };
 }
@@ -50,12 +49,8 @@ export function rankedCandidate(
       entity: null,
       fused: score,
       graphBoost: 0,
-      gravity: 1,
-      hub: 1,
       resolution: 1,
-      recency: 1,
       importance: 1,
-      validity: 1,
       time: 1,
       stale: 1,
       staleReason: null,
@@ -63,7 +58,6 @@ export function rankedCandidate(
       context: 0,
       rerank: null,
       similarity: null,
-      learned: null,
       final: score,
       ...explanation,
     },

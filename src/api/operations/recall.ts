@@ -1,13 +1,15 @@
 import type { RecallService } from '../../recall/index.js';
 import { sessionTranscripts, type CheckpointRecord } from '../../sessions/index.js';
 import type { Caller } from '../caller.js';
+import { recallFilters, type RecallFilterInput } from '../recall-filters.js';
 
 type RecallRequest = Parameters<RecallService['recall']>[0];
 type RecallOutcome = Awaited<ReturnType<RecallService['recall']>>;
 type Transcripts = Awaited<ReturnType<typeof sessionTranscripts>>;
 
-export interface RecallArgs extends Pick<RecallRequest, 'query' | 'limit' | 'tokenBudget' | 'filters' | 'asOf'> {
+export interface RecallArgs extends Pick<RecallRequest, 'query' | 'limit' | 'tokenBudget' | 'asOf'> {
   namespace?: string | null;
+  filters?: RecallFilterInput | null;
   /** Also answer the stored transcripts of the sessions of the recalled memories. */
   expand?: boolean | null;
   /** An open session this query is a prompt of: it is counted, and may fire a periodic checkpoint. */
@@ -35,7 +37,7 @@ export async function recall(caller: Caller, args: RecallArgs): Promise<RecallAn
     limit: args.limit,
     tokenBudget: args.tokenBudget,
     asOf: args.asOf,
-    filters: args.filters,
+    filters: recallFilters(args.filters),
   });
   const transcripts = args.expand
     ? await sessionTranscripts(

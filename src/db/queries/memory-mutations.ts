@@ -5,7 +5,6 @@ import { cleanText } from '../../text/index.js';
 import { MEMORY_RETURN, type MemoryRecord } from '../records.js';
 import { MEMORY_EVENT, recordEvents } from '../history.js';
 import { retireDerived } from './retire-derived.js';
-import { refreshSessionContext } from './session-context.js';
 
 /**
  * forget, pin and unpin. Each matches the memory by id AND namespace (the caller has checked
@@ -75,8 +74,6 @@ export async function forgetInTx(
   const [row] = await tx.run<{ changed: boolean }>(FORGET, { id: ref.id, namespace: ref.namespace, now });
   if (!row) return null;
   if (row.changed) {
-    // The turn after it now follows another: its neighbourhood follows (session-context.ts).
-    await refreshSessionContext(tx, [ref.id]);
     const retired = await retireDerived(tx, {
       memoryId: ref.id,
       reason: FORGOTTEN_SOURCE_REASON,

@@ -2,7 +2,6 @@ import type { TxRunner } from '../executor.js';
 import { derivedId } from '../ids.js';
 import { MEMORY_EVENT, recordEvents } from '../history.js';
 import { retireDerived } from './retire-derived.js';
-import { refreshSessionContext } from './session-context.js';
 import {
   createChunks,
   createJobs,
@@ -101,8 +100,6 @@ export async function replaceMemoryContent(tx: TxRunner, r: ContentReplacement):
   const retired = derived.retiredAttributes;
 
   await createChunks(tx, r.chunks, now);
-  // The turn after it holds the end of this content in its neighbourhood (session-context.ts).
-  await refreshSessionContext(tx, [id]);
   await linkNearDuplicates(tx, r.nearDuplicates, now);
   await linkEntities(tx, r.links, now);
   if (retired.length && newIds.length) await tx.run(LINK_SUPERSEDED, { newIds, oldIds: retired, now });

@@ -2,13 +2,10 @@ export { SESSION_NEIGHBOURS, sessionNeighbourRows } from './context.js';
 export { DUPLICATE_LINKS, openDuplicateLinks } from './duplicate-groups.js';
 export { ENTITY_LEG, entityMentionMatches, type EntityMentionSearch } from './entity.js';
 export { EXPAND_NEIGHBOURS, LINKED_MEMORIES, entityNeighbours, memoriesLinkedToEntities } from './graph-boost.js';
-export { ENTITY_COUNT, MENTIONS_AT_RANK, mentionedEntityCount, mentionsAtRank } from './hubs.js';
 export {
   HINT_LEG,
-  KEYWORD_IN_CONTEXT_LEG,
   KEYWORD_LEG,
   hintMatches,
-  keywordInContextMatches,
   keywordMatches,
   type FullTextSearch,
   type ScoredMemory,
@@ -18,7 +15,6 @@ export {
   NAMESPACE_SCOPE,
   SCOPED_HINTS,
   SCOPED_KEYWORD,
-  SCOPED_KEYWORD_IN_CONTEXT,
   SCOPED_VECTOR,
   SESSION_SCOPE,
   filteredMemoryIds,

@@ -3,18 +3,11 @@ import type { Executor } from '../executor.js';
 /**
  * Recall's keyword and hint legs: BM25 over the full-text indexes (English analyzer). The query is
  * an escaped Lucene query already confined to one namespace by `namespaceToken:<t>^0`, which
- * filters without adding to the score (recall/legs/keyword-leg.ts builds it).
+ * filters without adding to the score (recall/stages/keyword-leg.ts builds it).
  */
 
 export const KEYWORD_LEG = `
 CALL db.index.fulltext.queryNodes('memory_content', $query, {limit: toInteger($limit)}) YIELD node, score
-WHERE $includeDeleted OR node.deletedAt IS NULL
-RETURN node.id AS memoryId, score`;
-
-// The same query over each memory read with its conversation (the `memory_in_context` index:
-// content and Memory.contextText, see db/queries/session-context.ts).
-export const KEYWORD_IN_CONTEXT_LEG = `
-CALL db.index.fulltext.queryNodes('memory_in_context', $query, {limit: toInteger($limit)}) YIELD node, score
 WHERE $includeDeleted OR node.deletedAt IS NULL
 RETURN node.id AS memoryId, score`;
 
@@ -39,15 +32,6 @@ export type ScoredMemory = {
 /** BM25 over memory content. */
 export async function keywordMatches(executor: Executor, search: FullTextSearch): Promise<ScoredMemory[]> {
   return executor.read<ScoredMemory>('recall.keyword', KEYWORD_LEG, {
-    query: search.query,
-    limit: search.limit,
-    includeDeleted: search.includeDeleted,
-  });
-}
-
-/** BM25 over memory content read with each memory's neighbourhood in its session. */
-export async function keywordInContextMatches(executor: Executor, search: FullTextSearch): Promise<ScoredMemory[]> {
-  return executor.read<ScoredMemory>('recall.keyword-in-context', KEYWORD_IN_CONTEXT_LEG, {
     query: search.query,
     limit: search.limit,
     includeDeleted: search.includeDeleted,

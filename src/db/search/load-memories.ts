@@ -14,7 +14,6 @@ WHERE m.namespace = $namespace
   AND ($includeCompressed OR m.compressedAt IS NULL)
 RETURN ${MEMORY_RETURN('m')} AS record,
        m.type = 'decision' OR EXISTS { (m)<-[:FROM]-(:Attribute {kind: 'constraint', status: 'active'}) } AS isConstraint,
-       [(m)-[:MENTIONS]->(e:Entity) | {entityId: e.id, mentions: e.mentions}] AS entityMentions,
        CASE WHEN $vector IS NULL THEN [] ELSE [(m)-[:HAS_CHUNK]->(c:Chunk) WHERE c.embedding IS NOT NULL | vector.similarity.cosine(c.embedding, $vector)] END AS similarities`;
 
 export interface RecallLoadOptions {
@@ -30,8 +29,6 @@ export interface RecallLoadOptions {
 export type RecallMemoryRow = {
   record: MemoryRecord;
   isConstraint: boolean;
-  /** Entities the memory MENTIONS, with each entity's global mention count. */
-  entityMentions: Array<{ entityId: string; mentions: number }>;
   /** Each embedded chunk's similarity to the query vector, (1 + cos) / 2; empty without a vector. */
   similarities: number[];
 };

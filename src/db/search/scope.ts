@@ -53,14 +53,6 @@ RETURN node.id AS memoryId, score
 ORDER BY score DESC, memoryId
 LIMIT toInteger($limit)`;
 
-/** The same over each memory read with its conversation (the `memory_in_context` index, db/search/keyword.ts). */
-export const SCOPED_KEYWORD_IN_CONTEXT = `
-CALL db.index.fulltext.queryNodes('memory_in_context', $query, {limit: toInteger($bound)}) YIELD node, score
-WHERE node.id IN $ids
-RETURN node.id AS memoryId, score
-ORDER BY score DESC, memoryId
-LIMIT toInteger($limit)`;
-
 export const SCOPED_HINTS = `
 CALL db.index.fulltext.queryNodes('hint_text', $query, {limit: toInteger($bound)}) YIELD node, score
 MATCH (node)-[:HINT_OF]->(m:Memory)
@@ -117,11 +109,10 @@ export async function scopedVectorMatches(
 
 const SCOPED_FULL_TEXT = {
   keyword: ['recall.scope.keyword', SCOPED_KEYWORD],
-  inContext: ['recall.scope.keyword-in-context', SCOPED_KEYWORD_IN_CONTEXT],
   hints: ['recall.scope.hints', SCOPED_HINTS],
 } as const;
 
-/** `query`: a Lucene query confined to the namespace (recall/legs/keyword-leg.ts); `reading`: which full-text index. */
+/** `query`: a Lucene query confined to the namespace (recall/stages/keyword-leg.ts); `reading`: which full-text index. */
 export async function scopedKeywordMatches(
   executor: Executor,
   search: { ids: readonly string[]; query: string; limit: number; bound: number; reading: keyof typeof SCOPED_FULL_TEXT },

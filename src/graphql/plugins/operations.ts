@@ -1,7 +1,7 @@
 import type { ApolloServerPlugin, GraphQLRequestContextWillSendResponse } from '@apollo/server';
 import { Kind, type DocumentNode } from 'graphql';
 import type { Logger } from '../../logger.js';
-import type { Metrics } from '../../observability/index.js';
+import type { Services } from '../../api/index.js';
 import type { GraphQLContext } from '../context.js';
 
 /** What one GraphQL request did: never its variables or query text. */
@@ -66,6 +66,6 @@ export function requestLogPlugin(logger: Logger): ApolloServerPlugin<GraphQLCont
 }
 
 /** One latency observation per GraphQL request, by operation name and outcome (GET /metrics). */
-export function operationMetricsPlugin(metrics: Metrics): ApolloServerPlugin<GraphQLContext> {
+export function operationMetricsPlugin(metrics: Services['metrics']): ApolloServerPlugin<GraphQLContext> {
   return onEveryOperation(({ operationName, outcome, durationMs }) => metrics.observeOperation(operationName, outcome, durationMs / 1000));
 }

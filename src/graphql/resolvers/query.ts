@@ -8,6 +8,7 @@ import {
   entity,
   exportNamespace,
   health,
+  iso,
   jobs,
   memories,
   memoriesPageOf,
@@ -23,14 +24,8 @@ import {
   timeline,
   viewer,
 } from '../../api/index.js';
-import { iso } from '../args.js';
-import type { InputMaybe, QueryResolvers, RecallFilters } from '../generated/types.js';
+import type { QueryResolvers } from '../generated/types.js';
 import { recallResult } from './recall.js';
-
-/** Recall filters with their DateTimes as ISO strings. */
-function recallFilters(filters: InputMaybe<RecallFilters>) {
-  return filters ? { ...filters, occurredAfter: iso(filters.occurredAfter), occurredBefore: iso(filters.occurredBefore) } : null;
-}
 
 /** Every root query: its arguments mapped to an operation of src/api, its result to the schema's type. */
 export const Query: QueryResolvers = {
@@ -46,7 +41,7 @@ export const Query: QueryResolvers = {
         limit: args.limit,
         tokenBudget: args.tokenBudget ?? undefined,
         asOf: iso(args.asOf),
-        filters: recallFilters(args.filters),
+        filters: args.filters,
         expand: args.expand,
         sessionId: args.sessionId,
       }),
@@ -58,7 +53,7 @@ export const Query: QueryResolvers = {
       namespace: args.namespace,
       limit: args.limit ?? 20,
       offset: args.offset ?? 0,
-      filters: recallFilters(args.filters),
+      filters: args.filters,
     });
     return { ...result, hits: result.hits.map((h) => ({ ...h, type: h.type as never })) };
   },

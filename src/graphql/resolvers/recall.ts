@@ -8,7 +8,9 @@ import type { ResolversTypes, ScoreExplain, ScoreExplainResolvers } from '../gen
 function toExplain(item: RecallItemView, bestText: number): ScoreExplain {
   const e = item.explanation;
   const relative = (leg: LegExplanation | null) => (leg ? { ...leg, raw: bestText > 0 ? leg.raw / bestText : 0 } : null);
-  return { ...e, method: e.method, keyword: relative(e.keyword), hint: relative(e.hint), rerank: e.rerank };
+  // Deprecated fields of stages that were removed read as "not applied".
+  const removed = { gravity: 1, hub: 1, recency: 1, validity: 1 };
+  return { ...e, ...removed, method: e.method, keyword: relative(e.keyword), hint: relative(e.hint), rerank: e.rerank };
 }
 
 function bestTextScore(ranked: readonly RankedCandidate[]): number {
@@ -30,7 +32,7 @@ export function recallResult(answer: RecallAnswer, explain: boolean): ResolversT
     totalTokens: answer.totalTokens,
     budgetUsed: answer.budgetUsed,
     prompt: answer.prompt,
-    boostTimedOut: answer.boostTimedOut,
+    boostTimedOut: false,
     rerankApplied: answer.rerankApplied,
     tookMs: answer.tookMs,
     transcripts: answer.transcripts,

@@ -15,7 +15,6 @@ describe('recallSettingsFromEnv', () => {
         loadConfig({
           HINTS_ENABLED: 'true',
           GRAPH_BOOST_WEIGHT: '0.25',
-          GRAPH_BOOST_TIMEOUT_MS: '800',
           RERANK_ENABLED: 'false',
           RERANK_TOP_N: '7',
         }),
@@ -23,11 +22,17 @@ describe('recallSettingsFromEnv', () => {
       ),
     ).toEqual({
       legs: { hints: true },
-      graph: { enabled: false, boostWeight: 0.25, timeoutMs: 800 },
-      rerank: { enabled: false, topN: 7, timeoutMs: 2_000 },
+      graph: { enabled: undefined, boostWeight: 0.25 },
+      rerank: { enabled: false, topN: 7 },
     });
-    const s = settingsUnder({ GRAPH_BOOST_ENABLED: 'true', RERANK_TIMEOUT_MS: '300' }, 'default');
-    expect([s.graph.enabled, s.rerank.timeoutMs]).toEqual([true, 300]);
+    const s = settingsUnder({ GRAPH_BOOST_ENABLED: 'true' }, 'default');
+    expect([s.graph.enabled, s.graph.boostWeight, s.rerank.enabled, s.rerank.topN]).toEqual([true, 0.1, true, 20]);
+  });
+
+  it('leaves the settings schema its defaults when a variable is unset, and its bounds to refuse', () => {
+    expect(settingsUnder({}, 'default')).toEqual(resolveRecallSettings('default', { legs: { hints: false } }));
+    expect(() => loadConfig({ GRAPH_BOOST_WEIGHT: '1.5' })).toThrow(/GRAPH_BOOST_WEIGHT/);
+    expect(() => loadConfig({ RERANK_TOP_N: '0' })).toThrow(/RERANK_TOP_N/);
   });
 
   it('keeps the hints leg off in every recipe unless HINTS_ENABLED', () => {

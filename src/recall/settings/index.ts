@@ -3,12 +3,9 @@ export {
   parseRecallSettings,
   recallSettingsSchema,
   type DeepPartial,
-  type FusionMethod,
-  type KeywordNormalization,
-  type MissingLegPolicy,
   type RecallSettings,
   type RecallSettingsOverrides,
-} from '../../config/index.js';
+} from './schema.js';
 export {
   isRecallRecipeName,
   RECALL_RECIPE_NAMES,

@@ -15,16 +15,10 @@ describe('resolveRecallSettings', () => {
       entityWeight: 0.2,
     });
     expect(s.overFetchFactor).toBe(4);
-    expect(s.graph).toEqual({ enabled: false, boostWeight: 0.1, timeoutMs: 500, maxEntities: 20, maxNeighbours: 50, maxMemories: 200 });
-    expect(s.dampening).toEqual({
-      gravity: { enabled: false, penalty: 0.5, minScore: 0.3, formula: 'flat' },
-      hub: { enabled: false, percentile: 0.9, penalty: 0.7 },
-      resolution: { enabled: true, boost: 1.2, minContentChars: 50 },
-    });
-    expect(s.recency).toEqual({ enabled: false, halfLifeDays: 30, weight: 0.3 });
+    expect(s.graph).toEqual({ enabled: false, boostWeight: 0.1, maxEntities: 20, maxNeighbours: 50, maxMemories: 200 });
+    expect(s.resolution).toEqual({ enabled: true, boost: 1.2, minContentChars: 50 });
     expect(s.importance).toEqual({ enabled: true, weight: 0.2 });
-    expect(s.rerank).toEqual({ enabled: true, topN: 20, timeoutMs: 2000, scoreWeight: 0.7, similarityWeight: 0.3 });
-    expect(s.learnedRank).toEqual({ enabled: false, topN: 50 });
+    expect(s.rerank).toEqual({ enabled: true, topN: 20, scoreWeight: 0.7, similarityWeight: 0.3 });
     expect(s.filters).toEqual({ minImportance: 0 });
     expect(s.budget).toEqual({ tokenBudget: 2000, limit: 10, maxLimit: 100, priorityTypes: ['procedural', 'preference'] });
   });
@@ -35,24 +29,23 @@ describe('resolveRecallSettings', () => {
       const s = resolveRecallSettings(name);
       expect(s.graph.enabled).toBe(false);
       expect(s.rerank.enabled).toBe(false);
-      expect(s.recency.enabled).toBe(false);
       expect(s.importance.enabled).toBe(false);
-      expect([s.dampening.gravity.enabled, s.dampening.hub.enabled, s.dampening.resolution.enabled]).toEqual([false, false, false]);
+      expect(s.resolution.enabled).toBe(false);
     }
     expect(resolveRecallSettings('vectorOnly').legs).toEqual({ vector: true, keyword: false, hints: false, entity: false });
     expect(resolveRecallSettings('keywordOnly').legs).toEqual({ vector: false, keyword: true, hints: false, entity: false });
     const fast = resolveRecallSettings('fast');
-    expect([fast.graph.enabled, fast.rerank.enabled, fast.dampening.gravity.enabled]).toEqual([false, false, false]);
+    expect([fast.graph.enabled, fast.rerank.enabled, fast.resolution.enabled]).toEqual([false, false, true]);
   });
 
   it('deep-merges overrides without touching siblings or the preset', () => {
     const s = resolveRecallSettings('fast', {
       fusion: { method: 'rrf' },
-      dampening: { hub: { penalty: 0.5 } },
+      resolution: { boost: 1.5 },
       budget: { tokenBudget: null },
     });
     expect(s.fusion).toMatchObject({ method: 'rrf', alpha: 0.3, rrfK: 60 });
-    expect(s.dampening.hub).toEqual({ enabled: false, percentile: 0.9, penalty: 0.5 });
+    expect(s.resolution).toEqual({ enabled: true, boost: 1.5, minContentChars: 50 });
     expect(s.budget.tokenBudget).toBeNull();
     expect(s.rerank.enabled).toBe(false);
     s.fusion.alpha = 0;
@@ -69,9 +62,9 @@ describe('resolveRecallSettings', () => {
       () => resolveRecallSettings('default', { fusion: { method: 'sum' as never } }),
       () => resolveRecallSettings('default', { budget: { limit: 101 } }),
       () => resolveRecallSettings('default', { budget: { limit: 0 } }),
-      () => resolveRecallSettings('default', { rerank: { timeoutMs: Number.NaN } }),
+      () => resolveRecallSettings('default', { rerank: { scoreWeight: Number.NaN } }),
       () => resolveRecallSettings('default', { graph: { enabled: 'yes' as never } }),
-      () => resolveRecallSettings('default', { dampening: null as never }),
+      () => resolveRecallSettings('default', { resolution: null as never }),
       () => resolveRecallSettings('default', { legs: { vector: false, keyword: false, hints: false } }),
     ];
     for (const run of cases) {
@@ -86,18 +79,11 @@ describe('recipes', () => {
   /** Every adjustment off, as the benchmark baselines have it. */
   const plain = {
     graph: { ...DEFAULTS.graph, enabled: false },
-    dampening: {
-      gravity: { ...DEFAULTS.dampening.gravity, enabled: false },
-      hub: { ...DEFAULTS.dampening.hub, enabled: false },
-      resolution: { ...DEFAULTS.dampening.resolution, enabled: false },
-    },
-    recency: { ...DEFAULTS.recency, enabled: false },
+    resolution: { ...DEFAULTS.resolution, enabled: false },
     importance: { ...DEFAULTS.importance, enabled: false },
-    validity: { ...DEFAULTS.validity, enabled: false },
     time: { ...DEFAULTS.time, enabled: false },
     context: { ...DEFAULTS.context, enabled: false },
     rerank: { ...DEFAULTS.rerank, enabled: false },
-    learnedRank: { ...DEFAULTS.learnedRank, enabled: false },
   };
 
   it.each([
@@ -122,7 +108,7 @@ describe('recipes', () => {
       { graph: { enabled: true, boostWeight: 0.2 } },
       { graph: { boostWeight: 0.3 }, legs: { entity: undefined } },
     );
-    expect(s.graph).toMatchObject({ enabled: true, boostWeight: 0.3, timeoutMs: 500 });
+    expect(s.graph).toMatchObject({ enabled: true, boostWeight: 0.3, maxEntities: 20 });
     expect(s.legs.entity).toBe(false);
   });
 

@@ -1,17 +1,14 @@
-import { parseRecallSettings, type RecallSettings, type RecallSettingsOverrides } from '../../config/index.js';
+import { parseRecallSettings, type RecallSettings, type RecallSettingsOverrides } from './schema.js';
 import { ValidationError } from '../../errors.js';
 
 /** Every ranking adjustment off: a leg's own order, for the benchmark baselines. */
 const PLAIN_RANKING: RecallSettingsOverrides = {
   graph: { enabled: false },
-  dampening: { gravity: { enabled: false }, hub: { enabled: false }, resolution: { enabled: false } },
-  recency: { enabled: false },
+  resolution: { enabled: false },
   importance: { enabled: false },
-  validity: { enabled: false },
   time: { enabled: false },
   context: { enabled: false },
   rerank: { enabled: false },
-  learnedRank: { enabled: false },
 };
 
 /**
