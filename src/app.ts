@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AccessPolicy } from './auth.js';
-import type { Config } from './config/index.js';
+import { DEFAULT_ACCESS_MAX_PENDING, type Config } from './config/index.js';
 import { MnemographError } from './errors.js';
 import { createDriver, Executor, migrate, schemaVersion, warmUpIndexes } from './db/index.js';
 import { createEmbedder, type Embedder } from './embedding/index.js';
@@ -92,7 +92,7 @@ export function createServices(config: Config, logger: Logger, options: AppOptio
   const remember = new RememberService(executor, embedder, rememberSettings, logger.child({ component: 'remember' }));
   const accessTracker = new AccessTracker(
     executor,
-    { flushMs: config.ACCESS_FLUSH_MS, maxPending: config.ACCESS_MAX_PENDING },
+    { flushMs: config.ACCESS_FLUSH_MS, maxPending: DEFAULT_ACCESS_MAX_PENDING },
     logger.child({ component: 'access' }),
   );
   accessTracker.start();

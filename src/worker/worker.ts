@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Config } from '../config/index.js';
+import { DEFAULT_CLASSIFY_BATCH_SIZE, type Config } from '../config/index.js';
 import { ConsistencyScope, withConsistency } from '../consistency/index.js';
 import { MnemographError } from '../errors.js';
 import type { Executor } from '../db/index.js';
@@ -44,10 +44,8 @@ export type WorkerConfig = Pick<
   | 'MIN_FACT_CONFIDENCE'
   | 'DEDUP_LLM_ENABLED'
   | 'CLASSIFY_LLM_ENABLED'
-  | 'CLASSIFY_BATCH_SIZE'
   | 'WORKER_MAX_ATTEMPTS'
   | 'SEMANTIC_CONTRADICTION_ENABLED'
-  | 'SEMANTIC_CONTRADICTION_TIMEOUT_MS'
   | 'WORKER_ENABLED'
   | 'WORKER_POLL_MS'
   | 'WORKER_LEASE_TIMEOUT_MS'
@@ -207,12 +205,12 @@ function createHandlers(deps: WorkerDeps, provider: LlmProvider, mode: PipelineM
           mode,
           llmTimeoutMs,
           minFactConfidence: config.MIN_FACT_CONFIDENCE,
-          semantic: { enabled: config.SEMANTIC_CONTRADICTION_ENABLED, timeoutMs: config.SEMANTIC_CONTRADICTION_TIMEOUT_MS },
+          semantic: { enabled: config.SEMANTIC_CONTRADICTION_ENABLED, timeoutMs: config.EXTRACTION_TIMEOUT_MS },
           classify: { enabled: config.CLASSIFY_LLM_ENABLED, maxAttempts: config.WORKER_MAX_ATTEMPTS },
         },
       }),
       createHintsHandler({ executor, provider, timeoutMs: llmTimeoutMs, maxHints: config.HINTS_MAX }),
-      createClassifyHandler({ executor, provider, settings: { llmTimeoutMs, batchSize: config.CLASSIFY_BATCH_SIZE } }),
+      createClassifyHandler({ executor, provider, settings: { llmTimeoutMs, batchSize: DEFAULT_CLASSIFY_BATCH_SIZE } }),
       createCompressHandler({ executor, provider, writer: deps.remember, settings: { llmTimeoutMs } }),
       createDedupHandler({
         executor,
