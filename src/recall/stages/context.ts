@@ -7,7 +7,7 @@ import { byScoreThenId, usableSimilarity } from './rank.js';
 import type { RankedStage } from './stage.js';
 
 export const contextSettings = section({
-  enabled: flag().default(true),
+  enabled: flag().default(true).describe('context stage: session neighbours of the top results gain part of their score'),
   weight: fraction()
     .default(0.5)
     .describe("share of an anchor's score given to its session neighbours (chosen on both dev sets, docs/recall-quality.md)"),
