@@ -6,7 +6,7 @@ import { AutoModel, AutoTokenizer, type PreTrainedModel, type PreTrainedTokenize
 
 import { isMnemographError } from '../errors.js';
 import { configureModelSource } from './model-files.js';
-import { meanPoolNormalized } from './pooling.js';
+import { clsPoolNormalized, meanPoolNormalized } from './pooling.js';
 import { restoreEndToken } from './truncation.js';
 import type { EmbedRequest, WorkerMessage, WorkerSettings } from './worker-protocol.js';
 
@@ -36,7 +36,7 @@ async function load(): Promise<Model> {
   return { tokenizer, model, width, endId };
 }
 
-/** Token ids → last hidden state → mean pooled, normalized vectors, flat. */
+/** Token ids → last hidden state → pooled (mean or [CLS], as the model wants), normalized vectors, flat. */
 async function runModel({ tokenizer, model, endId }: Model, texts: string[]): Promise<{ width: number; data: Float32Array }> {
   const inputs = tokenizer(texts, { padding: true, truncation: true, max_length: settings.maxSequenceTokens });
   const { input_ids: ids, attention_mask: maskTensor } = inputs as { input_ids: Tensor; attention_mask: Tensor };
@@ -44,7 +44,10 @@ async function runModel({ tokenizer, model, endId }: Model, texts: string[]): Pr
   if (endId !== undefined) restoreEndToken(ids.data as BigInt64Array, mask, ids.dims[0]!, ids.dims[1]!, endId);
   const { last_hidden_state: hidden } = (await model(inputs)) as { last_hidden_state: Tensor };
   const [batch, tokens, width] = hidden.dims as [number, number, number];
-  const data = meanPoolNormalized(hidden.data as Float32Array, mask, batch, tokens, width);
+  const data =
+    settings.pooling === 'cls'
+      ? clsPoolNormalized(hidden.data as Float32Array, batch, tokens, width)
+      : meanPoolNormalized(hidden.data as Float32Array, mask, batch, tokens, width);
   hidden.dispose();
   return { width, data };
 }
