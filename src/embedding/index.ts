@@ -8,4 +8,12 @@ export {
   createEmbedder,
   type EmbedderOptions,
 } from './embedder.js';
-export { E5_MODEL_NAME, type EmbedPurpose, MINILM_MODEL_NAME, type ModelProfile, profileFor } from './model-profiles.js';
+export {
+  BGE_MODEL_NAME,
+  E5_MODEL_NAME,
+  E5_V2_MODEL_NAME,
+  type EmbedPurpose,
+  MINILM_MODEL_NAME,
+  type ModelProfile,
+  profileFor,
+} from './model-profiles.js';
