@@ -46,52 +46,10 @@ export type Retrieved = Record<LegName, LegHit[]> & { graph: ReadonlyMap<string,
  * fails); a failed entity lookup empties the entity leg and the boost; a failed boost is no boost.
  */
 export async function retrieve(run: RecallRun, settings: RetrieveSettings, pass: RetrievePass): Promise<Retrieved> {
-  const { timer, executor, logger, query, namespace, vector } = run;
-  const token = namespaceToken(namespace);
-  const { includeDeleted } = run.include;
-  const fullText: FullTextLegOptions = {
-    namespaceToken: token,
-    luceneQuery: toLuceneQuery(query),
-    limit: pass.fetch,
-    includeDeleted,
-    scope: pass.scope,
-    scopeBound: SCOPED_KEYWORD_BOUND,
-  };
-  const named: Promise<QueryEntity[] | Error> =
-    settings.graph.enabled || settings.legs.entity
-      ? timer
-          .run('entities', () =>
-            queryEntities(executor, {
-              namespaceToken: token,
-              tokens: queryTokens(query).filter((t) => t.length >= 2),
-              maxEntities: settings.graph.maxEntities,
-            }),
-          )
-          .catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))))
-      : Promise.resolve([]);
-  const entities = async () => {
-    const found = await named;
-    if (found instanceof Error) throw found;
-    return found;
-  };
-
-  const LEGS: Array<{ name: LegName; on: boolean; run: () => Promise<LegHit[]> }> = [
-    {
-      name: 'vector',
-      on: settings.legs.vector && vector !== null,
-      run: () => vectorLeg(executor, { namespace, vector: vector!, limit: pass.fetch, includeDeleted, scope: pass.scope }),
-    },
-    { name: 'keyword', on: settings.legs.keyword, run: () => keywordLeg(executor, fullText) },
-    { name: 'hints', on: settings.legs.hints, run: () => hintLeg(executor, fullText) },
-    {
-      name: 'entity',
-      on: settings.legs.entity,
-      run: async () =>
-        entityLeg(executor, { entities: await entities(), limit: pass.fetch, ...settings.entityLeg, includeDeleted, scope: pass.scope }),
-    },
-  ];
+  const { timer, logger } = run;
+  const named = questionEntities(run, settings);
   const failures: unknown[] = [];
-  const running = LEGS.filter((leg) => leg.on);
+  const running = legsOf(run, settings, pass, named).filter((leg) => leg.on);
   const legHits = Promise.all(
     running.map((leg) =>
       timer.run(leg.name, leg.run).catch((error: unknown) => {
@@ -106,7 +64,7 @@ export async function retrieve(run: RecallRun, settings: RetrieveSettings, pass:
         found instanceof Error
           ? { strengths: new Map<string, number>(), error: found.message }
           : timer.run('boost', () =>
-              graphBoost(executor, {
+              graphBoost(run.executor, {
                 entities: found,
                 maxNeighbours: settings.graph.maxNeighbours,
                 maxMemories: settings.graph.maxMemories,
@@ -125,4 +83,57 @@ export async function retrieve(run: RecallRun, settings: RetrieveSettings, pass:
     entity: byLeg.get('entity') ?? [],
     graph: boosted?.strengths ?? new Map<string, number>(),
   };
+}
+
+/** The entities the question names, once, for the entity leg and the boost; an Error when the lookup failed. */
+function questionEntities(run: RecallRun, settings: RetrieveSettings): Promise<QueryEntity[] | Error> {
+  if (!settings.graph.enabled && !settings.legs.entity) return Promise.resolve([]);
+  return run.timer
+    .run('entities', () =>
+      queryEntities(run.executor, {
+        namespaceToken: namespaceToken(run.namespace),
+        tokens: queryTokens(run.query).filter((t) => t.length >= 2),
+        maxEntities: settings.graph.maxEntities,
+      }),
+    )
+    .catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+}
+
+/** The legs, in order, each with whether this request runs it. */
+function legsOf(
+  run: RecallRun,
+  settings: RetrieveSettings,
+  pass: RetrievePass,
+  named: Promise<QueryEntity[] | Error>,
+): Array<{ name: LegName; on: boolean; run: () => Promise<LegHit[]> }> {
+  const { executor, namespace, vector } = run;
+  const { includeDeleted } = run.include;
+  const fullText: FullTextLegOptions = {
+    namespaceToken: namespaceToken(namespace),
+    luceneQuery: toLuceneQuery(run.query),
+    limit: pass.fetch,
+    includeDeleted,
+    scope: pass.scope,
+    scopeBound: SCOPED_KEYWORD_BOUND,
+  };
+  const entities = async () => {
+    const found = await named;
+    if (found instanceof Error) throw found;
+    return found;
+  };
+  return [
+    {
+      name: 'vector',
+      on: settings.legs.vector && vector !== null,
+      run: () => vectorLeg(executor, { namespace, vector: vector!, limit: pass.fetch, includeDeleted, scope: pass.scope }),
+    },
+    { name: 'keyword', on: settings.legs.keyword, run: () => keywordLeg(executor, fullText) },
+    { name: 'hints', on: settings.legs.hints, run: () => hintLeg(executor, fullText) },
+    {
+      name: 'entity',
+      on: settings.legs.entity,
+      run: async () =>
+        entityLeg(executor, { entities: await entities(), limit: pass.fetch, ...settings.entityLeg, includeDeleted, scope: pass.scope }),
+    },
+  ];
 }
