@@ -82,6 +82,26 @@ export const configSchema = z.object({
   CLASSIFY_BATCH_SIZE: int(1, 50).default(20),
   OLLAMA_HOST: z.string().url().default(d.DEFAULT_OLLAMA_HOST),
   OLLAMA_MODEL: z.string().min(1).default(d.DEFAULT_OLLAMA_MODEL),
+  /** The deep path's model servers in order (comma-separated): the first answers, the next stand in while it is unavailable (docs/model-servers.md). */
+  LLM_PROVIDER: z
+    .string()
+    .default('ollama')
+    .transform((s) =>
+      s
+        .split(',')
+        .map((name) => name.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.enum(['ollama', 'openai', 'anthropic', 'claude-code'])).min(1)),
+  /** The model of every provider but Ollama (OLLAMA_MODEL); each provider's default when absent. */
+  LLM_MODEL: z.string().min(1).optional(),
+  /** The names the official SDKs read. Keys are secrets: never logged, stored or reported. */
+  OPENAI_BASE_URL: z.string().url().optional(),
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  ANTHROPIC_BASE_URL: z.string().url().optional(),
+  ANTHROPIC_API_KEY: z.string().min(1).optional(),
+  /** The Claude Code executable (`claude` on PATH when absent). */
+  LLM_CLAUDE_CODE_BIN: z.string().min(1).optional(),
   EXTRACTION_TIMEOUT_MS: int(5_000, 300_000).default(d.DEFAULT_EXTRACTION_TIMEOUT_MS),
   MIN_FACT_CONFIDENCE: fraction.default(d.DEFAULT_MIN_FACT_CONFIDENCE),
   WORKER_ENABLED: bool.default(true),
