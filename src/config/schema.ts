@@ -134,6 +134,37 @@ export const configSchema = z.object({
     .describe("The worker classifies an entity's attributes into aspects with the LLM; the rules stay the fallback."),
   OLLAMA_HOST: z.string().url().default(d.DEFAULT_OLLAMA_HOST).describe('Ollama server of the deep path.'),
   OLLAMA_MODEL: z.string().min(1).default(d.DEFAULT_OLLAMA_MODEL).describe('Ollama model of the deep path.'),
+  LLM_PROVIDER: z
+    .string()
+    .default('ollama')
+    .transform((s) =>
+      s
+        .split(',')
+        .map((name) => name.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.enum(['ollama', 'openai', 'anthropic', 'claude-code'])).min(1))
+    .describe(
+      "The deep path's model servers in order, comma-separated (ollama, openai, anthropic, claude-code): the first answers, the next stand in while it is unavailable (docs/model-servers.md).",
+    ),
+  LLM_MODEL: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("The model of every provider but Ollama (which reads OLLAMA_MODEL); unset: each provider's default."),
+  OPENAI_BASE_URL: z
+    .string()
+    .url()
+    .optional()
+    .describe("An OpenAI-compatible server (vLLM, llama.cpp, LM Studio, a hosted endpoint); unset: the OpenAI SDK's default."),
+  OPENAI_API_KEY: z.string().min(1).optional().describe('Key of the OpenAI-compatible server; a secret: never logged, stored or reported.'),
+  ANTHROPIC_BASE_URL: z.string().url().optional().describe("Anthropic's API endpoint; unset: the SDK's default."),
+  ANTHROPIC_API_KEY: z.string().min(1).optional().describe('Anthropic API key; a secret: never logged, stored or reported.'),
+  LLM_CLAUDE_CODE_BIN: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('The Claude Code executable for the claude-code provider; unset: claude on PATH.'),
   EXTRACTION_TIMEOUT_MS: int(5_000, 300_000)
     .default(d.DEFAULT_EXTRACTION_TIMEOUT_MS)
     .describe('Time one LLM call of the deep path may take (the semantic contradiction check included).'),

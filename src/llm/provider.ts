@@ -51,10 +51,20 @@ export class LlmHttpError extends LlmError {
     model: string,
   ) {
     super(`LLM server returned HTTP ${status} for model ${model}: ${redactStored(body.slice(0, MAX_ERROR_BODY_CHARS)).slice(0, 200)}`, {
-      details: { status, model },
+      details: { status, model, reason: httpReason(status) },
       retriable: status >= 500 || status === 429 || status === 404,
     });
   }
+}
+
+/** What a refused call's status means, for the job's error and the logs (the status alone says it to few). */
+function httpReason(status: number): string {
+  if (status === 401) return 'unauthorized';
+  if (status === 403) return 'forbidden';
+  if (status === 429) return 'rate_limited';
+  if (status === 404) return 'model_not_found';
+  if (status >= 500) return 'server_error';
+  return 'bad_request';
 }
 
 /** The output was not the JSON we asked for. Not retriable: the caller records a warning. */

@@ -13,7 +13,7 @@ import {
   type MemoryUpdater,
   type PipelineMode,
 } from '../deep/index.js';
-import { emptyUsage, isLlmError, meterUsage, OllamaProvider, type LlmProvider, type LlmUsage } from '../llm/index.js';
+import { createLlmProvider, emptyUsage, isLlmError, meterUsage, type LlmProvider, type LlmUsage } from '../llm/index.js';
 import type { Logger } from '../logger.js';
 import type { TextEmbedder } from '../write/index.js';
 import { tickDelayMs } from './backoff.js';
@@ -40,6 +40,13 @@ export type WorkerConfig = Pick<
   | 'HINTS_MAX'
   | 'OLLAMA_HOST'
   | 'OLLAMA_MODEL'
+  | 'LLM_PROVIDER'
+  | 'LLM_MODEL'
+  | 'OPENAI_BASE_URL'
+  | 'OPENAI_API_KEY'
+  | 'ANTHROPIC_BASE_URL'
+  | 'ANTHROPIC_API_KEY'
+  | 'LLM_CLAUDE_CODE_BIN'
   | 'EXTRACTION_TIMEOUT_MS'
   | 'MIN_FACT_CONFIDENCE'
   | 'DEDUP_LLM_ENABLED'
@@ -61,7 +68,7 @@ export interface WorkerDeps {
   update?: MemoryUpdater;
   config: WorkerConfig;
   logger: Logger;
-  /** Defaults to Ollama at OLLAMA_HOST with OLLAMA_MODEL. */
+  /** Defaults to LLM_PROVIDER's provider or chain (Ollama at OLLAMA_HOST with OLLAMA_MODEL alone by default). */
   provider?: LlmProvider;
   /** Lease only jobs of these namespaces (per-tenant workers, isolated tests); all when absent. */
   namespaces?: readonly string[];
@@ -97,7 +104,7 @@ export function createWorker(deps: WorkerDeps): Worker {
   const workerId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const logger = deps.logger.child({ component: 'worker', workerId });
   const mode = pipelineMode(config);
-  const provider = deps.provider ?? new OllamaProvider({ host: config.OLLAMA_HOST, model: config.OLLAMA_MODEL });
+  const provider = deps.provider ?? createLlmProvider(config);
   const handlers = createHandlers(deps, provider, mode, logger);
   const kinds = leasedKinds(config, mode);
   const counters: Counters = { processed: 0, failed: 0, lastTickAt: null, llmAvailable: false };

@@ -6,7 +6,7 @@ import { cleanNamespace, testServices, uniqueNamespace } from '../support/servic
 
 const CREATE_JOB = `
 CREATE (m:Memory {id: $memoryId, namespace: $namespace, content: 'job target', name: 'job target', createdAt: $at})
-CREATE (:Job {id: $id, namespace: $namespace, kind: 'extract', status: 'pending', attempts: 0, maxAttempts: 3,
+CREATE (:Job {id: $id, namespace: $namespace, kind: 'extract', status: 'pending', turn: 0, attempts: 0, maxAttempts: 3,
   availableAt: $at, createdAt: $at, updatedAt: $at, name: 'extract'})-[:FOR]->(m)`;
 
 /** Queue times come from the database's clock: a replica whose own clock is off changes nothing. */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Services } from '../../src/app.js';
 import { ValidationError, NotFoundError } from '../../src/errors.js';
+import { enqueue, type JobInput } from '../../src/db/index.js';
 import {
   completeJob,
   extendLease,
@@ -17,7 +18,7 @@ import { beforeEach, describe, expect, it } from '../support/fixture.js';
 const CREATE_JOBS = `
 UNWIND $jobs AS j
 CREATE (m:Memory {id: j.memoryId, namespace: $namespace, content: 'job target', name: 'job target', createdAt: j.createdAt})
-CREATE (job:Job {id: j.id, namespace: $namespace, kind: j.kind, status: 'pending', attempts: 0, maxAttempts: $maxAttempts,
+CREATE (job:Job {id: j.id, namespace: $namespace, kind: j.kind, status: 'pending', turn: 0, attempts: 0, maxAttempts: $maxAttempts,
   availableAt: j.createdAt, createdAt: j.createdAt, updatedAt: j.createdAt, name: j.kind})-[:FOR]->(m)`;
 
 describe('job queue operations on the real Neo4j', () => {
@@ -57,6 +58,36 @@ describe('job queue operations on the real Neo4j', () => {
       expect(claimed.map((j) => j!.id).sort()).toEqual([...ids].sort());
       claimed.forEach((job, i) => expect(job).toMatchObject({ status: 'leased', attempts: 1, leaseOwner: owners[i] }));
     }
+  });
+
+  it('takes turns across namespaces: two new jobs of one namespace behind 60 pending of another are leased within the first few', async () => {
+    const [busy, quiet] = [fresh('backlog'), fresh('newcomer')];
+    const job = (namespace: string): JobInput => ({ id: randomUUID(), kind: 'hints', namespace, name: 'hints', maxAttempts: 3 });
+    const queue = (jobs: JobInput[]) => services.executor.writeTx('test.enqueue', (tx) => enqueue(tx, jobs, new Date().toISOString()));
+    // The backlog arrives as an import does (batches), then the newcomer's two memories, one call each.
+    for (let batch = 0; batch < 6; batch += 1) await queue(Array.from({ length: 10 }, () => job(busy)));
+    const newcomer = [job(quiet), job(quiet)];
+    for (const one of newcomer) await queue([one]);
+    const leased: string[] = [];
+    for (let i = 0; i < 6; i += 1) {
+      const got = await leaseJob(services.executor, 'w', ['hints'], { namespaces: [busy, quiet] });
+      leased.push(got!.namespace === quiet ? got!.id : 'backlog');
+    }
+    // Both of the newcomer's jobs within the first four leases, and the backlog keeps draining between them.
+    expect(
+      leased
+        .slice(0, 4)
+        .filter((id) => id !== 'backlog')
+        .sort(),
+    ).toEqual(newcomer.map((j) => j.id).sort());
+    expect(leased.filter((id) => id === 'backlog').length).toBe(4);
+    // Oldest first, the backlog's 60 would have gone before either.
+    const [row] = await services.executor.read<{ pending: number }>(
+      'test',
+      `MATCH (j:Job {namespace: $busy, status: 'pending'}) RETURN count(j) AS pending`,
+      { busy },
+    );
+    expect(row!.pending).toBe(56);
   });
 
   it('more claimers than jobs: each job leased exactly once, the rest get null', async () => {

@@ -11,19 +11,23 @@ export const LEASE_WINDOW = 10;
 // so a busy namespace's backlog does not starve the others).
 const NOT_BUSY = `NOT EXISTS { MATCH (o:Job {namespace: j.namespace, status: 'leased'}) WHERE o.kind = $serialized }`;
 
+// Jobs are taken in turn order (enqueue.ts gives each its place in its namespace's round), so a
+// namespace with a backlog and one with new work take turns; within a turn, the oldest first.
+// The turn index is read in order and stops after the window (the planner, left alone, would
+// read every runnable job by availableAt and sort them).
 // A write lock is taken on each job of the window (oldest first, so every claimer locks in the
 // same order), THEN its status is read again: a claimer that waited for another's lock sees that
 // job leased and takes the next one. Read committed alone would let two claimers lease one job.
 export const PICK_JOB = `
-MATCH (j:Job)
-WHERE j.status = 'pending' AND j.availableAt <= $now AND j.kind IN $kinds
+MATCH (j:Job) USING INDEX j:Job(status, turn)
+WHERE j.status = 'pending' AND j.turn >= 0 AND j.availableAt <= $now AND j.kind IN $kinds
   AND ($namespaces IS NULL OR j.namespace IN $namespaces)
   AND (j.kind <> $serialized OR ${NOT_BUSY})
-WITH j ORDER BY j.availableAt, j.createdAt, j.id LIMIT toInteger($window)
+WITH j ORDER BY j.turn, j.availableAt, j.createdAt, j.id LIMIT toInteger($window)
 SET j._lock = true
 REMOVE j._lock
 WITH j WHERE j.status = 'pending'
-WITH j ORDER BY j.availableAt, j.createdAt, j.id LIMIT 1
+WITH j ORDER BY j.turn, j.availableAt, j.createdAt, j.id LIMIT 1
 RETURN j.id AS id, j.kind AS kind, j.namespace AS namespace`;
 
 const LEASE = `
@@ -55,7 +59,8 @@ export interface LeaseOptions {
 }
 
 /**
- * Claims the oldest runnable pending job of these kinds for `owner`, or null when there is none.
+ * Claims a runnable pending job of these kinds for `owner`, or null when there is none: round-robin
+ * across namespaces (the oldest job of the namespace served least recently).
  * At most one extract job per namespace is leased at a time, across every replica's workers.
  */
 export async function leaseJob(

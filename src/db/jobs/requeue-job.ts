@@ -12,7 +12,7 @@ WITH j, j.status AS before,
 CALL (j, before, open) {
   WITH j, before, open WHERE before IN ['dead', 'completed'] AND coalesce(open, 0) = 0
   SET j.status = 'pending', j.attempts = 0, j.availableAt = $now, j.updatedAt = $now, j.error = null,
-      j.leaseOwner = null, j.leasedAt = null, j.requeuedAt = $now
+      j.leaseOwner = null, j.leasedAt = null, j.requeuedAt = $now, j.turn = coalesce(j.turn, 0)
 }
 WITH j, before, open
 OPTIONAL MATCH (j)-[:FOR]->(m:Memory)

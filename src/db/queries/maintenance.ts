@@ -37,7 +37,8 @@ RETURN count(*) AS total, count(CASE WHEN state = 'ONLINE' THEN 1 END) AS online
 export const MAINTENANCE_REQUEUE_DEAD = `
 MATCH (j:Job) WHERE j.status = 'dead' AND ${SCOPE('j')}
 WITH j LIMIT $limit
-SET j.status = 'pending', j.attempts = 0, j.availableAt = $now, j.updatedAt = $now, j.requeuedBy = 'maintenance'
+SET j.status = 'pending', j.attempts = 0, j.availableAt = $now, j.updatedAt = $now, j.requeuedBy = 'maintenance',
+    j.turn = coalesce(j.turn, 0)
 RETURN count(j) AS n`;
 
 export const MAINTENANCE_RELEASE_STALE = `

@@ -1,0 +1,84 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startFakeOllama, type FakeOllama } from '../../test/support/fake-ollama.js';
+import { startFakeOpenAi, type FakeOpenAi } from '../../test/support/fake-openai.js';
+import { createLlmProvider } from './create-provider.js';
+import { FallbackProvider } from './fallback-provider.js';
+import { OllamaProvider } from './ollama-provider.js';
+import { LlmHttpError } from './provider.js';
+
+const SCHEMA = { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] };
+
+describe('the provider chain (LLM_PROVIDER=ollama,openai)', () => {
+  let ollama: FakeOllama;
+  let openai: FakeOpenAi;
+  let chain: FallbackProvider;
+  beforeEach(async () => {
+    ollama = await startFakeOllama({ models: ['qwen3:4b'] });
+    openai = await startFakeOpenAi();
+    chain = createLlmProvider({
+      LLM_PROVIDER: ['ollama', 'openai'],
+      OLLAMA_HOST: ollama.url,
+      OLLAMA_MODEL: 'qwen3:4b',
+      OPENAI_BASE_URL: openai.url,
+      OPENAI_API_KEY: openai.apiKey,
+      LLM_MODEL: 'gpt-4o-mini',
+    }) as FallbackProvider;
+  });
+  afterEach(async () => {
+    await ollama.close();
+    await openai.close();
+  });
+
+  it('the first provider answers while it can; the model it used is recorded', async () => {
+    expect(chain).toBeInstanceOf(FallbackProvider);
+    ollama.enqueue('{"ok":true}');
+    await expect(chain.generate('p', { timeoutMs: 2_000, format: SCHEMA })).resolves.toBe('{"ok":true}');
+    expect(chain.model).toBe('qwen3:4b');
+    expect(openai.requests).toHaveLength(0);
+  });
+
+  it('Ollama down (connection refused): OpenAI answers, and the chain says so', async () => {
+    await ollama.close();
+    openai.enqueue('{"ok":false}');
+    await expect(chain.generate('p', { timeoutMs: 2_000, format: SCHEMA })).resolves.toBe('{"ok":false}');
+    expect(chain.model).toBe('openai:gpt-4o-mini');
+    expect(openai.requests).toHaveLength(1);
+    ollama = await startFakeOllama(); // afterEach closes something
+  });
+
+  it('a 5xx or a timeout of the first provider moves on, inside the one deadline', async () => {
+    ollama.enqueue({ status: 500, error: 'llama runner process has terminated' }, { text: '{}', delayMs: 5_000 });
+    openai.enqueue('{"ok":true}', '{"ok":true}');
+    await expect(chain.generate('p', { timeoutMs: 2_000, format: SCHEMA })).resolves.toBe('{"ok":true}');
+    const started = Date.now();
+    // Ollama takes the whole deadline: nothing is left for OpenAI, and the call ends on time.
+    await expect(chain.generate('p', { timeoutMs: 300, format: SCHEMA })).rejects.toThrow(/timed out/);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(openai.requests).toHaveLength(1);
+  });
+
+  it('never falls back on an answer: a refusal of the request itself is final', async () => {
+    ollama.enqueue({ status: 400, error: 'invalid format: expected "json" or a valid JSON schema' });
+    const error = await chain.generate('p', { timeoutMs: 2_000, format: SCHEMA }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LlmHttpError);
+    expect((error as LlmHttpError).status).toBe(400);
+    expect(openai.requests).toHaveLength(0);
+    expect(chain.model).toBe('qwen3:4b');
+  });
+
+  it('is available while any provider is, and reports each one (never a key)', async () => {
+    await ollama.close();
+    await expect(chain.available()).resolves.toBe(true);
+    const report = await chain.reachability();
+    expect(report).toEqual([
+      { name: 'ollama', model: 'qwen3:4b', available: false },
+      { name: 'openai', model: 'gpt-4o-mini', available: true },
+    ]);
+    expect(JSON.stringify(report)).not.toContain(openai.apiKey);
+    ollama = await startFakeOllama();
+  });
+
+  it('one provider alone is used as it is, Ollama by default', () => {
+    expect(createLlmProvider({ OLLAMA_HOST: ollama.url, OLLAMA_MODEL: 'qwen3:4b' })).toBeInstanceOf(OllamaProvider);
+  });
+});
