@@ -1,4 +1,5 @@
 export { createWorker, STALE_LEASE_REAPER_MS, type Worker, type WorkerConfig, type WorkerDeps, type WorkerState } from './worker.js';
+export { PipelineService } from './pipeline-service.js';
 export { tickDelayMs } from './backoff.js';
 export type { JobHandler } from './handlers/types.js';
 // The queue operations live in src/db/jobs/; passed on for the callers that reach the queue through the worker.
