@@ -1,7 +1,8 @@
 /**
  * The house rules, checked in `npm test` (`npm run check:deps`):
  * - arrows run down: a layer imports only layers below it (LAYERS, top first);
- * - another folder is used through its index.ts, never its files;
+ * - another folder is used through its index.ts, never its files (and the index exports only what
+ *   production code in other folders imports: test/structure/faces.test.ts);
  * - no import cycles between files;
  * - Cypher's one home is src/db/ (test/structure.test.ts);
  * - the transports (graphql/, mcp/, http/) stand side by side on one floor: none imports another,

@@ -7,10 +7,8 @@ import { aliasAttributes, extractAttributes, type ExtractedAttribute } from './e
 import { extractEntities, type ExtractedEntity } from './extract-entities.js';
 
 export { isDecisionContent } from './decision-patterns.js';
-export type { AttributeKind, ExtractedAttribute } from './extract-attributes.js';
-export type { EntitySignal, EntityStrength, EntityType, ExtractedEntity } from './extract-entities.js';
 
-export interface LinkOptions {
+interface LinkOptions {
   maxEntities?: number;
   maxAttributes?: number;
   maxAttributeChars?: number;
