@@ -18,7 +18,7 @@ import { AccessTracker } from './recall/index.js';
 import { UpkeepService } from './upkeep/index.js';
 import { SessionService, SessionUpkeep } from './sessions/index.js';
 import { createWorker, PipelineService } from './worker/index.js';
-import { cachedQueueDepth } from './db/index.js';
+import { cachedQueueDepth } from './db/jobs/index.js';
 
 export const CYPHER_DIR = fileURLToPath(new URL('../cypher/', import.meta.url));
 /** Where `npm run model:provision` puts the model; used when EMBEDDING_MODEL_DIR is not set. */

@@ -2,41 +2,7 @@ export { createDriver } from './driver.js';
 export { Executor, type TxRunner, type TxWork } from './executor.js';
 export { migrate, schemaVersion, schemaReadiness } from './migrate.js';
 export { warmUpIndexes } from './queries/warm-up.js';
-export {
-  entityMentionMatches,
-  entityNameMatches,
-  filteredMemoryIds,
-  scopedKeywordMatches,
-  scopedVectorMatches,
-  entityNeighbours,
-  hintMatches,
-  keywordMatches,
-  memoriesLinkedToEntities,
-  nearestInNamespace,
-  openDuplicateLinks,
-  recallMemoryRows,
-  sessionNeighbourRows,
-  type RecallLoadOptions,
-} from './search/index.js';
 export { type JobRecord } from './records.js';
-// The queue operations (src/db/jobs/).
-export {
-  cachedQueueDepth,
-  completeJob,
-  extendLease,
-  failJob,
-  jobsPage,
-  lastErrors,
-  leaseJob,
-  llmUsage,
-  MAX_JOBS_PAGE,
-  queueDepth,
-  releaseStaleLeases,
-  requeueJob,
-  storedJobError,
-  type JobError,
-  type LlmUsageTotals,
-} from './jobs/index.js';
 export { requireSourceUnchanged } from './queries/remember-checks.js';
 export { type AttributeInsert } from './queries/remember-write.js';
 export { derivedId } from './ids.js';
@@ -147,15 +113,8 @@ export {
 } from './queries/attributes.js';
 export { retireTargetMemories } from './queries/memories.js';
 export { maintenanceCounts, maintenanceReleaseStale, maintenanceRequeueDead } from './queries/maintenance.js';
-export { type PurgeScope, type PurgeStep, type RetentionWindow, type StepCounts } from './retention/purge-step.js';
-export { purgeChunks } from './retention/purge-chunks.js';
-export { purgeHistory } from './retention/purge-history.js';
-export { purgeCompletedJobs, purgeDeadJobs } from './retention/purge-jobs.js';
-export { purgeMentions } from './retention/purge-mentions.js';
-export { purgeTombstones } from './retention/purge-tombstones.js';
 // The one HistoryEvent writer and the one Job creator, and the statements of the writes that use them.
 export { markReverted, recordEvents, type HistoryEventName } from './history.js';
-export { type JobKind } from './jobs/index.js';
 export { applyAspectFeedback, decayAspects } from './queries/aspect-feedback.js';
 export {
   claimMaintenanceRun,

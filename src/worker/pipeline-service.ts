@@ -1,17 +1,5 @@
-import {
-  jobsOfMemory,
-  jobsPage,
-  jobState,
-  lastErrors,
-  llmUsage,
-  queueDepth,
-  queueDepthByKind,
-  requeueJob,
-  type Executor,
-  type JobError,
-  type JobRecord,
-  type LlmUsageTotals,
-} from '../db/index.js';
+import { jobsOfMemory, jobState, queueDepthByKind, type Executor, type JobRecord } from '../db/index.js';
+import { jobsPage, lastErrors, llmUsage, queueDepth, requeueJob, type JobError, type LlmUsageTotals } from '../db/jobs/index.js';
 import { revertProposal, type RevertResult } from '../deep/index.js';
 
 /** How many of the latest job errors pipelineStatus shows. */

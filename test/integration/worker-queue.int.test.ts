@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Services } from '../../src/app.js';
 import { ValidationError, NotFoundError } from '../../src/errors.js';
-import { jobsPage, lastErrors, queueDepth, requeueJob } from '../../src/db/index.js';
-import { completeJob, extendLease, failJob, leaseJob, releaseStaleLeases } from '../../src/db/index.js';
+import { jobsPage, lastErrors, queueDepth, requeueJob } from '../../src/db/jobs/index.js';
+import { completeJob, extendLease, failJob, leaseJob, releaseStaleLeases } from '../../src/db/jobs/index.js';
 import { beforeEach, describe, expect, it } from '../support/fixture.js';
 
 const CREATE_JOBS = `
