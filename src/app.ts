@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AccessPolicy } from './auth.js';
-import type { Config } from './config/index.js';
+import { DEFAULT_ACCESS_MAX_PENDING, type Config } from './config/index.js';
 import { MnemographError } from './errors.js';
 import { createDriver, Executor, migrate, schemaVersion, warmUpIndexes } from './db/index.js';
 import { createEmbedder, type Embedder } from './embedding/index.js';
@@ -10,13 +10,13 @@ import { KnowledgeService, NamespaceTransfer } from './knowledge/index.js';
 import type { Logger } from './logger.js';
 import { Metrics, observeEmbedder, observeRecall } from './observability/index.js';
 import { configureStoredRedaction } from './redaction/index.js';
-import { RememberService, type RememberHooks, type RememberSettings } from './write/index.js';
+import { RememberService, type RememberSettings } from './write/index.js';
 import { UpdateService } from './write/index.js';
 import { DisclosureService } from './recall/index.js';
 import { RecallService } from './recall/index.js';
 import { AccessTracker } from './recall/index.js';
 import { UpkeepService } from './upkeep/index.js';
-import { SessionService, SessionUpkeep } from './sessions/index.js';
+import { SessionService, SessionUpkeep, type SessionSettings } from './sessions/index.js';
 import { createWorker, PipelineService } from './worker/index.js';
 import { cachedQueueDepth } from './db/jobs/index.js';
 
@@ -76,7 +76,6 @@ export interface WorkerState {
 export interface AppOptions {
   neo4jUri: string;
   embedder?: Embedder;
-  rememberHooks?: RememberHooks;
   /** Wraps the executor every service uses (tests replay committed transactions through it). */
   wrapExecutor?: (executor: Executor) => Executor;
 }
@@ -86,57 +85,16 @@ export interface AppOptions {
 const ownEmbedders = new WeakSet<object>();
 
 export function createServices(config: Config, logger: Logger, options: AppOptions): Services {
-  if (!config.NEO4J_PASSWORD) throw new MnemographError('CONFIG_INVALID', 'NEO4J_PASSWORD is required to connect to NEO4J_URI');
-  const driver = createDriver({
-    uri: options.neo4jUri,
-    user: config.NEO4J_USER,
-    password: config.NEO4J_PASSWORD,
-    database: config.NEO4J_DATABASE,
-  });
-  const base = new Executor(driver, config.NEO4J_DATABASE, logger.child({ component: 'neo4j' }), {
-    readMs: config.NEO4J_READ_TIMEOUT_MS,
-    writeMs: config.NEO4J_WRITE_TIMEOUT_MS,
-  });
-  const executor = options.wrapExecutor?.(base) ?? base;
+  const executor = createExecutor(config, logger, options);
   const metrics = new Metrics();
   metrics.trackQueueDepth(cachedQueueDepth(executor));
-  const embedder = observeEmbedder(
-    options.embedder ??
-      createEmbedder({
-        modelName: config.EMBEDDING_MODEL,
-        modelDir: modelDirFor(config),
-        batchSize: config.EMBEDDING_BATCH_SIZE,
-        quantized: config.EMBEDDING_QUANTIZED,
-        threads: config.EMBEDDING_THREADS,
-      }),
-    metrics,
-  );
-  if (!options.embedder) ownEmbedders.add(embedder);
-  const rememberSettings: RememberSettings = {
-    defaultNamespace: config.DEFAULT_NAMESPACE,
-    maxContentChars: config.MAX_CONTENT_CHARS,
-    maxMetadataBytes: config.MAX_METADATA_BYTES,
-    maxBatchSize: config.MAX_BATCH_SIZE,
-    redaction: { enabled: config.REDACTION_ENABLED, redactEmails: config.REDACT_EMAILS, extraPatterns: config.REDACTION_EXTRA_PATTERNS },
-    duplicateThreshold: config.DEDUP_DUPLICATE_THRESHOLD ?? embedder.profile.duplicateThreshold,
-    nearDuplicateThreshold: config.DEDUP_NEAR_THRESHOLD ?? embedder.profile.nearDuplicateThreshold,
-    minImportanceToStore: config.MIN_IMPORTANCE_TO_STORE,
-    // Disabling the pipeline stops processing, not enqueueing: the backlog runs once it is enabled.
-    enqueueExtract: true,
-    enqueueHints: config.HINTS_ENABLED,
-    maxJobAttempts: config.WORKER_MAX_ATTEMPTS,
-  };
+  const embedder = createObservedEmbedder(config, options, metrics);
+  const rememberSettings = rememberSettingsFor(config, embedder);
   configureStoredRedaction(rememberSettings.redaction);
-  const remember = new RememberService(
-    executor,
-    embedder,
-    rememberSettings,
-    logger.child({ component: 'remember' }),
-    options.rememberHooks,
-  );
+  const remember = new RememberService(executor, embedder, rememberSettings, logger.child({ component: 'remember' }));
   const accessTracker = new AccessTracker(
     executor,
-    { flushMs: config.ACCESS_FLUSH_MS, maxPending: config.ACCESS_MAX_PENDING },
+    { flushMs: config.ACCESS_FLUSH_MS, maxPending: DEFAULT_ACCESS_MAX_PENDING },
     logger.child({ component: 'access' }),
   );
   accessTracker.start();
@@ -157,22 +115,7 @@ export function createServices(config: Config, logger: Logger, options: AppOptio
     onLlmUsage: (kind, model, usage) => metrics.observeLlmUsage(kind, model, usage),
     ...(config.WORKER_NAMESPACES.length > 0 ? { namespaces: config.WORKER_NAMESPACES } : {}),
   });
-  const sessions = new SessionService(
-    executor,
-    recall,
-    {
-      enabled: config.SESSIONS_ENABLED,
-      checkpointPrompts: config.SESSION_CHECKPOINT_PROMPTS,
-      checkpointIntervalMs: config.SESSION_CHECKPOINT_INTERVAL_MS,
-      recoveryBudgetChars: config.SESSION_RECOVERY_BUDGET_CHARS,
-      startBudgetChars: config.SESSION_START_BUDGET_CHARS,
-      idleTimeoutMs: config.SESSION_IDLE_TIMEOUT_MS,
-      globalNamespace: config.SESSION_GLOBAL_NAMESPACE || null,
-      maxJobAttempts: config.WORKER_MAX_ATTEMPTS,
-      maxTranscriptChars: config.MAX_CONTENT_CHARS,
-    },
-    logger.child({ component: 'sessions' }),
-  );
+  const sessions = new SessionService(executor, recall, sessionSettingsFor(config), logger.child({ component: 'sessions' }));
   const sessionUpkeep = new SessionUpkeep(executor, sessions, config, logger.child({ component: 'session-upkeep' }));
   return {
     config,
@@ -211,6 +154,71 @@ export function createServices(config: Config, logger: Logger, options: AppOptio
       await Promise.all([worker.stop(), upkeep.stop(), sessionUpkeep.stop()]);
     },
     workerState: () => worker.state(),
+  };
+}
+
+/** The driver and the Executor every service shares (wrapped when the caller asks: tests replay or fail transactions). */
+function createExecutor(config: Config, logger: Logger, options: AppOptions): Executor {
+  if (!config.NEO4J_PASSWORD) throw new MnemographError('CONFIG_INVALID', 'NEO4J_PASSWORD is required to connect to NEO4J_URI');
+  const driver = createDriver({
+    uri: options.neo4jUri,
+    user: config.NEO4J_USER,
+    password: config.NEO4J_PASSWORD,
+    database: config.NEO4J_DATABASE,
+  });
+  const base = new Executor(driver, config.NEO4J_DATABASE, logger.child({ component: 'neo4j' }), {
+    readMs: config.NEO4J_READ_TIMEOUT_MS,
+    writeMs: config.NEO4J_WRITE_TIMEOUT_MS,
+  });
+  return options.wrapExecutor?.(base) ?? base;
+}
+
+/** The embedder passed in, else the configured model's (then closeServices stops it); observed by the metrics. */
+function createObservedEmbedder(config: Config, options: AppOptions, metrics: Metrics): Embedder {
+  const embedder = observeEmbedder(
+    options.embedder ??
+      createEmbedder({
+        modelName: config.EMBEDDING_MODEL,
+        modelDir: modelDirFor(config),
+        batchSize: config.EMBEDDING_BATCH_SIZE,
+        quantized: config.EMBEDDING_QUANTIZED,
+        threads: config.EMBEDDING_THREADS,
+      }),
+    metrics,
+  );
+  if (!options.embedder) ownEmbedders.add(embedder);
+  return embedder;
+}
+
+/** The write path's settings; the dedup thresholds default to the model's own. */
+function rememberSettingsFor(config: Config, embedder: Embedder): RememberSettings {
+  return {
+    defaultNamespace: config.DEFAULT_NAMESPACE,
+    maxContentChars: config.MAX_CONTENT_CHARS,
+    maxMetadataBytes: config.MAX_METADATA_BYTES,
+    maxBatchSize: config.MAX_BATCH_SIZE,
+    redaction: { enabled: config.REDACTION_ENABLED, redactEmails: config.REDACT_EMAILS, extraPatterns: config.REDACTION_EXTRA_PATTERNS },
+    duplicateThreshold: config.DEDUP_DUPLICATE_THRESHOLD ?? embedder.profile.duplicateThreshold,
+    nearDuplicateThreshold: config.DEDUP_NEAR_THRESHOLD ?? embedder.profile.nearDuplicateThreshold,
+    minImportanceToStore: config.MIN_IMPORTANCE_TO_STORE,
+    // Disabling the pipeline stops processing, not enqueueing: the backlog runs once it is enabled.
+    enqueueExtract: true,
+    enqueueHints: config.HINTS_ENABLED,
+    maxJobAttempts: config.WORKER_MAX_ATTEMPTS,
+  };
+}
+
+function sessionSettingsFor(config: Config): SessionSettings {
+  return {
+    enabled: config.SESSIONS_ENABLED,
+    checkpointPrompts: config.SESSION_CHECKPOINT_PROMPTS,
+    checkpointIntervalMs: config.SESSION_CHECKPOINT_INTERVAL_MS,
+    recoveryBudgetChars: config.SESSION_RECOVERY_BUDGET_CHARS,
+    startBudgetChars: config.SESSION_START_BUDGET_CHARS,
+    idleTimeoutMs: config.SESSION_IDLE_TIMEOUT_MS,
+    globalNamespace: config.SESSION_GLOBAL_NAMESPACE || null,
+    maxJobAttempts: config.WORKER_MAX_ATTEMPTS,
+    maxTranscriptChars: config.MAX_CONTENT_CHARS,
   };
 }
 

@@ -98,6 +98,14 @@ export class TimeoutError extends MnemographError {
   }
 }
 
+/**
+ * One item's outcome in a call that takes many (a batch of memories, of entities, of facts): its
+ * position and either its result or its own error, so one failure does not refuse the others.
+ */
+export type ItemOutcome<R, E = MnemographError> =
+  | { index: number; result: R; error?: undefined }
+  | { index: number; result?: undefined; error: E };
+
 export function isMnemographError(error: unknown): error is MnemographError {
   return error instanceof MnemographError;
 }

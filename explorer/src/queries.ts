@@ -187,11 +187,11 @@ export interface Neighborhood {
 const LEG = '{ raw normalized rank }';
 export const RECALL = `query Recall($q: String!, $ns: String, $limit: Int, $budget: Int) {
   recall(query: $q, namespace: $ns, limit: $limit, tokenBudget: $budget, explain: true) {
-    totalTokens budgetUsed prompt boostTimedOut rerankApplied tookMs
+    totalTokens budgetUsed prompt rerankApplied tookMs
     items {
       score tokens
       memory { id content type importance createdAt }
-      explain { method vector ${LEG} keyword ${LEG} hint ${LEG} fused graphBoost gravity hub resolution recency importance time validity pinned context rerank final }
+      explain { method vector ${LEG} keyword ${LEG} hint ${LEG} fused graphBoost resolution importance time stale pinned context rerank final }
     }
   }
   ranked: search(query: $q, namespace: $ns, limit: ${PAGE_SIZE}) { hits { id title type score tokenEstimate } }
@@ -210,13 +210,10 @@ export interface Explain {
   hint: Leg | null;
   fused: number;
   graphBoost: number;
-  gravity: number;
-  hub: number;
   resolution: number;
-  recency: number;
   importance: number;
   time: number;
-  validity: number;
+  stale: number;
   pinned: boolean;
   context: number;
   rerank: number | null;
@@ -228,7 +225,6 @@ export interface RecallData {
     totalTokens: number;
     budgetUsed: number;
     prompt: string;
-    boostTimedOut: boolean;
     rerankApplied: boolean;
     tookMs: number;
     items: Array<{

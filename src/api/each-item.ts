@@ -1,7 +1,8 @@
+import type { ItemOutcome as Outcome } from '../errors.js';
 import type { Caller } from './caller.js';
 import { itemError, type ItemError } from './item-error.js';
 
-export type ItemOutcome<R> = { index: number; result: R; error?: undefined } | { index: number; result?: undefined; error: ItemError };
+export type ItemOutcome<R> = Outcome<R, ItemError>;
 
 /**
  * Items one after the other, one outcome per item with its index: an item's own failure, whatever

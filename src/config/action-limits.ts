@@ -16,7 +16,7 @@ export interface ActionLimit {
 /**
  * Each repair's own rate: re-embedding is the costly one (5 min apart, 10 an hour); requeueing
  * dead jobs and releasing stale leases are cheap queue updates (1 min apart, 50 an hour). An
- * action not listed (the retention sweep) uses MAINTENANCE_COOLDOWN_MS and MAINTENANCE_HOURLY_BUDGET.
+ * action not listed (the retention sweep) uses DEFAULT_MAINTENANCE_COOLDOWN_MS and DEFAULT_MAINTENANCE_HOURLY_BUDGET.
  */
 export const ACTION_LIMITS: Readonly<Partial<Record<RepairAction, ActionLimit>>> = {
   reembedMissingVectors: { cooldownMs: 5 * 60 * 1000, hourlyBudget: 10 },

@@ -1,4 +1,4 @@
-/** Defaults with their units in the name; the seeds' values unless DESIGN.md decides otherwise. */
+/** Defaults with their units in the name; the seeds' values unless docs/deviations.md records otherwise. */
 export const DEFAULT_PORT = 4000;
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_NAMESPACE = 'default';

@@ -19,6 +19,13 @@ describe('loadConfig', () => {
     expect(config.REDACT_EMAILS).toBe(false);
   });
 
+  it('parses comma-separated lists, trimmed, each item checked', () => {
+    expect(loadConfig({ WORKER_NAMESPACES: ' team-a, team-b ,' }).WORKER_NAMESPACES).toEqual(['team-a', 'team-b']);
+    expect(loadConfig({}).MAINTENANCE_AUTO_ACTIONS).toEqual(['releaseStaleLeases', 'reembedMissingVectors', 'triggerRetentionSweep']);
+    expect(() => loadConfig({ MAINTENANCE_AUTO_ACTIONS: 'releaseStaleLeases,dropEverything' })).toThrow(/MAINTENANCE_AUTO_ACTIONS/);
+    expect(() => loadConfig({ ALLOWED_HOSTS: 'example.com:8080' })).toThrow(/ALLOWED_HOSTS/);
+  });
+
   it('names the variable and the accepted range of an invalid value', () => {
     expect(() => loadConfig({ GRAPH_BOOST_WEIGHT: '1.5' })).toThrow(/GRAPH_BOOST_WEIGHT: .*1/);
     expect(() => loadConfig({ PORT: 'abc' })).toThrow(/PORT/);

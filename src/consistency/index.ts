@@ -1,2 +1,2 @@
-export { ConsistencyScope, currentScope, outsideConsistency, withConsistency } from './scope.js';
+export { ConsistencyScope, currentScope, outsideConsistency, withConsistency } from './bookmark-scope.js';
 export { BOOKMARK_HEADER, decodeBookmarkToken, encodeBookmarkToken } from './token.js';

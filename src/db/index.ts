@@ -1,6 +1,6 @@
 export { createDriver } from './driver.js';
 export { Executor, type TxRunner, type TxWork } from './executor.js';
-export { migrate, schemaVersion, schemaReadiness } from './migrate.js';
+export { migrate, schemaVersion, schemaReadiness } from './schema-migrations.js';
 export { warmUpIndexes } from './queries/warm-up.js';
 export { type JobRecord } from './records.js';
 export { requireSourceUnchanged } from './queries/remember-checks.js';
@@ -21,10 +21,10 @@ export {
   type DocumentPage,
   type DocumentRecord,
   type LeasedDocument,
-} from './queries/documents.js';
+} from './queries/document-store.js';
 export { type EntityRecord, type MemoryRecord } from './records.js';
-export { chunksByMemoryIds, memoriesByIds } from './queries/memories.js';
-export { sourceMemory } from './queries/memories.js';
+export { chunksByMemoryIds, memoriesByIds } from './queries/memory-lookups.js';
+export { sourceMemory } from './queries/memory-lookups.js';
 export { type AspectRecord, type AttributeRecord, type ChunkRecord, type HistoryRecord, type RelationRecord } from './records.js';
 export { attributesByIds } from './queries/graph.js';
 export { entityByCanonicalName, KNOWLEDGE_EVENT } from './queries/knowledge.js';
@@ -40,10 +40,10 @@ export { ERASE_STEPS, eraseStep } from './queries/namespace-erase.js';
 export { mergeEntity, mergeEntityInto, relateEntities, type MergeCounts, type RelationRow } from './queries/knowledge.js';
 export { entitiesPage } from './queries/entity-page.js';
 export { forgetMemory } from './queries/memory-mutations.js';
-export { touchAccessed, type AccessRow } from './queries/memories.js';
-export { timelineAround, type TimelineRows } from './queries/timeline.js';
-export { checkpointWriteWork, latestCheckpoints, type CheckpointRecord } from './queries/checkpoints.js';
-export { pruneCheckpoints } from './queries/checkpoints.js';
+export { touchAccessed, type AccessRow } from './queries/memory-lookups.js';
+export { timelineAround, type TimelineRows } from './queries/timeline-window.js';
+export { checkpointWriteWork, latestStoredCheckpoints, type CheckpointRecord } from './queries/checkpoint-store.js';
+export { pruneCheckpoints } from './queries/checkpoint-store.js';
 export { expiryCandidates, flagExpired, flagUnretrieved, setExpiry, unflagStale } from './queries/decay.js';
 export { type SessionRecord } from './queries/sessions.js';
 export { type SessionStats } from './queries/sessions.js';
@@ -68,14 +68,15 @@ export { storeTranscript } from './queries/transcripts.js';
 export { namespacesOverCompressionThreshold } from './queries/compression-threshold.js';
 export { countStaleChunks, findStaleChunks, writeChunkVectors, type TrackerScope } from './queries/embedding-tracker.js';
 export { nearestMemories, type NearestHit } from './queries/chunks.js';
-export { findLiveByDedupKeys } from './queries/memories.js';
+export { cosineFromIndexScore } from './vector-scale.js';
+export { findLiveByDedupKeys } from './queries/memory-lookups.js';
 export { echoStats, recordEchoes } from './queries/echoes.js';
 export { linkDerived, touchDuplicates, type DuplicateTarget } from './queries/remember-checks.js';
 export { writeMemories, type MemoryInsert, type MemoryRows } from './queries/remember-write.js';
 export { replaceMemoryContent } from './queries/memory-update.js';
 export { type ChunkInsert, type HistoryInsert, type JobInsert, type MentionInsert } from './queries/remember-write.js';
 export { type RelationView } from './records.js';
-export { jobsOfMemory, queueDepthByKind, storedNamespaces } from './queries/explorer.js';
+export { jobsOfMemory, queueDepthByKind, storedNamespaces } from './queries/explorer-reads.js';
 export { attributeHistory, MAX_RELATIONS_QUERY } from './queries/graph.js';
 export { NEIGHBOR_DEPTHS, neighborhood, type NeighborDepth } from './queries/neighbors.js';
 export { setPinned } from './queries/memory-mutations.js';
@@ -111,7 +112,7 @@ export {
   supersedeAttributes,
   type ExtractedAttribute,
 } from './queries/attributes.js';
-export { retireTargetMemories } from './queries/memories.js';
+export { retireTargetMemories } from './queries/memory-lookups.js';
 export { maintenanceCounts, maintenanceReleaseStale, maintenanceRequeueDead } from './queries/maintenance.js';
 // The one HistoryEvent writer and the one Job creator, and the statements of the writes that use them.
 export { markReverted, recordEvents, type HistoryEventName } from './history.js';

@@ -31,7 +31,7 @@ export interface MemoryRecord {
   supersededBy: string | null;
   embeddingModel: string | null;
   metadata: string | null;
-  /** Set by the decay pass (src/sessions/decay.ts): expired, or not retrieved within the window. */
+  /** Set by the decay pass (src/sessions/decay-pass.ts): expired, or not retrieved within the window. */
   stale?: boolean | null;
   staleReason?: string | null;
   staleAt?: string | null;

@@ -2,7 +2,7 @@ import { parseLlmJson } from '../llm/index.js';
 import { LlmParseError, type LlmProvider } from '../llm/index.js';
 import { DECISION_SCHEMA } from './output-schemas.js';
 import { decisionPrompt } from './prompts.js';
-import type { Candidate, Decision, ExtractedFact } from './types.js';
+import type { Candidate, Decision, ExtractedFact } from './extraction-types.js';
 import { validateDecision } from './validate-decision.js';
 
 export const NO_CANDIDATES_REASON = 'no similar memory in the namespace';

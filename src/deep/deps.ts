@@ -4,7 +4,7 @@ import type { Logger } from '../logger.js';
 import type { TextEmbedder } from '../write/index.js';
 import type { FactWriter } from './fact-writes.js';
 import type { SemanticSettings } from './supersession.js';
-import type { PipelineMode } from './types.js';
+import type { PipelineMode } from './extraction-types.js';
 
 export interface DeepPathSettings {
   mode: PipelineMode;

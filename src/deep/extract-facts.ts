@@ -2,7 +2,7 @@ import { parseLlmJson } from '../llm/index.js';
 import { LlmParseError, type LlmProvider } from '../llm/index.js';
 import { EXTRACTION_SCHEMA } from './output-schemas.js';
 import { extractionPrompt } from './prompts.js';
-import type { ExtractionResult } from './types.js';
+import type { ExtractionResult } from './extraction-types.js';
 import { validateExtraction } from './validate-extraction.js';
 
 /** Longer inputs are cut before the prompt is built: a small model loses the thread past this. */

@@ -1,8 +1,8 @@
 import type { BatchOutcome, RememberBatchOptions, TextEmbedder } from '../write/index.js';
 import type { RememberInput } from '../write/index.js';
 import { OUTCOME } from './gates.js';
-import { EXTRACTED_FACT_WHY, PIPELINE_ACTOR } from './history.js';
-import type { ExtractedFact } from './types.js';
+import { EXTRACTED_FACT_WHY, PIPELINE_ACTOR } from './pipeline-provenance.js';
+import type { ExtractedFact } from './extraction-types.js';
 
 /** The part of RememberService the deep path writes through. */
 export interface FactWriter {

@@ -1,5 +1,5 @@
 import { writesAllowed } from './mode.js';
-import type { Decision, ExtractedFact, PipelineMode } from './types.js';
+import type { Decision, ExtractedFact, PipelineMode } from './extraction-types.js';
 
 /**
  * What to do with one proposal: write the fact as a memory, supersede the target's attributes,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { canonicalName } from './classify.js';
+import { canonicalName } from './classify-fact.js';
 import type { FactWrite } from './fact-writes.js';
 import type { GraphAttribute, GraphEntity, GraphPlan, GraphRelation, TargetRetirement } from './graph-write.js';
 import type { MemoryPlan } from './plan.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Executor } from '../db/index.js';
 import { queueClassifyJobs, requireSourceUnchanged } from '../db/index.js';
-import { HISTORY_EVENT, historyId, PIPELINE_ACTOR, recordHistory, type HistoryEventInput } from './history.js';
+import { HISTORY_EVENT, historyId, PIPELINE_ACTOR, recordHistory, type HistoryEventInput } from './pipeline-provenance.js';
 import type { Supersession } from './supersession.js';
 import type { ExtractedAttribute, ExtractedEntity, ExtractedRelation } from '../db/index.js';
 import {

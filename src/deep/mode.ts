@@ -1,4 +1,4 @@
-import type { PipelineMode } from './types.js';
+import type { PipelineMode } from './extraction-types.js';
 
 export interface ModeFlags {
   PIPELINE_ENABLED: boolean;

@@ -2,10 +2,10 @@ import type { DuplicatePair, Executor, TxRunner } from '../db/index.js';
 import { openDuplicatePair, resolveDuplicate, supersedeDuplicate } from '../db/index.js';
 import type { LlmProvider } from '../llm/index.js';
 import type { Logger } from '../logger.js';
-import { HISTORY_EVENT, historyId, PIPELINE_ACTOR, recordHistory } from './history.js';
+import { HISTORY_EVENT, historyId, PIPELINE_ACTOR, recordHistory } from './pipeline-provenance.js';
 import { writesAllowed } from './mode.js';
 import { decideNearDuplicate, type NearDuplicateDecision } from './near-duplicate-decide.js';
-import type { PipelineMode } from './types.js';
+import type { PipelineMode } from './extraction-types.js';
 
 /**
  * A `dedup` job: the newer memory of a near-duplicate pair (linked DUPLICATE_OF by the write

@@ -1,5 +1,5 @@
 import { MAX_ENTITY_TRIPLES, MAX_FACTS } from './validate-extraction.js';
-import { DECISION_ACTIONS, FACT_TYPES } from './types.js';
+import { DECISION_ACTIONS, FACT_TYPES } from './extraction-types.js';
 
 /**
  * JSON Schemas sent as Ollama's `format` (structured outputs): the server constrains decoding

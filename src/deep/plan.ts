@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { normalizeContent } from '../write/index.js';
-import { findCandidates } from './candidates.js';
-import { classifyFact } from './classify.js';
+import { findCandidates } from './candidate-search.js';
+import { classifyFact } from './classify-fact.js';
 import { decide } from './decide.js';
 import type { DeepPathDeps } from './deps.js';
 import { extractFacts } from './extract-facts.js';
@@ -14,7 +14,7 @@ import {
   type PlannedAttribute,
   type Supersession,
 } from './supersession.js';
-import type { Candidate, Decision, ExtractedFact, ExtractionResult } from './types.js';
+import type { Candidate, Decision, ExtractedFact, ExtractionResult } from './extraction-types.js';
 
 export interface Proposal {
   index: number;

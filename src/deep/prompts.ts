@@ -1,4 +1,4 @@
-import type { Candidate, ExtractedFact } from './types.js';
+import type { Candidate, ExtractedFact } from './extraction-types.js';
 
 /**
  * Prompt texts. Each opens with a fixed first line so logs, tests and fakes can tell the

@@ -1,6 +1,7 @@
 import { parseLlmJson } from '../llm/index.js';
 import { LlmParseError, type LlmProvider } from '../llm/index.js';
-import { canonicalName } from './classify.js';
+import { ENTITY_TYPES } from '../linker/index.js';
+import { canonicalName } from './classify-fact.js';
 import type { JsonSchema } from './output-schemas.js';
 
 /**
@@ -10,18 +11,6 @@ import type { JsonSchema } from './output-schemas.js';
  * infers the entity's type when it was not known. Pure apart from the model call.
  */
 
-export const CLASSIFY_ENTITY_TYPES = [
-  'person',
-  'organization',
-  'place',
-  'project',
-  'system',
-  'tool',
-  'concept',
-  'skill',
-  'task',
-  'unknown',
-] as const;
 export const UNTYPED = new Set(['extracted', 'unknown']);
 
 /** Aspect names offered per entity type, so aspects of one type line up; the model may name others. */
@@ -69,7 +58,7 @@ export function classifySchema(count: number): JsonSchema {
   return {
     type: 'object',
     properties: {
-      entityType: { type: 'string', enum: [...CLASSIFY_ENTITY_TYPES] },
+      entityType: { type: 'string', enum: [...ENTITY_TYPES] },
       assignments: {
         type: 'array',
         maxItems: count,
@@ -110,7 +99,7 @@ ${facts}
 For every fact give its number i, the aspect it belongs under (prefer an existing or suggested
 name; a short lowercase noun phrase otherwise), its kind (constraint = a rule or decision that must
 be respected; attribute = anything else) and new = true when the aspect is not an existing one.
-${untyped ? `entityType: the entity's type, one of ${CLASSIFY_ENTITY_TYPES.join(', ')}.` : `entityType: repeat "${input.entityType}".`}
+${untyped ? `entityType: the entity's type, one of ${ENTITY_TYPES.join(', ')}.` : `entityType: repeat "${input.entityType}".`}
 
 Return ONLY a JSON object, no other text:
 {"entityType":"…","assignments":[{"i":0,"aspect":"…","kind":"attribute|constraint","new":false}]}`;
@@ -163,6 +152,6 @@ export function validateClassification(value: unknown, input: ClassifyInput): Cl
   }
   const type = typeof v.entityType === 'string' ? v.entityType.trim().toLowerCase() : '';
   const entityType =
-    UNTYPED.has(input.entityType) && type !== 'unknown' && (CLASSIFY_ENTITY_TYPES as readonly string[]).includes(type) ? type : null;
+    UNTYPED.has(input.entityType) && type !== 'unknown' && (ENTITY_TYPES as readonly string[]).includes(type) ? type : null;
   return { assignments, entityType, warnings };
 }

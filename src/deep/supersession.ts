@@ -2,7 +2,7 @@ import type { Executor } from '../db/index.js';
 import { activeSiblingAttributes } from '../db/index.js';
 import type { LlmProvider } from '../llm/index.js';
 import { trimEndChars } from '../text/index.js';
-import type { AttributePlan } from './classify.js';
+import type { AttributePlan } from './classify-fact.js';
 import { detectContradiction, type ContradictionCheck } from './contradiction.js';
 import { checkSemanticContradiction, needsSemanticCheck, type SemanticCheck } from './semantic-contradiction.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { LlmProvider } from '../llm/provider.js';
 import { decide, NO_CANDIDATES_REASON } from './decide.js';
-import type { Candidate } from './types.js';
+import type { Candidate } from './extraction-types.js';
 import { validateDecision } from './validate-decision.js';
 
 const candidates: Candidate[] = [

@@ -1,6 +1,6 @@
 import { redactStored } from '../redaction/index.js';
 import { confidence } from './validate-extraction.js';
-import { DECISION_ACTIONS, type Candidate, type Decision, type DecisionAction } from './types.js';
+import { DECISION_ACTIONS, type Candidate, type Decision, type DecisionAction } from './extraction-types.js';
 
 export interface DecisionValidation {
   decision: Decision | null;

@@ -1,5 +1,5 @@
 import { redactStored } from '../redaction/index.js';
-import { FACT_TYPES, type EntityTriple, type ExtractedFact, type ExtractionResult, type FactType } from './types.js';
+import { FACT_TYPES, type EntityTriple, type ExtractedFact, type ExtractionResult, type FactType } from './extraction-types.js';
 
 export const MAX_FACTS = 20;
 export const MIN_FACT_CHARS = 10;

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { DEFAULT_MAX_CONTENT_CHARS } from '../config/defaults.js';
-import { validateHints } from '../deep/hints.js';
+import { validateHints } from '../deep/hint-generation.js';
 import { validateNearDuplicateDecision } from '../deep/near-duplicate-decide.js';
 import { validateClassification } from '../deep/structural-classify.js';
 import { validateDecision } from '../deep/validate-decision.js';

@@ -6,13 +6,16 @@ import { AutoModel, AutoTokenizer, type PreTrainedModel, type PreTrainedTokenize
 
 import { isMnemographError } from '../errors.js';
 import { configureModelSource } from './model-files.js';
-import { meanPoolNormalized } from './pooling.js';
+import { clsPoolNormalized, meanPoolNormalized } from './pooling.js';
+import { restoreEndToken } from './truncation.js';
 import type { EmbedRequest, WorkerMessage, WorkerSettings } from './worker-protocol.js';
 
 interface Model {
   tokenizer: PreTrainedTokenizer;
   model: PreTrainedModel;
   width: number;
+  /** The token the tokenizer closes every text with ([SEP], </s>), if any. */
+  endId: bigint | undefined;
 }
 
 const settings = workerData as WorkerSettings;
@@ -27,16 +30,24 @@ async function load(): Promise<Model> {
     AutoModel.from_pretrained(settings.modelName, { dtype: settings.dtype, device: 'cpu', session_options: sessionOptions }),
   ]);
   const width = (model.config as { hidden_size?: number }).hidden_size ?? 0;
-  return { tokenizer, model, width };
+  // The closing token is what every text ends with: the last of an empty text, and of a word.
+  const closing = tokenizer.encode('').at(-1);
+  const endId = closing !== undefined && tokenizer.encode('word').at(-1) === closing ? BigInt(closing) : undefined;
+  return { tokenizer, model, width, endId };
 }
 
-/** Token ids → last hidden state → mean pooled, normalized vectors, flat. */
-async function runModel({ tokenizer, model }: Model, texts: string[]): Promise<{ width: number; data: Float32Array }> {
+/** Token ids → last hidden state → pooled (mean or [CLS], as the model wants), normalized vectors, flat. */
+async function runModel({ tokenizer, model, endId }: Model, texts: string[]): Promise<{ width: number; data: Float32Array }> {
   const inputs = tokenizer(texts, { padding: true, truncation: true, max_length: settings.maxSequenceTokens });
+  const { input_ids: ids, attention_mask: maskTensor } = inputs as { input_ids: Tensor; attention_mask: Tensor };
+  const mask = maskTensor.data as BigInt64Array;
+  if (endId !== undefined) restoreEndToken(ids.data as BigInt64Array, mask, ids.dims[0]!, ids.dims[1]!, endId);
   const { last_hidden_state: hidden } = (await model(inputs)) as { last_hidden_state: Tensor };
   const [batch, tokens, width] = hidden.dims as [number, number, number];
-  const mask = (inputs as { attention_mask: Tensor }).attention_mask.data as BigInt64Array;
-  const data = meanPoolNormalized(hidden.data as Float32Array, mask, batch, tokens, width);
+  const data =
+    settings.pooling === 'cls'
+      ? clsPoolNormalized(hidden.data as Float32Array, batch, tokens, width)
+      : meanPoolNormalized(hidden.data as Float32Array, mask, batch, tokens, width);
   hidden.dispose();
   return { width, data };
 }

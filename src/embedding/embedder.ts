@@ -34,7 +34,8 @@ export interface EmbedderOptions {
   /**
    * Use `onnx/model_quantized.onnx`. The 8-bit model quantizes activations per model call, so in
    * a padded batch a text's vector would move with its batch company; it therefore embeds every
-   * text alone, which keeps it deterministic.
+   * text alone, which keeps it deterministic. Always on for a model whose profile is
+   * `quantizedOnly` (e5-small-v2, bge-small-en-v1.5).
    */
   quantized?: boolean;
   /** onnxruntime intra-op threads; 0 lets onnxruntime choose. */
@@ -47,9 +48,10 @@ interface Tokenizer {
 }
 
 /**
- * Sentence embeddings through @huggingface/transformers (all-MiniLM-L6-v2 by default, or
- * multilingual-e5-small): mean pooled, L2-normalized. A model that wants prefixes (e5's
- * "query: " / "passage: ") gets them here, by the purpose each caller names. The model runs on a
+ * Sentence embeddings through @huggingface/transformers (all-MiniLM-L6-v2 by default,
+ * multilingual-e5-small, e5-small-v2 or bge-small-en-v1.5): pooled as the model's profile says
+ * (mean, or bge's [CLS] token), L2-normalized. A model that wants prefixes (e5's "query: " /
+ * "passage: ", bge's query instruction) gets them here, by the purpose each caller names. The model runs on a
  * worker thread (onnxruntime-node computes synchronously), one call at a time; onnxruntime
  * already uses every core per call.
  */
@@ -72,7 +74,8 @@ export class Embedder {
     this.options = options;
     this.modelName = options.modelName ?? DEFAULT_EMBEDDING_MODEL_NAME;
     this.profile = profileFor(this.modelName);
-    this.quantized = options.quantized ?? false;
+    // A model that ships in 8 bits only reads its 8-bit file whatever the option says.
+    this.quantized = (options.quantized ?? false) || this.profile.quantizedOnly;
     this.modelId = this.quantized ? `${this.modelName}${QUANTIZED_MODEL_ID_SUFFIX}` : this.modelName;
     this.batchSize = options.batchSize ?? DEFAULT_EMBEDDING_BATCH_SIZE_TEXTS;
     if (!Number.isInteger(this.batchSize) || this.batchSize < 1) {
@@ -168,6 +171,7 @@ export class Embedder {
       dtype,
       threads: this.options.threads ?? DEFAULT_EMBEDDING_THREADS,
       maxSequenceTokens: this.profile.maxSequenceTokens,
+      pooling: this.profile.pooling,
     });
     this.thread = thread;
     // The tokenizer is loaded here too: countTokens is synchronous and cheap.

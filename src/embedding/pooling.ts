@@ -31,3 +31,21 @@ export function meanPoolNormalized(
   }
   return out;
 }
+
+/**
+ * The first token's hidden state (BERT's [CLS]), L2-normalized: bge's pooling. Padding sits at
+ * the end of a row, so the first token is always a real one.
+ *
+ * @param hidden `[batch, tokens, width]`, row-major
+ */
+export function clsPoolNormalized(hidden: Float32Array, batch: number, tokens: number, width: number): Float32Array {
+  const out = new Float32Array(batch * width);
+  for (let b = 0; b < batch; b++) {
+    const row = b * tokens * width;
+    let norm = 0;
+    for (let k = 0; k < width; k++) norm += hidden[row + k]! * hidden[row + k]!;
+    const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0;
+    for (let k = 0; k < width; k++) out[b * width + k] = hidden[row + k]! * scale;
+  }
+  return out;
+}

@@ -1,4 +1,5 @@
 import type { ModelDtype, ModelLocation } from './model-files.js';
+import type { Pooling } from './model-profiles.js';
 
 /** What the embedding thread is started with. */
 export interface WorkerSettings extends ModelLocation {
@@ -6,6 +7,7 @@ export interface WorkerSettings extends ModelLocation {
   /** onnxruntime intra-op threads; 0 lets onnxruntime choose (one per physical core). */
   threads: number;
   maxSequenceTokens: number;
+  pooling: Pooling;
 }
 
 export interface EmbedRequest {

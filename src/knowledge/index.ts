@@ -1,7 +1,8 @@
 export { KnowledgeService, type EntityResult, type MergeOutcome } from './knowledge-service.js';
-export { type AssertFactInput, type AssertFactResult } from './assert-fact.js';
+export { type AssertFactInput, type AssertFactResult } from './fact-assertion.js';
 export { type EraseReport } from './erase-namespace.js';
-export { ENTITY_TYPES, FACT_KINDS } from './validate.js';
+export { FACT_KINDS } from './validate.js';
+export { ENTITY_TYPES } from '../linker/index.js';
 export { type EntityDescription } from './describe-entity.js';
 export {
   DEFAULT_EXPORT_PAGE,

@@ -20,7 +20,7 @@ import type { Logger } from '../logger.js';
 import type { RedactionOptions } from '../redaction/index.js';
 import { namespaceToken } from '../text/index.js';
 import type { Actor } from './actor.js';
-import { assertFact, type AssertFactInput, type AssertFactResult, type AssertSettings } from './assert-fact.js';
+import { assertFact, type AssertFactInput, type AssertFactResult, type AssertSettings } from './fact-assertion.js';
 import { describeEntity, type EntityDescription } from './describe-entity.js';
 import { eraseNamespace, type EraseReport } from './erase-namespace.js';
 import { checkNamespace, confidence, entityName, entityType, MAX_DESCRIPTION_CHARS, optionalStoredText, relationType } from './validate.js';

@@ -420,10 +420,43 @@ export async function importLines(deps: TransferDeps, namespace: string, lines: 
   checkNamespace(namespace);
   const parsed = parseImportLines(lines);
   const mapId = idMapper(parsed.header.namespace, namespace);
-  const token = namespaceToken(namespace);
   const tally = { redacted: 0 };
-  const redactTally = new RedactionTally();
+  const props = propertyMapper(deps.redaction, mapId, tally);
+  const { nodeRows, toEmbed, vectors } = importNodeRows(parsed, namespace, mapId, props, deps.embedder.modelId);
+  const counts: ImportCounts = { created: new Map(), existing: new Map(), skipped: new Map() };
+  const existing = await keepNewKeys(deps.executor, namespace, nodeRows, toEmbed, counts);
 
+  // Vectors, outside any transaction; a chunk an earlier run of this import wrote keeps its vector.
+  const unembedded = toEmbed.filter((c) => !existing.embeddedChunks.has(c.id));
+  for (let i = 0; i < unembedded.length; i += IMPORT_BATCH_ROWS) {
+    const batch = unembedded.slice(i, i + IMPORT_BATCH_ROWS);
+    const made = await deps.embedder.embed(batch.map((c) => c.text));
+    batch.forEach((c, j) => vectors.push({ id: c.id, embedding: Array.from(made[j]!) }));
+  }
+
+  const edgeRows = new Map<ImportEdgeKind, ImportEdgeRow[]>();
+  for (const [kind, list] of parsed.edges) {
+    edgeRows.set(
+      kind,
+      list.map((e) => ({ from: mapId(e.from), to: mapId(e.to), props: props(e.props, e.ints) })),
+    );
+  }
+  await writeImport(deps.executor, namespace, { nodeRows, edgeRows, vectors }, counts);
+
+  const report = importReport(namespace, lines.length, counts, { embedded: unembedded.length, redacted: tally.redacted });
+  deps.logger.info({ ...report, from: parsed.header.namespace, byKind: undefined }, 'namespace import batch');
+  return report;
+}
+
+type PropertyMapper = (raw: Record<string, unknown>, ints?: readonly string[]) => Record<string, unknown>;
+
+/**
+ * A record's properties as the target namespace stores them: ids mapped (inside a memory's
+ * metadata too), every other string redacted (counted into `tally`), namespace properties,
+ * vectors and nulls left out, integer properties made integers again.
+ */
+function propertyMapper(redaction: RedactionOptions, mapId: (id: string) => string, tally: { redacted: number }): PropertyMapper {
+  const redactTally = new RedactionTally();
   const swap = (s: string) => swapIds(s, mapId);
   // A memory's metadata is the caller's JSON: only the values under id-named keys the service writes
   // there (`sourceMemoryId` of an extracted fact, `entityId` of an asserted one) are ids.
@@ -451,7 +484,7 @@ export async function importLines(deps: TransferDeps, namespace: string, lines: 
   const redact = (key: string, value: unknown): unknown => {
     if (STRUCTURAL_PROPERTY.test(key)) return value;
     const one = (s: string): string => {
-      const out = JSON_PROPERTY.has(key) ? redactJson(s, deps.redaction, redactTally) : redactStored(s, deps.redaction, redactTally);
+      const out = JSON_PROPERTY.has(key) ? redactJson(s, redaction, redactTally) : redactStored(s, redaction, redactTally);
       if (out !== s) tally.redacted += 1;
       return out;
     };
@@ -459,7 +492,7 @@ export async function importLines(deps: TransferDeps, namespace: string, lines: 
     if (Array.isArray(value)) return value.map((v) => (typeof v === 'string' ? one(v) : v));
     return value;
   };
-  const props = (raw: Record<string, unknown>, ints: readonly string[] = []): Record<string, unknown> => {
+  return (raw, ints = []) => {
     const out: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(raw)) {
       if (key === 'namespace' || key === 'namespaceToken' || key === 'embedding' || key === 'id' || value === null) continue;
@@ -468,11 +501,27 @@ export async function importLines(deps: TransferDeps, namespace: string, lines: 
     for (const key of ints) if (key in out) out[key] = asInteger(out[key]);
     return out;
   };
+}
 
-  // Nodes: ids mapped, strings redacted, namespace-derived properties made for the target.
+interface ImportNodes {
+  nodeRows: Map<PortableLabel, ImportNodeRow[]>;
+  /** Chunks whose vector must be made (their text changed, or the export carried none of this model). */
+  toEmbed: Array<{ id: string; text: string }>;
+  vectors: Array<{ id: string; embedding: number[] }>;
+}
+
+/** Nodes: ids mapped, strings redacted, namespace-derived properties made for the target. */
+function importNodeRows(
+  parsed: Parsed,
+  namespace: string,
+  mapId: (id: string) => string,
+  props: PropertyMapper,
+  modelId: string,
+): ImportNodes {
+  const token = namespaceToken(namespace);
   const nodeRows = new Map<PortableLabel, ImportNodeRow[]>();
-  const toEmbed: Array<{ id: string; text: string }> = [];
-  const vectors: Array<{ id: string; embedding: number[] }> = [];
+  const toEmbed: ImportNodes['toEmbed'] = [];
+  const vectors: ImportNodes['vectors'] = [];
   for (const label of PORTABLE_LABELS) {
     const rows: ImportNodeRow[] = [];
     for (const n of parsed.nodes.get(label) ?? []) {
@@ -488,25 +537,38 @@ export async function importLines(deps: TransferDeps, namespace: string, lines: 
       if (label === 'Chunk' && typeof p.text === 'string') {
         const changed = p.text !== n.props.text;
         if (changed) p.contentHash = sha256(p.text);
-        const carried = !changed && n.embedding && n.props.embeddingModel === deps.embedder.modelId;
+        const carried = !changed && n.embedding && n.props.embeddingModel === modelId;
         if (carried) vectors.push({ id, embedding: n.embedding! });
         else toEmbed.push({ id, text: p.text });
-        p.embeddingModel = deps.embedder.modelId;
+        p.embeddingModel = modelId;
         p.embeddedHash = p.contentHash;
       }
       rows.push({ id, props: p });
     }
     if (rows.length) nodeRows.set(label, rows);
   }
-  // Memories and entities the namespace already holds under another id (the same content, the same name) stay as they are.
+  return { nodeRows, toEmbed, vectors };
+}
+
+/**
+ * Memories and entities the namespace already holds under another id (the same content, the same
+ * name) stay as they are: their rows leave `nodeRows`, counted as skipped. Returns what the
+ * namespace holds, the chunks already embedded included.
+ */
+async function keepNewKeys(
+  executor: Executor,
+  namespace: string,
+  nodeRows: Map<PortableLabel, ImportNodeRow[]>,
+  toEmbed: ImportNodes['toEmbed'],
+  counts: ImportCounts,
+): Promise<Awaited<ReturnType<typeof existingKeys>>> {
   const memories = nodeRows.get('Memory') ?? [];
   const entities = nodeRows.get('Entity') ?? [];
-  const existing = await existingKeys(deps.executor, namespace, {
+  const existing = await existingKeys(executor, namespace, {
     dedupKeys: memories.flatMap((r) => (typeof r.props.dedupKey === 'string' ? [r.props.dedupKey] : [])),
     entityNames: entities.flatMap((r) => (typeof r.props.canonicalName === 'string' ? [r.props.canonicalName] : [])),
     chunkIds: toEmbed.map((c) => c.id),
   });
-  const counts: ImportCounts = { created: new Map(), existing: new Map(), skipped: new Map() };
   const skip = (kind: string, n: number) => n && counts.skipped.set(kind, (counts.skipped.get(kind) ?? 0) + n);
   const keep = (rows: ImportNodeRow[], key: string, held: Map<string, string>, kind: string) => {
     const kept = rows.filter((r) => {
@@ -518,51 +580,44 @@ export async function importLines(deps: TransferDeps, namespace: string, lines: 
   };
   if (memories.length) nodeRows.set('Memory', keep(memories, 'dedupKey', existing.dedupKeys, 'Memory'));
   if (entities.length) nodeRows.set('Entity', keep(entities, 'canonicalName', existing.entityNames, 'Entity'));
+  return existing;
+}
 
-  // Vectors, outside any transaction; a chunk an earlier run of this import wrote keeps its vector.
-  const unembedded = toEmbed.filter((c) => !existing.embeddedChunks.has(c.id));
-  for (let i = 0; i < unembedded.length; i += IMPORT_BATCH_ROWS) {
-    const batch = unembedded.slice(i, i + IMPORT_BATCH_ROWS);
-    const made = await deps.embedder.embed(batch.map((c) => c.text));
-    batch.forEach((c, j) => vectors.push({ id: c.id, embedding: Array.from(made[j]!) }));
-  }
-
-  const edgeRows = new Map<ImportEdgeKind, ImportEdgeRow[]>();
-  for (const [kind, list] of parsed.edges) {
-    edgeRows.set(
-      kind,
-      list.map((e) => ({ from: mapId(e.from), to: mapId(e.to), props: props(e.props, e.ints) })),
-    );
-  }
-
-  // Writes: bounded transactions, nodes (with their vectors) before edges.
+/** Writes: bounded transactions, nodes (with their vectors) before edges; counts added into `counts`. */
+async function writeImport(
+  executor: Executor,
+  namespace: string,
+  rows: {
+    nodeRows: Map<PortableLabel, ImportNodeRow[]>;
+    edgeRows: Map<ImportEdgeKind, ImportEdgeRow[]>;
+    vectors: ImportNodes['vectors'];
+  },
+  counts: ImportCounts,
+): Promise<void> {
   const merge = (into: ImportCounts, from: ImportCounts) => {
     for (const key of ['created', 'existing', 'skipped'] as const) {
       for (const [k, n] of from[key]) into[key].set(k, (into[key].get(k) ?? 0) + n);
     }
   };
-  const vectorOf = new Map(vectors.map((v) => [v.id, v]));
+  const vectorOf = new Map(rows.vectors.map((v) => [v.id, v]));
   try {
     for (const label of PORTABLE_LABELS) {
-      const rows = nodeRows.get(label) ?? [];
-      for (let i = 0; i < rows.length; i += IMPORT_BATCH_ROWS) {
-        const batch = rows.slice(i, i + IMPORT_BATCH_ROWS);
+      const labelRows = rows.nodeRows.get(label) ?? [];
+      for (let i = 0; i < labelRows.length; i += IMPORT_BATCH_ROWS) {
+        const batch = labelRows.slice(i, i + IMPORT_BATCH_ROWS);
         const batchVectors = label === 'Chunk' ? batch.flatMap((r) => (vectorOf.has(r.id) ? [vectorOf.get(r.id)!] : [])) : [];
-        merge(
-          counts,
-          await writeImportBatch(deps.executor, { namespace, nodes: [{ label, rows: batch }], vectors: batchVectors, edges: [] }),
-        );
+        merge(counts, await writeImportBatch(executor, { namespace, nodes: [{ label, rows: batch }], vectors: batchVectors, edges: [] }));
       }
     }
-    for (const [kind, rows] of edgeRows) {
-      for (let i = 0; i < rows.length; i += IMPORT_BATCH_ROWS) {
+    for (const [kind, edges] of rows.edgeRows) {
+      for (let i = 0; i < edges.length; i += IMPORT_BATCH_ROWS) {
         merge(
           counts,
-          await writeImportBatch(deps.executor, {
+          await writeImportBatch(executor, {
             namespace,
             nodes: [],
             vectors: [],
-            edges: [{ kind, rows: rows.slice(i, i + IMPORT_BATCH_ROWS) }],
+            edges: [{ kind, rows: edges.slice(i, i + IMPORT_BATCH_ROWS) }],
           }),
         );
       }
@@ -576,17 +631,19 @@ export async function importLines(deps: TransferDeps, namespace: string, lines: 
     }
     throw error;
   }
+}
 
+function importReport(namespace: string, lines: number, counts: ImportCounts, made: { embedded: number; redacted: number }): ImportReport {
   const kinds = new Set([...counts.created.keys(), ...counts.existing.keys(), ...counts.skipped.keys()]);
   const sum = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
-  const report: ImportReport = {
+  return {
     namespace,
-    lines: lines.length,
+    lines,
     created: sum(counts.created),
     existing: sum(counts.existing),
     skipped: sum(counts.skipped),
-    embedded: unembedded.length,
-    redacted: tally.redacted,
+    embedded: made.embedded,
+    redacted: made.redacted,
     byKind: [...kinds].sort().map((kind) => ({
       kind: kindName(kind),
       created: counts.created.get(kind) ?? 0,
@@ -594,8 +651,6 @@ export async function importLines(deps: TransferDeps, namespace: string, lines: 
       skipped: counts.skipped.get(kind) ?? 0,
     })),
   };
-  deps.logger.info({ ...report, from: parsed.header.namespace, byKind: undefined }, 'namespace import batch');
-  return report;
 }
 
 /** `memory` for a label, `edge:HAS_CHUNK` for an edge kind. */

@@ -1,6 +1,7 @@
 import { namespaceSchema } from '../config/index.js';
 import { ValidationError } from '../errors.js';
 import { canonicalName } from '../deep/index.js';
+import { ENTITY_TYPES, type EntityType } from '../linker/index.js';
 import { redactSecrets, type RedactionOptions } from '../redaction/index.js';
 import { cleanText } from '../text/index.js';
 
@@ -9,21 +10,6 @@ import { cleanText } from '../text/index.js';
  * first; names are then compared in their canonical form (lowercase, whitespace collapsed), the
  * key entities and aspects are merged on.
  */
-
-/** Entity types a caller may set; `extracted` stays the deep path's own marker. */
-export const ENTITY_TYPES = [
-  'person',
-  'organization',
-  'place',
-  'project',
-  'system',
-  'tool',
-  'concept',
-  'skill',
-  'task',
-  'unknown',
-] as const;
-export type EntityType = (typeof ENTITY_TYPES)[number];
 
 export const FACT_KINDS = ['attribute', 'constraint'] as const;
 export type FactKind = (typeof FACT_KINDS)[number];

@@ -1,2 +1,17 @@
-/** The kinds of entity the linker gives a name. */
-export type EntityType = 'person' | 'organization' | 'place' | 'project' | 'system' | 'tool' | 'concept' | 'skill' | 'task' | 'unknown';
+/**
+ * The kinds of entity: the one list the linker names, the deep path's classifier offers the model
+ * and the structured writes accept from a caller (`extracted` stays the deep path's own marker).
+ */
+export const ENTITY_TYPES = [
+  'person',
+  'organization',
+  'place',
+  'project',
+  'system',
+  'tool',
+  'concept',
+  'skill',
+  'task',
+  'unknown',
+] as const;
+export type EntityType = (typeof ENTITY_TYPES)[number];

@@ -118,81 +118,10 @@ const BACKTICK = /`([A-Za-z_$][\w$.:/-]{1,60})`/g;
 
 /** Strong and weak entity mentions, one per canonical name (the strongest), in order of first mention. */
 export function extractEntities(text: string, options: ExtractEntitiesOptions = {}): ExtractedEntity[] {
-  const candidates: Candidate[] = [];
-  // Redaction placeholders and generated blobs (a hash in base64, a token) name nothing: no pass
-  // below may take a piece of one ("R9GqQ8K" of an SRI digest) for a name.
-  const base = mask(text, [
-    ...[...text.matchAll(PLACEHOLDER)].map((m): [number, number] => [m.index, m.index + m[0].length]),
-    ...[...text.matchAll(TOKEN_RUN)].filter((m) => isOpaque(m[0])).map((m): [number, number] => [m.index, m.index + m[0].length]),
-  ]);
-  let masked = base;
-  const pass = (found: Candidate[]) => {
-    candidates.push(...found);
-    masked = mask(
-      masked,
-      found.map((c) => [c.start, c.end]),
-    );
-  };
-
-  pass(matches(masked, URL, (m) => urlCandidate(m[0], m.index)));
-  pass(matches(masked, TECH, (m) => techCandidate(m[0], m.index)));
-  pass([
-    ...packagesInInstalls(masked),
-    ...matches(masked, PACKAGE_AT_VERSION, (m) => packageCandidate(m[1]!, m.index, m.index + m[0].length)),
-  ]);
-  pass(
-    matches(masked, FILE, (m) => ({
-      name: m[0],
-      type: 'system',
-      mention: m[0],
-      signal: 'file',
-      start: m.index,
-      end: m.index + m[0].length,
-    })),
-  );
-  pass(
-    matches(masked, HANDLE, (m) => ({
-      name: m[0],
-      type: 'person',
-      mention: m[0],
-      signal: 'handle',
-      start: m.index,
-      end: m.index + m[0].length,
-    })),
-  );
-  pass(matches(masked, CALL, (m) => callCandidate(m)));
-  pass(
-    matches(masked, CAMEL_CLASS, (m) => ({
-      name: m[0],
-      type: 'system',
-      mention: m[0],
-      signal: 'identifier',
-      start: m.index,
-      end: m.index + m[0].length,
-    })),
-  );
-  pass(
-    matches(masked, BACKTICK, (m) => ({
-      name: m[1]!,
-      type: 'system',
-      mention: m[0],
-      signal: 'identifier',
-      start: m.index,
-      end: m.index + m[0].length,
-    })),
-  );
-  for (const name of decisionObjects(base)) {
-    const tech = knownTech(name);
-    const start = Math.max(0, base.indexOf(name));
-    candidates.push({
-      name: tech?.name ?? name,
-      type: tech ? 'tool' : 'unknown',
-      mention: name,
-      signal: 'decision-object',
-      start,
-      end: start + name.length,
-    });
-  }
+  const base = maskBlobs(text);
+  const strong = strongPatternCandidates(base);
+  const candidates = [...strong.candidates, ...decisionObjectCandidates(base)];
+  let masked = strong.masked;
   // On the text before the technology pass masked it: "Postgres 16" is a name of its own, and
   // PostgreSQL stays an entity too. Their spans are masked for the recognizer below, which
   // would type "Atlas" of "Atlas, our search service," as a place.
@@ -214,6 +143,73 @@ export function extractEntities(text: string, options: ExtractEntitiesOptions = 
       things.map((t) => [t.start, t.coverEnd ?? t.end]),
     );
   }
+  candidates.push(...nameCandidates(masked, options));
+  return dedupe(candidates, options.maxEntities ?? LINKER_MAX_ENTITIES);
+}
+
+/**
+ * Redaction placeholders and generated blobs (a hash in base64, a token) name nothing: they are
+ * masked so no pass may take a piece of one ("R9GqQ8K" of an SRI digest) for a name.
+ */
+function maskBlobs(text: string): string {
+  return mask(text, [
+    ...[...text.matchAll(PLACEHOLDER)].map((m): [number, number] => [m.index, m.index + m[0].length]),
+    ...[...text.matchAll(TOKEN_RUN)].filter((m) => isOpaque(m[0])).map((m): [number, number] => [m.index, m.index + m[0].length]),
+  ]);
+}
+
+/** A span of `m` as a candidate of one type and signal (named by `name`, else the match). */
+function spanCandidate(m: RegExpMatchArray & { index: number }, type: EntityType, signal: EntitySignal, name = m[0]): Candidate {
+  return { name, type, mention: m[0], signal, start: m.index, end: m.index + m[0].length };
+}
+
+/**
+ * The strong patterns in order (URLs, technologies, packages, files, handles, calls, identifiers),
+ * each on the text the earlier ones left: what one pass took, the next cannot take again.
+ */
+function strongPatternCandidates(base: string): { candidates: Candidate[]; masked: string } {
+  const candidates: Candidate[] = [];
+  let masked = base;
+  const pass = (found: Candidate[]) => {
+    candidates.push(...found);
+    masked = mask(
+      masked,
+      found.map((c) => [c.start, c.end]),
+    );
+  };
+  pass(matches(masked, URL, (m) => urlCandidate(m[0], m.index)));
+  pass(matches(masked, TECH, (m) => techCandidate(m[0], m.index)));
+  pass([
+    ...packagesInInstalls(masked),
+    ...matches(masked, PACKAGE_AT_VERSION, (m) => packageCandidate(m[1]!, m.index, m.index + m[0].length)),
+  ]);
+  pass(matches(masked, FILE, (m) => spanCandidate(m, 'system', 'file')));
+  pass(matches(masked, HANDLE, (m) => spanCandidate(m, 'person', 'handle')));
+  pass(matches(masked, CALL, (m) => callCandidate(m)));
+  pass(matches(masked, CAMEL_CLASS, (m) => spanCandidate(m, 'system', 'identifier')));
+  pass(matches(masked, BACKTICK, (m) => spanCandidate(m, 'system', 'identifier', m[1]!)));
+  return { candidates, masked };
+}
+
+/** What a decision chose or dropped ("we went with Acmebase over Fooly"), a known technology typed as a tool. */
+function decisionObjectCandidates(base: string): Candidate[] {
+  return decisionObjects(base).map((name) => {
+    const tech = knownTech(name);
+    const start = Math.max(0, base.indexOf(name));
+    return {
+      name: tech?.name ?? name,
+      type: tech ? 'tool' : 'unknown',
+      mention: name,
+      signal: 'decision-object',
+      start,
+      end: start + name.length,
+    };
+  });
+}
+
+/** Names on the masked text: the recognizer's typed ones, then speakers and capitalised names. */
+function nameCandidates(masked: string, options: ExtractEntitiesOptions): Candidate[] {
+  const candidates: Candidate[] = [];
   const names = findNameMentions(masked);
   // On the masked text: a known technology, path or URL keeps its own type. A speaker label stays
   // a speaker (who talks, not what the turn is about), whatever the recognizer calls it.
@@ -237,7 +233,7 @@ export function extractEntities(text: string, options: ExtractEntitiesOptions = 
       end: n.end,
     });
   }
-  return dedupe(candidates, options.maxEntities ?? LINKER_MAX_ENTITIES);
+  return candidates;
 }
 
 function urlCandidate(url: string, start: number): Candidate | null {

@@ -7,6 +7,7 @@ import { aliasAttributes, extractAttributes, type ExtractedAttribute } from './e
 import { extractEntities, type ExtractedEntity } from './extract-entities.js';
 
 export { isDecisionContent } from './decision-patterns.js';
+export { ENTITY_TYPES, type EntityType } from './entity-type.js';
 
 interface LinkOptions {
   maxEntities?: number;

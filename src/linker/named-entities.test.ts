@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { extractEntities } from './extract-entities.js';
 import { linkMemory } from './index.js';
 import { NER_MAX_ENTITIES, NER_MAX_SENTENCES, recognizeNamedEntities } from './named-entities.js';
-import { NER_SAMPLE } from './ner-sample.js';
-import { scoreNer } from './ner-score.js';
+import { NER_SAMPLE } from '../../test/support/ner-sample.js';
+import { scoreNer } from '../../test/support/ner-score.js';
 
 const recognize = (text: string) => recognizeNamedEntities(text).map((e) => [e.name, e.type]);
 

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { extractEntities } from './extract-entities.js';
 import { linkMemory } from './index.js';
 import { findNamedThings } from './named-things.js';
-import { NER_SAMPLE } from './ner-sample.js';
-import { scoreNer } from './ner-score.js';
+import { NER_SAMPLE } from '../../test/support/ner-sample.js';
+import { scoreNer } from '../../test/support/ner-score.js';
 
 const strong = (text: string) =>
   Object.fromEntries(

@@ -146,11 +146,36 @@ const NAME_TAGS = new Set([
   'Company',
 ]);
 
+/**
+ * The named things of `text`, in text order: each finder in turn, earlier finders first, so a
+ * span an earlier one took is not taken again; only name-like names count.
+ */
 export function findNamedThings(text: string): NamedThing[] {
   const out: NamedThing[] = [];
-  const add = (t: NamedThing | null) => {
-    if (t && isNameLike(t.name) && !out.some((o) => t.start < o.end && t.end > o.start)) out.push(t);
-  };
+  for (const find of FINDERS) {
+    for (const t of find(text)) if (isNameLike(t.name) && !out.some((o) => t.start < o.end && t.end > o.start)) out.push(t);
+  }
+  return out.sort((a, b) => a.start - b.start);
+}
+
+const FINDERS: ReadonlyArray<(text: string) => Iterable<NamedThing>> = [
+  spelledAcronyms,
+  aliasedNames,
+  appositions,
+  predicateNames,
+  namesBeforeNouns,
+  namesAfterNouns,
+  calledNames,
+  versionedNames,
+  vPrefixedNames,
+  quotedTitles,
+  kebabNames,
+  snakeNames,
+  lowerCamelNames,
+];
+
+/** "Customer Data Platform (CDP)": a name the acronym after it spells. */
+function* spelledAcronyms(text: string): Generator<NamedThing> {
   for (const m of text.matchAll(SPELLED_ACRONYM)) {
     const acronym = m[2]!;
     // "The Customer Data Platform (CDP)": leading words the acronym does not spell are dropped.
@@ -159,11 +184,15 @@ export function findNamedThings(text: string): NamedThing[] {
     const name = words.join(' ');
     if (words.length < 2 || initials(name) !== acronym) continue;
     const start = m.index + m[1]!.length - name.length;
-    add({ name, type: typeOfLastWord(name) ?? 'unknown', start, end: start + name.length, signal: 'acronym', aliases: [acronym] });
+    yield { name, type: typeOfLastWord(name) ?? 'unknown', start, end: start + name.length, signal: 'acronym', aliases: [acronym] };
   }
+}
+
+/** "Pegasus, formerly known as Skyline": a name and the other name the text gives it. */
+function* aliasedNames(text: string): Generator<NamedThing> {
   for (const m of text.matchAll(ALIAS)) {
     const [, name, alias] = m;
-    add({
+    yield {
       name: name!,
       type: 'unknown',
       start: m.index,
@@ -171,14 +200,18 @@ export function findNamedThings(text: string): NamedThing[] {
       signal: 'apposition',
       aliases: [alias!],
       coverEnd: m.index + m[0].length,
-    });
+    };
   }
+}
+
+/** "Atlas, our search service": a name and the typed description beside it. */
+function* appositions(text: string): Generator<NamedThing> {
   for (const m of text.matchAll(APPOSITION)) {
     const [, name, det, desc, noun] = m;
     if (!isCodeOk(name!)) continue;
     const definite = /^(?:the|our|their|your|my|his|her|its)$/i.test(det!);
     const description = `${desc!}${noun!}`.toLowerCase();
-    add({
+    yield {
       name: name!,
       type: NOUN_TYPE.get(noun!.toLowerCase())!,
       start: m.index,
@@ -186,20 +219,28 @@ export function findNamedThings(text: string): NamedThing[] {
       signal: 'apposition',
       aliases: definite && desc ? [description] : [],
       coverEnd: m.index + m[0].length,
-    });
+    };
   }
+}
+
+/** "Harbor is the internal container registry": a name typed by what the sentence says it is. */
+function* predicateNames(text: string): Generator<NamedThing> {
   for (const m of text.matchAll(PREDICATE)) {
     const [, name, , , noun] = m;
     if (!isCodeOk(name!)) continue;
-    add({
+    yield {
       name: name!,
       type: NOUN_TYPE.get(noun!.toLowerCase())!,
       start: m.index,
       end: m.index + name!.length,
       signal: 'typed-name',
       aliases: [],
-    });
+    };
   }
+}
+
+/** "the Classic API": a name typed by the noun after it. */
+function* namesBeforeNouns(text: string): Generator<NamedThing> {
   for (const m of text.matchAll(NAME_THEN_NOUN)) {
     const [whole, det, name, noun] = m;
     if (!isCodeOk(name!) || STOP_WORDS.has(name!.toLowerCase())) continue;
@@ -207,9 +248,13 @@ export function findNamedThings(text: string): NamedThing[] {
     // "the Classic API": a capitalised noun is part of the name.
     const joined = /^\p{Lu}/u.test(noun!) && /^\p{Lu}/u.test(name!);
     const shown = joined ? `${name} ${noun}` : name!;
-    add({ name: shown, type: NOUN_TYPE.get(noun!.toLowerCase())!, start, end: start + shown.length, signal: 'typed-name', aliases: [] });
+    yield { name: shown, type: NOUN_TYPE.get(noun!.toLowerCase())!, start, end: start + shown.length, signal: 'typed-name', aliases: [] };
     void whole;
   }
+}
+
+/** "project Halcyon", "repo acme/billing": a name typed by the noun before it. */
+function* namesAfterNouns(text: string): Generator<NamedThing> {
   for (const m of text.matchAll(NOUN_THEN_NAME)) {
     const [whole, noun, tick, name] = m;
     const lower = noun!.toLowerCase();
@@ -220,28 +265,36 @@ export function findNamedThings(text: string): NamedThing[] {
     const partOfName = /^\p{Lu}/u.test(noun!) && /^\p{Lu}/u.test(name!) && (lower === 'project' || lower === 'team');
     const start = partOfName ? m.index : m.index + noun!.length + 1 + tick!.length;
     const shown = partOfName ? `${noun} ${name}` : name!;
-    add({
+    yield {
       name: shown,
       type: NOUN_TYPE.get(lower)!,
       start,
       end: partOfName ? m.index + whole!.length : start + name!.length,
       signal: 'typed-name',
       aliases: partOfName ? [name!] : [],
-    });
+    };
   }
+}
+
+/** "a location called Whispering Falls": a name given by "called" or "named". */
+function* calledNames(text: string): Generator<NamedThing> {
   for (const m of text.matchAll(CALLED)) {
     const [whole, before, tick, name] = m;
     if (CALLED_AFTER_SUBJECT.test(before!) || (!tick && !isCodeOk(name!))) continue;
     const start = m.index + whole!.length - tick!.length - name!.length;
-    add({
+    yield {
       name: name!,
       type: NOUN_TYPE.get(before!.toLowerCase()) ?? 'unknown',
       start,
       end: start + name!.length,
       signal: 'typed-name',
       aliases: [],
-    });
+    };
   }
+}
+
+/** "Postgres 16", "Gemini 1.5 Pro": a name with a version is a tool. */
+function* versionedNames(text: string): Generator<NamedThing> {
   for (const m of text.matchAll(VERSIONED)) {
     let [whole, base] = m;
     const version = m[2]!;
@@ -256,37 +309,56 @@ export function findNamedThings(text: string): NamedThing[] {
     const first = base!.split(' ')[0]!.toLowerCase();
     if (NOT_VERSIONED.has(first) || CALENDAR_WORDS.has(first) || STOP_WORDS.has(first) || NOT_VERSIONED.has(base!.toLowerCase())) continue;
     if (/^\d{4}$/.test(version) || (!knownTech(base!) && base!.split(' ').some((w) => STOP_WORDS.has(w.toLowerCase())))) continue;
-    add({ name: whole!, type: 'tool', start: at, end: at + whole!.length, signal: 'versioned', aliases: [] });
+    yield { name: whole!, type: 'tool', start: at, end: at + whole!.length, signal: 'versioned', aliases: [] };
   }
+}
+
+/** "the v2 checkout flow": a versioned multi-word name is a system. */
+function* vPrefixedNames(text: string): Generator<NamedThing> {
   for (const m of text.matchAll(V_PREFIXED)) {
     const name = m[1]!.split(' ').filter((w, i) => i === 0 || !STOP_WORDS.has(w));
     if (name.length < 2) continue;
     const start = m.index + m[0].length - m[1]!.length;
-    add({ name: name.join(' '), type: 'system', start, end: start + name.join(' ').length, signal: 'versioned', aliases: [] });
+    yield { name: name.join(' '), type: 'system', start, end: start + name.join(' ').length, signal: 'versioned', aliases: [] };
   }
+}
+
+/** "The Name of the Wind": a quoted title-cased phrase. */
+function* quotedTitles(text: string): Generator<NamedThing> {
   for (const m of text.matchAll(QUOTED_TITLE)) {
     const title = m[1]!;
     if (!/\p{Lu}/u.test(title.split(' ').pop()![0]!) || !title.split(' ').some(isNameWord)) continue;
     const start = m.index + 1;
-    add({ name: title, type: 'unknown', start, end: start + title.length, signal: 'title', aliases: [] });
+    yield { name: title, type: 'unknown', start, end: start + title.length, signal: 'title', aliases: [] };
   }
+}
+
+/** kebab-case code names: systems. */
+function* kebabNames(text: string): Generator<NamedThing> {
   for (const m of text.matchAll(KEBAB_SYSTEM))
-    add({ name: m[0], type: 'system', start: m.index, end: m.index + m[0].length, signal: 'code-name', aliases: [] });
+    yield { name: m[0], type: 'system', start: m.index, end: m.index + m[0].length, signal: 'code-name', aliases: [] };
+}
+
+/** snake_case code names: systems. */
+function* snakeNames(text: string): Generator<NamedThing> {
   for (const m of text.matchAll(SNAKE))
-    add({ name: m[0], type: 'system', start: m.index, end: m.index + m[0].length, signal: 'code-name', aliases: [] });
+    yield { name: m[0], type: 'system', start: m.index, end: m.index + m[0].length, signal: 'code-name', aliases: [] };
+}
+
+/** lowerCamel words: code (systems), or a product's spelling ("iPhone"). */
+function* lowerCamelNames(text: string): Generator<NamedThing> {
   for (const m of text.matchAll(LOWER_CAMEL)) {
     // "iPhone", "eBay": a product's spelling; "getUserById": code.
     const product = /^[a-z]{1,2}\p{Lu}/u.test(m[0]);
-    add({
+    yield {
       name: m[0],
       type: product ? 'tool' : 'system',
       start: m.index,
       end: m.index + m[0].length,
       signal: product ? 'versioned' : 'code-name',
       aliases: [],
-    });
+    };
   }
-  return out.sort((a, b) => a.start - b.start);
 }
 
 const CALLED_AFTER_SUBJECT =

@@ -1,2 +1,2 @@
-export { Metrics } from './metrics.js';
+export { Metrics } from './prometheus-metrics.js';
 export { observeEmbedder, observeRecall } from './instrument.js';

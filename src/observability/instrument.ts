@@ -1,4 +1,4 @@
-import type { Metrics } from './metrics.js';
+import type { Metrics } from './prometheus-metrics.js';
 
 interface EmbedLike {
   embed(texts: readonly string[], purpose?: 'query' | 'passage'): Promise<Float32Array[]>;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import { validateDecision } from '../deep/validate-decision.js';
 import { validateExtraction } from '../deep/validate-extraction.js';
-import { validateHints } from '../deep/hints.js';
+import { validateHints } from '../deep/hint-generation.js';
 import {
   configureStoredRedaction,
   RedactionTally,

@@ -1,5 +1,6 @@
 export {
   SessionService,
+  type SessionSettings,
   type StartInput,
   type StartResult,
   type ObserveResult,
@@ -9,5 +10,5 @@ export {
 export { SessionUpkeep } from './upkeep-loops.js';
 export { runSessionEnd, type SessionEndDeps, type FeedbackSink } from './session-end-job.js';
 export type { SessionRecord, SessionStats } from '../db/index.js';
-export { type CheckpointRecord } from './checkpoints.js';
-export { checkTranscript } from './transcripts.js';
+export { type CheckpointRecord } from './session-checkpoints.js';
+export { checkTranscript } from './session-transcripts.js';

@@ -14,7 +14,7 @@ export const MAX_SESSION_MEMORIES = 200;
 export const SESSION_END_ACTOR = 'session-end';
 const SUMMARY_EVENT_BASE = '9e47b0d1-2c3a-4f58-b6e1-sessionsumm0';
 
-/** Aspect feedback (src/upkeep/aspect-feedback.ts): once per session, safe to repeat. */
+/** Aspect feedback (src/upkeep/aspect-feedback-service.ts): once per session, safe to repeat. */
 export interface FeedbackSink {
   apply(input: {
     namespace: string;

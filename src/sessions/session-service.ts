@@ -24,9 +24,9 @@ import { ConflictError, LimitExceededError, NotFoundError, ValidationError } fro
 import type { Logger } from '../logger.js';
 import { redactStored } from '../redaction/index.js';
 import { cleanText } from '../text/index.js';
-import { checkpointWork, latestCheckpoints, writeCheckpoint, type CheckpointInput, type CheckpointRecord } from './checkpoints.js';
+import { checkpointWork, latestCheckpoints, writeCheckpoint, type CheckpointInput, type CheckpointRecord } from './session-checkpoints.js';
 import { sessionTranscripts } from './transcript-reads.js';
-import { saveTranscript } from './transcripts.js';
+import { saveTranscript } from './session-transcripts.js';
 import { checkpointDigest, clipLine, fitSections, recoveryDigest, type CheckpointReason, type DigestSection } from './digest.js';
 
 export interface SessionSettings {

@@ -1,10 +1,10 @@
-import type { Config } from '../config/index.js';
+import { DEFAULT_SESSION_SWEEP_INTERVAL_MS, type Config } from '../config/index.js';
 import type { Executor, JobRecord } from '../db/index.js';
 import { namespacesOverCompressionThreshold } from '../db/index.js';
 import { queueSessionCompression } from '../deep/index.js';
 import type { Logger } from '../logger.js';
 import { PeriodicTask, sharedSchedule } from '../upkeep/index.js';
-import { runDecayPass, type DecayReport } from './decay.js';
+import { runDecayPass, type DecayReport } from './decay-pass.js';
 import type { SessionService } from './session-service.js';
 
 /**
@@ -55,7 +55,7 @@ export class SessionUpkeep {
       this.loops.push(
         new PeriodicTask(
           'session-idle',
-          config.SESSION_SWEEP_INTERVAL_MS,
+          DEFAULT_SESSION_SWEEP_INTERVAL_MS,
           async () => {
             this.stats.lastIdleSweepAt = new Date().toISOString();
             this.stats.idleEnded += await sessions.sweepIdle(namespaces);

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cleanJsonStrings, cleanText, CleanupTally, isCleanText, wellFormedText } from './well-formed.js';
+import { isCleanText, wellFormedText } from '../../test/support/well-formed-text.js';
+import { cleanJsonStrings, cleanText, CleanupTally } from './well-formed.js';
 
 /** The characters the module acts on, and ordinary ones around them. */
 const SPECIALS = [

@@ -58,11 +58,6 @@ export class CleanupTally {
   }
 }
 
-/** True when `text` holds nothing cleanText would change. */
-export function isCleanText(text: string): boolean {
-  return !NOT_CLEAN.test(text);
-}
-
 /** `text` as well-formed text (see the module comment), counting what changed into `tally`. */
 export function cleanText(text: string, tally?: CleanupTally): string {
   if (!NOT_CLEAN.test(text)) return text;
@@ -71,12 +66,6 @@ export function cleanText(text: string, tally?: CleanupTally): string {
     if (kind) tally?.add(kind);
     return replacement;
   });
-}
-
-/** `cleanText` with its own tally: the text and what was removed or replaced. */
-export function wellFormedText(text: string): { text: string; cleanup: TextCleanup } {
-  const tally = new CleanupTally();
-  return { text: cleanText(text, tally), cleanup: tally.list() };
 }
 
 export function cleanOptionalText(text: string | null | undefined, tally?: CleanupTally): string | null | undefined {

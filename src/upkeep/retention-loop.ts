@@ -1,4 +1,4 @@
-import type { Config } from '../config/index.js';
+import { DEFAULT_RETENTION_BATCH_SIZE, type Config } from '../config/index.js';
 import type { Executor } from '../db/index.js';
 import type { Logger } from '../logger.js';
 import { PeriodicTask, sharedSchedule } from './periodic.js';
@@ -18,7 +18,7 @@ export function retentionSettings(config: Config): RetentionSettings {
       completedJob: config.RETENTION_COMPLETED_JOB_DAYS,
       deadJob: config.RETENTION_DEAD_JOB_DAYS,
     },
-    batchSize: config.RETENTION_BATCH_SIZE,
+    batchSize: DEFAULT_RETENTION_BATCH_SIZE,
   };
 }
 

@@ -1,4 +1,10 @@
-import type { Config } from '../config/index.js';
+import {
+  DEFAULT_DOCUMENT_POLL_MS,
+  DEFAULT_EMBEDDING_TRACKER_POLL_MS,
+  DEFAULT_MAINTENANCE_COOLDOWN_MS,
+  DEFAULT_MAINTENANCE_HOURLY_BUDGET,
+  type Config,
+} from '../config/index.js';
 import type { Executor } from '../db/index.js';
 import type { Logger } from '../logger.js';
 import type { RememberService, TextEmbedder } from '../write/index.js';
@@ -11,9 +17,9 @@ import {
   type Resolver,
 } from '../documents/index.js';
 import type { DocumentRecord } from '../db/index.js';
-import { AspectFeedback } from './aspect-feedback.js';
+import { AspectFeedback } from './aspect-feedback-service.js';
 import { echoStats, pruneCheckpoints } from '../db/index.js';
-import { EmbeddingTracker, type EmbeddingTrackerStats } from './embedding-tracker.js';
+import { EmbeddingTracker, type EmbeddingTrackerStats } from './embedding-tracker-service.js';
 import { ACTION_LIMITS, MaintenanceWorker, type MaintenanceMode, type MaintenanceReport } from './maintenance/index.js';
 import { PeriodicTask, sharedSchedule } from './periodic.js';
 import { retentionLoop, retentionSettings } from './retention-loop.js';
@@ -61,7 +67,7 @@ export class UpkeepService {
       ? new EmbeddingTracker(
           deps.executor,
           deps.embedder,
-          { pollMs: config.EMBEDDING_TRACKER_POLL_MS, batchSize: config.EMBEDDING_TRACKER_BATCH_SIZE, namespaces },
+          { pollMs: DEFAULT_EMBEDDING_TRACKER_POLL_MS, batchSize: config.EMBEDDING_TRACKER_BATCH_SIZE, namespaces },
           deps.logger.child({ component: 'embedding-tracker' }),
         )
       : null;
@@ -70,8 +76,8 @@ export class UpkeepService {
     this.maintenance = new MaintenanceWorker(
       deps.executor,
       {
-        cooldownMs: config.MAINTENANCE_COOLDOWN_MS,
-        hourlyBudget: config.MAINTENANCE_HOURLY_BUDGET,
+        cooldownMs: DEFAULT_MAINTENANCE_COOLDOWN_MS,
+        hourlyBudget: DEFAULT_MAINTENANCE_HOURLY_BUDGET,
         leaseTimeoutMs: config.WORKER_LEASE_TIMEOUT_MS,
         actionLimits: ACTION_LIMITS,
         autoActions: config.MAINTENANCE_AUTO_ACTIONS,
@@ -114,10 +120,10 @@ export class UpkeepService {
       },
       docLogger,
     );
-    // Drains the queue while documents wait; polls DOCUMENT_POLL_MS when idle (woken by ingest).
+    // Drains the queue while documents wait; polls when idle (woken by ingest in this process).
     this.ingestLoop = new PeriodicTask(
       'documents',
-      config.DOCUMENT_POLL_MS,
+      DEFAULT_DOCUMENT_POLL_MS,
       async () => ({ again: await this.documents.processNext() }),
       docLogger,
       0,

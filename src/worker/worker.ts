@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Config } from '../config/index.js';
+import { DEFAULT_CLASSIFY_BATCH_SIZE, type Config } from '../config/index.js';
 import { ConsistencyScope, withConsistency } from '../consistency/index.js';
 import { MnemographError } from '../errors.js';
 import type { Executor } from '../db/index.js';
@@ -17,13 +17,13 @@ import { emptyUsage, isLlmError, meterUsage, OllamaProvider, type LlmProvider, t
 import type { Logger } from '../logger.js';
 import type { TextEmbedder } from '../write/index.js';
 import { tickDelayMs } from './backoff.js';
-import { createClassifyHandler } from './handlers/classify.js';
-import { createCompressHandler } from './handlers/compress.js';
-import { createDedupHandler } from './handlers/dedup.js';
+import { createClassifyHandler } from './handlers/classify-handler.js';
+import { createCompressHandler } from './handlers/compress-handler.js';
+import { createDedupHandler } from './handlers/dedup-handler.js';
 import { createExtractHandler } from './handlers/extract.js';
-import { createHintsHandler } from './handlers/hints.js';
-import { createSessionEndHandler } from './handlers/session-end.js';
-import type { JobHandler } from './handlers/types.js';
+import { createHintsHandler } from './handlers/hints-handler.js';
+import { createSessionEndHandler } from './handlers/session-end-handler.js';
+import type { JobHandler } from './handlers/job-handler.js';
 import type { FeedbackSink } from '../sessions/index.js';
 import { AspectFeedback } from '../upkeep/index.js';
 import { completeJob, extendLease, failJob, leaseJob, releaseStaleLeases, storedJobError } from '../db/jobs/index.js';
@@ -44,10 +44,8 @@ export type WorkerConfig = Pick<
   | 'MIN_FACT_CONFIDENCE'
   | 'DEDUP_LLM_ENABLED'
   | 'CLASSIFY_LLM_ENABLED'
-  | 'CLASSIFY_BATCH_SIZE'
   | 'WORKER_MAX_ATTEMPTS'
   | 'SEMANTIC_CONTRADICTION_ENABLED'
-  | 'SEMANTIC_CONTRADICTION_TIMEOUT_MS'
   | 'WORKER_ENABLED'
   | 'WORKER_POLL_MS'
   | 'WORKER_LEASE_TIMEOUT_MS'
@@ -100,62 +98,10 @@ export function createWorker(deps: WorkerDeps): Worker {
   const logger = deps.logger.child({ component: 'worker', workerId });
   const mode = pipelineMode(config);
   const provider = deps.provider ?? new OllamaProvider({ host: config.OLLAMA_HOST, model: config.OLLAMA_MODEL });
-  // Planning and the fact writes share it: each fact is embedded once.
-  const factEmbedder = new ContentHashEmbeddingCache(deps.embedder);
-  const handlers = new Map<string, JobHandler>(
-    [
-      createExtractHandler({
-        executor,
-        embedder: factEmbedder,
-        writer: deps.remember,
-        provider,
-        logger,
-        settings: {
-          mode,
-          llmTimeoutMs: config.EXTRACTION_TIMEOUT_MS,
-          minFactConfidence: config.MIN_FACT_CONFIDENCE,
-          semantic: { enabled: config.SEMANTIC_CONTRADICTION_ENABLED, timeoutMs: config.SEMANTIC_CONTRADICTION_TIMEOUT_MS },
-          classify: { enabled: config.CLASSIFY_LLM_ENABLED, maxAttempts: config.WORKER_MAX_ATTEMPTS },
-        },
-      }),
-      createHintsHandler({ executor, provider, timeoutMs: config.EXTRACTION_TIMEOUT_MS, maxHints: config.HINTS_MAX }),
-      createClassifyHandler({
-        executor,
-        provider,
-        settings: { llmTimeoutMs: config.EXTRACTION_TIMEOUT_MS, batchSize: config.CLASSIFY_BATCH_SIZE },
-      }),
-      createCompressHandler({ executor, provider, writer: deps.remember, settings: { llmTimeoutMs: config.EXTRACTION_TIMEOUT_MS } }),
-      createDedupHandler({
-        executor,
-        provider,
-        updater: deps.update,
-        logger,
-        settings: { mode, llmTimeoutMs: config.EXTRACTION_TIMEOUT_MS, minConfidence: config.MIN_FACT_CONFIDENCE },
-      }),
-      createSessionEndHandler({
-        executor,
-        writer: deps.remember,
-        provider,
-        feedback: deps.feedback ?? new AspectFeedback(executor),
-        logger,
-        settings: { llmTimeoutMs: config.EXTRACTION_TIMEOUT_MS },
-      }),
-    ].map((h) => [h.kind, h]),
-  );
-  // Disabled: nothing runs. Frozen: extraction still audits proposals, hints wait (they would write).
-  // Near-duplicate decisions are audited in every mode and applied only in a writing one.
-  // Session summaries write only their session (and aspect weights): every mode but frozen.
-  const kinds =
-    mode === 'disabled'
-      ? []
-      : [
-          'extract',
-          ...(config.HINTS_ENABLED && mode !== 'frozen' ? ['hints'] : []),
-          ...(config.DEDUP_LLM_ENABLED ? ['dedup'] : []),
-          ...(config.CLASSIFY_LLM_ENABLED && mode !== 'frozen' ? ['classify'] : []),
-          ...(writesAllowed(mode) ? ['compress'] : []),
-          ...(mode !== 'frozen' ? ['session_end'] : []),
-        ];
+  const handlers = createHandlers(deps, provider, mode, logger);
+  const kinds = leasedKinds(config, mode);
+  const counters: Counters = { processed: 0, failed: 0, lastTickAt: null, llmAvailable: false };
+  const jobs: JobRunner = { executor, workerId, provider, handlers, config, counters, logger, onLlmUsage: deps.onLlmUsage };
 
   let running = false;
   let timer: NodeJS.Timeout | undefined;
@@ -163,7 +109,6 @@ export function createWorker(deps: WorkerDeps): Worker {
   let inFlight: Promise<void> | null = null;
   let reaping: Promise<void> | null = null;
   let consecutiveFailures = 0;
-  const counters = { processed: 0, failed: 0, lastTickAt: null as string | null, llmAvailable: false };
 
   function schedule(delayMs: number): void {
     if (!running) return;
@@ -182,7 +127,7 @@ export function createWorker(deps: WorkerDeps): Worker {
     try {
       const job = await leaseJob(executor, workerId, kinds, { namespaces: deps.namespaces ?? null });
       if (job) {
-        const ok = await runJob(job);
+        const ok = await runJob(jobs, job);
         consecutiveFailures = ok ? 0 : consecutiveFailures + 1;
         // Drain the queue while it has work; back off while attempts keep failing.
         delay = ok ? 0 : tickDelayMs(consecutiveFailures, config.WORKER_POLL_MS);
@@ -197,65 +142,6 @@ export function createWorker(deps: WorkerDeps): Worker {
     schedule(delay);
   }
 
-  async function runJob(job: JobRecord): Promise<boolean> {
-    const jobLogger = logger.child({ jobId: job.id, kind: job.kind, attempt: job.attempts });
-    const heartbeat = setInterval(
-      () => {
-        extendLease(executor, job.id, workerId).catch((error: unknown) => jobLogger.warn({ err: error }, 'lease heartbeat failed'));
-      },
-      Math.max(1000, Math.floor(config.WORKER_LEASE_TIMEOUT_MS / 3)),
-    );
-    heartbeat.unref();
-    let usage = emptyUsage();
-    const llm = () => ({ model: provider.model, usage });
-    try {
-      const handler = handlers.get(job.kind);
-      if (!handler) throw new Error(`no handler for job kind "${job.kind}"`);
-      const metered = await meterUsage(() => handler.run(job));
-      usage = metered.usage;
-      if (usage.calls > 0) deps.onLlmUsage?.(job.kind, provider.model, usage);
-      if (metered.outcome.status === 'rejected') throw metered.outcome.reason;
-      const result = metered.outcome.value;
-      if (!(await completeJob(executor, job.id, workerId, result, { llm: llm() })))
-        jobLogger.warn('job finished after its lease was lost; result not recorded');
-      counters.processed += 1;
-      counters.llmAvailable = true;
-      jobLogger.info({ result, llmCalls: usage.calls, promptTokens: usage.promptTokens, evalTokens: usage.evalTokens }, 'job completed');
-      return true;
-    } catch (error) {
-      counters.failed += 1;
-      if (isLlmError(error)) counters.llmAvailable = false;
-      // Redacted and bounded here already: the log line below carries it too.
-      const message = storedJobError(`attempt ${job.attempts}/${job.maxAttempts}: ${describe(error)}`);
-      const status = await failJob(executor, job.id, workerId, message, {
-        attempts: job.attempts,
-        retryBaseMs: config.WORKER_RETRY_BASE_MS,
-        llm: llm(),
-        permanent: isPermanent(error),
-      }).catch((failError: unknown) => {
-        // Neo4j itself is failing; the stale-lease reaper will return the job to the queue.
-        jobLogger.error({ err: failError }, 'could not record the job failure');
-        return null;
-      });
-      // An LLM outage is expected operation: one line, no stack.
-      const detail = isLlmError(error) ? { error: message } : { err: error };
-      jobLogger.warn({ ...detail, status }, status === 'dead' ? 'job failed for the last time: dead' : 'job failed; will retry');
-      return false;
-    } finally {
-      clearInterval(heartbeat);
-    }
-  }
-
-  async function reap(): Promise<void> {
-    try {
-      const released = await releaseStaleLeases(executor, config.WORKER_LEASE_TIMEOUT_MS);
-      if (released > 0) logger.warn({ released }, 'released stale job leases');
-    } catch (error) {
-      logger.warn({ err: error }, 'stale lease reaper failed');
-    }
-    counters.llmAvailable = await provider.available().catch(() => false);
-  }
-
   return {
     start() {
       if (running) return;
@@ -265,7 +151,7 @@ export function createWorker(deps: WorkerDeps): Worker {
       }
       running = true;
       const runReaper = () => {
-        reaping ??= reap().finally(() => {
+        reaping ??= reap(jobs).finally(() => {
           reaping = null;
         });
       };
@@ -285,6 +171,144 @@ export function createWorker(deps: WorkerDeps): Worker {
     },
     state: () => ({ running, workerId, mode, ...counters }),
   };
+}
+
+type Counters = Omit<WorkerState, 'running' | 'workerId' | 'mode'>;
+
+/** What running one job needs: the worker's identity, its handlers and the counters it keeps. */
+interface JobRunner {
+  executor: Executor;
+  workerId: string;
+  provider: LlmProvider;
+  handlers: ReadonlyMap<string, JobHandler>;
+  config: WorkerConfig;
+  counters: Counters;
+  logger: Logger;
+  onLlmUsage: WorkerDeps['onLlmUsage'];
+}
+
+/** One handler per job kind, wired from the configuration. */
+function createHandlers(deps: WorkerDeps, provider: LlmProvider, mode: PipelineMode, logger: Logger): Map<string, JobHandler> {
+  const { executor, config } = deps;
+  // Planning and the fact writes share it: each fact is embedded once.
+  const factEmbedder = new ContentHashEmbeddingCache(deps.embedder);
+  const llmTimeoutMs = config.EXTRACTION_TIMEOUT_MS;
+  return new Map<string, JobHandler>(
+    [
+      createExtractHandler({
+        executor,
+        embedder: factEmbedder,
+        writer: deps.remember,
+        provider,
+        logger,
+        settings: {
+          mode,
+          llmTimeoutMs,
+          minFactConfidence: config.MIN_FACT_CONFIDENCE,
+          semantic: { enabled: config.SEMANTIC_CONTRADICTION_ENABLED, timeoutMs: config.EXTRACTION_TIMEOUT_MS },
+          classify: { enabled: config.CLASSIFY_LLM_ENABLED, maxAttempts: config.WORKER_MAX_ATTEMPTS },
+        },
+      }),
+      createHintsHandler({ executor, provider, timeoutMs: llmTimeoutMs, maxHints: config.HINTS_MAX }),
+      createClassifyHandler({ executor, provider, settings: { llmTimeoutMs, batchSize: DEFAULT_CLASSIFY_BATCH_SIZE } }),
+      createCompressHandler({ executor, provider, writer: deps.remember, settings: { llmTimeoutMs } }),
+      createDedupHandler({
+        executor,
+        provider,
+        updater: deps.update,
+        logger,
+        settings: { mode, llmTimeoutMs, minConfidence: config.MIN_FACT_CONFIDENCE },
+      }),
+      createSessionEndHandler({
+        executor,
+        writer: deps.remember,
+        provider,
+        feedback: deps.feedback ?? new AspectFeedback(executor),
+        logger,
+        settings: { llmTimeoutMs },
+      }),
+    ].map((h) => [h.kind, h]),
+  );
+}
+
+/**
+ * The job kinds this worker leases. Disabled: nothing runs. Frozen: extraction still audits
+ * proposals, hints wait (they would write). Near-duplicate decisions are audited in every mode and
+ * applied only in a writing one. Session summaries write only their session (and aspect weights):
+ * every mode but frozen.
+ */
+function leasedKinds(config: WorkerConfig, mode: PipelineMode): string[] {
+  if (mode === 'disabled') return [];
+  return [
+    'extract',
+    ...(config.HINTS_ENABLED && mode !== 'frozen' ? ['hints'] : []),
+    ...(config.DEDUP_LLM_ENABLED ? ['dedup'] : []),
+    ...(config.CLASSIFY_LLM_ENABLED && mode !== 'frozen' ? ['classify'] : []),
+    ...(writesAllowed(mode) ? ['compress'] : []),
+    ...(mode !== 'frozen' ? ['session_end'] : []),
+  ];
+}
+
+/** Runs one leased job under a lease heartbeat and completes or fails it; true when it succeeded. */
+async function runJob(runner: JobRunner, job: JobRecord): Promise<boolean> {
+  const { executor, workerId, provider, config, counters } = runner;
+  const jobLogger = runner.logger.child({ jobId: job.id, kind: job.kind, attempt: job.attempts });
+  const heartbeat = setInterval(
+    () => {
+      extendLease(executor, job.id, workerId).catch((error: unknown) => jobLogger.warn({ err: error }, 'lease heartbeat failed'));
+    },
+    Math.max(1000, Math.floor(config.WORKER_LEASE_TIMEOUT_MS / 3)),
+  );
+  heartbeat.unref();
+  let usage = emptyUsage();
+  const llm = () => ({ model: provider.model, usage });
+  try {
+    const handler = runner.handlers.get(job.kind);
+    if (!handler) throw new Error(`no handler for job kind "${job.kind}"`);
+    const metered = await meterUsage(() => handler.run(job));
+    usage = metered.usage;
+    if (usage.calls > 0) runner.onLlmUsage?.(job.kind, provider.model, usage);
+    if (metered.outcome.status === 'rejected') throw metered.outcome.reason;
+    const result = metered.outcome.value;
+    if (!(await completeJob(executor, job.id, workerId, result, { llm: llm() })))
+      jobLogger.warn('job finished after its lease was lost; result not recorded');
+    counters.processed += 1;
+    counters.llmAvailable = true;
+    jobLogger.info({ result, llmCalls: usage.calls, promptTokens: usage.promptTokens, evalTokens: usage.evalTokens }, 'job completed');
+    return true;
+  } catch (error) {
+    counters.failed += 1;
+    if (isLlmError(error)) counters.llmAvailable = false;
+    // Redacted and bounded here already: the log line below carries it too.
+    const message = storedJobError(`attempt ${job.attempts}/${job.maxAttempts}: ${describe(error)}`);
+    const status = await failJob(executor, job.id, workerId, message, {
+      attempts: job.attempts,
+      retryBaseMs: config.WORKER_RETRY_BASE_MS,
+      llm: llm(),
+      permanent: isPermanent(error),
+    }).catch((failError: unknown) => {
+      // Neo4j itself is failing; the stale-lease reaper will return the job to the queue.
+      jobLogger.error({ err: failError }, 'could not record the job failure');
+      return null;
+    });
+    // An LLM outage is expected operation: one line, no stack.
+    const detail = isLlmError(error) ? { error: message } : { err: error };
+    jobLogger.warn({ ...detail, status }, status === 'dead' ? 'job failed for the last time: dead' : 'job failed; will retry');
+    return false;
+  } finally {
+    clearInterval(heartbeat);
+  }
+}
+
+/** Returns the leases of crashed workers to the queue, and notes whether the model answers. */
+async function reap(runner: JobRunner): Promise<void> {
+  try {
+    const released = await releaseStaleLeases(runner.executor, runner.config.WORKER_LEASE_TIMEOUT_MS);
+    if (released > 0) runner.logger.warn({ released }, 'released stale job leases');
+  } catch (error) {
+    runner.logger.warn({ err: error }, 'stale lease reaper failed');
+  }
+  runner.counters.llmAvailable = await runner.provider.available().catch(() => false);
 }
 
 function describe(error: unknown): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bestWholeMemoryMatch } from './dedup.js';
+import { bestWholeMemoryMatch } from './dedup-key.js';
 import { batchNeighbours, cosine, mergeNeighbours } from './batch-dedup.js';
 
 const unit = (...xs: number[]) => {

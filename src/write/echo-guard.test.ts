@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatMemoryPrompt } from '../recall/stages/prompt.js';
-import { dedupKey } from './dedup.js';
+import { dedupKey } from './dedup-key.js';
 import { echoCandidates, MIN_ECHO_LINE_CHARS, remainderOf } from './echo-guard.js';
 import { normalizeContent } from './normalize.js';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Executor } from '../db/index.js';
 import { findLiveByDedupKeys, memoriesByIds, recordEchoes, type MemoryRecord } from '../db/index.js';
-import { dedupKey } from './dedup.js';
+import { dedupKey } from './dedup-key.js';
 import { normalizeContent } from './normalize.js';
 
 /**

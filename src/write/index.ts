@@ -1,4 +1,4 @@
-export { RememberService, type RememberHooks, type RememberSettings } from './remember-service.js';
+export { RememberService, type RememberSettings } from './remember-service.js';
 export { UpdateService } from './update-service.js';
 export { type TextEmbedder } from './remember-service.js';
 export { type BatchOutcome, type RememberBatchOptions } from './remember-service.js';

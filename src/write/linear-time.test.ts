@@ -14,7 +14,7 @@ import { isDecisionContent, linkMemory } from '../linker/index.js';
 import { recognizeNamedEntities } from '../linker/named-entities.js';
 import { queryTokens, toLuceneQuery } from '../text/lucene.js';
 import { tokenize } from '../deep/contradiction.js';
-import { wellFormedText } from '../text/well-formed.js';
+import { wellFormedText } from '../../test/support/well-formed-text.js';
 import { chunkText } from './chunk.js';
 import { echoCandidates, remainderOf } from './echo-guard.js';
 import { classifyMemoryType, salienceScore } from './importance.js';

@@ -29,7 +29,7 @@ export interface PreparedMemory extends Omit<ValidatedInput, 'content' | 'type'>
 const CAPTION_CHARS = 60;
 
 /**
- * The CPU-only stages of the write path, in DESIGN.md's order. The hash is taken after
+ * The CPU-only stages of the write path, in the order docs/architecture.md gives. The hash is taken after
  * redaction, so a secret never shapes a stored value; every other stored field is redacted too,
  * and `redactions` counts what was found in all of them.
  */

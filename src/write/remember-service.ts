@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import type { Executor, TxRunner } from '../db/index.js';
+import type { Executor } from '../db/index.js';
 import { nearestMemories, type NearestHit } from '../db/index.js';
 import { findLiveByDedupKeys } from '../db/index.js';
 import { linkDerived, requireSourceUnchanged, touchDuplicates, type DuplicateTarget } from '../db/index.js';
 import { writeMemories, type MemoryInsert, type MemoryRows } from '../db/index.js';
 import type { MemoryRecord } from '../db/index.js';
-import { LimitExceededError, MnemographError, UnavailableError, ValidationError } from '../errors.js';
+import { LimitExceededError, MnemographError, UnavailableError, ValidationError, type ItemOutcome } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { namespaceToken, type TextCleanup } from '../text/index.js';
 import { batchNeighbours, mergeNeighbours, type BatchMemory } from './batch-dedup.js';
-import { bestWholeMemoryMatch, dedupKey as keyFor } from './dedup.js';
+import { bestWholeMemoryMatch, dedupKey as keyFor } from './dedup-key.js';
 import { echoedMemories, planEchoes, recordEchoPlans, type EchoInfo } from './echo-guard.js';
 import { prepareMemory, type PreparedMemory, type PrepareOptions } from './prepare.js';
 import { DOCUMENT_CHUNK_IMPORTANCE, importanceScore, noveltyScore } from './importance.js';
@@ -31,9 +31,8 @@ export interface RememberResult {
   echo?: EchoInfo;
 }
 
-export type BatchOutcome =
-  | { index: number; result: RememberResult; error?: undefined }
-  | { index: number; result?: undefined; error: MnemographError };
+/** One item of rememberBatch: its memory or its own error. */
+export type BatchOutcome = ItemOutcome<RememberResult>;
 
 /** The subset of the embedder the write path needs. */
 export interface TextEmbedder {
@@ -46,13 +45,6 @@ export interface RememberSettings extends InputLimits, PrepareOptions, JobSettin
   duplicateThreshold: number;
   nearDuplicateThreshold: number;
   minImportanceToStore: number;
-}
-
-export interface RememberHooks {
-  /** Runs inside the write transaction after every statement, before commit (tests inject failures here). */
-  beforeCommit?: (tx: TxRunner) => Promise<void>;
-  /** Runs after the dedup decisions, before the write transaction (tests interleave concurrent writes here). */
-  afterDedup?: (round: number) => Promise<void>;
 }
 
 export const DEDUP_NEIGHBOURS = 5;
@@ -106,7 +98,7 @@ interface DuplicateOf {
 }
 
 /**
- * The synchronous write path of DESIGN.md: validate → prepare (normalize, redact, tag, chunk,
+ * The synchronous write path (docs/architecture.md, "The write path"): validate → prepare (normalize, redact, tag, chunk,
  * link) → exact dedup → embed (outside any transaction) → semantic dedup → importance → one
  * write transaction for memory, chunks, vectors, entity links and queued jobs.
  *
@@ -120,7 +112,6 @@ export class RememberService {
     private readonly embedder: TextEmbedder,
     private readonly settings: RememberSettings,
     private readonly logger: Logger,
-    private readonly hooks: RememberHooks = {},
   ) {}
 
   async remember(input: RememberInput, options: Pick<RememberBatchOptions, 'actor'> = {}): Promise<RememberResult> {
@@ -238,7 +229,6 @@ export class RememberService {
         outcomes.push({ index: p.index, error: new ValidationError(`importance ${p.importance} is below MIN_IMPORTANCE_TO_STORE`) });
       } else toWrite.push(p);
     }
-    await this.hooks.afterDedup?.(round);
 
     const { written, records, confirmed } = await this.write(toWrite, duplicates, options);
 
@@ -307,32 +297,8 @@ export class RememberService {
     embedded?: Promise<number[][]>,
   ): Promise<Array<Pending | (Pending & { duplicateOf: DuplicateOf })>> {
     if (items.length === 0) return [];
-    const vectors = await (embedded ?? this.embedTexts(items, embedder));
-
-    let offset = 0;
-    const withVectors = items.map((item) => {
-      const count = item.prepared.chunks.length;
-      const slice = vectors.slice(offset, offset + count);
-      offset += count;
-      return { ...item, vectors: slice };
-    });
-
-    // One vector query per namespace for all chunks of the batch.
-    const byNamespace = groupBy(withVectors, (i) => i.prepared.namespace);
-    const neighbours = new Map<number, NearestHit[][]>();
-    for (const [namespace, group] of byNamespace) {
-      const hits = await nearestMemories(
-        this.executor,
-        namespace,
-        group.flatMap((g) => g.vectors),
-        DEDUP_NEIGHBOURS,
-      );
-      let at = 0;
-      for (const g of group) {
-        neighbours.set(g.index, hits.slice(at, at + g.vectors.length));
-        at += g.vectors.length;
-      }
-    }
+    const withVectors = withChunkVectors(items, await (embedded ?? this.embedTexts(items, embedder)));
+    const neighbours = await this.storedNeighbours(withVectors);
 
     // In batch order, each item is compared with what is stored and with the earlier items of the
     // batch that will be stored (batch-dedup.ts): the outcome of sending them one by one.
@@ -392,6 +358,25 @@ export class RememberService {
     });
   }
 
+  /** Each item's nearest stored memories per chunk: one vector query per namespace for all chunks of the batch. */
+  private async storedNeighbours(items: ReadonlyArray<Item & { vectors: number[][] }>): Promise<Map<number, NearestHit[][]>> {
+    const neighbours = new Map<number, NearestHit[][]>();
+    for (const [namespace, group] of groupBy(items, (i) => i.prepared.namespace)) {
+      const hits = await nearestMemories(
+        this.executor,
+        namespace,
+        group.flatMap((g) => g.vectors),
+        DEDUP_NEIGHBOURS,
+      );
+      let at = 0;
+      for (const g of group) {
+        neighbours.set(g.index, hits.slice(at, at + g.vectors.length));
+        at += g.vectors.length;
+      }
+    }
+    return neighbours;
+  }
+
   /**
    * The one write transaction. Every id it writes is made here, before it, so a re-run of the
    * transaction (the driver retries one whose COMMIT reply was lost) writes nothing twice.
@@ -443,7 +428,6 @@ export class RememberService {
           merged.filter((m) => m.created).map((m) => m.id),
           now,
         );
-      await this.hooks.beforeCommit?.(tx);
       return { merged, touched };
     });
     return {
@@ -452,6 +436,17 @@ export class RememberService {
       confirmed: new Set(result.touched.map((t) => t.ref)),
     };
   }
+}
+
+/** The batch's vectors (all chunks of all items, in order) handed back to their items. */
+function withChunkVectors(items: readonly Item[], vectors: number[][]): Array<Item & { vectors: number[][] }> {
+  let offset = 0;
+  return items.map((item) => {
+    const count = item.prepared.chunks.length;
+    const slice = vectors.slice(offset, offset + count);
+    offset += count;
+    return { ...item, vectors: slice };
+  });
 }
 
 /** The one check that refuses a batch whole (besides the request's own size and cost limits). */
@@ -498,7 +493,7 @@ function asItemError(error: unknown): MnemographError {
   return new MnemographError('INTERNAL', (error as Error).message ?? 'unexpected error', { cause: error });
 }
 
-function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
   const groups = new Map<string, T[]>();
   for (const item of items) groups.set(key(item), [...(groups.get(key(item)) ?? []), item]);
   return groups;

@@ -6,7 +6,7 @@ import { findLiveByDedupKeys, memoriesByIds } from '../db/index.js';
 import type { MemoryRecord } from '../db/index.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { bestWholeMemoryMatch, dedupKey } from './dedup.js';
+import { bestWholeMemoryMatch, dedupKey } from './dedup-key.js';
 import { importanceScore, noveltyScore } from './importance.js';
 import { prepareMemory, type PreparedMemory } from './prepare.js';
 import { DEDUP_NEIGHBOURS, type RememberSettings, type TextEmbedder } from './remember-service.js';

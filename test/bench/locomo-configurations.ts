@@ -36,6 +36,9 @@ export function loadConfigurations(withVariants: boolean): Record<string, Config
     'full no context': { recipe: 'default', overrides: { context: { enabled: false } } },
     'full no rerank': { recipe: 'default', overrides: { rerank: { enabled: false } } },
     'full zscore α 0.5': { recipe: 'default', overrides: { fusion: { alpha: 0.5 } } },
+    // A vector leg that can lead (e5-small-v2, bge-small): the fusion refitted toward it.
+    'full zscore α 0.6': { recipe: 'default', overrides: { fusion: { alpha: 0.6 } } },
+    'full zscore α 0.7': { recipe: 'default', overrides: { fusion: { alpha: 0.7 } } },
     'full no time window': { recipe: 'default', overrides: { time: { enabled: false } } },
     'full boost 0.15': { recipe: 'default', overrides: { graph: { enabled: true, boostWeight: 0.15 } } },
     'full boost 0.05': { recipe: 'default', overrides: { graph: { enabled: true, boostWeight: 0.05 } } },

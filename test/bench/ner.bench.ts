@@ -1,5 +1,5 @@
 /**
- * Named-entity recognizers on the labelled sample (src/linker/ner-sample.ts): precision and
+ * Named-entity recognizers on the labelled sample (test/support/ner-sample.ts): precision and
  * recall per type and per recognizer, and speed in ms per 1,000 characters. No database, no
  * network: every library ships its model in its npm package.
  *
@@ -20,8 +20,8 @@ import winkNLP from 'wink-nlp';
 import winkModel from 'wink-eng-lite-web-model';
 import { extractEntities } from '../../src/linker/extract-entities.js';
 import { recognizeNamedEntities } from '../../src/linker/named-entities.js';
-import { NER_SAMPLE } from '../../src/linker/ner-sample.js';
-import { normalizeNerText, scoreNer, type Prediction, type ScoreTable } from '../../src/linker/ner-score.js';
+import { NER_SAMPLE } from '../support/ner-sample.js';
+import { normalizeNerText, scoreNer, type Prediction, type ScoreTable } from '../support/ner-score.js';
 
 const { values: args } = parseArgs({
   options: { rounds: { type: 'string' }, json: { type: 'boolean', default: false }, verbose: { type: 'boolean', default: false } },

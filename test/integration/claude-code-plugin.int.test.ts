@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeServices, type Services } from '../../src/app.js';
-import { CHECKPOINTS } from '../../src/sessions/checkpoints.js';
+import { CHECKPOINTS } from '../../src/sessions/session-checkpoints.js';
 import { hookRunner, Transcript, type HookEvent, type HookRun } from '../support/claude-code-hooks.js';
 import { forkService, type ServiceChild } from '../support/processes.js';
 import { cleanNamespace, testServices, uniqueNamespace } from '../support/services.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOOKMARK_HEADER, decodeBookmarkToken, encodeBookmarkToken } from '../../src/consistency/index.js';
-import { touchAccessed } from '../../src/db/queries/memories.js';
+import { touchAccessed } from '../../src/db/queries/memory-lookups.js';
 import { startTestHttpServer, type TestHttpServer } from '../support/http.js';
 import { cleanNamespace, uniqueNamespace } from '../support/services.js';
 

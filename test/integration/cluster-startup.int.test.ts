@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CYPHER_DIR } from '../../src/app.js';
 import { createDriver, Executor, migrate } from '../../src/db/index.js';
-import { loadMigrations, MIGRATION_LOCK_ID } from '../../src/db/migrate.js';
+import { loadMigrations, MIGRATION_LOCK_ID } from '../../src/db/schema-migrations.js';
 import { createLogger } from '../../src/logger.js';
 import { startNeo4j, stopNeo4j } from '../../scripts/neo4j-server.mjs';
 import { spawnReplica, type ServiceProcess } from '../support/processes.js';

@@ -84,11 +84,11 @@ const NO_CHECKPOINT_INDEX = 'no index on Checkpoint at all (one on namespace and
 
 /** Scans an index should serve, kept here until a statement or migration fixes them (then delete the entry). */
 const MISSING_INDEXES: Scans = {
-  'db/queries/checkpoints#CHECKPOINT_ALREADY': [{ scan: 'NodeByLabelScan :Checkpoint', reason: NO_CHECKPOINT_INDEX }],
-  'db/queries/checkpoints#CHECKPOINT_CAP': [{ scan: 'NodeByLabelScan :Checkpoint', reason: NO_CHECKPOINT_INDEX }],
-  'db/queries/checkpoints#CHECKPOINT_LATEST': [{ scan: 'NodeByLabelScan :Checkpoint', reason: NO_CHECKPOINT_INDEX }],
-  'db/queries/checkpoints#CHECKPOINT_MERGE_RECENT': [{ scan: 'NodeByLabelScan :Checkpoint', reason: NO_CHECKPOINT_INDEX }],
-  'db/queries/checkpoints#CHECKPOINT_PRUNE': [{ scan: 'NodeByLabelScan :Checkpoint', reason: NO_CHECKPOINT_INDEX }],
+  'db/queries/checkpoint-store#CHECKPOINT_ALREADY': [{ scan: 'NodeByLabelScan :Checkpoint', reason: NO_CHECKPOINT_INDEX }],
+  'db/queries/checkpoint-store#CHECKPOINT_CAP': [{ scan: 'NodeByLabelScan :Checkpoint', reason: NO_CHECKPOINT_INDEX }],
+  'db/queries/checkpoint-store#CHECKPOINT_LATEST': [{ scan: 'NodeByLabelScan :Checkpoint', reason: NO_CHECKPOINT_INDEX }],
+  'db/queries/checkpoint-store#CHECKPOINT_MERGE_RECENT': [{ scan: 'NodeByLabelScan :Checkpoint', reason: NO_CHECKPOINT_INDEX }],
+  'db/queries/checkpoint-store#CHECKPOINT_PRUNE': [{ scan: 'NodeByLabelScan :Checkpoint', reason: NO_CHECKPOINT_INDEX }],
   'db/queries/aspect-feedback#DECAY_ASPECTS': [{ scan: 'NodeByLabelScan :Aspect', reason: 'no index on Aspect.namespace' }],
   'db/queries/maintenance#MAINTENANCE_REQUEUE_DEAD': [
     { scan: 'NodeByLabelScan :Job', reason: 'status alone: job_status_available(status, availableAt) needs availableAt too' },
@@ -102,22 +102,22 @@ const MISSING_INDEXES: Scans = {
       reason: 'each decay pass reads every memory to find unchecked temporal ones; nothing indexes temporal',
     },
   ],
-  'db/queries/documents#COUNT': [{ scan: 'NodeByLabelScan :Document', reason: NAMESPACE_ONLY }],
-  'db/queries/documents#PAGE': [{ scan: 'NodeByLabelScan :Document', reason: NAMESPACE_ONLY }],
-  'db/queries/documents#LEASE': [
+  'db/queries/document-store#COUNT': [{ scan: 'NodeByLabelScan :Document', reason: NAMESPACE_ONLY }],
+  'db/queries/document-store#PAGE': [{ scan: 'NodeByLabelScan :Document', reason: NAMESPACE_ONLY }],
+  'db/queries/document-store#LEASE': [
     {
       scan: 'NodeByLabelScan :Document',
       reason: 'the ingest poll: document_status_created(status, createdAt) needs a createdAt predicate',
     },
   ],
-  'db/queries/documents#LEASED_BY_CALL': [
+  'db/queries/document-store#LEASED_BY_CALL': [
     {
       scan: 'NodeByLabelScan :Document',
       reason: 'document_status_created(status, createdAt) needs a createdAt predicate; leaseId is not indexed',
     },
   ],
   'db/queries/entity-page#PAGE_ENTITIES': [{ scan: 'NodeByLabelScan :Entity', reason: NAMESPACE_ONLY }],
-  'db/queries/explorer#NAMESPACES': [
+  'db/queries/explorer-reads#NAMESPACES': [
     { scan: 'NodeByLabelScan :Memory', reason: 'meant to read memory_namespace_created, which needs createdAt IS NOT NULL as well' },
   ],
   'db/queries/memory-page#COUNT_MEMORIES': [{ scan: 'NodeByLabelScan :Memory', reason: NAMESPACE_ONLY }],

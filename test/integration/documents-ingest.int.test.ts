@@ -6,6 +6,7 @@ import { publicAddressesOnly } from '../../src/documents/index.js';
 import { UpkeepService } from '../../src/upkeep/index.js';
 import { graphqlClient } from '../support/graphql.js';
 import { cleanNamespace, testServices, uniqueNamespace } from '../support/services.js';
+import { faultingExecutor } from '../support/faulting-executor.js';
 
 const PARAGRAPHS = Array.from(
   { length: 12 },
@@ -86,8 +87,8 @@ describe('documents: ingest from a URL or text, refused URLs, limits', () => {
         MAX_BATCH_SIZE: '4',
       },
       {
-        rememberHooks: {
-          afterDedup: async () => {
+        wrapExecutor: faultingExecutor('remember', {
+          beforeTx: async () => {
             const [row] = await services.executor.read<{ s: string; d: number }>(
               'test.doc',
               `MATCH (d:Document {namespace: $n}) RETURN d.status AS s, d.chunksDone AS d`,
@@ -95,7 +96,7 @@ describe('documents: ingest from a URL or text, refused URLs, limits', () => {
             );
             statuses.push(`${row?.s}:${row?.d}`);
           },
-        },
+        }),
       },
     );
     all.push(services);

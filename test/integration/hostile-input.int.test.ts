@@ -2,7 +2,7 @@ import { buildSchema } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { typeDefs } from '../../src/graphql/schema.js';
 import { normalizeContent } from '../../src/write/normalize.js';
-import { isCleanText } from '../../src/text/well-formed.js';
+import { isCleanText } from '../support/well-formed-text.js';
 import { startTestHttpServer, type TestHttpServer } from '../support/http.js';
 import { cleanNamespace, uniqueNamespace } from '../support/services.js';
 

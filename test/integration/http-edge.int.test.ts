@@ -2,6 +2,7 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestHttpServer, type TestHttpServer } from '../support/http.js';
 import { cleanNamespace, uniqueNamespace } from '../support/services.js';
+import { faultingExecutor } from '../support/faulting-executor.js';
 
 const KEY_A = 'edge-test-key-a-0123456789';
 const KEY_B = 'edge-test-key-b-0123456789';
@@ -129,11 +130,11 @@ describe('internal errors', () => {
     http = await startTestHttpServer(
       {},
       {
-        rememberHooks: {
+        wrapExecutor: faultingExecutor('remember', {
           beforeCommit: async () => {
             throw new Error(SECRET_DETAIL);
           },
-        },
+        }),
       },
     );
   });

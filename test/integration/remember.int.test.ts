@@ -1,6 +1,7 @@
 import type { Services } from '../../src/app.js';
 import { beforeEach, describe, expect, integrationTest } from '../support/fixture.js';
 import { cleanNamespace, testServices, uniqueNamespace } from '../support/services.js';
+import { faultingExecutor } from '../support/faulting-executor.js';
 
 const REMEMBER = `
 mutation Remember($input: RememberInput!) {
@@ -152,7 +153,11 @@ describe('remember atomicity', () => {
     const ns = uniqueNamespace('atomic');
     const services = testServices(
       {},
-      { rememberHooks: { beforeCommit: async () => Promise.reject(new Error('injected failure before commit')) } },
+      {
+        wrapExecutor: faultingExecutor('remember', {
+          beforeCommit: async () => Promise.reject(new Error('injected failure before commit')),
+        }),
+      },
     );
     try {
       await expect(services.remember.remember({ content: 'We switched from Jenkins to Buildkite for CI.', namespace: ns })).rejects.toThrow(

@@ -3,7 +3,7 @@ import { closeServices, type Services } from '../../src/app.js';
 import { OllamaProvider } from '../../src/llm/index.js';
 import { createLogger } from '../../src/logger.js';
 import { runSessionEnd } from '../../src/sessions/index.js';
-import { latestCheckpoints } from '../../src/sessions/checkpoints.js';
+import { latestCheckpoints } from '../../src/sessions/session-checkpoints.js';
 import { leaseJob } from '../../src/db/jobs/index.js';
 import { startFakeOllama, type FakeOllama } from '../support/fake-ollama.js';
 import { graphqlClient } from '../support/graphql.js';

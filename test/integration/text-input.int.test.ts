@@ -9,7 +9,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normalizeContent } from '../../src/write/normalize.js';
-import { isCleanText } from '../../src/text/well-formed.js';
+import { isCleanText } from '../support/well-formed-text.js';
 import { startTestHttpServer, type TestHttpServer } from '../support/http.js';
 import { callTool, newClient } from '../support/mcp.js';
 import { cleanNamespace, uniqueNamespace } from '../support/services.js';

@@ -1,4 +1,4 @@
-import { CHECKPOINTS, pruneCheckpoints, writeCheckpoint } from '../../src/sessions/checkpoints.js';
+import { CHECKPOINTS, pruneCheckpoints, writeCheckpoint } from '../../src/sessions/session-checkpoints.js';
 import { describe, expect, it } from '../support/fixture.js';
 
 const WRITE = `mutation($i: CheckpointInput!) { checkpoint(input: $i) { id trigger digest promptCount memoryQueries recentRemembers } }`;

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../../src/app.js';
+import { retentionSettings } from '../../src/upkeep/retention-loop.js';
+import { runRetention } from '../../src/upkeep/retention/index.js';
 import { graphqlClient } from '../support/graphql.js';
 import { cleanNamespace, testServices, uniqueNamespace } from '../support/services.js';
 
@@ -201,23 +203,19 @@ describe('retention deletes exactly what has expired', () => {
     expect(again.total).toBe(0);
   }, 300_000);
 
-  it('is batch-limited: a step deletes at most RETENTION_BATCH_SIZE rows per run and reports batchFull', async () => {
-    const small = testServices({ RETENTION_BATCH_SIZE: '2' });
+  it('is batch-limited: a step deletes at most its batch size of rows per run and reports batchFull', async () => {
+    const small = { ...retentionSettings(services.config), batchSize: 2 };
     const ns = uniqueNamespace('ret-batch');
     namespaces.push(ns);
-    try {
-      await w(`UNWIND range(1, 3) AS i CREATE (:HistoryEvent {id: randomUUID(), namespace: $ns, event: 'test', at: $at})`, {
-        ns,
-        at: ago(181),
-      });
-      const first = await small.upkeep.runRetention(ns, false);
-      const history = first.steps.find((x) => x.step === 'history')!;
-      expect([history.deleted, history.batchFull]).toEqual([2, true]);
-      const second = await small.upkeep.runRetention(ns, false);
-      expect(second.steps.find((x) => x.step === 'history')!.deleted).toBe(1);
-    } finally {
-      await (await import('../../src/app.js')).closeServices(small);
-    }
+    await w(`UNWIND range(1, 3) AS i CREATE (:HistoryEvent {id: randomUUID(), namespace: $ns, event: 'test', at: $at})`, {
+      ns,
+      at: ago(181),
+    });
+    const first = await runRetention(services.executor, small, { namespace: ns });
+    const history = first.steps.find((x) => x.step === 'history')!;
+    expect([history.deleted, history.batchFull]).toEqual([2, true]);
+    const second = await runRetention(services.executor, small, { namespace: ns });
+    expect(second.steps.find((x) => x.step === 'history')!.deleted).toBe(1);
   });
 
   it('refuses allNamespaces to a key limited to some namespaces', async () => {

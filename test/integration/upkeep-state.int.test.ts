@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closeServices, type Services } from '../../src/app.js';
 import { claimMaintenanceRun, claimScheduledRun } from '../../src/db/index.js';
-import { FEEDBACK } from '../../src/upkeep/aspect-feedback.js';
+import { FEEDBACK } from '../../src/upkeep/aspect-feedback-service.js';
 import { MaintenanceWorker, type MaintenanceReport, type MaintenanceSettings } from '../../src/upkeep/maintenance/index.js';
 import { cleanNamespace, testServices, uniqueNamespace } from '../support/services.js';
 

@@ -4,6 +4,7 @@ import { ConflictError } from '../../src/errors.js';
 import { requeueJob } from '../../src/db/jobs/index.js';
 import { extraction, memoryTextOf, query, scriptStages, startDeepPath, waitForJob, type DeepPathRig } from '../support/deep-path.js';
 import { uniqueNamespace } from '../support/services.js';
+import { withWriteTx } from '../support/faulting-executor.js';
 
 const TIMEOUT = 120_000;
 
@@ -38,13 +39,7 @@ function probingExecutor(state: { crash: boolean; crashAudit: boolean; eventsSee
         return result;
       });
     };
-    return new Proxy(executor, {
-      get(target, property, receiver) {
-        if (property === 'writeTx') return writeTx;
-        const value: unknown = Reflect.get(target, property, receiver);
-        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-      },
-    });
+    return withWriteTx(executor, writeTx);
   };
 }
 const namespaceOf = { current: '' };

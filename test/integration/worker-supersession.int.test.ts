@@ -130,7 +130,7 @@ describe('retroactive supersession of attributes', () => {
 
   it('a semantic check that times out means "no contradiction": both attributes stay active', async () => {
     namespace = uniqueNamespace('wsslow');
-    rig = await startDeepPath(namespace, { SEMANTIC_CONTRADICTION_ENABLED: 'true', SEMANTIC_CONTRADICTION_TIMEOUT_MS: '5000' });
+    rig = await startDeepPath(namespace, { SEMANTIC_CONTRADICTION_ENABLED: 'true', EXTRACTION_TIMEOUT_MS: '5000' });
     scriptFacts(
       rig,
       {

@@ -1,25 +1,28 @@
 import type { Services } from '../../src/app.js';
 import { forgetMemory } from '../../src/db/queries/memory-mutations.js';
 import { beforeEach, describe, expect, integrationTest } from '../support/fixture.js';
+import { faultingExecutor } from '../support/faulting-executor.js';
 
 const LIVE = `MATCH (m:Memory {namespace: $ns}) WHERE m.deletedAt IS NULL RETURN m.id AS id, m.content AS content`;
 
 /**
  * Dedup is decided before the write transaction; these tests change the duplicate's target in
- * between (through the `afterDedup` hook, deterministically) and check that what `remember`
+ * between (through an executor that runs them before remember's write transaction, deterministically) and check that what `remember`
  * answers is what the graph holds.
  */
 let interleave: (() => Promise<void>) | null = null;
 const it = integrationTest({
   app: {
-    rememberHooks: {
-      afterDedup: async (round) => {
-        if (round !== 1 || !interleave) return;
+    // Before remember's write transaction opens: after its dedup reads. One-shot, so only the
+    // first round of a call is interleaved.
+    wrapExecutor: faultingExecutor('remember', {
+      beforeTx: async () => {
+        if (!interleave) return;
         const run = interleave;
         interleave = null;
         await run();
       },
-    },
+    }),
   },
 });
 

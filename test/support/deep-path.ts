@@ -7,7 +7,7 @@ import {
 } from '../../src/deep/prompts.js';
 import { NEAR_DUPLICATE_PROMPT_HEADER } from '../../src/deep/near-duplicate-decide.js';
 import { CLASSIFY_PROMPT_HEADER } from '../../src/deep/structural-classify.js';
-import { COMPRESS_PROMPT_HEADER } from '../../src/deep/compress.js';
+import { COMPRESS_PROMPT_HEADER } from '../../src/deep/compression-job.js';
 import { createWorker } from '../../src/worker/index.js';
 import { type Worker, type WorkerDeps } from '../../src/worker/worker.js';
 import { startFakeOllama, type FakeOllama, type FakeReply, type FakeRequest } from './fake-ollama.js';

@@ -9,7 +9,7 @@ const DEFAULT_BUDGET = 2000;
 const DEFAULT_LIMIT = 10;
 
 /** Multipliers below 1 lower a result; their product is the dampening. */
-const DAMPERS: Array<keyof Explain> = ['gravity', 'hub', 'resolution', 'recency', 'importance', 'time', 'validity'];
+const DAMPERS: Array<keyof Explain> = ['resolution', 'importance', 'time', 'stale'];
 
 function dampening(x: Explain): number {
   return DAMPERS.reduce((product, k) => product * (x[k] as number), 1);
@@ -99,7 +99,6 @@ export function RecallView({ apiKey, namespace }: ViewProps) {
             <p class="muted" data-testid="recall-summary">
               {r.items.length} kept · {r.totalTokens} tokens · {(r.budgetUsed * 100).toFixed(0)}% of the budget · {r.tookMs.toFixed(0)} ms
               {r.rerankApplied ? ' · reranked' : ''}
-              {r.boostTimedOut ? ' · graph boost timed out' : ''}
             </p>
             <ol class="recall-items" data-testid="recall-items">
               {r.items.map((item, i) => (

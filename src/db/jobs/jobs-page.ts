@@ -2,7 +2,7 @@ import neo4j from 'neo4j-driver';
 import type { Executor } from '../executor.js';
 import { JOB_RETURN, type JobRecord } from '../records.js';
 import { ValidationError } from '../../errors.js';
-import { decodeJobCursor, encodeJobCursor } from './cursor.js';
+import { decodeJobCursor, encodeJobCursor } from './job-cursor.js';
 
 export const JOB_STATUSES = ['pending', 'leased', 'completed', 'dead'] as const;
 export const JOB_KINDS = ['extract', 'hints', 'dedup', 'classify', 'compress'] as const;

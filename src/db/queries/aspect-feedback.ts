@@ -3,7 +3,7 @@ import { recordEvents, settleEvent } from '../history.js';
 import { countFeedbackSession } from './upkeep-state.js';
 
 /**
- * Aspect feedback's statements (src/upkeep/aspect-feedback.ts decides when and how much): the
+ * Aspect feedback's statements (src/upkeep/aspect-feedback-service.ts decides when and how much): the
  * weights of the aspects a session confirmed move, once per session, and stale aspects decay.
  */
 

@@ -1,5 +1,6 @@
 import type { Executor } from '../executor.js';
 import { nearestInNamespace } from '../search/index.js';
+import { cosineFromIndexScore } from '../vector-scale.js';
 
 export interface NearestHit {
   memoryId: string;
@@ -11,5 +12,5 @@ export interface NearestHit {
 /** For each vector, the closest live memories of the namespace (best chunk per memory), exact per namespace. */
 export async function nearestMemories(executor: Executor, namespace: string, vectors: number[][], k: number): Promise<NearestHit[][]> {
   const { hits } = await nearestInNamespace(executor, vectors, { namespace, limit: k });
-  return hits.map((list) => list.map((h) => ({ memoryId: h.memoryId, contentHash: h.contentHash, cosine: 2 * h.score - 1 })));
+  return hits.map((list) => list.map((h) => ({ memoryId: h.memoryId, contentHash: h.contentHash, cosine: cosineFromIndexScore(h.score) })));
 }

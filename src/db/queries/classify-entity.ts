@@ -2,7 +2,7 @@ import type { Executor } from '../executor.js';
 import { recordEvents, type HistoryEventWrite } from '../history.js';
 
 /**
- * A `classify` job's statements (src/deep/classify-entity.ts asks the model): the entity the job
+ * A `classify` job's statements (src/deep/classify-entity-job.ts asks the model): the entity the job
  * is for, its attributes still placed by the rules, and one batch's moves applied with its audit
  * event in one transaction.
  */

@@ -4,7 +4,7 @@ import { enqueue, jobName } from '../jobs/index.js';
 import type { JobRecord } from '../records.js';
 
 /**
- * The sessions to compress (src/deep/compress.ts) and their `compress` jobs, in one transaction.
+ * The sessions to compress (src/deep/compression-job.ts) and their `compress` jobs, in one transaction.
  */
 
 // Sessions whose uncompressed episodic memories all happened before $olderThan, oldest first,

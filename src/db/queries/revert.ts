@@ -1,7 +1,7 @@
 import type { TxRunner } from '../executor.js';
 
 /**
- * The statements of a revert (src/deep/revert.ts composes them in one transaction): the proposal
+ * The statements of a revert (src/deep/proposal-reversal.ts composes them in one transaction): the proposal
  * event and what it applied are read back, and each change is undone. Each touches only what is
  * still as the proposal left it, so running it twice changes nothing twice.
  */

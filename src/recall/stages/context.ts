@@ -1,4 +1,5 @@
 import type { z } from 'zod/v3';
+import { cosineFromIndexScore } from '../../db/index.js';
 import { sessionNeighbourRows } from '../../db/search/index.js';
 import { flag, fraction, num, section } from '../settings/fields.js';
 import type { RankedCandidate, RecallCandidate } from '../types.js';
@@ -7,7 +8,7 @@ import { byScoreThenId, usableSimilarity } from './rank.js';
 import type { RankedStage } from './stage.js';
 
 export const contextSettings = section({
-  enabled: flag().default(true),
+  enabled: flag().default(true).describe('context stage: session neighbours of the top results gain part of their score'),
   weight: fraction()
     .default(0.5)
     .describe("share of an anchor's score given to its session neighbours (chosen on both dev sets, docs/recall-quality.md)"),
@@ -108,7 +109,7 @@ export function contextNewcomerIds(ranked: readonly RankedCandidate[], neighbour
 /** cos(neighbour, query) / cos(anchor, query) in [0, 1], from index-scale similarities (1 + cos) / 2. */
 export function similarityRatio(neighbour: number | null | undefined, anchor: number | null | undefined): number {
   if (neighbour === null || neighbour === undefined || anchor === null || anchor === undefined) return 1;
-  const cosAnchor = 2 * anchor - 1;
+  const cosAnchor = cosineFromIndexScore(anchor);
   if (!(cosAnchor > 0.01)) return 1;
-  return Math.min(1, Math.max(0, (2 * neighbour - 1) / cosAnchor));
+  return Math.min(1, Math.max(0, cosineFromIndexScore(neighbour) / cosAnchor));
 }

@@ -2,7 +2,7 @@ import type { z } from 'zod/v3';
 import { flag, fraction, section } from '../settings/fields.js';
 
 export const importanceSettings = section({
-  enabled: flag().default(true),
+  enabled: flag().default(true).describe('importance factor: low importance lowers rank'),
   weight: fraction().default(0.2).describe('low importance lowers rank: factor 1 − weight + weight × importance'),
 });
 export type ImportanceSettings = z.output<typeof importanceSettings>;

@@ -4,7 +4,7 @@ import type { RankedCandidate } from '../types.js';
 import type { RankedStage } from './stage.js';
 
 export const rerankSettings = section({
-  enabled: flag().default(true),
+  enabled: flag().default(true).describe('rerank stage: the head reordered by its similarity to the question (no model call)'),
   topN: num({ int: true, min: 1 }).default(20).describe('results reranked (the head of the ranking)'),
   scoreWeight: fraction().default(0.7).describe('weight of the ranked score in the reranked score'),
   similarityWeight: fraction().default(0.3).describe('weight of the query/memory similarity in the reranked score'),

@@ -3,7 +3,7 @@ import { flag, num, section } from '../settings/fields.js';
 import type { RecallCandidate } from '../types.js';
 
 export const resolutionSettings = section({
-  enabled: flag().default(true),
+  enabled: flag().default(true).describe('resolution factor: constraints, decisions and dated memories rank higher'),
   boost: num({ min: 1 }).default(1.2).describe('factor on constraints and decisions (half the excess for a memory with a date)'),
   minContentChars: num({ min: 0 }).default(50).describe('characters of content a memory needs for the resolution boost'),
 });

@@ -1,5 +1,5 @@
 /**
- * The stale factor (pure; a penalty, rank.ts): the decay pass (src/sessions/decay.ts) flags memories
+ * The stale factor (pure; a penalty, rank.ts): the decay pass (src/sessions/decay-pass.ts) flags memories
  * stale; recall ranks them lower and keeps them. A memory nobody retrieved within the window gets
  * this factor; an expired temporal one is not lowered, since questions about the past still need
  * it (the flag then only explains why). Explains `stale` and `staleReason`.

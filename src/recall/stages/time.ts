@@ -3,7 +3,7 @@ import type { z } from 'zod/v3';
 import { flag, num, section } from '../settings/fields.js';
 
 export const timeSettings = section({
-  enabled: flag().default(true),
+  enabled: flag().default(true).describe('time factor: memories in the past period the question names rank higher'),
   boost: num({ min: 0, max: 5 })
     .default(0.3)
     .describe('memories whose event time lies in the past period the question names ("last Saturday") gain factor 1 + boost'),

@@ -1,6 +1,6 @@
 import { processMemory, type DeepPathDeps } from '../../deep/index.js';
 import { loadSourceMemory } from './source-memory.js';
-import type { JobHandler } from './types.js';
+import type { JobHandler } from './job-handler.js';
 
 /** `extract` jobs: the deep path for the job's memory. A forgotten memory completes as skipped. */
 export function createExtractHandler(deps: DeepPathDeps): JobHandler {

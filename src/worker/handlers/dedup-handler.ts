@@ -1,5 +1,5 @@
 import { resolveNearDuplicate, type NearDuplicateDeps } from '../../deep/index.js';
-import type { JobHandler } from './types.js';
+import type { JobHandler } from './job-handler.js';
 
 /** `dedup` jobs: the near-duplicate pair of the job's memory, decided by the model and applied. */
 export function createDedupHandler(deps: NearDuplicateDeps): JobHandler {

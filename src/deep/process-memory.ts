@@ -5,7 +5,7 @@ import { writeFacts, type FactWrite, type SourceMemory } from './fact-writes.js'
 import { OUTCOME } from './gates.js';
 import { buildGraphPlan } from './graph-plan.js';
 import { persistGraph, type GraphWriteResult } from './graph-write.js';
-import { HISTORY_EVENT, historyId, recordHistory, type HistoryEventInput } from './history.js';
+import { HISTORY_EVENT, historyId, recordHistory, type HistoryEventInput } from './pipeline-provenance.js';
 import { writesAllowed } from './mode.js';
 import { planMemory, type MemoryPlan, type Proposal } from './plan.js';
 

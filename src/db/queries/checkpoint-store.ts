@@ -90,7 +90,7 @@ export function checkpointWriteWork(params: CheckpointWriteParams): TxWork<Check
 }
 
 /** A session's newest checkpoints, newest first (`sessionId` as stored: cleaned and redacted). */
-export async function latestCheckpoints(
+export async function latestStoredCheckpoints(
   executor: Executor,
   namespace: string,
   sessionId: string,

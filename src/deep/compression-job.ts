@@ -6,7 +6,7 @@ import { parseLlmJson } from '../llm/index.js';
 import { LlmParseError, type LlmProvider } from '../llm/index.js';
 import { MAX_EXTRACTION_INPUT_CHARS } from './extract-facts.js';
 import type { FactWriter } from './fact-writes.js';
-import { HISTORY_EVENT, historyId, PIPELINE_ACTOR, recordHistory } from './history.js';
+import { HISTORY_EVENT, historyId, PIPELINE_ACTOR, recordHistory } from './pipeline-provenance.js';
 import type { JsonSchema } from './output-schemas.js';
 import { compressibleSessionMemories, compressJobSession, linkCompressionSources, unchangedCompressionSources } from '../db/index.js';
 
@@ -85,6 +85,26 @@ export interface CompressResult {
   outcome: string;
 }
 
+/** The model's summary of the session's memories, bounded; empty when its answer is unusable. */
+async function summarize(
+  provider: CompressDeps['provider'],
+  sources: ReadonlyArray<{ content: string }>,
+  timeoutMs: number,
+): Promise<string> {
+  const text = sources
+    .map((s) => s.content)
+    .join('\n')
+    .slice(0, MAX_EXTRACTION_INPUT_CHARS);
+  const output = await provider.generate(compressPrompt(text), { timeoutMs, format: COMPRESS_SCHEMA });
+  try {
+    const parsed = parseLlmJson(output) as { summary?: unknown };
+    return typeof parsed?.summary === 'string' ? parsed.summary.trim().slice(0, MAX_SUMMARY_CHARS) : '';
+  } catch (error) {
+    if (!(error instanceof LlmParseError)) throw error;
+    return '';
+  }
+}
+
 export async function compressSessionJob(deps: CompressDeps, jobId: string): Promise<CompressResult> {
   const { executor, provider } = deps;
   const job = await compressJobSession(executor, jobId);
@@ -97,18 +117,7 @@ export async function compressSessionJob(deps: CompressDeps, jobId: string): Pro
   const base = { sessionId: job.sessionId, summaryMemoryId: null, compressed: 0 };
   if (sources.length < MIN_SESSION_MEMORIES) return { ...base, outcome: 'skipped:too_few_memories' };
 
-  const text = sources
-    .map((s) => s.content)
-    .join('\n')
-    .slice(0, MAX_EXTRACTION_INPUT_CHARS);
-  const output = await provider.generate(compressPrompt(text), { timeoutMs: deps.settings.llmTimeoutMs, format: COMPRESS_SCHEMA });
-  let summary = '';
-  try {
-    const parsed = parseLlmJson(output) as { summary?: unknown };
-    summary = typeof parsed?.summary === 'string' ? parsed.summary.trim().slice(0, MAX_SUMMARY_CHARS) : '';
-  } catch (error) {
-    if (!(error instanceof LlmParseError)) throw error;
-  }
+  const summary = await summarize(provider, sources, deps.settings.llmTimeoutMs);
   if (!summary) return { ...base, outcome: 'dropped:unusable_summary' };
 
   const last = sources.at(-1)!;

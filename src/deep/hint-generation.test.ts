@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validateHints } from './hints.js';
+import { validateHints } from './hint-generation.js';
 
 describe('validateHints', () => {
   it('keeps at most max distinct questions', () => {

@@ -1,4 +1,4 @@
-import type { EntityTriple, ExtractedFact, FactType } from './types.js';
+import type { EntityTriple, ExtractedFact, FactType } from './extraction-types.js';
 import { cleanText } from '../text/index.js';
 
 /**

@@ -3,13 +3,13 @@ import type { Executor } from '../db/index.js';
 import { applyClassification, classifyJobEntityId, unclassifiedAttributes } from '../db/index.js';
 import type { LlmProvider } from '../llm/index.js';
 import { redactStored } from '../redaction/index.js';
-import { ATTRIBUTE_IMPORTANCE, CONSTRAINT_IMPORTANCE } from './classify.js';
-import { HISTORY_EVENT, historyId, PIPELINE_ACTOR } from './history.js';
+import { ATTRIBUTE_IMPORTANCE, CONSTRAINT_IMPORTANCE } from './classify-fact.js';
+import { HISTORY_EVENT, historyId, PIPELINE_ACTOR } from './pipeline-provenance.js';
 import { classifyEntityFacts, type AspectAssignment } from './structural-classify.js';
 
 /**
  * A `classify` job: the attributes the deep path wrote for one entity, still placed by the rules
- * (src/deep/classify.ts: aspect by fact type), sorted into aspects by the LLM in batches of
+ * (src/deep/classify-fact.ts: aspect by fact type), sorted into aspects by the LLM in batches of
  * `batchSize`, one call per batch. Each batch is applied in one transaction with its audit event:
  * aspects merged on (entity, canonical name), attributes moved and their kind set, the entity's
  * type set when it was unknown. Attributes the model left out keep the rules' placement.

@@ -3,7 +3,7 @@ import { ConflictError } from '../../errors.js';
 import { generateHints, MAX_EXTRACTION_INPUT_CHARS, writeHints } from '../../deep/index.js';
 import type { LlmProvider } from '../../llm/index.js';
 import { loadSourceMemory } from './source-memory.js';
-import type { JobHandler } from './types.js';
+import type { JobHandler } from './job-handler.js';
 
 export interface HintsHandlerDeps {
   executor: Executor;

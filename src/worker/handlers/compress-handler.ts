@@ -1,5 +1,5 @@
 import { compressSessionJob, type CompressDeps } from '../../deep/index.js';
-import type { JobHandler } from './types.js';
+import type { JobHandler } from './job-handler.js';
 
 /** `compress` jobs: one old episodic session summarized into a semantic memory. */
 export function createCompressHandler(deps: CompressDeps): JobHandler {

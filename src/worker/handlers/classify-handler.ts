@@ -1,5 +1,5 @@
 import { classifyJobEntity, type ClassifyDeps } from '../../deep/index.js';
-import type { JobHandler } from './types.js';
+import type { JobHandler } from './job-handler.js';
 
 /** `classify` jobs: one entity's rule-placed attributes sorted into aspects by the LLM. */
 export function createClassifyHandler(deps: ClassifyDeps): JobHandler {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Neo4jError } from 'neo4j-driver';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UnavailableError } from '../errors.js';
-import { isTransient, loadMigrations } from './migrate.js';
+import { isTransient, loadMigrations } from './schema-migrations.js';
 import { mapNeo4jError } from './neo4j-errors.js';
 
 describe('migration retries', () => {

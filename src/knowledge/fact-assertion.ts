@@ -105,9 +105,46 @@ export async function assertFact(
   );
   if (written!.error) throw written!.error;
   const memory = written!.result!.memory;
-  const memoryId = memory.id;
 
   const attributeId = randomUUID();
+  const graph = await writeAssertedAttribute(executor, {
+    namespace,
+    actor: who.actor,
+    entity,
+    memory,
+    attributeId,
+    aspect,
+    content,
+    kind,
+    confidence: c,
+  });
+  const created = graph.attributesCreated.includes(attributeId);
+  const superseded = graph.superseded.map((s) => s.oldId);
+  const outcome = created ? OUTCOME.created : OUTCOME.deduped;
+  const [attribute] = created ? await attributesByIds(executor, [attributeId]) : [];
+  return { outcome, entity, memory, attribute: attribute?.row ?? null, superseded };
+}
+
+/**
+ * The asserted fact's attribute under its aspect, what it supersedes (syntactic contradiction
+ * only, no model) and its `fact.asserted` event, in the one graph transaction of the deep path.
+ */
+async function writeAssertedAttribute(
+  executor: Executor,
+  a: {
+    namespace: string;
+    actor: string;
+    entity: EntityRecord;
+    memory: { id: string; contentHash: string };
+    attributeId: string;
+    aspect: string;
+    content: string;
+    kind: FactKind;
+    confidence: number;
+  },
+) {
+  const { namespace, entity, attributeId, aspect, content, kind, confidence: c } = a;
+  const memoryId = a.memory.id;
   const eventId = historyId();
   const plan = attributePlan(entity, aspect, kind);
   const supersessions = await planSupersessions(executor, null, namespace, [{ id: attributeId, content, plan }], {
@@ -115,7 +152,7 @@ export async function assertFact(
     timeoutMs: 0,
   });
   const outcomeOf = (created: string[]) => (created.includes(attributeId) ? OUTCOME.created : OUTCOME.deduped);
-  const graph = await persistGraph(
+  return persistGraph(
     executor,
     {
       namespace,
@@ -142,7 +179,7 @@ export async function assertFact(
     {
       now: new Date().toISOString(),
       model: NO_MODEL,
-      sourceContentHash: memory.contentHash,
+      sourceContentHash: a.memory.contentHash,
       // The `fact.asserted` event commits with the attribute it records.
       audit: (result) => {
         const created = result.attributesCreated.includes(attributeId);
@@ -151,7 +188,7 @@ export async function assertFact(
             id: eventId,
             memoryId,
             event: KNOWLEDGE_EVENT.factAsserted,
-            actor: who.actor,
+            actor: a.actor,
             outcome: outcomeOf(result.attributesCreated),
             reason: null,
             confidence: c,
@@ -167,11 +204,6 @@ export async function assertFact(
       },
     },
   );
-  const created = graph.attributesCreated.includes(attributeId);
-  const superseded = graph.superseded.map((s) => s.oldId);
-  const outcome = outcomeOf(graph.attributesCreated);
-  const [attribute] = created ? await attributesByIds(executor, [attributeId]) : [];
-  return { outcome, entity, memory, attribute: attribute?.row ?? null, superseded };
 }
 
 function attributePlan(entity: EntityRecord, aspect: string, kind: FactKind) {

@@ -15,7 +15,7 @@ import {
   targetRetirements,
 } from '../db/index.js';
 import { OUTCOME } from './gates.js';
-import { HISTORY_EVENT } from './history.js';
+import { HISTORY_EVENT } from './pipeline-provenance.js';
 
 /**
  * Undoes one applied proposal of the deep path, from its audit event, in one transaction: the

@@ -1,5 +1,5 @@
 import { runSessionEnd, type SessionEndDeps } from '../../sessions/index.js';
-import type { JobHandler } from './types.js';
+import type { JobHandler } from './job-handler.js';
 
 /** `session_end` jobs: an ended session summarized, its continuity scored, its aspect feedback recorded. */
 export function createSessionEndHandler(deps: SessionEndDeps): JobHandler {

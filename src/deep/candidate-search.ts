@@ -1,9 +1,9 @@
 import type { Executor } from '../db/index.js';
-import { candidateKeywordHits, candidateMemories } from '../db/index.js';
+import { candidateKeywordHits, candidateMemories, cosineFromIndexScore } from '../db/index.js';
 import { nearestInNamespace } from '../db/search/index.js';
 import { namespaceToken } from '../text/index.js';
 import { toLuceneQuery } from '../text/index.js';
-import type { Candidate } from './types.js';
+import type { Candidate } from './extraction-types.js';
 
 export const DECISION_CANDIDATES = 5;
 /** Weight of the vector leg when both legs scored a memory (the fusion alpha). */
@@ -61,7 +61,7 @@ export function combine(
   vector: ReadonlyArray<{ id: string; score: number }>,
 ): Array<{ id: string; score: number }> {
   const bm25 = new Map(keyword.map((k) => [k.id, k.score / (1 + Math.abs(k.score))]));
-  const cosine = new Map(vector.map((v) => [v.id, 2 * v.score - 1]));
+  const cosine = new Map(vector.map((v) => [v.id, cosineFromIndexScore(v.score)]));
   const ids = new Set([...bm25.keys(), ...cosine.keys()]);
   return [...ids]
     .map((id) => {

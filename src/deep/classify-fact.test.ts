@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalName, classifyFact } from './classify.js';
+import { canonicalName, classifyFact } from './classify-fact.js';
 import { gate, OUTCOME } from './gates.js';
 import { pipelineMode } from './mode.js';
-import type { Decision, ExtractedFact } from './types.js';
+import type { Decision, ExtractedFact } from './extraction-types.js';
 
 const triples = [
   { source: 'Billing Service', relationship: 'uses', target: 'PostgreSQL', confidence: 0.9 },

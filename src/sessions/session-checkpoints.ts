@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import neo4j from 'neo4j-driver';
 import { DEFAULT_CHECKPOINT_RETENTION_DAYS } from '../config/index.js';
 import type { Executor, TxWork } from '../db/index.js';
-import { checkpointWriteWork, latestCheckpoints as latestStored, type CheckpointRecord } from '../db/index.js';
+import { checkpointWriteWork, latestStoredCheckpoints, type CheckpointRecord } from '../db/index.js';
 import { LimitExceededError, ValidationError } from '../errors.js';
 import { redactStored } from '../redaction/index.js';
 import { cleanText } from '../text/index.js';
@@ -88,11 +88,12 @@ export function checkpointWork(input: CheckpointInput, now = new Date()): TxWork
   return checkpointWriteWork(params);
 }
 
+/** A session's newest checkpoints, newest first, by the session id a caller gives (cleaned and redacted as stored). */
 export async function latestCheckpoints(
   executor: Executor,
   namespace: string,
   sessionId: string,
   limit: number,
 ): Promise<CheckpointRecord[]> {
-  return latestStored(executor, namespace, redactStored(cleanText(sessionId).trim()), limit);
+  return latestStoredCheckpoints(executor, namespace, redactStored(cleanText(sessionId).trim()), limit);
 }

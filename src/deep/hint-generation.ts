@@ -4,7 +4,7 @@ import { parseLlmJson } from '../llm/index.js';
 import { LlmParseError, type LlmProvider } from '../llm/index.js';
 import { replaceHints, requireSourceUnchanged } from '../db/index.js';
 import { redactStored } from '../redaction/index.js';
-import { HISTORY_EVENT, historyId, recordHistory } from './history.js';
+import { HISTORY_EVENT, historyId, recordHistory } from './pipeline-provenance.js';
 import { hintsSchema } from './output-schemas.js';
 import { hintsPrompt } from './prompts.js';
 

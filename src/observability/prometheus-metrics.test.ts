@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { observeEmbedder, observeRecall } from './instrument.js';
-import { MAX_OPERATION_LABELS, Metrics } from './metrics.js';
+import { MAX_OPERATION_LABELS, Metrics } from './prometheus-metrics.js';
 
 const count = async (metrics: Metrics, series: string) => {
   const line = (await metrics.registry.metrics()).split('\n').find((l) => l.startsWith(`${series} `));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeJobCursor, encodeJobCursor } from './cursor.js';
+import { decodeJobCursor, encodeJobCursor } from './job-cursor.js';
 import { ValidationError } from '../../errors.js';
 
 describe('job cursors', () => {
