@@ -17,8 +17,8 @@ import { RecallService } from './recall/index.js';
 import { AccessTracker } from './recall/index.js';
 import { UpkeepService } from './upkeep/index.js';
 import { SessionService, SessionUpkeep, type SessionSettings } from './sessions/index.js';
-import { createWorker } from './worker/index.js';
-import { cachedQueueDepth } from './db/index.js';
+import { createWorker, PipelineService } from './worker/index.js';
+import { cachedQueueDepth } from './db/jobs/index.js';
 
 export const CYPHER_DIR = fileURLToPath(new URL('../cypher/', import.meta.url));
 /** Where `npm run model:provision` puts the model; used when EMBEDDING_MODEL_DIR is not set. */
@@ -56,6 +56,8 @@ export interface Services {
   sessions: SessionService;
   /** Idle-session sweep, decay pass and compression threshold (started and stopped with the worker). */
   sessionUpkeep: SessionUpkeep;
+  /** The deep path as the edge reads and steers it: jobs, queue depth, errors, model usage, revert (src/worker). */
+  pipeline: PipelineService;
   startWorker(): void;
   stopWorker(): Promise<void>;
   workerState(): WorkerState;
@@ -142,6 +144,7 @@ export function createServices(config: Config, logger: Logger, options: AppOptio
     upkeep,
     sessions,
     sessionUpkeep,
+    pipeline: new PipelineService(executor),
     startWorker: () => {
       worker.start();
       upkeep.start();

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Services } from '../app.js';
 import type { Principal } from '../auth.js';
+import { checkHealth, type HealthReport } from '../health.js';
 import type { Logger } from '../logger.js';
 import { createLoaders, type Loaders } from './loaders.js';
 
@@ -29,17 +30,39 @@ export function limitsOf(services: Pick<Services, 'config' | 'recall'>): CallerL
 }
 
 /**
+ * The services an operation calls: the composition root without its plumbing (the executor, the
+ * configuration, the logger, the embedder, metrics, the worker's switches). An operation that needs
+ * a new query gets it through the service that owns that node kind, never the executor.
+ */
+export type ApiServices = Pick<
+  Services,
+  | 'remember'
+  | 'update'
+  | 'recall'
+  | 'disclosure'
+  | 'knowledge'
+  | 'transfer'
+  | 'upkeep'
+  | 'sessions'
+  | 'sessionUpkeep'
+  | 'pipeline'
+  | 'workerState'
+>;
+
+/**
  * Who is calling, resolved once per request (a GraphQL request, an MCP tool call): the key's
  * principal, its namespace rule, the limits, a logger under the request id, and DataLoaders whose
  * cache lives as long as the request. Every operation in src/api takes one.
  */
 export interface Caller {
-  readonly services: Services;
+  readonly services: ApiServices;
   readonly principal: Principal;
   readonly requestId: string;
   readonly logger: Logger;
   readonly limits: CallerLimits;
   readonly loaders: Loaders;
+  /** Readiness: Neo4j and its schema, the embedding model (the one look past ApiServices, beside the loaders). */
+  checkHealth(): Promise<HealthReport>;
   /** The namespace a call addresses (the default when absent), checked against the caller's key. */
   namespaceFor(requested: string | null | undefined, mode: 'read' | 'write'): string;
 }
@@ -54,6 +77,7 @@ export function createCaller(services: Services, principal: Principal, options: 
     logger: options.logger ?? services.logger.child({ requestId }),
     limits,
     loaders: createLoaders(services.executor, principal),
+    checkHealth: () => checkHealth(services),
     namespaceFor(requested, mode) {
       const namespace = requested ?? limits.defaultNamespace;
       if (mode === 'write') principal.assertWrite(namespace);

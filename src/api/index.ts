@@ -3,10 +3,8 @@ export { createCaller, limitsOf, type Caller, type CallerLimits } from './caller
 export type { Services } from '../app.js';
 export type { Principal } from '../auth.js';
 export { iso, type RecallFilterInput } from './recall-filters.js';
-export { MAX_REASON_CHARS, MAX_SEARCH_CHARS } from './limits.js';
-export { itemError, type ItemError } from './item-error.js';
+export { MAX_SEARCH_CHARS } from './limits.js';
 export { type ItemOutcome } from './each-item.js';
-export { type Loaders } from './loaders.js';
 // Operations: one file each, shared by GraphQL and MCP.
 export { search } from './operations/search.js';
 export { timeline } from './operations/timeline.js';
@@ -15,7 +13,7 @@ export { forget } from './operations/forget.js';
 export { pin } from './operations/pin.js';
 export { updateMemory } from './operations/update-memory.js';
 export { aspect, describeEntity, entities, entity } from './operations/entities.js';
-export { attributeHistory, entityRelations, neighbors, relations, type RelationDirection } from './operations/entity-graph.js';
+export { attributeHistory, entityRelations, neighbors, relations } from './operations/entity-graph.js';
 export { createEntities, createEntity } from './operations/create-entity.js';
 export { relate, relateAll } from './operations/relate.js';
 export { assertFact, assertFacts } from './operations/assert-fact.js';
@@ -23,7 +21,7 @@ export { mergeEntities } from './operations/merge-entities.js';
 export { deleteNamespace } from './operations/delete-namespace.js';
 export { exportNamespace } from './operations/export-namespace.js';
 export { importNamespace } from './operations/import-namespace.js';
-export { jobs, jobStatus, memoryJobs, requeueJob } from './operations/jobs.js';
+export { jobs, memoryJobs, requeueJob } from './operations/jobs.js';
 export { revertProposal } from './operations/revert-proposal.js';
 export { viewer } from './operations/viewer.js';
 export { queueByKind } from './operations/queue-by-kind.js';
@@ -59,9 +57,9 @@ export type {
 } from '../db/index.js';
 export type { DocumentRecord } from '../documents/index.js';
 export type { CheckpointRecord, SessionRecord } from '../sessions/index.js';
-export { recall, type RecallAnswer, type RecallArgs } from './operations/recall.js';
-export { remember, type RememberAnswer, type RememberArgs } from './operations/remember.js';
-export { rememberBatch, type BatchItemAnswer } from './operations/remember-batch.js';
+export { recall, type RecallAnswer } from './operations/recall.js';
+export { remember, type RememberAnswer } from './operations/remember.js';
+export { rememberBatch } from './operations/remember-batch.js';
 export type { TranscriptRecord } from '../db/index.js';
 // Types and vocabularies the transports map to and from.
 export type { LegExplanation, RankedCandidate, RecallItemView } from '../recall/index.js';

@@ -1,2 +1,2 @@
 export { ConsistencyScope, currentScope, outsideConsistency, withConsistency } from './bookmark-scope.js';
-export { BOOKMARK_HEADER, decodeBookmarkToken, encodeBookmarkToken, MAX_BOOKMARK_TOKEN_CHARS } from './token.js';
+export { BOOKMARK_HEADER, decodeBookmarkToken, encodeBookmarkToken } from './token.js';

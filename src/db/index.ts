@@ -1,78 +1,8 @@
-export { createDriver, type Neo4jConnection } from './driver.js';
-export {
-  DEFAULT_EXECUTOR_TIMEOUTS,
-  Executor,
-  type ExecutorTimeouts,
-  type Params,
-  type Row,
-  type TxRunner,
-  type TxWork,
-} from './executor.js';
-export {
-  migrate,
-  schemaVersion,
-  loadMigrations,
-  type MigrationReport,
-  schemaReadiness,
-  expectedSchemaVersion,
-  MIGRATION_LOCK_ID,
-  type SchemaReadiness,
-} from './schema-migrations.js';
-export { mapNeo4jError } from './neo4j-errors.js';
-export { warmUpIndexes, type WarmUpReport } from './queries/warm-up.js';
-export {
-  entityMentionMatches,
-  entityNameMatches,
-  filteredMemoryIds,
-  scopedKeywordMatches,
-  scopedVectorMatches,
-  type ScopeFilters,
-  entityNeighbours,
-  hintMatches,
-  keywordMatches,
-  memoriesLinkedToEntities,
-  nearestInNamespace,
-  openDuplicateLinks,
-  recallMemoryRows,
-  sessionNeighbourRows,
-  type RecallLoadOptions,
-} from './search/index.js';
-export { JOB_RETURN, type JobRecord } from './records.js';
-// The queue operations (src/db/jobs/).
-export {
-  cachedQueueDepth,
-  completeJob,
-  decodeJobCursor,
-  DEFAULT_QUEUE_DEPTH_CACHE_MS,
-  encodeJobCursor,
-  extendLease,
-  failJob,
-  JOB_KINDS,
-  JOB_RETRY_CAP_MS,
-  JOB_STATUSES,
-  jobRetryDelayMs,
-  jobsPage,
-  lastErrors,
-  LEASE_WINDOW,
-  leaseJob,
-  llmUsage,
-  MAX_ERROR_CHARS,
-  MAX_JOBS_PAGE,
-  queueDepth,
-  releaseStaleLeases,
-  requeueJob,
-  storedJobError,
-  type JobCursor,
-  type JobError,
-  type JobLlmUsage,
-  type JobsPage,
-  type JobsPageQuery,
-  type JobUsageCounts,
-  type LeaseOptions,
-  type LlmUsageByKind,
-  type LlmUsageTotals,
-  type QueueDepth,
-} from './jobs/index.js';
+export { createDriver } from './driver.js';
+export { Executor, type TxRunner, type TxWork } from './executor.js';
+export { migrate, schemaVersion, schemaReadiness } from './schema-migrations.js';
+export { warmUpIndexes } from './queries/warm-up.js';
+export { type JobRecord } from './records.js';
 export { requireSourceUnchanged } from './queries/remember-checks.js';
 export { type AttributeInsert } from './queries/remember-write.js';
 export { derivedId } from './ids.js';
@@ -92,10 +22,9 @@ export {
   type DocumentRecord,
   type LeasedDocument,
 } from './queries/document-store.js';
-export { type DocumentStatus } from './queries/document-store.js';
 export { type EntityRecord, type MemoryRecord } from './records.js';
 export { chunksByMemoryIds, memoriesByIds } from './queries/memory-lookups.js';
-export { sourceMemory, type SourceMemoryRow } from './queries/memory-lookups.js';
+export { sourceMemory } from './queries/memory-lookups.js';
 export { type AspectRecord, type AttributeRecord, type ChunkRecord, type HistoryRecord, type RelationRecord } from './records.js';
 export { attributesByIds } from './queries/graph.js';
 export { entityByCanonicalName, KNOWLEDGE_EVENT } from './queries/knowledge.js';
@@ -109,11 +38,10 @@ export {
 } from './queries/graph.js';
 export { ERASE_STEPS, eraseStep } from './queries/namespace-erase.js';
 export { mergeEntity, mergeEntityInto, relateEntities, type MergeCounts, type RelationRow } from './queries/knowledge.js';
-export { canonicalSearch, entitiesPage } from './queries/entity-page.js';
+export { entitiesPage } from './queries/entity-page.js';
 export { forgetMemory } from './queries/memory-mutations.js';
 export { touchAccessed, type AccessRow } from './queries/memory-lookups.js';
 export { timelineAround, type TimelineRows } from './queries/timeline-window.js';
-export { MEMORY_RETURN } from './records.js';
 export { checkpointWriteWork, latestStoredCheckpoints, type CheckpointRecord } from './queries/checkpoint-store.js';
 export { pruneCheckpoints } from './queries/checkpoint-store.js';
 export { expiryCandidates, flagExpired, flagUnretrieved, setExpiry, unflagStale } from './queries/decay.js';
@@ -142,7 +70,7 @@ export { countStaleChunks, findStaleChunks, writeChunkVectors, type TrackerScope
 export { nearestMemories, type NearestHit } from './queries/chunks.js';
 export { cosineFromIndexScore } from './vector-scale.js';
 export { findLiveByDedupKeys } from './queries/memory-lookups.js';
-export { echoStats, recordEchoes, type EchoEventWrite, type EchoStats } from './queries/echoes.js';
+export { echoStats, recordEchoes } from './queries/echoes.js';
 export { linkDerived, touchDuplicates, type DuplicateTarget } from './queries/remember-checks.js';
 export { writeMemories, type MemoryInsert, type MemoryRows } from './queries/remember-write.js';
 export { replaceMemoryContent } from './queries/memory-update.js';
@@ -185,25 +113,10 @@ export {
   type ExtractedAttribute,
 } from './queries/attributes.js';
 export { retireTargetMemories } from './queries/memory-lookups.js';
-export { maintenanceCounts, maintenanceReleaseStale, maintenanceRequeueDead, type MaintenanceCounts } from './queries/maintenance.js';
-export { type PurgeScope, type PurgeStep, type RetentionWindow, type StepCounts } from './retention/purge-step.js';
-export { purgeChunks } from './retention/purge-chunks.js';
-export { purgeHistory } from './retention/purge-history.js';
-export { purgeCompletedJobs, purgeDeadJobs } from './retention/purge-jobs.js';
-export { purgeMentions } from './retention/purge-mentions.js';
-export { purgeTombstones } from './retention/purge-tombstones.js';
+export { maintenanceCounts, maintenanceReleaseStale, maintenanceRequeueDead } from './queries/maintenance.js';
 // The one HistoryEvent writer and the one Job creator, and the statements of the writes that use them.
-export {
-  markReverted,
-  MEMORY_EVENT,
-  recordEvents,
-  settleEvent,
-  type HistoryEventName,
-  type HistoryEventWrite,
-  type HistoryTarget,
-} from './history.js';
-export { enqueue, jobName, type JobInput, type JobKind, type JobTarget } from './jobs/index.js';
-export { applyAspectFeedback, decayAspects, type FeedbackCounts } from './queries/aspect-feedback.js';
+export { markReverted, recordEvents, type HistoryEventName } from './history.js';
+export { applyAspectFeedback, decayAspects } from './queries/aspect-feedback.js';
 export {
   claimMaintenanceRun,
   claimScheduledRun,
@@ -213,16 +126,8 @@ export {
   recordMaintenanceOutcome,
   releaseMaintenanceRun,
   resetMaintenance,
-  type FeedbackState,
-  type MaintenanceLimit,
 } from './queries/upkeep-state.js';
-export {
-  applyClassification,
-  classifyJobEntityId,
-  unclassifiedAttributes,
-  type ClassificationMove,
-  type UnclassifiedBatch,
-} from './queries/classify-entity.js';
+export { applyClassification, classifyJobEntityId, unclassifiedAttributes } from './queries/classify-entity.js';
 export { queueClassifyJobs } from './queries/classify-queue.js';
 export { queueCompressJobs } from './queries/compress-queue.js';
 export {
@@ -237,17 +142,7 @@ export {
   targetRetirements,
 } from './queries/revert.js';
 // Namespace export and import (exportNamespace / importNamespace).
-export {
-  EDGE_SOURCES,
-  exportEdgePage,
-  exportNodePage,
-  PORTABLE_EDGES,
-  PORTABLE_LABELS,
-  type EdgeSource,
-  type ExportedEdge,
-  type ExportedNode,
-  type PortableLabel,
-} from './queries/namespace-export.js';
+export { EDGE_SOURCES, exportEdgePage, exportNodePage, PORTABLE_LABELS, type PortableLabel } from './queries/namespace-export.js';
 export {
   existingKeys,
   IMPORT_EDGE_KINDS,

@@ -1,5 +1,6 @@
 import type { Executor } from '../db/index.js';
-import { candidateKeywordHits, candidateMemories, cosineFromIndexScore, nearestInNamespace } from '../db/index.js';
+import { candidateKeywordHits, candidateMemories, cosineFromIndexScore } from '../db/index.js';
+import { nearestInNamespace } from '../db/search/index.js';
 import { namespaceToken } from '../text/index.js';
 import { toLuceneQuery } from '../text/index.js';
 import type { Candidate } from './extraction-types.js';

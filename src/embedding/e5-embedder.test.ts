@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { createEmbedder, E5_MODEL_NAME, type Embedder } from './index.js';
+import { createEmbedder, type Embedder } from './index.js';
+import { E5_MODEL_NAME } from './model-profiles.js';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const MODEL_DIR = path.resolve(process.env.EMBEDDING_MODEL_DIR || path.join(REPO_ROOT, '.models'));

@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 
-import { DEFAULT_EMBEDDING_MODEL_NAME, EMBEDDING_DIMENSIONS, createEmbedder, type Embedder } from './index.js';
+import { createEmbedder, type Embedder } from './index.js';
+import { DEFAULT_EMBEDDING_MODEL_NAME, EMBEDDING_DIMENSIONS } from './embedder.js';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const MODEL_DIR = path.resolve(process.env.EMBEDDING_MODEL_DIR || path.join(REPO_ROOT, '.models'));

@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { BGE_MODEL_NAME, createEmbedder, E5_V2_MODEL_NAME, type Embedder, profileFor } from './index.js';
+import { createEmbedder, type Embedder } from './index.js';
+import { BGE_MODEL_NAME, E5_V2_MODEL_NAME, profileFor } from './model-profiles.js';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const MODEL_DIR = path.resolve(process.env.EMBEDDING_MODEL_DIR || path.join(REPO_ROOT, '.models'));

@@ -1,7 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import type { Executor } from '../db/index.js';
 import { entityByCanonicalName, mergeEntity, mergeEntityInto, relateEntities, type MergeCounts, type RelationRow } from '../db/index.js';
-import type { EntityRecord } from '../db/index.js';
+import {
+  attributeHistory,
+  entitiesPage,
+  entityByName,
+  MAX_RELATIONS_QUERY,
+  neighborhood,
+  relationsByEntityIds,
+  storedNamespaces,
+  type AttributeRecord,
+  type EntityRecord,
+  type NeighborDepth,
+  type RelationRecord,
+} from '../db/index.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import type { FactWriter } from '../deep/index.js';
 import type { Logger } from '../logger.js';
@@ -9,6 +21,7 @@ import type { RedactionOptions } from '../redaction/index.js';
 import { namespaceToken } from '../text/index.js';
 import type { Actor } from './actor.js';
 import { assertFact, type AssertFactInput, type AssertFactResult, type AssertSettings } from './fact-assertion.js';
+import { describeEntity, type EntityDescription } from './describe-entity.js';
 import { eraseNamespace, type EraseReport } from './erase-namespace.js';
 import { checkNamespace, confidence, entityName, entityType, MAX_DESCRIPTION_CHARS, optionalStoredText, relationType } from './validate.js';
 
@@ -116,6 +129,43 @@ export class KnowledgeService {
   async entity(namespace: string, name: string): Promise<EntityRecord> {
     const n = entityName(name, 'entity', this.settings.redaction);
     return this.requireEntity(checkNamespace(namespace), n.canonicalName, n.name);
+  }
+
+  // Reads: the graph as the edge shows it (namespaces already checked against the caller's key).
+
+  /** One entity of a namespace by name or alias (cleaned like stored names), or null. */
+  findEntity(namespace: string, name: string): Promise<EntityRecord | null> {
+    return entityByName(this.executor, namespace, name);
+  }
+
+  /** Entities of a namespace, most mentioned first, a page at a time. */
+  entities(query: Parameters<typeof entitiesPage>[1]) {
+    return entitiesPage(this.executor, query);
+  }
+
+  /** One entity by name with its active knowledge (get_entity); NOT_FOUND when missing. */
+  describe(namespace: string, name: string): Promise<EntityDescription> {
+    return describeEntity(this.executor, namespace, name);
+  }
+
+  /** The supersession chain of an entity's aspect, oldest first (the newest `limit`). */
+  attributeHistory(entityId: string, aspect: string, limit: number): Promise<AttributeRecord[]> {
+    return attributeHistory(this.executor, entityId, aspect, limit);
+  }
+
+  /** An entity's relations, most mentioned first (at most MAX_RELATIONS_QUERY). */
+  async relations(entityId: string): Promise<RelationRecord[]> {
+    return (await relationsByEntityIds(this.executor, [entityId], MAX_RELATIONS_QUERY)).map((r) => r.row);
+  }
+
+  /** Entities within `depth` hops of an entity, with the relations walked; null when it is missing. */
+  neighborhood(entityId: string, depth: NeighborDepth) {
+    return neighborhood(this.executor, entityId, depth);
+  }
+
+  /** The namespaces that hold anything (the memory explorer's list for a key that reads all). */
+  namespaces(): Promise<string[]> {
+    return storedNamespaces(this.executor);
   }
 
   private async requireEntity(namespace: string, canonicalName: string, name: string): Promise<EntityRecord> {

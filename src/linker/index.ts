@@ -7,11 +7,9 @@ import { aliasAttributes, extractAttributes, type ExtractedAttribute } from './e
 import { extractEntities, type ExtractedEntity } from './extract-entities.js';
 
 export { isDecisionContent } from './decision-patterns.js';
-export type { AttributeKind, ExtractedAttribute } from './extract-attributes.js';
-export type { EntitySignal, EntityStrength, ExtractedEntity } from './extract-entities.js';
 export { ENTITY_TYPES, type EntityType } from './entity-type.js';
 
-export interface LinkOptions {
+interface LinkOptions {
   maxEntities?: number;
   maxAttributes?: number;
   maxAttributeChars?: number;

@@ -1,2 +1,2 @@
-export { Metrics, MAX_OPERATION_LABELS, type OperationOutcome, type QueueDepthSource } from './prometheus-metrics.js';
+export { Metrics } from './prometheus-metrics.js';
 export { observeEmbedder, observeRecall } from './instrument.js';

@@ -1,5 +1,5 @@
 import type { Executor } from '../db/index.js';
-import { timelineAround, type TimelineRows } from '../db/index.js';
+import { memoriesPage, timelineAround, type TimelineRows } from '../db/index.js';
 import { LimitExceededError, NotFoundError, ValidationError } from '../errors.js';
 import { snippet } from './disclosure.js';
 import type { RecallFilters, RecallService } from './recall-service.js';
@@ -28,6 +28,11 @@ export class DisclosureService {
     private readonly recall: RecallService,
     private readonly countTokens: (text: string) => number,
   ) {}
+
+  /** A namespace's memories, newest first, a page at a time (full records; `memories(ids)` reads them by id). */
+  page(query: Parameters<typeof memoriesPage>[1]) {
+    return memoriesPage(this.executor, query);
+  }
 
   async search(request: { query: string; namespace: string; limit: number; offset: number; filters?: RecallFilters | null }) {
     const { limit, offset } = request;

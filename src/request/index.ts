@@ -3,6 +3,6 @@
  * the principal admission found, a header's value, its bookmark chain — and the chain itself.
  */
 export { headerValue, principalOf, setPrincipal } from './principal.js';
-export { REQUEST_ID_HEADER, requestIdMiddleware, requestIdOf } from './request-id.js';
+export { requestIdMiddleware, requestIdOf } from './request-id.js';
 export { bookmarkChainOf, bookmarkPlugin, bookmarkScopeMiddleware, bookmarkTokenOf } from './bookmarks.js';
 export { BOOKMARK_HEADER, ConsistencyScope, withConsistency } from '../consistency/index.js';

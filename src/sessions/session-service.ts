@@ -18,12 +18,14 @@ import {
   startSessionRecord,
   type SessionRecord,
   type SessionStats,
+  type TranscriptRecord,
 } from '../db/index.js';
 import { ConflictError, LimitExceededError, NotFoundError, ValidationError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { redactStored } from '../redaction/index.js';
 import { cleanText } from '../text/index.js';
-import { checkpointWork, latestCheckpoints, type CheckpointRecord } from './session-checkpoints.js';
+import { checkpointWork, latestCheckpoints, writeCheckpoint, type CheckpointInput, type CheckpointRecord } from './session-checkpoints.js';
+import { sessionTranscripts } from './transcript-reads.js';
 import { saveTranscript } from './session-transcripts.js';
 import { checkpointDigest, clipLine, fitSections, recoveryDigest, type CheckpointReason, type DigestSection } from './digest.js';
 
@@ -429,5 +431,25 @@ export class SessionService {
 
   stats(namespace: string): Promise<SessionStats> {
     return sessionStats(this.executor, namespace);
+  }
+
+  /** A checkpoint the agent writes itself (before a compaction, at a milestone). */
+  checkpoint(input: CheckpointInput): Promise<CheckpointRecord> {
+    return writeCheckpoint(this.executor, input);
+  }
+
+  /** A session's latest checkpoints, newest first. */
+  checkpoints(namespace: string, sessionId: string, limit: number): Promise<CheckpointRecord[]> {
+    return latestCheckpoints(this.executor, namespace, sessionId, limit);
+  }
+
+  /** The stored transcripts of the sessions of these memories (recall's expand). */
+  transcripts(memories: Parameters<typeof sessionTranscripts>[1]): Promise<TranscriptRecord[]> {
+    return sessionTranscripts(this.executor, memories);
+  }
+
+  /** Stores a session's raw conversation; the first one stored wins. */
+  saveTranscript(t: Parameters<typeof saveTranscript>[1]) {
+    return saveTranscript(this.executor, t);
   }
 }

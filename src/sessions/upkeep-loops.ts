@@ -1,5 +1,5 @@
 import { DEFAULT_SESSION_SWEEP_INTERVAL_MS, type Config } from '../config/index.js';
-import type { Executor } from '../db/index.js';
+import type { Executor, JobRecord } from '../db/index.js';
 import { namespacesOverCompressionThreshold } from '../db/index.js';
 import { queueSessionCompression } from '../deep/index.js';
 import type { Logger } from '../logger.js';
@@ -125,6 +125,11 @@ export class SessionUpkeep {
     }
     if (queued > 0) this.logger.info({ queued, namespaces: over.length }, 'compression started by its threshold');
     return queued;
+  }
+
+  /** Queues the compress jobs of a namespace's old episodic sessions (compressSessions); returns them. */
+  compress(request: { namespace: string; olderThan: string; minSessions: number; maxSessions: number }): Promise<JobRecord[]> {
+    return queueSessionCompression(this.executor, { ...request, maxAttempts: this.config.WORKER_MAX_ATTEMPTS });
   }
 
   snapshot(): SessionUpkeepStats {

@@ -18,7 +18,7 @@ import {
 } from '../documents/index.js';
 import type { DocumentRecord } from '../db/index.js';
 import { AspectFeedback } from './aspect-feedback-service.js';
-import { pruneCheckpoints } from '../db/index.js';
+import { echoStats, pruneCheckpoints } from '../db/index.js';
 import { EmbeddingTracker, type EmbeddingTrackerStats } from './embedding-tracker-service.js';
 import { ACTION_LIMITS, MaintenanceWorker, type MaintenanceMode, type MaintenanceReport } from './maintenance/index.js';
 import { PeriodicTask, sharedSchedule } from './periodic.js';
@@ -139,6 +139,11 @@ export class UpkeepService {
 
   trackerStats(): EmbeddingTrackerStats | null {
     return this.tracker?.snapshot() ?? null;
+  }
+
+  /** The echo guard's counts of a namespace since an ISO time (pipelineStatus.echoes). */
+  echoStats(namespace: string, since: string) {
+    return echoStats(this.deps.executor, namespace, since);
   }
 
   /** One sweep now, of one namespace or (null) all of them; a dry run only counts. */

@@ -26,7 +26,7 @@ import { createSessionEndHandler } from './handlers/session-end-handler.js';
 import type { JobHandler } from './handlers/job-handler.js';
 import type { FeedbackSink } from '../sessions/index.js';
 import { AspectFeedback } from '../upkeep/index.js';
-import { completeJob, extendLease, failJob, leaseJob, releaseStaleLeases, storedJobError } from '../db/index.js';
+import { completeJob, extendLease, failJob, leaseJob, releaseStaleLeases, storedJobError } from '../db/jobs/index.js';
 
 export const STALE_LEASE_REAPER_MS = 60 * 1000;
 

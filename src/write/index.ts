@@ -6,4 +6,4 @@ export { type RememberInput } from './validate-input.js';
 export { normalizeContent } from './normalize.js';
 export { type RememberResult } from './remember-service.js';
 export { checkBatchSize } from './remember-service.js';
-export { MEMORY_TYPES, type MemoryType } from './importance.js';
+export { MEMORY_TYPES } from './importance.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Executor } from '../db/index.js';
 import { nearestMemories } from '../db/index.js';
-import { replaceMemoryContent } from '../db/index.js';
+import { forgetMemory, forgetReason, replaceMemoryContent, setPinned } from '../db/index.js';
 import { findLiveByDedupKeys, memoriesByIds } from '../db/index.js';
 import type { MemoryRecord } from '../db/index.js';
 import { NotFoundError, ValidationError } from '../errors.js';
@@ -86,6 +86,16 @@ export class UpdateService {
     if (!replaced) throw new NotFoundError('memory', input.id); // forgotten or deleted meanwhile
     this.logger.debug({ memoryId: input.id, chunks: prepared.chunks.length }, 'memory updated');
     return this.load(input);
+  }
+
+  /** Soft-deletes a memory of `namespace` (recorded in its history); null when it is not there. */
+  forget(ref: { id: string; namespace: string; actor: string }, reason: string | null | undefined): Promise<MemoryRecord | null> {
+    return forgetMemory(this.executor, ref, forgetReason(reason));
+  }
+
+  /** Pins or unpins a memory of `namespace` (recorded when it changes); null when it is not there. */
+  pin(ref: { id: string; namespace: string; actor: string }, pinned: boolean): Promise<MemoryRecord | null> {
+    return setPinned(this.executor, ref, pinned);
   }
 
   private async load(input: UpdateInput): Promise<MemoryRecord> {

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { AttributeInsert, ChunkInsert, HistoryInsert, JobInsert, JobKind, MentionInsert } from '../db/index.js';
+import type { AttributeInsert, ChunkInsert, HistoryInsert, JobInsert, MentionInsert } from '../db/index.js';
+import type { JobKind } from '../db/jobs/index.js';
 import type { LinkResult } from '../linker/index.js';
 import type { Chunk } from './chunk.js';
 import type { PreparedMemory } from './prepare.js';

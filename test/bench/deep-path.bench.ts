@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startNeo4j, stopNeo4j } from '../../scripts/neo4j-server.mjs';
 import { queueSessionCompression } from '../../src/deep/index.js';
-import { llmUsage } from '../../src/worker/index.js';
+import { llmUsage } from '../../src/db/jobs/index.js';
 import { createWorker } from '../../src/worker/index.js';
 import { memoryTextOf, stageOf } from '../support/deep-path.js';
 import { startFakeOllama, DEFAULT_FAKE_SPEED, type FakeRequest } from '../support/fake-ollama.js';

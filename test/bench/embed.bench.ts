@@ -24,7 +24,9 @@ import type { Readable, Writable } from 'node:stream';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { AutoTokenizer, env } from '@huggingface/transformers';
-import { DEFAULT_EMBEDDING_BATCH_SIZE_TEXTS, DEFAULT_EMBEDDING_MODEL_NAME, Embedder, profileFor } from '../../src/embedding/index.js';
+import { Embedder } from '../../src/embedding/index.js';
+import { DEFAULT_EMBEDDING_BATCH_SIZE_TEXTS, DEFAULT_EMBEDDING_MODEL_NAME } from '../../src/embedding/embedder.js';
+import { profileFor } from '../../src/embedding/model-profiles.js';
 import { MemoryCorpus } from './perf-corpus.js';
 import {
   MODEL_DIR,

@@ -1,4 +1,4 @@
-import type { RecallRecipeName, RecallSettingsOverrides } from '../../src/recall/index.js';
+import type { RecallRecipeName, RecallSettingsOverrides } from '../../src/recall/settings/index.js';
 
 export interface Configuration {
   recipe: RecallRecipeName;

@@ -19,7 +19,7 @@
 import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import type { Services } from '../../src/app.js';
-import type { RecallRecipeName, RecallSettingsOverrides } from '../../src/recall/index.js';
+import type { RecallRecipeName, RecallSettingsOverrides } from '../../src/recall/settings/index.js';
 import { LEARNED_RANK_FEATURES, learnedRankFeatures } from './learned-rank.js';
 import { benchServices, machineFacts, progress, REPO, routeConsoleToStderr, startBenchDb, uptimeLine } from './perf-harness.js';
 import { loadConfigurations, TUNING_BASELINES } from './locomo-configurations.js';

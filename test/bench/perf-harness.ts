@@ -13,7 +13,8 @@ import { startNeo4j, stopNeo4j } from '../../scripts/neo4j-server.mjs';
 import { closeServices, createServices, prepareServices, type Services } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config/index.js';
 import type { Executor, TxRunner, TxWork } from '../../src/db/index.js';
-import { type EmbedPurpose, Embedder } from '../../src/embedding/index.js';
+import { Embedder } from '../../src/embedding/index.js';
+import { type EmbedPurpose } from '../../src/embedding/model-profiles.js';
 
 export const REPO = fileURLToPath(new URL('../../', import.meta.url));
 export const MODEL_DIR = join(REPO, '.models');

@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util';
 import neo4j from 'neo4j-driver';
 import { MEMORY_RETURN } from '../../src/db/records.js';
 import type { DedupAction } from '../../src/write/remember-service.js';
-import type { RecallRecipeName, RecallSettingsOverrides } from '../../src/recall/index.js';
+import type { RecallRecipeName, RecallSettingsOverrides } from '../../src/recall/settings/index.js';
 import { vectorLeg } from '../../src/recall/stages/vector-leg.js';
 import { loadRecallMemories } from '../../src/recall/stages/hydrate.js';
 import type { RecallOutcome } from '../../src/recall/recall-service.js';

@@ -14,7 +14,7 @@ import {
 import { MAX_NEIGHBORHOOD_RELATIONS, neighborhood } from '../../src/db/queries/neighbors.js';
 import { countStaleChunks, findStaleChunks, STALE_COUNT_CAP } from '../../src/db/queries/embedding-tracker.js';
 import { ASSUMED_LIST_SIZES } from '../../src/graphql/cost-limit.js';
-import { jobsPage, lastErrors, llmUsage } from '../../src/worker/index.js';
+import { jobsPage, lastErrors, llmUsage } from '../../src/db/jobs/index.js';
 import { createEntity } from '../support/graph-fixtures.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '../support/fixture.js';
 import { TEST_NEO4J, TEST_NEO4J_URI } from '../support/test-neo4j.js';

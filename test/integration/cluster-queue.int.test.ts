@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Services } from '../../src/app.js';
-import { cachedQueueDepth, extendLease, failJob, leaseJob, releaseStaleLeases } from '../../src/db/index.js';
+import { cachedQueueDepth, extendLease, failJob, leaseJob, releaseStaleLeases } from '../../src/db/jobs/index.js';
 import { cleanNamespace, testServices, uniqueNamespace } from '../support/services.js';
 
 const CREATE_JOB = `

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Services } from '../../src/app.js';
-import { createEmbedder, E5_MODEL_NAME } from '../../src/embedding/index.js';
+import { createEmbedder } from '../../src/embedding/index.js';
+import { E5_MODEL_NAME } from '../../src/embedding/model-profiles.js';
 import { beforeEach, describe, expect, integrationTest } from '../support/fixture.js';
 
 // multilingual-e5-small reads about 100 languages: a memory written in one is found by a question in

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeServices, type Services } from '../../src/app.js';
-import { createEmbedder, E5_MODEL_NAME, type Embedder } from '../../src/embedding/index.js';
+import { createEmbedder, type Embedder } from '../../src/embedding/index.js';
+import { E5_MODEL_NAME } from '../../src/embedding/model-profiles.js';
 import { cleanNamespace, testEmbedder, testServices, uniqueNamespace } from '../support/services.js';
 
 // A store switched from MiniLM to multilingual-e5-small and back: the embedding tracker re-embeds every

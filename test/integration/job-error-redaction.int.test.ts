@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { failJob } from '../../src/worker/index.js';
-import { MAX_ERROR_CHARS } from '../../src/db/index.js';
+import { failJob } from '../../src/db/jobs/index.js';
+import { MAX_ERROR_CHARS } from '../../src/db/jobs/fail-job.js';
 import { uniqueNamespace } from '../support/services.js';
 import { graphqlClient } from '../support/graphql.js';
 import { startDeepPath, waitForJob, type DeepPathRig } from '../support/deep-path.js';

@@ -2,7 +2,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../../src/app.js';
-import { describeEntity } from '../../src/knowledge/index.js';
+import { describeEntity } from '../../src/knowledge/describe-entity.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { callTool, eraOf, MCP_ERAS, type McpEra, newClient, type ToolOutcome } from '../support/mcp.js';
 import { cleanNamespace, testServices, uniqueNamespace } from '../support/services.js';

@@ -1,5 +1,5 @@
 import type { Services } from '../../src/app.js';
-import { nearestInNamespace } from '../../src/db/index.js';
+import { nearestInNamespace } from '../../src/db/search/index.js';
 import { beforeEach, describe, expect, it } from '../support/fixture.js';
 import type { GraphQLClient } from '../support/graphql.js';
 

@@ -2,7 +2,7 @@ import type { Services } from '../../src/app.js';
 import { OllamaProvider } from '../../src/llm/index.js';
 import { createLogger } from '../../src/logger.js';
 import { runSessionEnd } from '../../src/sessions/index.js';
-import { leaseJob } from '../../src/worker/index.js';
+import { leaseJob } from '../../src/db/jobs/index.js';
 import { replayingExecutor } from '../support/replaying-executor.js';
 import { beforeEach, describe, expect, integrationTest } from '../support/fixture.js';
 import { uniqueNamespace } from '../support/services.js';

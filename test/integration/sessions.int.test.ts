@@ -4,7 +4,7 @@ import { OllamaProvider } from '../../src/llm/index.js';
 import { createLogger } from '../../src/logger.js';
 import { runSessionEnd } from '../../src/sessions/index.js';
 import { latestCheckpoints } from '../../src/sessions/session-checkpoints.js';
-import { leaseJob } from '../../src/worker/index.js';
+import { leaseJob } from '../../src/db/jobs/index.js';
 import { startFakeOllama, type FakeOllama } from '../support/fake-ollama.js';
 import { graphqlClient } from '../support/graphql.js';
 import { cleanNamespace, testServices, uniqueNamespace } from '../support/services.js';

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../../src/app.js';
-import { retentionSettings, runRetention } from '../../src/upkeep/index.js';
+import { retentionSettings } from '../../src/upkeep/retention-loop.js';
+import { runRetention } from '../../src/upkeep/retention/index.js';
 import { graphqlClient } from '../support/graphql.js';
 import { cleanNamespace, testServices, uniqueNamespace } from '../support/services.js';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Executor, TxWork } from '../../src/db/index.js';
 import { ConflictError } from '../../src/errors.js';
-import { requeueJob } from '../../src/worker/index.js';
+import { requeueJob } from '../../src/db/jobs/index.js';
 import { extraction, memoryTextOf, query, scriptStages, startDeepPath, waitForJob, type DeepPathRig } from '../support/deep-path.js';
 import { uniqueNamespace } from '../support/services.js';
 import { withWriteTx } from '../support/faulting-executor.js';

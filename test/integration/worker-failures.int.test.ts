@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { requeueJob } from '../../src/worker/index.js';
+import { requeueJob } from '../../src/db/jobs/index.js';
 import { uniqueNamespace } from '../support/services.js';
 import { extraction, query, scriptStages, startDeepPath, waitForJob, type DeepPathRig } from '../support/deep-path.js';
 import { answerBySchema } from '../support/schema-answer.js';

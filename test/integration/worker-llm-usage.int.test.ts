@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONTRADICTION_SCHEMA, DECISION_SCHEMA, EXTRACTION_SCHEMA, hintsSchema } from '../../src/deep/index.js';
+import { CONTRADICTION_SCHEMA, DECISION_SCHEMA, EXTRACTION_SCHEMA, hintsSchema } from '../../src/deep/output-schemas.js';
 import type { LlmUsage } from '../../src/llm/index.js';
 import { fakeTokenCount, type FakeRequest } from '../support/fake-ollama.js';
 import { graphqlClient } from '../support/graphql.js';

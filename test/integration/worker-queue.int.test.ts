@@ -1,18 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Services } from '../../src/app.js';
 import { ValidationError, NotFoundError } from '../../src/errors.js';
-import { enqueue, type JobInput } from '../../src/db/index.js';
-import {
-  completeJob,
-  extendLease,
-  failJob,
-  jobsPage,
-  lastErrors,
-  leaseJob,
-  queueDepth,
-  releaseStaleLeases,
-  requeueJob,
-} from '../../src/worker/index.js';
+import { enqueue, type JobInput } from '../../src/db/jobs/enqueue.js';
+import { jobsPage, lastErrors, queueDepth, requeueJob } from '../../src/db/jobs/index.js';
+import { completeJob, extendLease, failJob, leaseJob, releaseStaleLeases } from '../../src/db/jobs/index.js';
 import { beforeEach, describe, expect, it } from '../support/fixture.js';
 
 const CREATE_JOBS = `

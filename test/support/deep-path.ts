@@ -4,11 +4,12 @@ import {
   DECISION_PROMPT_HEADER,
   EXTRACTION_PROMPT_HEADER,
   HINTS_PROMPT_HEADER,
-  NEAR_DUPLICATE_PROMPT_HEADER,
-  CLASSIFY_PROMPT_HEADER,
-  COMPRESS_PROMPT_HEADER,
-} from '../../src/deep/index.js';
-import { createWorker, type Worker, type WorkerDeps } from '../../src/worker/index.js';
+} from '../../src/deep/prompts.js';
+import { NEAR_DUPLICATE_PROMPT_HEADER } from '../../src/deep/near-duplicate-decide.js';
+import { CLASSIFY_PROMPT_HEADER } from '../../src/deep/structural-classify.js';
+import { COMPRESS_PROMPT_HEADER } from '../../src/deep/compression-job.js';
+import { createWorker } from '../../src/worker/index.js';
+import { type Worker, type WorkerDeps } from '../../src/worker/worker.js';
 import { startFakeOllama, type FakeOllama, type FakeReply, type FakeRequest } from './fake-ollama.js';
 import { cleanNamespace, testServices } from './services.js';
 

@@ -1,5 +1,5 @@
 import type { Services } from '../../src/app.js';
-import { failJob } from '../../src/worker/index.js';
+import { failJob } from '../../src/db/jobs/index.js';
 
 /** The secret planted in one memory and one job error: it must never reach the explorer's page. */
 export const PLANTED_SECRET = 'hunter2secret';

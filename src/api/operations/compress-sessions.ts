@@ -1,5 +1,4 @@
 import type { JobRecord } from '../../db/index.js';
-import { queueSessionCompression } from '../../deep/index.js';
 import type { Caller } from '../caller.js';
 
 /** Queues the compress jobs of a namespace's old episodic sessions. */
@@ -7,12 +6,11 @@ export async function compressSessions(
   caller: Caller,
   request: { namespace?: string | null; olderThan: string; minSessions?: number | null; maxSessions?: number | null },
 ): Promise<{ sessions: number; jobs: JobRecord[] }> {
-  const jobs = await queueSessionCompression(caller.services.executor, {
+  const jobs = await caller.services.sessionUpkeep.compress({
     namespace: caller.namespaceFor(request.namespace, 'write'),
     olderThan: request.olderThan,
     minSessions: request.minSessions ?? 2,
     maxSessions: request.maxSessions ?? 20,
-    maxAttempts: caller.services.config.WORKER_MAX_ATTEMPTS,
   });
   return { sessions: jobs.length, jobs };
 }

@@ -1,6 +1,6 @@
-import { entitiesPage, entityByName, type AspectRecord, type EntityRecord } from '../../db/index.js';
+import type { AspectRecord, EntityRecord } from '../../db/index.js';
 import { ValidationError } from '../../errors.js';
-import { describeEntity as describe, type EntityDescription } from '../../knowledge/index.js';
+import type { EntityDescription } from '../../knowledge/index.js';
 import type { Caller } from '../caller.js';
 import { checkLength, MAX_SEARCH_CHARS, pageSize } from '../limits.js';
 
@@ -16,7 +16,7 @@ export async function entity(
     return found && (scope === null || found.namespace === scope) ? found : null;
   }
   if (!name) throw new ValidationError('entity needs an id or a name');
-  return entityByName(caller.services.executor, caller.namespaceFor(namespace, 'read'), name);
+  return caller.services.knowledge.findEntity(caller.namespaceFor(namespace, 'read'), name);
 }
 
 /**
@@ -36,7 +36,7 @@ export async function entities(
   },
 ) {
   checkLength(request.search, MAX_SEARCH_CHARS, 'search');
-  const page = await entitiesPage(caller.services.executor, {
+  const page = await caller.services.knowledge.entities({
     namespace: caller.namespaceFor(request.namespace, 'read'),
     search: request.search,
     type: request.type,
@@ -54,5 +54,5 @@ export function aspect(caller: Caller, id: string): Promise<AspectRecord | null>
 
 /** What is known about one entity by name: aspects with their active facts, and its relations. */
 export function describeEntity(caller: Caller, request: { namespace?: string | null; name: string }): Promise<EntityDescription> {
-  return describe(caller.services.executor, caller.namespaceFor(request.namespace, 'read'), request.name);
+  return caller.services.knowledge.describe(caller.namespaceFor(request.namespace, 'read'), request.name);
 }

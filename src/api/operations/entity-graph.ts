@@ -1,4 +1,4 @@
-import { attributeHistory as history, MAX_RELATIONS_QUERY, NEIGHBOR_DEPTHS, neighborhood, relationsByEntityIds } from '../../db/index.js';
+import { NEIGHBOR_DEPTHS } from '../../db/index.js';
 import type { AttributeRecord, EntityRecord, NeighborDepth, RelationRecord, RelationView } from '../../db/index.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { Caller } from '../caller.js';
@@ -26,7 +26,7 @@ export async function entityRelations(caller: Caller, entityId: string, directio
 /** The supersession chain of an entity's aspect, oldest first: the newest MAX_PAGE_SIZE (at most MAX_ATTRIBUTE_HISTORY). */
 export async function attributeHistory(caller: Caller, request: { entityId: string; aspect: string }): Promise<AttributeRecord[]> {
   const found = await readableEntity(caller, request.entityId);
-  return history(caller.services.executor, found.id, request.aspect, caller.limits.maxPageSize);
+  return caller.services.knowledge.attributeHistory(found.id, request.aspect, caller.limits.maxPageSize);
 }
 
 /** One entity's relations: a longer list than its nested field gives (MAX_RELATIONS_QUERY, most mentioned first). */
@@ -35,13 +35,7 @@ export async function relations(
   request: { entityId: string; direction: RelationDirection; type?: string | null },
 ): Promise<RelationView[]> {
   const found = await readableEntity(caller, request.entityId);
-  const rows = await relationsByEntityIds(caller.services.executor, [found.id], MAX_RELATIONS_QUERY);
-  return relationViews(
-    found.id,
-    rows.map((r) => r.row),
-    request.direction,
-    request.type,
-  );
+  return relationViews(found.id, await caller.services.knowledge.relations(found.id), request.direction, request.type);
 }
 
 /** Entities within `depth` hops (1 or 2) of an entity, with the relations walked; NOT_FOUND when it is not readable. */
@@ -51,7 +45,7 @@ export async function neighbors(
 ): Promise<{ center: EntityRecord; entities: EntityRecord[]; relations: RelationView[] }> {
   const { entityId, depth } = request;
   if (!(NEIGHBOR_DEPTHS as readonly number[]).includes(depth)) throw new ValidationError('depth must be 1 or 2', { field: 'depth' });
-  const rows = await neighborhood(caller.services.executor, entityId, depth as NeighborDepth);
+  const rows = await caller.services.knowledge.neighborhood(entityId, depth as NeighborDepth);
   if (!rows || !caller.principal.canRead(rows.center.namespace)) throw new NotFoundError('entity', entityId);
   for (const e of [rows.center, ...rows.entities]) caller.loaders.entityById.prime(e.id, e);
   const centerId = rows.center.id;

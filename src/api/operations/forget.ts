@@ -1,4 +1,4 @@
-import { forgetMemory, forgetReason, type MemoryRecord } from '../../db/index.js';
+import type { MemoryRecord } from '../../db/index.js';
 import type { Caller } from '../caller.js';
 import { memoryForWrite, refreshMemory } from '../guards.js';
 import { checkLength, MAX_REASON_CHARS } from '../limits.js';
@@ -11,10 +11,6 @@ export async function forget(caller: Caller, request: { id: string; reason?: str
   const { id, reason } = request;
   checkLength(reason, MAX_REASON_CHARS, 'reason');
   const found = await memoryForWrite(caller, id);
-  const forgotten = await forgetMemory(
-    caller.services.executor,
-    { id, namespace: found.namespace, actor: caller.principal.name },
-    forgetReason(reason),
-  );
+  const forgotten = await caller.services.update.forget({ id, namespace: found.namespace, actor: caller.principal.name }, reason);
   return refreshMemory(caller, id, forgotten);
 }

@@ -1,4 +1,4 @@
-import { memoriesPage, type MemoryRecord } from '../../db/index.js';
+import type { MemoryRecord } from '../../db/index.js';
 import { LimitExceededError } from '../../errors.js';
 import type { Caller } from '../caller.js';
 import { pageSize } from '../limits.js';
@@ -20,14 +20,15 @@ export async function memories(caller: Caller, ids: readonly string[]): Promise<
   return rows as Array<MemoryRecord | null>;
 }
 
-type MemoryListFilters = Parameters<typeof memoriesPage>[1]['filters'];
+type MemoryPage = Caller['services']['disclosure']['page'];
+type MemoryListFilters = Parameters<MemoryPage>[0]['filters'];
 
 /** A namespace's memories, newest first, a page at a time. */
 export async function memoriesPageOf(
   caller: Caller,
   request: { namespace?: string | null; filters: MemoryListFilters; first?: number | null; after?: string | null },
-): ReturnType<typeof memoriesPage> {
-  const page = await memoriesPage(caller.services.executor, {
+): ReturnType<MemoryPage> {
+  const page = await caller.services.disclosure.page({
     namespace: caller.namespaceFor(request.namespace, 'read'),
     first: pageSize(request.first, caller.limits.maxPageSize),
     after: request.after,

@@ -1,4 +1,4 @@
-import { setPinned, type MemoryRecord } from '../../db/index.js';
+import type { MemoryRecord } from '../../db/index.js';
 import type { Caller } from '../caller.js';
 import { memoryForWrite, refreshMemory } from '../guards.js';
 
@@ -9,6 +9,6 @@ export async function pin(caller: Caller, request: { id: string; pinned: boolean
   return refreshMemory(
     caller,
     id,
-    await setPinned(caller.services.executor, { id, namespace: found.namespace, actor: caller.principal.name }, pinned),
+    await caller.services.update.pin({ id, namespace: found.namespace, actor: caller.principal.name }, pinned),
   );
 }

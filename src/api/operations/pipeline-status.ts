@@ -1,43 +1,6 @@
-import { echoStats, type Executor } from '../../db/index.js';
 import { LimitExceededError } from '../../errors.js';
-import { lastErrors, llmUsage, queueDepth, type JobError, type LlmUsageTotals } from '../../worker/index.js';
+import type { LlmUsageTotals } from '../../worker/index.js';
 import type { Caller } from '../caller.js';
-
-const LAST_ERRORS = 10;
-
-/**
- * pipelineStatus's aggregates (model usage sums every metered job of the namespace; the last
- * errors) are shared for a few seconds per namespace, like the metrics' queue depth: a client
- * polling it, or many at once, runs them once per interval. The queue counts stay live.
- */
-export const PIPELINE_AGGREGATES_CACHE_MS = 5 * 1000;
-const MAX_CACHED_NAMESPACES = 1_000;
-
-interface Aggregates {
-  errors: JobError[];
-  usage: LlmUsageTotals;
-}
-
-const aggregateCaches = new WeakMap<Executor, Map<string, { at: number; value: Promise<Aggregates> }>>();
-
-function pipelineAggregates(executor: Executor, namespace: string): Promise<Aggregates> {
-  let cache = aggregateCaches.get(executor);
-  if (!cache) aggregateCaches.set(executor, (cache = new Map()));
-  const now = Date.now();
-  const hit = cache.get(namespace);
-  if (hit && now - hit.at < PIPELINE_AGGREGATES_CACHE_MS) return hit.value;
-  const value = Promise.all([lastErrors(executor, LAST_ERRORS, namespace), llmUsage(executor, namespace)]).then(([errors, usage]) => ({
-    errors,
-    usage,
-  }));
-  cache.delete(namespace); // re-inserted last: the oldest entry is the first evicted
-  cache.set(namespace, { at: now, value });
-  if (cache.size > MAX_CACHED_NAMESPACES) cache.delete(cache.keys().next().value!);
-  value.catch(() => {
-    if (cache.get(namespace)?.value === value) cache.delete(namespace);
-  });
-  return value;
-}
 
 function llmSummary({ byKind, memories }: LlmUsageTotals) {
   const tokens = byKind.reduce((sum, r) => sum + r.promptTokens + r.evalTokens, 0);
@@ -58,10 +21,8 @@ function llmSummary({ byKind, memories }: LlmUsageTotals) {
  */
 export async function pipelineStatus(caller: Caller, request: { namespace?: string | null }) {
   const namespace = caller.namespaceFor(request.namespace, 'read');
-  const [queue, { errors, usage }] = await Promise.all([
-    queueDepth(caller.services.executor, namespace),
-    pipelineAggregates(caller.services.executor, namespace),
-  ]);
+  const { pipeline } = caller.services;
+  const [queue, { errors, usage }] = await Promise.all([pipeline.queueDepth(namespace), pipeline.aggregates(namespace)]);
   return { namespace, queue, worker: caller.services.workerState(), lastErrors: errors, llm: llmSummary(usage) };
 }
 
@@ -71,7 +32,7 @@ export type PipelineStatusView = Awaited<ReturnType<typeof pipelineStatus>>;
 export function echoTelemetry(caller: Caller, namespace: string, days: number) {
   if (!Number.isInteger(days) || days < 1 || days > 365)
     throw new LimitExceededError('days must be an integer from 1 to 365', { field: 'days' });
-  return echoStats(caller.services.executor, namespace, new Date(Date.now() - days * 86_400_000).toISOString());
+  return caller.services.upkeep.echoStats(namespace, new Date(Date.now() - days * 86_400_000).toISOString());
 }
 
 /** The namespace's aspect feedback counters. */

@@ -1,11 +1,11 @@
 import type { RecallService } from '../../recall/index.js';
-import { sessionTranscripts, type CheckpointRecord } from '../../sessions/index.js';
+import type { CheckpointRecord } from '../../sessions/index.js';
 import type { Caller } from '../caller.js';
 import { recallFilters, type RecallFilterInput } from '../recall-filters.js';
 
 type RecallRequest = Parameters<RecallService['recall']>[0];
 type RecallOutcome = Awaited<ReturnType<RecallService['recall']>>;
-type Transcripts = Awaited<ReturnType<typeof sessionTranscripts>>;
+type Transcripts = Awaited<ReturnType<Caller['services']['sessions']['transcripts']>>;
 
 export interface RecallArgs extends Pick<RecallRequest, 'query' | 'limit' | 'tokenBudget' | 'asOf'> {
   namespace?: string | null;
@@ -39,12 +39,7 @@ export async function recall(caller: Caller, args: RecallArgs): Promise<RecallAn
     asOf: args.asOf,
     filters: recallFilters(args.filters),
   });
-  const transcripts = args.expand
-    ? await sessionTranscripts(
-        caller.services.executor,
-        outcome.items.map((i) => i.memory),
-      )
-    : null;
+  const transcripts = args.expand ? await caller.services.sessions.transcripts(outcome.items.map((i) => i.memory)) : null;
   const observed =
     args.sessionId && !caller.principal.readOnly
       ? await caller.services.sessions.observeQuietly({

@@ -1,4 +1,4 @@
-import { checkTranscript, saveTranscript, type CheckpointRecord } from '../../sessions/index.js';
+import { checkTranscript, type CheckpointRecord } from '../../sessions/index.js';
 import type { RememberInput, RememberResult } from '../../write/index.js';
 import type { Caller } from '../caller.js';
 
@@ -22,7 +22,7 @@ export async function remember(caller: Caller, args: RememberArgs): Promise<Reme
   const namespace = caller.namespaceFor(args.namespace, 'write');
   const actor = caller.principal.name;
   const result = await caller.services.remember.remember({ ...args, namespace }, { actor });
-  if (transcript) await saveTranscript(caller.services.executor, { namespace, sessionId: args.sessionId!, transcript, actor });
+  if (transcript) await caller.services.sessions.saveTranscript({ namespace, sessionId: args.sessionId!, transcript, actor });
   const observed = args.sessionId
     ? await caller.services.sessions.observeQuietly({
         namespace,

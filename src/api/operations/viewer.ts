@@ -1,4 +1,3 @@
-import { storedNamespaces } from '../../db/index.js';
 import type { Caller } from '../caller.js';
 
 /** The caller as the service sees it: what the memory explorer shows and which controls it offers. */
@@ -8,7 +7,7 @@ export async function viewer(caller: Caller) {
     name: caller.principal.name,
     readOnly: caller.principal.readOnly,
     allNamespaces: named === null,
-    namespaces: named === null ? await storedNamespaces(caller.services.executor) : [...named],
+    namespaces: named === null ? await caller.services.knowledge.namespaces() : [...named],
     defaultNamespace: caller.limits.defaultNamespace,
   };
 }

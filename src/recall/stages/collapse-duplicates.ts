@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/index.js';
-import { openDuplicateLinks } from '../../db/index.js';
+import { openDuplicateLinks } from '../../db/search/index.js';
 import type { RankedCandidate } from '../types.js';
 import type { RankedStage } from './stage.js';
 

@@ -1,5 +1,6 @@
 import type { z } from 'zod/v3';
-import { cosineFromIndexScore, sessionNeighbourRows } from '../../db/index.js';
+import { cosineFromIndexScore } from '../../db/index.js';
+import { sessionNeighbourRows } from '../../db/search/index.js';
 import { flag, fraction, num, section } from '../settings/fields.js';
 import type { RankedCandidate, RecallCandidate } from '../types.js';
 import { loadRecallMemories } from './hydrate.js';

@@ -1,6 +1,6 @@
 import type { z } from 'zod/v3';
 import type { Executor } from '../../db/index.js';
-import { entityMentionMatches } from '../../db/index.js';
+import { entityMentionMatches } from '../../db/search/index.js';
 import type { LegHit } from '../candidates.js';
 import { num, section } from '../settings/fields.js';
 import type { QueryEntity } from './query-entities.js';

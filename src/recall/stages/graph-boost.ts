@@ -1,6 +1,6 @@
 import type { z } from 'zod/v3';
 import type { Executor } from '../../db/index.js';
-import { entityNeighbours, memoriesLinkedToEntities } from '../../db/index.js';
+import { entityNeighbours, memoriesLinkedToEntities } from '../../db/search/index.js';
 import { escapeLuceneTerm, queryTokens } from '../../text/index.js';
 import { flag, fraction, num, section } from '../settings/fields.js';
 

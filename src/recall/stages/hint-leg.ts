@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/index.js';
-import { hintMatches } from '../../db/index.js';
+import { hintMatches } from '../../db/search/index.js';
 import type { LegHit } from '../candidates.js';
 import { inScope, namespacedQuery, type FullTextLegOptions } from './keyword-leg.js';
 

@@ -1,5 +1,6 @@
 import type { Executor } from '../../db/index.js';
-import { recallMemoryRows, type MemoryRecord, type RecallLoadOptions } from '../../db/index.js';
+import { type MemoryRecord } from '../../db/index.js';
+import { recallMemoryRows, type RecallLoadOptions } from '../../db/search/index.js';
 import type { RecallMemory } from '../types.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/index.js';
-import { keywordMatches, scopedKeywordMatches } from '../../db/index.js';
+import { keywordMatches, scopedKeywordMatches } from '../../db/search/index.js';
 import type { LegHit } from '../candidates.js';
 
 export interface FullTextLegOptions {

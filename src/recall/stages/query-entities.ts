@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/index.js';
-import { entityNameMatches } from '../../db/index.js';
+import { entityNameMatches } from '../../db/search/index.js';
 import { coversName, entityNameQuery, type QueryEntity } from './graph-boost.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/index.js';
-import { filteredMemoryIds } from '../../db/index.js';
+import { filteredMemoryIds } from '../../db/search/index.js';
 import type { LegHit } from '../candidates.js';
 import type { MemoryFilters, RecallFilters } from './filter.js';
 

@@ -1,2 +1,2 @@
 export { runRetention, RETENTION_STEPS, type RetentionReport, type RetentionSettings, type RetentionStepReport } from './run-retention.js';
-export type { PurgeScope, PurgeStep, RetentionWindow, StepCounts } from '../../db/index.js';
+export type { PurgeScope, PurgeStep, RetentionWindow, StepCounts } from '../../db/retention/index.js';

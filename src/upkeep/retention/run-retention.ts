@@ -1,7 +1,7 @@
 import neo4j from 'neo4j-driver';
 import type { Executor } from '../../db/index.js';
-import { purgeChunks, purgeCompletedJobs, purgeDeadJobs, purgeHistory, purgeMentions, purgeTombstones } from '../../db/index.js';
-import type { PurgeStep, RetentionWindow, StepCounts } from '../../db/index.js';
+import { purgeChunks, purgeCompletedJobs, purgeDeadJobs, purgeHistory, purgeMentions, purgeTombstones } from '../../db/retention/index.js';
+import type { PurgeStep, RetentionWindow, StepCounts } from '../../db/retention/index.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
