@@ -1,4 +1,3 @@
-export { OllamaProvider } from './ollama-provider.js';
 export { createLlmProvider } from './create-provider.js';
 export { parseLlmJson } from './parse-json.js';
 export { meterUsage, emptyUsage, type LlmUsage } from './usage.js';

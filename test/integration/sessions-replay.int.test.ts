@@ -1,5 +1,5 @@
 import type { Services } from '../../src/app.js';
-import { OllamaProvider } from '../../src/llm/index.js';
+import { OllamaProvider } from '../../src/llm/ollama-provider.js';
 import { createLogger } from '../../src/logger.js';
 import { runSessionEnd } from '../../src/sessions/index.js';
 import { leaseJob } from '../../src/db/jobs/index.js';

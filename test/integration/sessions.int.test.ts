@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeServices, type Services } from '../../src/app.js';
-import { OllamaProvider } from '../../src/llm/index.js';
+import { OllamaProvider } from '../../src/llm/ollama-provider.js';
 import { createLogger } from '../../src/logger.js';
 import { runSessionEnd } from '../../src/sessions/index.js';
 import { latestCheckpoints } from '../../src/sessions/session-checkpoints.js';
