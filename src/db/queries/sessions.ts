@@ -56,7 +56,7 @@ export const SESSION_RETURN = (s: string) => `${s} {
   .continuityScore, .continuityUsed, continuityRelevance: coalesce(${s}.continuityRelevance, []), .feedbackApplied }`;
 
 /** Caps of the lists a session keeps (each list keeps its newest entries). */
-export const SESSION_LISTS = { queries: 20, remembers: 10, eventIds: 32, injected: 100, keywordHits: 200 } as const;
+export const SESSION_LISTS = { queries: 20, remembers: 10, eventIds: 128, injected: 100, keywordHits: 200 } as const;
 
 // A repeated start (or its re-run) unites the injected ids; an ended session stays ended.
 export const START = `
