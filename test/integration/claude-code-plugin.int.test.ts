@@ -37,6 +37,8 @@ describe('the Claude Code plugin: hooks as shipped against a running service', (
   let service: ServiceChild | null = null;
   const ns = uniqueNamespace('cc');
   const project = mkdtempSync(join(tmpdir(), 'mnemograph-cc-project-'));
+  // The plugin's data folder (its outbox), as Claude Code gives it: ${CLAUDE_PLUGIN_DATA}.
+  const pluginData = mkdtempSync(join(tmpdir(), 'mnemograph-cc-data-'));
   const env = {
     ...TEST_NEO4J_ENV,
     HOST: '127.0.0.1',
@@ -61,7 +63,12 @@ describe('the Claude Code plugin: hooks as shipped against a running service', (
   beforeAll(async () => {
     services = testServices();
     service = await forkService(env);
-    hookEnv = { MNEMOGRAPH_URL: new URL(service.url!).origin, MNEMOGRAPH_NAMESPACE: ns, MNEMOGRAPH_API_KEY: '' };
+    hookEnv = {
+      MNEMOGRAPH_URL: new URL(service.url!).origin,
+      MNEMOGRAPH_NAMESPACE: ns,
+      MNEMOGRAPH_API_KEY: '',
+      CLAUDE_PLUGIN_DATA: pluginData,
+    };
     writeFileSync(join(project, '.env'), `DATABASE_URL=postgres://billing@db.internal:5432/billing\nDATABASE_PASSWORD=${PASSWORD}\n`);
   }, 240_000);
 
@@ -70,6 +77,7 @@ describe('the Claude Code plugin: hooks as shipped against a running service', (
     await cleanNamespace(services, ns);
     await closeServices(services);
     rmSync(project, { recursive: true, force: true });
+    rmSync(pluginData, { recursive: true, force: true });
   });
 
   const expectQuiet = (runs: HookRun[]) => {
@@ -158,12 +166,6 @@ describe('the Claude Code plugin: hooks as shipped against a running service', (
     await sleep(CHECKPOINT_MERGE_MS);
     expectQuiet(await run('SessionEnd', { reason: 'prompt_input_exit' }));
 
-    // The service saw it all: 12 prompts, the 3 captured tool results, the periodic checkpoint at the 10th prompt, the compaction's.
-    const checkpoints = (
-      await gql<{ checkpoints: Array<{ trigger: string; digest: string }> }>(CHECKPOINTS_QUERY, { ns, s: 'cc-session-1' })
-    ).checkpoints;
-    expect(checkpoints.map((c) => c.trigger)).toEqual(expect.arrayContaining(['periodic', 'pre_compaction', 'session_end']));
-    expect(checkpoints.find((c) => c.trigger === 'pre_compaction')!.digest).toContain('keep the exporter findings');
     let s1: any;
     await expect
       .poll(async () => (s1 = (await gql<{ session: any }>(SESSION, { ns, s: 'cc-session-1' })).session).summary, {
@@ -172,6 +174,14 @@ describe('the Claude Code plugin: hooks as shipped against a running service', (
       })
       .not.toBeNull();
     expect(s1).toMatchObject({ status: 'ended', prompts: 12, toolResults: 3, checkpoints: 1 });
+    // The service saw it all (the hooks that print nothing send through a flusher of their own, so it is
+    // read once the summary is there): 12 prompts, the 3 captured tool results, the periodic checkpoint at
+    // the 10th prompt, the compaction's.
+    const checkpoints = (
+      await gql<{ checkpoints: Array<{ trigger: string; digest: string }> }>(CHECKPOINTS_QUERY, { ns, s: 'cc-session-1' })
+    ).checkpoints;
+    expect(checkpoints.map((c) => c.trigger)).toEqual(expect.arrayContaining(['periodic', 'pre_compaction', 'session_end']));
+    expect(checkpoints.find((c) => c.trigger === 'pre_compaction')!.digest).toContain('keep the exporter findings');
     expect(s1.summary).toMatchObject({ summarizer: 'deterministic', request: prompts[0] });
 
     // Session 2 of the same project: its start leads with what session 1 learned, its tool results first.
@@ -284,7 +294,7 @@ describe('the Claude Code plugin: hooks as shipped against a running service', (
         server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as { port: number }).port}`)),
       );
     try {
-      const timeouts = { MNEMOGRAPH_TIMEOUT_MS: '500', MNEMOGRAPH_START_TIMEOUT_MS: '500', MNEMOGRAPH_END_TIMEOUT_MS: '500' };
+      const timeouts = { MNEMOGRAPH_TIMEOUT_MS: '500', MNEMOGRAPH_START_TIMEOUT_MS: '500', MNEMOGRAPH_FLUSH_REQUEST_MS: '500' };
       for (const r of await everyHook({ MNEMOGRAPH_URL: await listen(slow), ...timeouts })) {
         expectQuiet([r]);
         expect(r.stdout).toBe('');

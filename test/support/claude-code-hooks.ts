@@ -15,13 +15,15 @@ interface HookCommand {
   type: string;
   command: string;
   timeout?: number;
+  /** Claude Code does not wait for an async hook (and does not enforce its timeout). */
+  async?: boolean;
 }
 
 interface HooksFile {
   hooks: Record<string, Array<{ matcher?: string; hooks: HookCommand[] }>>;
 }
 
-export type HookEvent = 'SessionStart' | 'UserPromptSubmit' | 'PostToolUse' | 'PreCompact' | 'SessionEnd';
+export type HookEvent = 'SessionStart' | 'UserPromptSubmit' | 'PostToolUse' | 'PreCompact' | 'Stop' | 'SessionEnd';
 
 export interface HookRun {
   event: HookEvent;
