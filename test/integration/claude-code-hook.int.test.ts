@@ -73,7 +73,7 @@ function runHook(args: string[], env: Record<string, string>, stdin: string | nu
 
 describe('the Claude Code hook program', () => {
   let fake: Fake;
-  let data: string;
+  let data = '';
   const project = mkdtempSync(join(tmpdir(), 'mnemograph-cchook-project-'));
   const env = () => ({
     MNEMOGRAPH_URL: fake.url,
@@ -99,7 +99,7 @@ describe('the Claude Code hook program', () => {
   afterEach(() => {
     fake.bodies.length = 0;
     fake.delayMs = 0;
-    rmSync(data, { recursive: true, force: true });
+    if (data) rmSync(data, { recursive: true, force: true });
   });
   const fresh = () => (data = mkdtempSync(join(tmpdir(), 'mnemograph-cchook-data-')));
 

@@ -4,10 +4,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeServices, type Services } from '../../src/app.js';
-import { hookRunner, shippedHooks, Transcript, type HookEvent, type HookRun } from '../support/claude-code-hooks.js';
+import {
+  graphqlClient,
+  hookRunner,
+  pluginServiceEnv,
+  shippedHooks,
+  Transcript,
+  type HookEvent,
+  type HookRun,
+} from '../support/claude-code-hooks.js';
 import { forkService, type ServiceChild } from '../support/processes.js';
 import { cleanNamespace, testServices, uniqueNamespace } from '../support/services.js';
-import { TEST_NEO4J_ENV } from '../support/test-neo4j.js';
 
 /**
  * The Claude Code plugin's outbox against the service in a process of its own, behind a proxy
@@ -90,31 +97,12 @@ describe('the Claude Code plugin’s outbox: a service late, then away, loses no
   const project = mkdtempSync(join(tmpdir(), 'mnemograph-ccbox-project-'));
   const data = mkdtempSync(join(tmpdir(), 'mnemograph-ccbox-data-'));
   let serviceUrl: string;
-  const gql = async <T = any>(query: string, variables: Record<string, unknown>): Promise<T> => {
-    const response = await fetch(`${serviceUrl}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query, variables }),
-    });
-    const body = (await response.json()) as { data: T; errors?: unknown[] };
-    if (body.errors) throw new Error(JSON.stringify(body.errors));
-    return body.data;
-  };
+  const gql = graphqlClient(() => serviceUrl);
 
   beforeAll(async () => {
     services = testServices();
-    service = await forkService({
-      ...TEST_NEO4J_ENV,
-      HOST: '127.0.0.1',
-      PORT: '0',
-      LOG_LEVEL: 'warn',
-      OLLAMA_HOST: 'http://127.0.0.1:9',
-      WORKER_POLL_MS: '200',
-      // No model here: the session-end job alone, not queued behind extractions that wait for one.
-      PIPELINE_ENABLED: 'false',
-      DEDUP_LLM_ENABLED: 'false',
-      SERVICE_PROCESS_WORKER_NAMESPACES: ns,
-    });
+    // No model here: the extractions that wait for one fail at once, so the session-end job is not queued behind their retries.
+    service = await forkService(pluginServiceEnv(ns, { DEDUP_LLM_ENABLED: 'false', WORKER_MAX_ATTEMPTS: '1', WORKER_RETRY_BASE_MS: '0' }));
     serviceUrl = new URL(service.url!).origin;
     proxy = new Proxy(new URL(serviceUrl));
     await proxy.listen();

@@ -5,10 +5,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeServices, type Services } from '../../src/app.js';
 import { CHECKPOINTS } from '../../src/sessions/checkpoints.js';
-import { hookRunner, Transcript, type HookEvent, type HookRun } from '../support/claude-code-hooks.js';
+import { graphqlClient, hookRunner, pluginServiceEnv, Transcript, type HookEvent, type HookRun } from '../support/claude-code-hooks.js';
 import { forkService, type ServiceChild } from '../support/processes.js';
 import { cleanNamespace, testServices, uniqueNamespace } from '../support/services.js';
-import { TEST_NEO4J_ENV } from '../support/test-neo4j.js';
 
 /**
  * The Claude Code plugin end to end, from its hooks configuration as shipped
@@ -39,26 +38,9 @@ describe('the Claude Code plugin: hooks as shipped against a running service', (
   const project = mkdtempSync(join(tmpdir(), 'mnemograph-cc-project-'));
   // The plugin's data folder (its outbox), as Claude Code gives it: ${CLAUDE_PLUGIN_DATA}.
   const pluginData = mkdtempSync(join(tmpdir(), 'mnemograph-cc-data-'));
-  const env = {
-    ...TEST_NEO4J_ENV,
-    HOST: '127.0.0.1',
-    PORT: '0',
-    LOG_LEVEL: 'warn',
-    OLLAMA_HOST: 'http://127.0.0.1:9',
-    WORKER_POLL_MS: '200',
-    SERVICE_PROCESS_WORKER_NAMESPACES: ns,
-  };
+  const env = pluginServiceEnv(ns);
   let hookEnv: Record<string, string>;
-  const gql = async <T = any>(query: string, variables: Record<string, unknown>): Promise<T> => {
-    const response = await fetch(`${hookEnv.MNEMOGRAPH_URL}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query, variables }),
-    });
-    const body = (await response.json()) as { data: T; errors?: unknown[] };
-    if (body.errors) throw new Error(JSON.stringify(body.errors));
-    return body.data;
-  };
+  const gql = graphqlClient(() => hookEnv.MNEMOGRAPH_URL!);
 
   beforeAll(async () => {
     services = testServices();
@@ -98,10 +80,17 @@ describe('the Claude Code plugin: hooks as shipped against a running service', (
 
     expectQuiet(await run('SessionStart', { source: 'startup', model: 'claude-sonnet-4-5' }));
 
+    // Each tool call's own id, as Claude Code gives it (the outbox's event id: a repeated id is one event).
+    let tools = 0;
     const tool = async (name: string, input: Record<string, unknown>, response: unknown) => {
       transcript.assistant(`Running ${name}.`, { name, input });
       return expectQuiet(
-        await run('PostToolUse', { tool_name: name, tool_input: input, tool_response: response, tool_use_id: `toolu_${name}` }),
+        await run('PostToolUse', {
+          tool_name: name,
+          tool_input: input,
+          tool_response: response,
+          tool_use_id: `toolu_${name}_${(tools += 1)}`,
+        }),
       );
     };
     const prompts = [

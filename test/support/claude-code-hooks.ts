@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { appendFileSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { TEST_NEO4J_ENV } from './test-neo4j.js';
 
 /**
  * Claude Code's side of the plugin's hooks, for tests and the hook bench: the hooks of
@@ -117,4 +118,32 @@ export class Transcript {
   private append(event: Record<string, unknown>): void {
     appendFileSync(this.path, `${JSON.stringify({ ...event, timestamp: new Date().toISOString() })}\n`);
   }
+}
+
+/** The service process the plugin's tests run the hooks against: its worker on the test namespace alone. */
+export function pluginServiceEnv(namespace: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    ...TEST_NEO4J_ENV,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    LOG_LEVEL: 'warn',
+    OLLAMA_HOST: 'http://127.0.0.1:9',
+    WORKER_POLL_MS: '200',
+    SERVICE_PROCESS_WORKER_NAMESPACES: namespace,
+    ...extra,
+  };
+}
+
+/** A GraphQL call to the service at `origin()` (no key); an error answer throws. */
+export function graphqlClient(origin: () => string) {
+  return async <T = any>(query: string, variables: Record<string, unknown>): Promise<T> => {
+    const response = await fetch(`${origin()}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query, variables }),
+    });
+    const body = (await response.json()) as { data: T; errors?: unknown[] };
+    if (body.errors) throw new Error(JSON.stringify(body.errors));
+    return body.data;
+  };
 }
