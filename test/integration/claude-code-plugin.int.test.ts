@@ -5,7 +5,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeServices, type Services } from '../../src/app.js';
 import { CHECKPOINTS } from '../../src/sessions/checkpoints.js';
-import { graphqlClient, hookRunner, pluginServiceEnv, Transcript, type HookEvent, type HookRun } from '../support/claude-code-hooks.js';
+import {
+  graphqlClient,
+  hookRunner,
+  outboxDepth,
+  pluginServiceEnv,
+  Transcript,
+  type HookEvent,
+  type HookRun,
+} from '../support/claude-code-hooks.js';
 import { forkService, type ServiceChild } from '../support/processes.js';
 import { cleanNamespace, testServices, uniqueNamespace } from '../support/services.js';
 
@@ -149,9 +157,13 @@ describe('the Claude Code plugin: hooks as shipped against a running service', (
       transcript.assistant(`Answer ${i + 1}: looked into it.`);
     }
     // Checkpoints written within 2.5 s of the last one merge into it (a burst is one snapshot): a person takes longer.
+    // The hooks send through the outbox: the pause counts from when the service has it all.
+    const drained = () => expect.poll(() => outboxDepth(pluginData), { timeout: 30_000, interval: 100 }).toBe(0);
+    await drained();
     await sleep(CHECKPOINT_MERGE_MS);
     expectQuiet(await run('PreCompact', { trigger: 'manual', custom_instructions: 'keep the exporter findings' }));
     transcript.user('Thanks, that is all for today.');
+    await drained();
     await sleep(CHECKPOINT_MERGE_MS);
     expectQuiet(await run('SessionEnd', { reason: 'prompt_input_exit' }));
 

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TEST_NEO4J_ENV } from './test-neo4j.js';
 
@@ -146,4 +147,14 @@ export function graphqlClient(origin: () => string) {
     if (body.errors) throw new Error(JSON.stringify(body.errors));
     return body.data;
   };
+}
+
+/** Events still waiting in the outboxes of every project under a plugin data folder (${CLAUDE_PLUGIN_DATA}). */
+export function outboxDepth(pluginData: string): number {
+  const projects = join(pluginData, 'projects');
+  if (!existsSync(projects)) return 0;
+  return readdirSync(projects).reduce((n, p) => {
+    const dir = join(projects, p, 'outbox');
+    return n + (existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.json')).length : 0);
+  }, 0);
 }
