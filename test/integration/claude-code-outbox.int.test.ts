@@ -14,6 +14,8 @@ import {
   type HookEvent,
   type HookRun,
 } from '../support/claude-code-hooks.js';
+import { extraction } from '../support/deep-path.js';
+import { startFakeOllama, type FakeOllama } from '../support/fake-ollama.js';
 import { forkService, type ServiceChild } from '../support/processes.js';
 import { cleanNamespace, testServices, uniqueNamespace } from '../support/services.js';
 
@@ -94,6 +96,7 @@ describe('the Claude Code plugin’s outbox: a service late, then away, loses no
   let services: Services;
   let service: ServiceChild | null = null;
   let proxy: Proxy;
+  let ollama: FakeOllama | null = null;
   const ns = uniqueNamespace('ccbox');
   const project = mkdtempSync(join(tmpdir(), 'mnemograph-ccbox-project-'));
   const data = mkdtempSync(join(tmpdir(), 'mnemograph-ccbox-data-'));
@@ -102,8 +105,12 @@ describe('the Claude Code plugin’s outbox: a service late, then away, loses no
 
   beforeAll(async () => {
     services = testServices();
-    // No model here: the extractions that wait for one fail at once, so the session-end job is not queued behind their retries.
-    service = await forkService(pluginServiceEnv(ns, { DEDUP_LLM_ENABLED: 'false', WORKER_MAX_ATTEMPTS: '1', WORKER_RETRY_BASE_MS: '0' }));
+    // A model that extracts nothing at once (a failing one would back the worker off, and the session-end
+    // job would wait behind a dozen failed extractions); the summary is asked of it and falls back to the rules.
+    ollama = await startFakeOllama({
+      script: (r) => (JSON.stringify(r.format ?? '').includes('facts') ? extraction([]) : { status: 500, error: 'no summaries here' }),
+    });
+    service = await forkService(pluginServiceEnv(ns, { DEDUP_LLM_ENABLED: 'false', OLLAMA_HOST: ollama.url }));
     serviceUrl = new URL(service.url!).origin;
     proxy = new Proxy(new URL(serviceUrl));
     await proxy.listen();
@@ -112,6 +119,7 @@ describe('the Claude Code plugin’s outbox: a service late, then away, loses no
   afterAll(async () => {
     proxy?.close();
     await service?.stop('SIGKILL');
+    await ollama?.close();
     await cleanNamespace(services, ns);
     await closeServices(services);
     rmSync(project, { recursive: true, force: true });
