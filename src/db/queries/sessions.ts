@@ -71,9 +71,13 @@ RETURN ${SESSION_RETURN('s')} AS session`;
 
 export const GET = `MATCH (s:Session {namespace: $namespace, sessionId: $sessionId}) RETURN ${SESSION_RETURN('s')} AS session`;
 
-// `fresh`: the session is open and this event is new; only then do the counters move.
+// `fresh`: the session is open and this event is new; only then do the counters move. The session's
+// write lock is taken first, THEN its event ids are read: the same event sent twice at once (a
+// re-send while the first is still running) is counted by whichever commits first, once.
 export const EVENT = `
 MATCH (s:Session {namespace: $namespace, sessionId: $sessionId})
+SET s._lock = true
+REMOVE s._lock
 WITH s, s.status = 'open' AND NOT $eventId IN coalesce(s.eventIds, []) AS fresh, $eventId IN coalesce(s.eventIds, []) AS replayed
 CALL (s, fresh) {
   WITH s WHERE fresh
