@@ -6,6 +6,7 @@ import { checkpointWriteWork, latestStoredCheckpoints, type CheckpointRecord } f
 import { LimitExceededError, ValidationError } from '../errors.js';
 import { redactStored } from '../redaction/index.js';
 import { cleanText } from '../text/index.js';
+import { clientEventId } from './event-ids.js';
 
 /** Session checkpoints: writes 2.5 s apart merge (at most 20 queries, 10 remembers); 50 per session; pruned after 7 days. */
 export const CHECKPOINTS = {
@@ -35,6 +36,8 @@ export interface CheckpointInput {
   recentRemembers?: readonly string[] | null;
   harness?: string | null;
   project?: string | null;
+  /** The client's own id for this write: sent again after a lost answer, it changes nothing. */
+  eventId?: string | null;
 }
 
 function clean(items: readonly string[] | null | undefined, cap: number, field: string): string[] {
@@ -76,7 +79,7 @@ export function checkpointWork(input: CheckpointInput, now = new Date()): TxWork
   const params = {
     namespace: input.namespace,
     sessionId: redactStored(sessionId),
-    writeId: randomUUID(),
+    writeId: input.eventId != null ? clientEventId(input.namespace, `checkpoint:${sessionId}`, input.eventId) : randomUUID(),
     id: randomUUID(),
     c,
     now: now.toISOString(),

@@ -25,6 +25,7 @@ import type { Logger } from '../logger.js';
 import { redactStored } from '../redaction/index.js';
 import { cleanText } from '../text/index.js';
 import { checkpointWork, latestCheckpoints, writeCheckpoint, type CheckpointInput, type CheckpointRecord } from './session-checkpoints.js';
+import { clientEventId } from './event-ids.js';
 import { sessionTranscripts } from './transcript-reads.js';
 import { saveTranscript } from './session-transcripts.js';
 import { checkpointDigest, clipLine, fitSections, recoveryDigest, type CheckpointReason, type DigestSection } from './digest.js';
@@ -104,6 +105,11 @@ export interface ObserveInput {
   remembered?: string | null;
   /** Memories the session's recall found by keyword (aspect feedback at session end). */
   keywordHits?: readonly string[];
+  /**
+   * The client's own id for this event (a hook's journal entry): sent again after a lost answer,
+   * it is applied once. Without it every call is a new event.
+   */
+  eventId?: string | null;
 }
 
 export interface ObserveResult {
@@ -270,7 +276,7 @@ export class SessionService {
   async observe(input: ObserveInput, now = new Date()): Promise<ObserveResult | null> {
     if (!this.settings.enabled) return null;
     const sessionId = sessionKey(input.sessionId);
-    const eventId = randomUUID();
+    const eventId = input.eventId != null ? clientEventId(input.namespace, sessionId, input.eventId) : randomUUID();
     const base = { namespace: input.namespace, sessionId, eventId, now: now.toISOString() };
     const outcome = await this.executor.writeTx('sessions.event', async (tx) => {
       const event = await recordEvent(tx, {

@@ -1,24 +1,27 @@
 /**
- * `npm run bench:hooks [-- --sessions 5 --prompts 12 --json]`: the Claude Code plugin's hook
- * latency, per event, as Claude Code sees it — each hook command of
+ * `npm run bench:hooks [-- --sessions 5 --prompts 12 --flush 200 --json]`: the Claude Code
+ * plugin's hook latency, per event, as Claude Code sees it — each hook command of
  * integrations/claude-code/hooks/hooks.json as shipped, run through a shell (Node start-up, stdin,
- * one GraphQL request, exit) against the service in a process of its own. Scripted sessions:
- * SessionStart, then per prompt a UserPromptSubmit and a PostToolUse, a PreCompact, a SessionEnd
- * with its transcript. Prints p50/p95/max per event, plus the same hooks with the service stopped
- * (fail-open: the time to give up).
+ * the outbox, exit) against the service in a process of its own. Scripted sessions:
+ * SessionStart, then per prompt a UserPromptSubmit, a PostToolUse and a Stop, a PreCompact, a
+ * SessionEnd with its transcript. Prints p50/p95/max per event with the service up, slow (a proxy
+ * that holds every answer 3 s) and stopped; then the outbox's flush rate: `--flush` events
+ * journaled while the service was away, sent by one flusher once it is back.
  *
  * The bench Neo4j (perf-harness: .neo4j/bench, wiped at start), or BENCH_NEO4J_URI (+ BENCH_NEO4J_PASSWORD),
  * whose run namespace is removed afterwards.
  */
+import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer, request as httpRequest, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import type { Services } from '../../src/app.js';
 import { createDriver, Executor } from '../../src/db/index.js';
-import { hookRunner, Transcript, type HookEvent, type HookRun } from '../support/claude-code-hooks.js';
+import { hookRunner, PLUGIN_ROOT, Transcript, type HookEvent, type HookRun } from '../support/claude-code-hooks.js';
 import { forkService, type ServiceChild } from '../support/processes.js';
 import {
   cleanNamespace,
@@ -38,12 +41,16 @@ const { values: opts } = parseArgs({
   options: {
     sessions: { type: 'string', default: '5' },
     prompts: { type: 'string', default: '12' },
+    flush: { type: 'string', default: '200' },
     json: { type: 'boolean', default: false },
   },
 });
 const SESSIONS = positiveInt('sessions', opts.sessions, 5);
 const PROMPTS = positiveInt('prompts', opts.prompts, 12);
-const EVENTS: HookEvent[] = ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'PreCompact', 'SessionEnd'];
+const FLUSH = positiveInt('flush', opts.flush, 200);
+const EVENTS: HookEvent[] = ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'Stop', 'PreCompact', 'SessionEnd'];
+/** How long the slow service holds each answer (past every request budget but the start's). */
+const SLOW_MS = 3_000;
 const TOOL_OUTPUTS = [
   'FAIL exporter.test.ts: the S3 upload timed out after 30 s; the exporter gives up after 3 retries.',
   'bucket: acme-invoice-exports-eu\nschedule: "0 2 * * 1"\nretries: 3',
@@ -80,14 +87,59 @@ async function scriptedSessions(
           ...base,
           tool_name: 'Bash',
           tool_input: { command: 'npm test' },
+          tool_use_id: `toolu_${s}_${p}`,
           tool_response: { stdout, stderr: '', interrupted: false, isImage: false },
         }),
       );
+      record(await runHook('Stop', { ...base, stop_hook_active: false }));
     }
     record(await runHook('PreCompact', { ...base, trigger: 'auto', custom_instructions: '' }));
     record(await runHook('SessionEnd', { ...base, reason: 'prompt_input_exit' }));
   }
   return times;
+}
+
+/** A proxy that forwards every request to the service and holds its answer `delayMs`. */
+async function slowProxy(target: URL, delayMs: number): Promise<{ url: string; server: Server }> {
+  const server = createServer((req, res) => {
+    const upstream = httpRequest(
+      { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
+      (answer) => {
+        const parts: Buffer[] = [];
+        answer.on('data', (c: Buffer) => parts.push(c));
+        answer.on('end', () =>
+          setTimeout(() => {
+            if (res.destroyed) return;
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            res.end(Buffer.concat(parts));
+          }, delayMs),
+        );
+      },
+    );
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, server };
+}
+
+/** Pending entries of every project's outbox under a plugin data folder. */
+function outboxDepth(data: string): number {
+  let n = 0;
+  for (const p of readdirSync(join(data, 'projects')))
+    n += readdirSync(join(data, 'projects', p, 'outbox')).filter((f) => f.endsWith('.json')).length;
+  return n;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits until no detached flusher of the earlier hooks holds an outbox's lock. */
+async function quiet(data: string): Promise<void> {
+  for (let i = 0; i < 200; i += 1) {
+    const locked = readdirSync(join(data, 'projects')).some((p) => readdirSync(join(data, 'projects', p)).includes('flush.lock'));
+    if (!locked) return;
+    await sleep(100);
+  }
 }
 
 function rows(times: Map<HookEvent, number[]>): Record<string, Summary> {
@@ -115,19 +167,80 @@ await runBench(async (db) => {
       EMBEDDING_MODEL_DIR: process.env.EMBEDDING_MODEL_DIR ?? MODEL_DIR,
     });
     const machine = await machineFacts({ executor } as unknown as Services, db);
-    const env = { MNEMOGRAPH_URL: new URL(service.url!).origin, MNEMOGRAPH_NAMESPACE: namespace };
-    const hooks = hookRunner({ env, projectDir: dir });
+    const origin = new URL(service.url!).origin;
+    const data = (tag: string) => mkdtempSync(join(dir, `data-${tag}-`));
+    // Flushers run detached: a phase's last ones finish before the next phase starts.
+    const phase = async (tag: string, url: string, extra: Record<string, string> = {}) => {
+      const pluginData = data(tag);
+      const env = { MNEMOGRAPH_URL: url, MNEMOGRAPH_NAMESPACE: namespace, CLAUDE_PLUGIN_DATA: pluginData, ...extra };
+      const times = await scriptedSessions(hookRunner({ env, projectDir: dir }).run, dir, tag);
+      await quiet(pluginData);
+      return { times, pluginData };
+    };
 
     progress(`warming up (one session), then ${SESSIONS} sessions of ${PROMPTS} prompts…`);
-    await scriptedSessions(hooks.run, dir, 'warm');
-    const up = rows(await scriptedSessions(hooks.run, dir, 'up'));
+    await phase('warm', origin);
+    const up = rows((await phase('up', origin)).times);
+
+    progress(`the same hooks with every answer held ${SLOW_MS} ms…`);
+    const slow = await slowProxy(new URL(origin), SLOW_MS);
+    const slowRows = rows((await phase('slow', slow.url)).times);
+    slow.server.closeAllConnections();
+    slow.server.close();
+
+    progress(`the outbox's flush rate: ${FLUSH} events journaled while the service was away…`);
+    const away = data('flush');
+    const journal = hookRunner({
+      env: { MNEMOGRAPH_URL: 'http://127.0.0.1:9', MNEMOGRAPH_NAMESPACE: namespace, CLAUDE_PLUGIN_DATA: away },
+      projectDir: dir,
+    });
+    const flushSession = { session_id: `bench-flush-${randomUUID()}`, transcript_path: join(dir, 'flush.jsonl') };
+    await journal.run('SessionStart', { ...flushSession, source: 'startup' });
+    for (let i = 1; i < FLUSH; i += 1)
+      await journal.run('PostToolUse', {
+        ...flushSession,
+        tool_name: 'Bash',
+        tool_input: { command: `step ${i}` },
+        tool_use_id: `toolu_flush_${i}`,
+        tool_response: { stdout: `${TOOL_OUTPUTS[i % TOOL_OUTPUTS.length]} (flush step ${i})`, stderr: '' },
+      });
+    await quiet(away);
+    const pending = outboxDepth(away);
+    const home = join(away, 'projects', readdirSync(join(away, 'projects'))[0]!);
+    const started = performance.now();
+    spawnSync(process.execPath, [join(PLUGIN_ROOT, 'hooks', 'mnemograph-hook.mjs'), '--flush', home], {
+      env: {
+        ...process.env,
+        MNEMOGRAPH_URL: origin,
+        MNEMOGRAPH_NAMESPACE: namespace,
+        MNEMOGRAPH_FLUSH_ENTRIES: String(FLUSH),
+        MNEMOGRAPH_FLUSH_BUDGET_MS: '600000',
+      },
+    });
+    const flushMs = performance.now() - started;
+    const flush = {
+      pending,
+      sent: pending - outboxDepth(away),
+      ms: Math.round(flushMs),
+      perSecond: Math.round(((pending - outboxDepth(away)) / flushMs) * 1000 * 10) / 10,
+    };
 
     progress('the same hooks with the service stopped (fail-open)…');
     await service.stop('SIGTERM');
     service = null;
-    const down = rows(await scriptedSessions(hooks.run, dir, 'down'));
+    const down = rows((await phase('down', origin)).times);
 
-    const result = { bench: 'hooks', sessions: SESSIONS, prompts: PROMPTS, machine, serviceUp: up, serviceDown: down };
+    const result = {
+      bench: 'hooks',
+      sessions: SESSIONS,
+      prompts: PROMPTS,
+      slowMs: SLOW_MS,
+      machine,
+      serviceUp: up,
+      serviceSlow: slowRows,
+      serviceDown: down,
+      flush,
+    };
     if (opts.json) {
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       return;
@@ -139,10 +252,13 @@ await runBench(async (db) => {
         EVENTS.map((e) => [e, String(r[e]!.n), fmt(r[e]!.p50), fmt(r[e]!.p95), fmt(r[e]!.max)]),
       );
     console.log(machineLines(machine));
-    console.log('\nhook latency, service up (a whole hook command: shell, Node start-up, stdin, one request):');
+    console.log('\nhook latency, service up (a whole hook command: shell, Node start-up, stdin, the outbox):');
     console.log(lines('event', up));
+    console.log(`\nservice slow (every answer held ${SLOW_MS} ms):`);
+    console.log(lines('event', slowRows));
     console.log('\nservice stopped (fail-open: every hook exits 0):');
     console.log(lines('event', down));
+    console.log(`\noutbox flush: ${flush.sent} of ${flush.pending} pending events sent in ${flush.ms} ms (${flush.perSecond} a second)`);
   } finally {
     await service?.stop('SIGKILL');
     if (db.external) await cleanNamespace({ executor } as unknown as Services, namespace).catch(() => undefined);

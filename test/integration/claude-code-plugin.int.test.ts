@@ -5,10 +5,17 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeServices, type Services } from '../../src/app.js';
 import { CHECKPOINTS } from '../../src/sessions/session-checkpoints.js';
-import { hookRunner, Transcript, type HookEvent, type HookRun } from '../support/claude-code-hooks.js';
+import {
+  graphqlClient,
+  hookRunner,
+  outboxDepth,
+  pluginServiceEnv,
+  Transcript,
+  type HookEvent,
+  type HookRun,
+} from '../support/claude-code-hooks.js';
 import { forkService, type ServiceChild } from '../support/processes.js';
 import { cleanNamespace, testServices, uniqueNamespace } from '../support/services.js';
-import { TEST_NEO4J_ENV } from '../support/test-neo4j.js';
 
 /**
  * The Claude Code plugin end to end, from its hooks configuration as shipped
@@ -37,31 +44,21 @@ describe('the Claude Code plugin: hooks as shipped against a running service', (
   let service: ServiceChild | null = null;
   const ns = uniqueNamespace('cc');
   const project = mkdtempSync(join(tmpdir(), 'mnemograph-cc-project-'));
-  const env = {
-    ...TEST_NEO4J_ENV,
-    HOST: '127.0.0.1',
-    PORT: '0',
-    LOG_LEVEL: 'warn',
-    OLLAMA_HOST: 'http://127.0.0.1:9',
-    WORKER_POLL_MS: '200',
-    SERVICE_PROCESS_WORKER_NAMESPACES: ns,
-  };
+  // The plugin's data folder (its outbox), as Claude Code gives it: ${CLAUDE_PLUGIN_DATA}.
+  const pluginData = mkdtempSync(join(tmpdir(), 'mnemograph-cc-data-'));
+  const env = pluginServiceEnv(ns);
   let hookEnv: Record<string, string>;
-  const gql = async <T = any>(query: string, variables: Record<string, unknown>): Promise<T> => {
-    const response = await fetch(`${hookEnv.MNEMOGRAPH_URL}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query, variables }),
-    });
-    const body = (await response.json()) as { data: T; errors?: unknown[] };
-    if (body.errors) throw new Error(JSON.stringify(body.errors));
-    return body.data;
-  };
+  const gql = graphqlClient(() => hookEnv.MNEMOGRAPH_URL!);
 
   beforeAll(async () => {
     services = testServices();
     service = await forkService(env);
-    hookEnv = { MNEMOGRAPH_URL: new URL(service.url!).origin, MNEMOGRAPH_NAMESPACE: ns, MNEMOGRAPH_API_KEY: '' };
+    hookEnv = {
+      MNEMOGRAPH_URL: new URL(service.url!).origin,
+      MNEMOGRAPH_NAMESPACE: ns,
+      MNEMOGRAPH_API_KEY: '',
+      CLAUDE_PLUGIN_DATA: pluginData,
+    };
     writeFileSync(join(project, '.env'), `DATABASE_URL=postgres://billing@db.internal:5432/billing\nDATABASE_PASSWORD=${PASSWORD}\n`);
   }, 240_000);
 
@@ -70,6 +67,7 @@ describe('the Claude Code plugin: hooks as shipped against a running service', (
     await cleanNamespace(services, ns);
     await closeServices(services);
     rmSync(project, { recursive: true, force: true });
+    rmSync(pluginData, { recursive: true, force: true });
   });
 
   const expectQuiet = (runs: HookRun[]) => {
@@ -90,10 +88,17 @@ describe('the Claude Code plugin: hooks as shipped against a running service', (
 
     expectQuiet(await run('SessionStart', { source: 'startup', model: 'claude-sonnet-4-5' }));
 
+    // Each tool call's own id, as Claude Code gives it (the outbox's event id: a repeated id is one event).
+    let tools = 0;
     const tool = async (name: string, input: Record<string, unknown>, response: unknown) => {
       transcript.assistant(`Running ${name}.`, { name, input });
       return expectQuiet(
-        await run('PostToolUse', { tool_name: name, tool_input: input, tool_response: response, tool_use_id: `toolu_${name}` }),
+        await run('PostToolUse', {
+          tool_name: name,
+          tool_input: input,
+          tool_response: response,
+          tool_use_id: `toolu_${name}_${(tools += 1)}`,
+        }),
       );
     };
     const prompts = [
@@ -152,18 +157,16 @@ describe('the Claude Code plugin: hooks as shipped against a running service', (
       transcript.assistant(`Answer ${i + 1}: looked into it.`);
     }
     // Checkpoints written within 2.5 s of the last one merge into it (a burst is one snapshot): a person takes longer.
+    // The hooks send through the outbox: the pause counts from when the service has it all.
+    const drained = () => expect.poll(() => outboxDepth(pluginData), { timeout: 30_000, interval: 100 }).toBe(0);
+    await drained();
     await sleep(CHECKPOINT_MERGE_MS);
     expectQuiet(await run('PreCompact', { trigger: 'manual', custom_instructions: 'keep the exporter findings' }));
     transcript.user('Thanks, that is all for today.');
+    await drained();
     await sleep(CHECKPOINT_MERGE_MS);
     expectQuiet(await run('SessionEnd', { reason: 'prompt_input_exit' }));
 
-    // The service saw it all: 12 prompts, the 3 captured tool results, the periodic checkpoint at the 10th prompt, the compaction's.
-    const checkpoints = (
-      await gql<{ checkpoints: Array<{ trigger: string; digest: string }> }>(CHECKPOINTS_QUERY, { ns, s: 'cc-session-1' })
-    ).checkpoints;
-    expect(checkpoints.map((c) => c.trigger)).toEqual(expect.arrayContaining(['periodic', 'pre_compaction', 'session_end']));
-    expect(checkpoints.find((c) => c.trigger === 'pre_compaction')!.digest).toContain('keep the exporter findings');
     let s1: any;
     await expect
       .poll(async () => (s1 = (await gql<{ session: any }>(SESSION, { ns, s: 'cc-session-1' })).session).summary, {
@@ -172,6 +175,14 @@ describe('the Claude Code plugin: hooks as shipped against a running service', (
       })
       .not.toBeNull();
     expect(s1).toMatchObject({ status: 'ended', prompts: 12, toolResults: 3, checkpoints: 1 });
+    // The service saw it all (the hooks that print nothing send through a flusher of their own, so it is
+    // read once the summary is there): 12 prompts, the 3 captured tool results, the periodic checkpoint at
+    // the 10th prompt, the compaction's.
+    const checkpoints = (
+      await gql<{ checkpoints: Array<{ trigger: string; digest: string }> }>(CHECKPOINTS_QUERY, { ns, s: 'cc-session-1' })
+    ).checkpoints;
+    expect(checkpoints.map((c) => c.trigger)).toEqual(expect.arrayContaining(['periodic', 'pre_compaction', 'session_end']));
+    expect(checkpoints.find((c) => c.trigger === 'pre_compaction')!.digest).toContain('keep the exporter findings');
     expect(s1.summary).toMatchObject({ summarizer: 'deterministic', request: prompts[0] });
 
     // Session 2 of the same project: its start leads with what session 1 learned, its tool results first.
@@ -284,7 +295,7 @@ describe('the Claude Code plugin: hooks as shipped against a running service', (
         server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as { port: number }).port}`)),
       );
     try {
-      const timeouts = { MNEMOGRAPH_TIMEOUT_MS: '500', MNEMOGRAPH_START_TIMEOUT_MS: '500', MNEMOGRAPH_END_TIMEOUT_MS: '500' };
+      const timeouts = { MNEMOGRAPH_TIMEOUT_MS: '500', MNEMOGRAPH_START_TIMEOUT_MS: '500', MNEMOGRAPH_FLUSH_REQUEST_MS: '500' };
       for (const r of await everyHook({ MNEMOGRAPH_URL: await listen(slow), ...timeouts })) {
         expectQuiet([r]);
         expect(r.stdout).toBe('');

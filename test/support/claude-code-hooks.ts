@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { TEST_NEO4J_ENV } from './test-neo4j.js';
 
 /**
  * Claude Code's side of the plugin's hooks, for tests and the hook bench: the hooks of
@@ -15,13 +17,15 @@ interface HookCommand {
   type: string;
   command: string;
   timeout?: number;
+  /** Claude Code does not wait for an async hook (and does not enforce its timeout). */
+  async?: boolean;
 }
 
 interface HooksFile {
   hooks: Record<string, Array<{ matcher?: string; hooks: HookCommand[] }>>;
 }
 
-export type HookEvent = 'SessionStart' | 'UserPromptSubmit' | 'PostToolUse' | 'PreCompact' | 'SessionEnd';
+export type HookEvent = 'SessionStart' | 'UserPromptSubmit' | 'PostToolUse' | 'PreCompact' | 'Stop' | 'SessionEnd';
 
 export interface HookRun {
   event: HookEvent;
@@ -115,4 +119,42 @@ export class Transcript {
   private append(event: Record<string, unknown>): void {
     appendFileSync(this.path, `${JSON.stringify({ ...event, timestamp: new Date().toISOString() })}\n`);
   }
+}
+
+/** The service process the plugin's tests run the hooks against: its worker on the test namespace alone. */
+export function pluginServiceEnv(namespace: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    ...TEST_NEO4J_ENV,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    LOG_LEVEL: 'warn',
+    OLLAMA_HOST: 'http://127.0.0.1:9',
+    WORKER_POLL_MS: '200',
+    SERVICE_PROCESS_WORKER_NAMESPACES: namespace,
+    ...extra,
+  };
+}
+
+/** A GraphQL call to the service at `origin()` (no key); an error answer throws. */
+export function graphqlClient(origin: () => string) {
+  return async <T = any>(query: string, variables: Record<string, unknown>): Promise<T> => {
+    const response = await fetch(`${origin()}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query, variables }),
+    });
+    const body = (await response.json()) as { data: T; errors?: unknown[] };
+    if (body.errors) throw new Error(JSON.stringify(body.errors));
+    return body.data;
+  };
+}
+
+/** Events still waiting in the outboxes of every project under a plugin data folder (${CLAUDE_PLUGIN_DATA}). */
+export function outboxDepth(pluginData: string): number {
+  const projects = join(pluginData, 'projects');
+  if (!existsSync(projects)) return 0;
+  return readdirSync(projects).reduce((n, p) => {
+    const dir = join(projects, p, 'outbox');
+    return n + (existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.json')).length : 0);
+  }, 0);
 }

@@ -29,6 +29,8 @@ export async function remember(caller: Caller, args: RememberArgs): Promise<Reme
         sessionId: args.sessionId,
         kind: 'tool',
         remembered: result.memory.content,
+        // The caller's id of the memory names the event: a tool result sent again is counted once.
+        eventId: args.externalId ?? null,
       })
     : null;
   return { ...result, checkpoint: observed?.checkpoint ?? null };

@@ -8,7 +8,15 @@ import type { Caller } from '../caller.js';
  */
 export async function sessionPrompt(
   caller: Caller,
-  request: { namespace?: string | null; sessionId: string; prompt: string; recall: boolean; limit?: number | null; tokenBudget: number },
+  request: {
+    namespace?: string | null;
+    sessionId: string;
+    prompt: string;
+    recall: boolean;
+    limit?: number | null;
+    tokenBudget: number;
+    eventId?: string | null;
+  },
 ) {
   const namespace = caller.namespaceFor(request.namespace, 'write');
   const recalled = request.recall
@@ -24,6 +32,7 @@ export async function sessionPrompt(
     sessionId: request.sessionId,
     kind: 'prompt',
     query: request.prompt,
+    eventId: request.eventId ?? null,
     keywordHits: recalled?.items.filter((i) => i.explanation.keyword).map((i) => i.memory.id) ?? [],
   });
   return { observed, recalled };

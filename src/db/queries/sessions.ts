@@ -56,7 +56,7 @@ export const SESSION_RETURN = (s: string) => `${s} {
   .continuityScore, .continuityUsed, continuityRelevance: coalesce(${s}.continuityRelevance, []), .feedbackApplied }`;
 
 /** Caps of the lists a session keeps (each list keeps its newest entries). */
-export const SESSION_LISTS = { queries: 20, remembers: 10, eventIds: 32, injected: 100, keywordHits: 200 } as const;
+export const SESSION_LISTS = { queries: 20, remembers: 10, eventIds: 128, injected: 100, keywordHits: 200 } as const;
 
 // A repeated start (or its re-run) unites the injected ids; an ended session stays ended.
 export const START = `
@@ -71,9 +71,13 @@ RETURN ${SESSION_RETURN('s')} AS session`;
 
 export const GET = `MATCH (s:Session {namespace: $namespace, sessionId: $sessionId}) RETURN ${SESSION_RETURN('s')} AS session`;
 
-// `fresh`: the session is open and this event is new; only then do the counters move.
+// `fresh`: the session is open and this event is new; only then do the counters move. The session's
+// write lock is taken first, THEN its event ids are read: the same event sent twice at once (a
+// re-send while the first is still running) is counted by whichever commits first, once.
 export const EVENT = `
 MATCH (s:Session {namespace: $namespace, sessionId: $sessionId})
+SET s._lock = true
+REMOVE s._lock
 WITH s, s.status = 'open' AND NOT $eventId IN coalesce(s.eventIds, []) AS fresh, $eventId IN coalesce(s.eventIds, []) AS replayed
 CALL (s, fresh) {
   WITH s WHERE fresh

@@ -73,11 +73,12 @@ export const Mutation: MutationResolvers = {
   endSession: async (_, { namespace, sessionId, transcript }, { caller }) =>
     (await endSession(caller, { namespace, sessionId, transcript })).session,
   checkpoint: (_, { input }, { caller }) => checkpoint(caller, input),
-  sessionPrompt: async (_, { namespace, sessionId, prompt, recall, limit, tokenBudget }, { caller }) => {
+  sessionPrompt: async (_, { namespace, sessionId, prompt, recall, limit, tokenBudget, eventId }, { caller }) => {
     const { observed, recalled } = await sessionPrompt(caller, {
       namespace,
       sessionId,
       prompt,
+      eventId,
       recall: recall === true,
       limit: limit ?? 5,
       tokenBudget: tokenBudget ?? 400,
