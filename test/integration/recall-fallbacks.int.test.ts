@@ -100,26 +100,31 @@ describe('recall keeps going when a stage fails', () => {
     expect((error as Error).message).not.toMatch(/UNWIND|range\(/);
   });
 
-  it('a graph boost that times out is no boost: the same answer as with the boost off', async () => {
+  // Other test files write to the same Neo4j meanwhile, and the full-text index's statistics are
+  // index-wide: two recalls a moment apart may score keyword hits a little differently. So a failed
+  // stage is compared with the stage switched off by what it may change, not score for score.
+  it('a graph boost that times out is no boost: every result of the boost-off answer, none boosted', async () => {
+    const usual = await ask(recallWith(services.executor));
+    expect(usual.items.some((i) => i.explanation.graphBoost > 0)).toBe(true); // the premise: the boost adds here
     const broken = await ask(recallWith(timingOut('recall.boost.neighbours', 'recall.boost.memories')));
     const off = await ask(recallWith(services.executor), { graph: { enabled: false } });
-    expect(ids(broken)).toEqual(ids(off));
+    expect(new Set(ids(broken))).toEqual(new Set(ids(off)));
+    expect(broken.items[0]!.memory.id).toBe(off.items[0]!.memory.id);
     expect(broken.items.every((i) => i.explanation.graphBoost === 0)).toBe(true);
-    expect(broken.items.map((i) => i.score)).toEqual(off.items.map((i) => i.score));
   });
 
   it('a context stage that times out keeps what came in: the same answer as with context off', async () => {
     const broken = await ask(recallWith(timingOut('recall.context')));
     const off = await ask(recallWith(services.executor), { context: { enabled: false } });
-    expect(ids(broken)).toEqual(ids(off));
-    expect(broken.items.map((i) => i.score)).toEqual(off.items.map((i) => i.score));
+    expect(new Set(ids(broken))).toEqual(new Set(ids(off)));
+    expect(broken.items[0]!.memory.id).toBe(off.items[0]!.memory.id);
     expect(broken.items.every((i) => i.explanation.context === 0)).toBe(true);
   });
 
   it('a near-duplicate collapse that times out keeps every result', async () => {
     const broken = await ask(recallWith(timingOut('recall.duplicate-groups')));
     const usual = await ask(recallWith(services.executor));
-    expect(ids(broken)).toEqual(ids(usual));
+    expect(new Set(ids(broken))).toEqual(new Set(ids(usual)));
   });
 
   it('hydration failing fails the recall (there is nothing to rank)', async () => {
