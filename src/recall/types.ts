@@ -40,7 +40,7 @@ export interface RecallCandidate extends RecallMemory {
   keyword?: LegScore;
   /** Lucene BM25 score on the memory's hints (unbounded). */
   hint?: LegScore;
-  /** Entity leg: the question's entities this memory mentions, weighted (legs/entity-leg.ts). */
+  /** Entity leg: the question's entities this memory mentions, weighted (stages/entity-leg.ts). */
   entity?: LegScore;
   /**
    * Graph link strength in [0, 1] (0 = not reached by the graph boost). The applied increment is

@@ -191,8 +191,8 @@ export function escapeLuceneTerm(term: string): string {
 
 /**
  * Lowercased, de-duplicated words of `text` (alphanumeric runs of 2+ characters, stop words
- * removed), in order of first appearance. Used for gravity dampening's overlap check and as
- * the graph boost's entity-name probes.
+ * removed), in order of first appearance. Used for the question's entity-name probes (recall's
+ * entity leg and graph boost).
  */
 export function queryTokens(text: string): string[] {
   const out = new Set<string>();

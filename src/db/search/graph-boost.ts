@@ -3,7 +3,7 @@ import type { Executor } from '../executor.js';
 /**
  * Query-time graph boost: the named entities → one hop through RELATES_TO both ways, strongest
  * edges first → memories that mention any of them. Every step has a LIMIT and an order that makes
- * the LIMIT deterministic (recall/legs/graph-boost.ts composes the two reads).
+ * the LIMIT deterministic (recall/stages/graph-boost.ts composes the two reads).
  */
 
 export const EXPAND_NEIGHBOURS = `

@@ -2,7 +2,7 @@ import type { Executor } from '../executor.js';
 
 /**
  * The entities a question may name: its words against the namespace's entity names and aliases,
- * two full-text indexes confined to the namespace by its token (recall/legs/query-entities.ts
+ * two full-text indexes confined to the namespace by its token (recall/stages/query-entities.ts
  * builds the query and keeps the entities the question names whole).
  */
 
