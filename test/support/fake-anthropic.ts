@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { fakeApiTokens, sendJson, startFakeModelApi, type FakeApiScript, type FakeModelApi } from './fake-model-api.js';
+import { sendJson } from './fake-http.js';
+import { fakeApiTokens, startFakeModelApi, type FakeApiScript, type FakeModelApi } from './fake-model-api.js';
 
 /**
  * A protocol-faithful stand-in for Anthropic's Messages API: POST /v1/messages with the key (as

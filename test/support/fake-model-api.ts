@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { clientWaits, closeFake, listenOnLoopback, readBody, sendJson } from './fake-http.js';
 
 /**
  * The common half of the fake hosted-model APIs (fake-openai.ts, fake-anthropic.ts): a node:http
@@ -56,7 +56,8 @@ export async function startFakeModelApi(protocol: FakeProtocol, basePath: string
   let next: FakeApiScript = script ?? ((r) => ({ status: 500, message: `fake: no scripted reply for ${r.path}` }));
   const queue: FakeApiReply[] = [];
   const requests: FakeApiRequest[] = [];
-  const timers = new Set<NodeJS.Timeout>();
+  const waits = clientWaits();
+  const wait = waits.wait;
 
   const server = createServer((req, res) => {
     void handle(req, res).catch((error: Error) => sendJson(res, 500, protocol.errorBody(500, `fake: ${error.message}`)));
@@ -108,39 +109,14 @@ export async function startFakeModelApi(protocol: FakeProtocol, basePath: string
     }
   }
 
-  function wait(ms: number, res: ServerResponse): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      timers.add(timer);
-      res.once('close', done);
-      function done() {
-        clearTimeout(timer);
-        timers.delete(timer);
-        resolve();
-      }
-    });
-  }
-
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const port = await listenOnLoopback(server);
   return {
     url: `http://127.0.0.1:${port}${basePath}`,
     requests,
     enqueue: (...replies) => void queue.push(...replies),
     respond: (script) => void (next = script),
-    close: async () => {
-      for (const timer of timers) clearTimeout(timer);
-      timers.clear();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: () => closeFake(server, waits),
   };
-}
-
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  if (res.headersSent || res.destroyed) return;
-  res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
-  res.end(JSON.stringify(body));
 }
 
 function lastUserText(messages: unknown): string {
@@ -152,13 +128,4 @@ function lastUserText(messages: unknown): string {
       .map((part) => (typeof (part as { text?: unknown }).text === 'string' ? (part as { text: string }).text : ''))
       .join('');
   return '';
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { clientWaits, closeFake, listenOnLoopback, readBody, sendJson } from './fake-http.js';
 
 /**
  * A protocol-faithful stand-in for an Ollama server (node:http on 127.0.0.1, random port):
@@ -67,7 +67,8 @@ export async function startFakeOllama(
   let script: FakeScript = options.script ?? ((r) => ({ status: 500, error: `fake-ollama: no scripted reply for ${r.path}` }));
   const queue: FakeReply[] = [];
   const requests: FakeRequest[] = [];
-  const timers = new Set<NodeJS.Timeout>();
+  const waits = clientWaits();
+  const wait = waits.wait;
 
   const server = createServer((req, res) => {
     void handle(req, res).catch((error: Error) => sendJson(res, 500, { error: `fake-ollama: ${error.message}` }));
@@ -122,22 +123,7 @@ export async function startFakeOllama(
     }
   }
 
-  /** Resolves after `ms`, or early when the client disconnects (the timer never lingers). */
-  function wait(ms: number, res: ServerResponse): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      timers.add(timer);
-      res.once('close', done);
-      function done() {
-        clearTimeout(timer);
-        timers.delete(timer);
-        resolve();
-      }
-    });
-  }
-
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const port = await listenOnLoopback(server);
 
   return {
     url: `http://127.0.0.1:${port}`,
@@ -145,12 +131,7 @@ export async function startFakeOllama(
     enqueue: (...replies) => void queue.push(...replies),
     respond: (next) => void (script = next),
     setModels: (names) => void (models = names),
-    close: async () => {
-      for (const timer of timers) clearTimeout(timer);
-      timers.clear();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: () => closeFake(server, waits),
   };
 }
 
@@ -198,12 +179,6 @@ function sendModelText(res: ServerResponse, request: FakeRequest, text: string, 
   res.end(`${JSON.stringify(piece('', true))}\n`);
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  if (res.headersSent || res.destroyed) return;
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' });
-  res.end(JSON.stringify(body));
-}
-
 function modelEntry(name: string) {
   return {
     name,
@@ -228,15 +203,6 @@ function lastUserMessage(messages: unknown): string {
     (m): m is { role: string; content: string } => typeof m === 'object' && m !== null && (m as { role?: unknown }).role === 'user',
   );
   return users.at(-1)?.content ?? '';
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }
 
 /** What Ollama accepts as `format`: absent, "json", or a JSON Schema object. */
