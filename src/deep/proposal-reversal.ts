@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { Executor, HistoryEventName, TxRunner } from '../db/index.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { derivedId, markReverted, recordEvents } from '../db/index.js';
-import { forgetInTx, forgetReason } from '../db/index.js';
 import {
   factToForget,
+  forgetInTx,
+  forgetReason,
   loadProposal,
   reopenDuplicate,
   restoreAttributes,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hasTemporalAnchor, resolutionFactor } from './resolution.js';
+import { LINEAR_TIME_BUDGET_MS, timeMs } from '../../../test/support/linear-time.js';
 import { resolveRecallSettings } from '../settings/index.js';
 import type { RecallCandidate } from '../types.js';
 import { candidate as recallCandidate } from '../../../test/support/recall-candidates.js';
@@ -47,5 +48,24 @@ describe('resolution', () => {
     const decision = candidate({ type: 'decision', content: 'We decided to use Neo4j Community Edition for the memory graph' });
     expect(resolutionFactor(decision, settings.resolution)).toBe(1.2);
     expect(resolutionFactor(decision, off)).toBe(1);
+  });
+});
+
+describe('hasTemporalAnchor on hostile input', () => {
+  it('stays linear on 50,000-character texts built to make its patterns backtrack', () => {
+    const hostile = [
+      '2024-'.repeat(10_000), // date prefixes that never complete
+      '1'.repeat(50_000), // digits for \d{4} and the "5th May" branch
+      'May '.repeat(12_500), // "May" never followed by a number
+      '1st '.repeat(12_500), // ordinals never followed by May
+      'septembe'.repeat(6_250), // month-name prefixes
+    ];
+    for (const text of hostile) {
+      expect(text.length).toBeGreaterThanOrEqual(50_000);
+      expect(
+        timeMs(() => hasTemporalAnchor(text)),
+        text.slice(0, 10),
+      ).toBeLessThan(LINEAR_TIME_BUDGET_MS);
+    }
   });
 });
