@@ -22,6 +22,7 @@ import { loadRecallMemories } from './stages/hydrate.js';
 import { formatMemoryPrompt } from './stages/prompt.js';
 import { rankCandidates } from './stages/rank.js';
 import { rerankStage } from './stages/rerank.js';
+import { sessionsStage } from './stages/sessions.js';
 import { retrieve } from './stages/retrieve.js';
 import { filterScope, shouldWiden, widen } from './stages/scope.js';
 import { runRankedStage, type RankedStage, type RecallRun } from './stages/stage.js';
@@ -95,7 +96,7 @@ function bind<S>(stage: RankedStage<S>, section: (settings: RecallSettings) => S
  * The recall orchestrator: it decides what runs (from settings resolved once per request) and
  * hands data from stage to stage; the work is in the stages. In order:
  *
- *   plan → embed-query → scope → [retrieve (legs + graph boost) → hydrate → rank → context → filter]
+ *   plan → embed-query → scope → [retrieve (legs + graph boost) → hydrate → rank → sessions → context → filter]
  *   (again, wider, while the filters leave fewer than the limit: stages/scope.ts) → rerank →
  *   collapse near-duplicates → budget → prompt
  *
@@ -203,6 +204,7 @@ export class RecallService {
       );
       const assembled = assembleCandidates(legs, run.memories);
       let ranked = run.timer.runSync('rank', () => rankCandidates(assembled, settings, { timeWindow: plan.timeWindow }));
+      ranked = await runRankedStage(sessionsStage, settings.sessions, ranked, run);
       ranked = await runRankedStage(contextStage, settings.context, ranked, run);
       const inSession = filters.sessionId
         ? ranked.filter((r) => run.memories.get(r.candidate.memoryId)?.record.sessionId === filters.sessionId)

@@ -78,6 +78,8 @@ export interface ScoreExplanation {
   staleReason: string | null;
   /** Pinned memories skip every multiplicative penalty (importance, stale). */
   pinned: boolean;
+  /** Raise for belonging to a session that holds much of the ranking's evidence (stages/sessions.ts); 1 = not applied. */
+  session: number;
   /** Additive increment from a neighbouring result in the same session (0 = none). */
   context: number;
   /** Reranker score when the reranker placed this result; null otherwise. */

@@ -39,6 +39,10 @@ export function loadConfigurations(withVariants: boolean): Record<string, Config
     // A vector leg that can lead (e5-small-v2, bge-small): the fusion refitted toward it.
     'full zscore α 0.6': { recipe: 'default', overrides: { fusion: { alpha: 0.6 } } },
     'full zscore α 0.7': { recipe: 'default', overrides: { fusion: { alpha: 0.7 } } },
+    // Sessions before turns (stages/sessions.ts): a session's best results raise all of its turns.
+    'full sessions 0.2': { recipe: 'default', overrides: { sessions: { enabled: true, weight: 0.2 } } },
+    'full sessions 0.4': { recipe: 'default', overrides: { sessions: { enabled: true, weight: 0.4 } } },
+    'full sessions 0.4 best 1': { recipe: 'default', overrides: { sessions: { enabled: true, weight: 0.4, perSession: 1 } } },
     'full no time window': { recipe: 'default', overrides: { time: { enabled: false } } },
     'full boost 0.15': { recipe: 'default', overrides: { graph: { enabled: true, boostWeight: 0.15 } } },
     'full boost 0.05': { recipe: 'default', overrides: { graph: { enabled: true, boostWeight: 0.05 } } },

@@ -17,6 +17,8 @@ export interface Question {
   category: number;
   /** ISO 8601 time the question is asked; null when the dataset does not say. */
   asOf: string | null;
+  /** The dataset the question came from, when asked in a pool of several (locomo-pooled.ts). */
+  source?: string;
 }
 
 export interface Dataset {

@@ -19,3 +19,13 @@ export function pooledDataset(dataset: Dataset): Dataset {
   }
   return { ...dataset, conversations: [pooled] };
 }
+
+/** The pool of every dataset named ("all"): its rows are reported per dataset a question came from. */
+export const ALL_POOL = 'all';
+
+export function pooledAll(datasets: readonly Dataset[]): Dataset {
+  const conversations = datasets.flatMap((d) =>
+    d.conversations.map((c) => ({ ...c, id: `${d.name}/${c.id}`, questions: c.questions.map((q) => ({ ...q, source: d.name })) })),
+  );
+  return pooledDataset({ name: ALL_POOL, dir: '', conversations });
+}

@@ -11,7 +11,8 @@
  * --cv runs the variants and reports cross-validated figures (test/bench/locomo-cv.ts).
  * --reuse (with BENCH_NEO4J_URI) keeps conversations already stored from an earlier run.
  * --pooled also stores every conversation of a dataset in one namespace and asks every question
- * there (test/bench/locomo-pooled.ts), reported beside the per-conversation figures.
+ * there (test/bench/locomo-pooled.ts), reported beside the per-conversation figures; with two or
+ * more datasets, every conversation of all of them in one more namespace ("all/<dataset>" rows).
  * --features <file.jsonl> writes, per question of the "full" configuration, the head of its ranking
  * (the first LEARNED_HEAD results) with each result's learned-ranking features and its label (it holds
  * an evidence turn): the input of test/bench/learn-ranking.ts.
@@ -25,7 +26,7 @@ import { benchServices, machineFacts, progress, REPO, routeConsoleToStderr, star
 import { loadConfigurations, TUNING_BASELINES } from './locomo-configurations.js';
 import { crossValidateWithin, leaveOneDatasetOut, type HeldOut, type QuestionResult, type Results } from './locomo-cv.js';
 import { loadDataset, type Conversation, type Dataset } from './locomo-data.js';
-import { pooledDataset } from './locomo-pooled.js';
+import { ALL_POOL, pooledAll, pooledDataset } from './locomo-pooled.js';
 import { SESSION_KS, scoreRanking, TURN_KS } from './locomo-metrics.js';
 
 /** Results of each ranking written with --features (the learned ranking's head). */
@@ -81,8 +82,13 @@ async function main(): Promise<void> {
   try {
     bench = await benchServices(db);
     const { services } = bench;
+    // Each text is embedded once while the stores are built (a pool holds the same turns again);
+    // the memo is dropped before any recall is asked, so no query is answered from it.
+    bench.embedder.memo = new Map();
     const ingests = new Map<string, Awaited<ReturnType<typeof ingestDataset>>>();
     for (const dataset of datasets) ingests.set(dataset.name, await ingestDataset(services, dataset));
+    const pools = withPooled ? await ingestPools(services, datasets) : undefined;
+    bench.embedder.memo = undefined;
     const configurations = Object.fromEntries(
       Object.entries(loadConfigurations(withVariants)).filter(([name]) => !only || only.includes(name)),
     );
@@ -116,7 +122,7 @@ async function main(): Promise<void> {
           leaveOneDatasetOut: leaveOneDatasetOut(perQuestion, tunable),
         }
       : undefined;
-    const pooled = withPooled ? await evaluatePooled(services, datasets, configurations) : undefined;
+    const pooled = pools ? await evaluatePools(services, pools, configurations) : undefined;
     const machine = { ...(await machineFacts(services, db)), uptimeAtEnd: uptimeLine() };
     const perDataset = datasets.map((d) => {
       const ingest = ingests.get(d.name)!;
@@ -251,7 +257,12 @@ async function evaluate(
       });
       latencyMs += outcome.tookMs;
       const ranked = outcome.items.map((item) => externalIds.get(item.memory.id) ?? []);
-      rows.push({ dataset: dataset.name, conversation: index, category: q.category, ...scoreRanking(ranked, q.evidence, sessionOf) });
+      rows.push({
+        dataset: q.source ?? dataset.name,
+        conversation: index,
+        category: q.category,
+        ...scoreRanking(ranked, q.evidence, sessionOf),
+      });
       if (features) {
         const head = outcome.ranked.slice(0, LEARNED_HEAD);
         const vectors = learnedRankFeatures(head);
@@ -396,28 +407,44 @@ function printCrossValidation(cvReport: CrossValidation, scores: Record<string, 
   }
 }
 
-/** The configurations asked in the pooled namespace too (the rest are per conversation only). */
-const POOLED_CONFIGURATIONS = ['full', 'vector', 'keyword', 'keyword turn and context', 'full keyword context'];
+/** The configurations asked in the pooled namespaces too (the rest are per conversation only), unless --only names them. */
+const POOLED_CONFIGURATIONS = ['full', 'vector', 'keyword'];
 
-type PooledReport = Record<string, { memories: number; turns: number; ingestSeconds: number; scores: Record<string, Scores> }>;
+type Pool = { pool: Dataset; ingest: Awaited<ReturnType<typeof ingestDataset>> };
+/** Per dataset ("locomo") and, for the pool of every dataset, per dataset inside it ("all/locomo"). */
+type PooledReport = Record<
+  string,
+  { source: string; memories: number; turns: number; ingestSeconds: number; scores: Record<string, Scores> }
+>;
 
-/** Every conversation of each dataset in one namespace, every question asked there (locomo-pooled.ts). */
-async function evaluatePooled(
+/** Every conversation of each dataset in one namespace and, with two or more datasets, every conversation of all of them in one more (locomo-pooled.ts). */
+async function ingestPools(services: Services, datasets: readonly Dataset[]): Promise<Pool[]> {
+  const pools = datasets.map(pooledDataset);
+  if (datasets.length > 1) pools.push(pooledAll(datasets));
+  const stored: Pool[] = [];
+  for (const pool of pools) stored.push({ pool, ingest: await ingestDataset(services, pool) });
+  return stored;
+}
+
+/** Every question asked in its pool; the pool of all datasets is reported per dataset it holds. */
+async function evaluatePools(
   services: Services,
-  datasets: readonly Dataset[],
+  pools: readonly Pool[],
   configurations: ReturnType<typeof loadConfigurations>,
 ): Promise<PooledReport> {
   const report: PooledReport = {};
-  for (const dataset of datasets) {
-    const pooled = pooledDataset(dataset);
-    const ingest = await ingestDataset(services, pooled);
-    const scores: Record<string, Scores> = {};
-    for (const [name, configuration] of Object.entries(configurations).filter(([n]) => POOLED_CONFIGURATIONS.includes(n))) {
-      const { rows, latencyMs } = await evaluate(services, pooled, ingest.externalIds, configuration.recipe, configuration.overrides);
-      scores[name] = { ...summarize(rows), meanLatencyMs: round(latencyMs / Math.max(1, rows.length), 1) };
-      progress(`${dataset.name} pooled ${name}: recall@5 ${scores[name]['recall@5']}, @10 ${scores[name]['recall@10']}`);
+  const asked = Object.entries(configurations).filter(([n]) => (only ?? POOLED_CONFIGURATIONS).includes(n));
+  for (const { pool, ingest } of pools) {
+    for (const [name, configuration] of asked) {
+      const { rows, latencyMs } = await evaluate(services, pool, ingest.externalIds, configuration.recipe, configuration.overrides);
+      for (const source of new Set(rows.map((r) => r.dataset))) {
+        const key = pool.name === ALL_POOL ? `${ALL_POOL}/${source}` : source;
+        report[key] ??= { source, memories: ingest.memories, turns: ingest.turns, ingestSeconds: ingest.seconds, scores: {} };
+        const s = { ...summarize(rows.filter((r) => r.dataset === source)), meanLatencyMs: round(latencyMs / Math.max(1, rows.length), 1) };
+        report[key].scores[name] = s;
+        progress(`${key} pooled ${name}: recall@5 ${s['recall@5']}, @10 ${s['recall@10']}`);
+      }
     }
-    report[dataset.name] = { memories: ingest.memories, turns: ingest.turns, ingestSeconds: ingest.seconds, scores };
   }
   return report;
 }
@@ -427,7 +454,7 @@ function printPooled(pooled: PooledReport, perConversation: Record<string, Recor
     console.log(`\n${dataset} pooled — one namespace, ${p.turns} turns → ${p.memories} memories, ingest ${p.ingestSeconds} s`);
     console.log(line(['configuration', 'conv @5', 'conv @10', 'pooled @5', 'pooled @10', 'ms/query']));
     for (const name of names.filter((n) => p.scores[n])) {
-      const c = perConversation[dataset]![name]!;
+      const c = perConversation[p.source]![name]!;
       const s = p.scores[name]!;
       console.log(line([name, fmt(c['recall@5']), fmt(c['recall@10']), fmt(s['recall@5']), fmt(s['recall@10']), fmt(s.meanLatencyMs, 1)]));
     }

@@ -55,6 +55,7 @@ export function rankedCandidate(
       stale: 1,
       staleReason: null,
       pinned: false,
+      session: 1,
       context: 0,
       rerank: null,
       similarity: null,

@@ -8,6 +8,7 @@ import { fusionSettings } from '../stages/fuse.js';
 import { graphSettings } from '../stages/graph-boost.js';
 import { importanceSettings } from '../stages/importance.js';
 import { rerankSettings } from '../stages/rerank.js';
+import { sessionsSettings } from '../stages/sessions.js';
 import { resolutionSettings } from '../stages/resolution.js';
 import { legsSettings } from '../stages/retrieve.js';
 import { timeSettings } from '../stages/time.js';
@@ -37,6 +38,7 @@ const fields = z
       resolution: resolutionSettings.default({}),
       time: timeSettings.default({}),
       importance: importanceSettings.default({}),
+      sessions: sessionsSettings.default({}),
       context: contextSettings.default({}),
       filters: filterSettings.default({}),
       rerank: rerankSettings.default({}),

@@ -60,6 +60,7 @@ export function rankCandidates(
         stale,
         staleReason: candidate.staleReason ?? null,
         pinned,
+        session: 1,
         context: 0,
         rerank: null,
         similarity: usableSimilarity(candidate.similarity),
