@@ -59,3 +59,27 @@ export function loadConfigurations(withVariants: boolean): Record<string, Config
     },
   };
 }
+
+/**
+ * Every configuration of the default recipe with `base` under its own overrides (--base '<json>'):
+ * the variants measured around settings other than today's defaults (e.g. another fusion α).
+ */
+export function withBase(configurations: Record<string, Configuration>, base: RecallSettingsOverrides): Record<string, Configuration> {
+  const merge = (a: Record<string, unknown>, b: Record<string, unknown>): Record<string, unknown> => {
+    const out: Record<string, unknown> = { ...a };
+    for (const [key, value] of Object.entries(b)) {
+      const under = out[key];
+      out[key] =
+        value && typeof value === 'object' && !Array.isArray(value) && under && typeof under === 'object' && !Array.isArray(under)
+          ? merge(under as Record<string, unknown>, value as Record<string, unknown>)
+          : value;
+    }
+    return out;
+  };
+  return Object.fromEntries(
+    Object.entries(configurations).map(([name, c]) => [
+      name,
+      c.recipe === 'default' ? { ...c, overrides: merge(base as Record<string, unknown>, c.overrides as Record<string, unknown>) } : c,
+    ]),
+  );
+}

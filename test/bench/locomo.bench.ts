@@ -7,7 +7,8 @@
  * baselines run side by side over the same stored data, per dataset and as a macro mean.
  *
  * Usage: npm run bench:locomo -- <dir> [<dir> …] [--json] [--variants] [--cv] [--only a,b]
- *        [--conversations N] [--reuse]      (or BENCH_LOCOMO_DIRS=<dir>,<dir>)
+ *        [--conversations N] [--reuse] [--pooled] [--base '<json>']   (or BENCH_LOCOMO_DIRS=<dir>,<dir>)
+ * --base puts recall overrides (JSON) under every configuration of the default recipe.
  * --cv runs the variants and reports cross-validated figures (test/bench/locomo-cv.ts).
  * --reuse (with BENCH_NEO4J_URI) keeps conversations already stored from an earlier run.
  * --pooled also stores every conversation of a dataset in one namespace and asks every question
@@ -23,7 +24,7 @@ import type { Services } from '../../src/app.js';
 import type { RecallRecipeName, RecallSettingsOverrides } from '../../src/recall/settings/index.js';
 import { LEARNED_RANK_FEATURES, learnedRankFeatures } from './learned-rank.js';
 import { benchServices, machineFacts, progress, REPO, routeConsoleToStderr, startBenchDb, uptimeLine } from './perf-harness.js';
-import { loadConfigurations, TUNING_BASELINES } from './locomo-configurations.js';
+import { loadConfigurations, TUNING_BASELINES, withBase } from './locomo-configurations.js';
 import { crossValidateWithin, leaveOneDatasetOut, type HeldOut, type QuestionResult, type Results } from './locomo-cv.js';
 import { loadDataset, type Conversation, type Dataset } from './locomo-data.js';
 import { ALL_POOL, pooledAll, pooledDataset } from './locomo-pooled.js';
@@ -57,7 +58,7 @@ const cv = args.includes('--cv');
 const withVariants = cv || args.includes('--variants');
 const reuse = args.includes('--reuse');
 const withPooled = args.includes('--pooled');
-const VALUED = ['--conversations', '--only', '--features'];
+const VALUED = ['--conversations', '--only', '--features', '--base'];
 const option = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
 const conversationLimit = Number(option('--conversations')) || Infinity;
 const only = option('--only')?.split(',');
@@ -89,8 +90,11 @@ async function main(): Promise<void> {
     for (const dataset of datasets) ingests.set(dataset.name, await ingestDataset(services, dataset));
     const pools = withPooled ? await ingestPools(services, datasets) : undefined;
     bench.embedder.memo = undefined;
+    const base = option('--base');
     const configurations = Object.fromEntries(
-      Object.entries(loadConfigurations(withVariants)).filter(([name]) => !only || only.includes(name)),
+      Object.entries(withBase(loadConfigurations(withVariants), base ? JSON.parse(base) : {})).filter(
+        ([name]) => !only || only.includes(name),
+      ),
     );
     const features = featuresPath ? openFeatureFile(featuresPath) : undefined;
     const perQuestion: Results = {};
