@@ -238,4 +238,57 @@ describe('the hooks shipped for other agents, run against a service', () => {
     });
     expect(start.json).toEqual({ additional_context: expect.stringContaining('The export times out.') });
   });
+  it('OpenCode: a session through the shipped plugin, its hooks called as OpenCode calls them', async () => {
+    const keys = [
+      'MNEMOGRAPH_HOOK',
+      'MNEMOGRAPH_URL',
+      'MNEMOGRAPH_DATA_DIR',
+      'MNEMOGRAPH_NAMESPACE',
+      'CLAUDE_PLUGIN_DATA',
+      'CLAUDE_PROJECT_DIR',
+    ];
+    const saved = Object.fromEntries(keys.map((k) => [k, process.env[k]]));
+    Object.assign(process.env, {
+      MNEMOGRAPH_HOOK: join(REPO, 'integrations/claude-code/hooks/mnemograph-hook.mjs'),
+      MNEMOGRAPH_URL: url,
+      MNEMOGRAPH_DATA_DIR: data,
+      MNEMOGRAPH_NAMESPACE: '',
+      CLAUDE_PLUGIN_DATA: '',
+      CLAUDE_PROJECT_DIR: '',
+    });
+    try {
+      // @ts-expect-error — plain JavaScript, no types: the plugin as OpenCode loads it.
+      const { MnemographPlugin } = await import('../../integrations/opencode/mnemograph.js');
+      const hooks = await MnemographPlugin({ directory: project, worktree: project });
+      const system: string[] = [];
+      await hooks['experimental.chat.system.transform']({ sessionID: 'oc-1', model: {} }, { system });
+      expect(system).toEqual([expect.stringContaining('The export times out.')]);
+      await hooks['chat.message'](
+        { sessionID: 'oc-1', agent: 'build' },
+        { message: {}, parts: [{ type: 'text', text: 'Raise the retries' }] },
+      );
+      await hooks['tool.execute.before'](
+        { tool: 'edit', sessionID: 'oc-1', callID: 'call_1' },
+        { args: { filePath: join(project, 'src/export.ts'), oldString: 'retries: 3', newString: 'retries: 5' } },
+      );
+      await hooks['tool.execute.after'](
+        { tool: 'edit', sessionID: 'oc-1', callID: 'call_1' },
+        { title: 'src/export.ts', output: 'Edit applied successfully.', metadata: {} },
+      );
+      await hooks.event({ event: { type: 'session.idle', properties: { sessionID: 'oc-1' } } });
+      await expect
+        .poll(async () => (await sessionRequests('oc-1')).map(mutation), { timeout: 20_000 })
+        .toEqual(['startSession', 'sessionPrompt', 'remember', 'checkpoint']);
+      const sent = await sessionRequests('oc-1');
+      expect(sent[0]!.variables.i).toMatchObject({ harness: 'opencode' });
+      expect(sent[2]!.variables.i).toMatchObject({
+        content: 'File changed: src/export.ts: edited, 1 line added\nretries: 5',
+        externalId: 'tool:call_1',
+      });
+    } finally {
+      for (const k of keys)
+        if (saved[k] === undefined) delete process.env[k];
+        else process.env[k] = saved[k];
+    }
+  });
 });

@@ -253,6 +253,68 @@ describe("each agent's documented payload through the adapter", () => {
     expect(AGENTS.cursor.reply('afterFileEdit', null)).toEqual({});
   });
 
+  it('OpenCode: its plugin hooks’ arguments, as the shipped plugin forwards them, become Claude Code’s events', () => {
+    // The Hooks type of @opencode-ai/plugin: chat.message, tool.execute.before/after, event (session.idle).
+    const directory = '/work/app';
+    expect(
+      through('opencode', {
+        hook_event_name: 'chat.message',
+        directory,
+        input: { sessionID: 'ses_1', agent: 'build' },
+        output: {
+          parts: [
+            { type: 'text', text: 'Why does the export fail?' },
+            { type: 'text', text: 'injected', synthetic: true },
+            { type: 'file', url: 'file:///x' },
+          ],
+        },
+      }),
+    ).toEqual({ hook_event_name: 'UserPromptSubmit', session_id: 'ses_1', cwd: directory, prompt: 'Why does the export fail?' });
+    const edit = through('opencode', {
+      hook_event_name: 'tool.execute.after',
+      directory,
+      input: { tool: 'edit', sessionID: 'ses_1', callID: 'call_7' },
+      args: { filePath: '/work/app/src/export.ts', oldString: 'retries: 3', newString: 'retries: 5' },
+      output: { title: 'src/export.ts', output: 'Edit applied successfully.', metadata: {} },
+    });
+    expect(edit).toMatchObject({ hook_event_name: 'PostToolUse', tool_use_id: 'call_7' });
+    expect(toolResult(edit, OPTIONS, directory)?.content).toBe('File changed: src/export.ts: edited, 1 line added\nretries: 5');
+    const bash = through('opencode', {
+      hook_event_name: 'tool.execute.after',
+      directory,
+      input: { tool: 'bash', sessionID: 'ses_1', callID: 'call_8' },
+      args: { command: 'npm test', description: 'Run the tests' },
+      output: { title: 'npm test', output: 'FAIL exporter.test.ts', metadata: {} },
+    });
+    expect(toolResult(bash, OPTIONS)).toMatchObject({ tool: 'bash', asked: 'npm test', content: 'FAIL exporter.test.ts' });
+    const memoryTool = through('opencode', {
+      hook_event_name: 'tool.execute.after',
+      input: { tool: 'mnemograph_recall', sessionID: 'ses_1' },
+      output: { output: 'x'.repeat(50) },
+    });
+    expect(toolResult(memoryTool, { ...OPTIONS, skipTools: ['mcp__mnemograph__*'] })).toBeNull();
+    expect(
+      through('opencode', {
+        hook_event_name: 'session.idle',
+        directory,
+        event: { type: 'session.idle', properties: { sessionID: 'ses_1' } },
+      }),
+    ).toEqual({
+      hook_event_name: 'Stop',
+      session_id: 'ses_1',
+      cwd: directory,
+      stop_hook_active: false,
+    });
+    expect(through('opencode', { hook_event_name: 'session.start', sessionID: 'ses_1', directory })).toMatchObject({
+      hook_event_name: 'SessionStart',
+      session_id: 'ses_1',
+    });
+    expect(AGENTS.opencode.reply('session.start', { hookSpecificOutput: { additionalContext: '# Context' } })).toEqual({
+      system: '# Context',
+    });
+    expect(AGENTS.opencode.reply('chat.message', null)).toBeNull();
+  });
+
   it('an agent the program does not know, or no payload, is nothing to do', () => {
     expect(adapt('windsurf', { hook_event_name: 'x' })).toBeNull();
     expect(adapt('cursor', null)).toBeNull();

@@ -8,7 +8,7 @@
  * through here.
  *
  * What each agent lacks is left out rather than invented: Codex fires no session end (its
- * sessions end by the service's idle sweep and are summarized then), Cursor no compaction.
+ * sessions end by the service's idle sweep and are summarized then), Cursor no compaction, OpenCode neither a session end nor a compaction hook.
  */
 
 const str = (v) => (typeof v === 'string' ? v : '');
@@ -154,6 +154,69 @@ export const AGENTS = {
       }
       // Cursor reads an answer from every hook; a prompt is never held back.
       return native === 'beforeSubmitPrompt' ? { continue: true } : {};
+    },
+  },
+
+  /**
+   * OpenCode: no command hooks; its plugin (integrations/opencode/mnemograph.js) hands each
+   * plugin hook's arguments to the program as OpenCode gives them — `chat.message` {input:
+   * {sessionID}, output: {parts}} (text parts: {type: "text", text}), `tool.execute.after`
+   * {input: {tool, sessionID, callID}, args (from tool.execute.before), output: {title, output,
+   * metadata}}, `session.idle` {event: {properties: {sessionID}}}, and `session.start`
+   * {sessionID} from `experimental.chat.system.transform`, answered {system}. Source: the Hooks
+   * type of @opencode-ai/plugin (anomalyco/opencode packages/plugin/src/index.ts), the
+   * session.idle event (packages/sdk/js/src/gen/types.gen.ts), the edit and write tools'
+   * parameters {filePath, oldString, newString, replaceAll} and {filePath, content}
+   * (packages/opencode/src/tool/edit.ts, write.ts). MCP tools are named <server>_<tool>.
+   */
+  opencode: {
+    harness: 'opencode',
+    asyncEvents: [],
+    implicitStart: true,
+    timeouts: { SessionStart: 10, UserPromptSubmit: 5, PostToolUse: 5, Stop: 5 },
+    events: {
+      'session.start': 'SessionStart',
+      'chat.message': 'UserPromptSubmit',
+      'tool.execute.after': 'PostToolUse',
+      'session.idle': 'Stop',
+    },
+    toClaude(p) {
+      const input = obj(p.input);
+      const base = {
+        hook_event_name: this.events[p.hook_event_name] ?? p.hook_event_name,
+        session_id: str(p.sessionID) || str(input.sessionID) || str(obj(obj(p.event).properties).sessionID),
+        cwd: str(p.directory),
+      };
+      if (p.hook_event_name === 'chat.message') {
+        const parts = Array.isArray(obj(p.output).parts) ? p.output.parts : [];
+        const text = parts
+          .filter((part) => part?.type === 'text' && !part.synthetic && typeof part.text === 'string')
+          .map((part) => part.text);
+        return { ...base, prompt: text.join('\n') };
+      }
+      if (p.hook_event_name === 'tool.execute.after') {
+        const tool = str(input.tool);
+        const a = obj(p.args);
+        const response = { tool_response: str(obj(p.output).output), tool_use_id: str(input.callID) || undefined };
+        if (tool === 'edit')
+          return {
+            ...base,
+            ...response,
+            tool_name: 'Edit',
+            tool_input: { file_path: a.filePath, old_string: a.oldString, new_string: a.newString, replace_all: a.replaceAll },
+          };
+        if (tool === 'write')
+          return { ...base, ...response, tool_name: 'Write', tool_input: { file_path: a.filePath, content: a.content } };
+        // The memory tools themselves (mnemograph_*) are skipped as Claude Code's mcp__mnemograph__* are.
+        const name = tool === 'todowrite' ? 'TodoWrite' : tool.startsWith('mnemograph_') ? `mcp__mnemograph__${tool.slice(11)}` : tool;
+        return { ...base, ...response, tool_name: name, tool_input: a };
+      }
+      if (p.hook_event_name === 'session.idle') return { ...base, stop_hook_active: false };
+      return base;
+    },
+    reply(native, output) {
+      const context = output?.hookSpecificOutput?.additionalContext;
+      return native === 'session.start' && context ? { system: context } : null;
     },
   },
 };

@@ -29,7 +29,7 @@
  * `node mnemograph-hook.mjs --status` prints the service's reachability, the namespace, the
  * outbox's depth, what was dropped and the last error. Configuration: docs/claude-code.md.
  *
- * Other agents run this same program from their own hooks with `--agent codex|gemini|cursor`:
+ * Other agents run this same program from their own hooks with `--agent codex|gemini|cursor|opencode`:
  * agents.mjs turns their payloads into Claude Code's and the answer back (docs/other-agents.md).
  */
 import { spawn } from 'node:child_process';
@@ -1058,7 +1058,7 @@ function resolveSession(input, home) {
 }
 
 /**
- * One hook event: `agent` names whose hook runs it (`--agent codex|gemini|cursor`; Claude Code
+ * One hook event: `agent` names whose hook runs it (`--agent codex|gemini|cursor|opencode`; Claude Code
  * by default), whose payload agents.mjs turns into Claude Code's and whose answer it turns back.
  */
 async function main(agent = 'claude-code') {
