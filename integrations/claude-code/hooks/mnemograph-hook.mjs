@@ -28,6 +28,9 @@
  * its budget and prints nothing but a valid answer; MNEMOGRAPH_DEBUG=1 writes why to stderr.
  * `node mnemograph-hook.mjs --status` prints the service's reachability, the namespace, the
  * outbox's depth, what was dropped and the last error. Configuration: docs/claude-code.md.
+ *
+ * Other agents run this same program from their own hooks with `--agent codex|gemini|cursor|opencode`:
+ * agents.mjs turns their payloads into Claude Code's and the answer back (docs/other-agents.md).
  */
 import { spawn } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
@@ -40,6 +43,7 @@ import {
   readdirSync,
   readFileSync,
   readSync,
+  realpathSync,
   renameSync,
   statSync,
   unlinkSync,
@@ -47,7 +51,8 @@ import {
 } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, isAbsolute, join, relative } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { AGENTS, adapt } from './agents.mjs';
 
 const env = process.env;
 const DEBUG = env.MNEMOGRAPH_DEBUG === '1';
@@ -592,7 +597,23 @@ async function send(outbox, entry, timeoutMs) {
  * deadline nears; an entry is removed when answered, or when the service refuses it for good.
  * One flusher at a time: without the lock, nothing is sent (the holder sends it, or the next hook).
  */
-export async function flush(outbox, { deadline, maxEntries = CONFIG.outbox.flushEntries, requestMs = CONFIG.outbox.requestMs }) {
+export async function flush(outbox, options) {
+  const total = { sent: 0, rejected: 0, failed: null, locked: false };
+  const max = options.maxEntries ?? CONFIG.outbox.flushEntries;
+  let idle = 0;
+  for (;;) {
+    const result = await flushOnce(outbox, { ...options, maxEntries: max - total.sent - total.rejected });
+    Object.assign(total, { sent: total.sent + result.sent, rejected: total.rejected + result.rejected, failed: result.failed });
+    total.locked ||= result.locked;
+    // A hook that journaled while the lock was held left its entry to this flusher: looked for once the lock is let go.
+    // One more pass at most when the last sent nothing (an entry it cannot read stays behind).
+    const progress = result.sent + result.rejected > 0 || idle++ < 1;
+    const more = !result.locked && !result.failed && progress && outbox.pending().length > 0;
+    if (!more || total.sent + total.rejected >= max || options.deadline - Date.now() < 100) return total;
+  }
+}
+
+async function flushOnce(outbox, { deadline, maxEntries = CONFIG.outbox.flushEntries, requestMs = CONFIG.outbox.requestMs }) {
   const result = { sent: 0, rejected: 0, failed: null, locked: false };
   if (!outbox.lock()) {
     result.locked = true;
@@ -779,7 +800,10 @@ function messageText(content, withTools) {
   if (!Array.isArray(content)) return '';
   const parts = [];
   for (const part of content) {
-    if (part?.type === 'text' && typeof part.text === 'string') parts.push(part.text);
+    // Codex's parts are input_text / output_text; its scaffolding (<environment_context>, …) is no turn.
+    const textual = part?.type === 'text' || part?.type === 'input_text' || part?.type === 'output_text';
+    if (textual && typeof part.text === 'string' && !/^<(environment_context|user_instructions|permissions instructions)>/.test(part.text))
+      parts.push(part.text);
     else if (withTools && part?.type === 'tool_use')
       parts.push(`[used ${part.name}${inputSummary(part.input) ? `: ${inputSummary(part.input)}` : ''}]`);
   }
@@ -801,9 +825,11 @@ export function transcriptText(jsonl, maxChars) {
     } catch {
       continue;
     }
-    const role = event?.message?.role ?? event?.type;
+    // Claude Code: {type, message: {role, content}}; a Codex rollout: {type: 'response_item', payload: {type: 'message', role, content}}.
+    const message = event?.type === 'response_item' && event.payload?.type === 'message' ? event.payload : event?.message;
+    const role = message?.role ?? event?.type;
     if (event?.isMeta || (role !== 'user' && role !== 'assistant')) continue;
-    const text = stripPrivate(messageText(event.message?.content, role === 'assistant')).trim();
+    const text = stripPrivate(messageText(message?.content, role === 'assistant')).trim();
     if (text) turns.push(`${role === 'user' ? 'User' : 'Assistant'}: ${text}`);
   }
   const text = turns.join('\n');
@@ -957,7 +983,9 @@ function entryFor(input, ctx) {
       if (input.stop_hook_active) return null;
       const state = sessionState(ctx.home, input.session_id);
       if (Date.now() - (state.lastStopAt ?? 0) < CONFIG.stopEverySeconds * 1000) return null;
-      const recent = readTranscript(input.transcript_path, 1_500);
+      // Without a transcript this program reads (Gemini CLI's), the turn's last answer as the agent gives it.
+      const last = typeof input.last_assistant_message === 'string' ? input.last_assistant_message.trim() : '';
+      const recent = readTranscript(input.transcript_path, 1_500) || (last ? `Assistant: ${clip(last, 1_500)}` : '');
       const files = changedFilesLine(ctx.home, ctx.sessionId);
       if (!recent && !files) return null;
       saveSessionState(ctx.home, input.session_id, { ...state, lastStopAt: Date.now() });
@@ -989,9 +1017,14 @@ export function declaredTimeout(event) {
   return timeouts.length > 0 ? Math.min(...timeouts) : 5;
 }
 
-/** The whole hook's budget: the declared timeout less a margin (milliseconds). */
-export function budgetFor(event) {
-  return Math.max(500, declaredTimeout(event) * 1000 - MARGIN_MS);
+/**
+ * The whole hook's budget: the declared timeout less a margin (milliseconds). Another agent's
+ * timeouts are the ones its shipped configuration declares (agents.mjs; a test keeps the two
+ * equal); one it declares none for (Cursor) gets 5 s.
+ */
+export function budgetFor(event, adapter = AGENTS['claude-code']) {
+  const seconds = adapter === AGENTS['claude-code'] ? declaredTimeout(event) : (adapter.timeouts?.[event] ?? 5);
+  return Math.max(500, seconds * 1000 - MARGIN_MS);
 }
 
 /** Events whose hook prints an answer: their own entry is sent at once (when the session's order allows). */
@@ -1024,17 +1057,23 @@ function resolveSession(input, home) {
   return state.sessionId;
 }
 
-async function main() {
+/**
+ * One hook event: `agent` names whose hook runs it (`--agent codex|gemini|cursor|opencode`; Claude Code
+ * by default), whose payload agents.mjs turns into Claude Code's and whose answer it turns back.
+ */
+async function main(agent = 'claude-code') {
   const started = Date.now();
   // Until the event is known, the shortest declared timeout bounds the hook.
   let timer = deadlineExit(STDIN_BUDGET_MS + 500);
-  const raw = await readStdin(STDIN_BUDGET_MS);
-  const input = withoutPrivate(raw);
+  const adapted = adapt(agent, await readStdin(STDIN_BUDGET_MS), env);
+  if (!adapted) return;
+  const { adapter, native } = adapted;
+  const input = withoutPrivate(adapted.input);
   const event = input?.hook_event_name;
   if (!KNOWN_EVENTS.includes(event) || typeof input.session_id !== 'string' || !input.session_id) return;
-  const budget = budgetFor(event);
+  CONFIG.harness = adapter.harness;
   clearTimeout(timer);
-  const deadline = started + budget;
+  const deadline = started + budgetFor(event, adapter);
   timer = deadlineExit(deadline - Date.now());
 
   const project = projectDir(input);
@@ -1043,32 +1082,49 @@ async function main() {
   const outbox = new Outbox(home);
   process.on('exit', () => outbox.unlock());
   const ctx = { project, namespace, home, sessionId: resolveSession(input, home) };
+  startOnce(adapter, input, ctx, outbox);
   const entry = entryFor(input, ctx);
   const own = entry ? outbox.append(entry) : null;
 
   let output = null;
-  if (answers(event)) {
-    let data = null;
-    // Its own entry first, unless an older one of the same session must go before it.
-    if (own && !outbox.olderOfSession(own.file, own.sessionId)) {
-      const timeoutMs = Math.min(CONFIG.timeoutMs[event] ?? CONFIG.timeoutMs.default, deadline - Date.now() - 200);
-      try {
-        data = await send(outbox, own, timeoutMs);
-        outbox.remove(own.file);
-      } catch (error) {
-        debug(event, error.code ?? '', error.message);
-        if (error.retriable === false) outbox.remove(own.file);
-      }
-    }
-    output = await answer(event, data, ctx);
-    if (output) await new Promise((resolve) => process.stdout.write(`${JSON.stringify(output)}\n`, resolve));
-  }
-  // The hooks Claude Code waits for hand the sending to a flusher of its own; the async ones send here.
-  const inline = !CONFIG.background || event === 'PostToolUse' || event === 'Stop';
+  if (answers(event)) output = await answer(event, await sendOwn(outbox, own, event, deadline), ctx);
+  const reply = adapter.reply(native, output);
+  if (reply) await new Promise((resolve) => process.stdout.write(`${JSON.stringify(reply)}\n`, resolve));
+  // The hooks the agent waits for hand the sending to a flusher of its own; the async ones send here.
+  const inline = !CONFIG.background || adapter.asyncEvents.includes(event);
   if (inline) {
     const result = await flush(outbox, { deadline: deadline - 100 });
     debug(event, 'flushed', JSON.stringify(result));
   } else flushInBackground(outbox);
+}
+
+/** Sends the hook's own entry at once, unless an older one of the same session must go before it; the answer's data, or null. */
+async function sendOwn(outbox, own, event, deadline) {
+  if (!own || outbox.olderOfSession(own.file, own.sessionId)) return null;
+  const timeoutMs = Math.min(CONFIG.timeoutMs[event] ?? CONFIG.timeoutMs.default, deadline - Date.now() - 200);
+  try {
+    const data = await send(outbox, own, timeoutMs);
+    outbox.remove(own.file);
+    return data;
+  } catch (error) {
+    debug(event, error.code ?? '', error.message);
+    if (error.retriable === false) outbox.remove(own.file);
+    return null;
+  }
+}
+
+/**
+ * For an agent that may fire no session start (an older Cursor), the session's first event
+ * journals its start first; a start marks the session started.
+ */
+function startOnce(adapter, input, ctx, outbox) {
+  const state = sessionState(ctx.home, input.session_id);
+  if (state.started) return;
+  if (adapter.implicitStart && input.hook_event_name !== 'SessionStart' && input.hook_event_name !== 'SessionEnd') {
+    const start = entryFor({ ...input, hook_event_name: 'SessionStart' }, ctx);
+    if (start) outbox.append(start);
+  } else if (input.hook_event_name !== 'SessionStart') return;
+  saveSessionState(ctx.home, input.session_id, { ...state, started: true });
 }
 
 function deadlineExit(ms) {
@@ -1111,12 +1167,27 @@ async function statusMain(dir) {
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+/** Whether this file is the program run (also through a symlinked path: Node runs the file it points to). */
+function isMain() {
+  try {
+    return Boolean(process.argv[1]) && realpathSync(process.argv[1]) === realpathSync(SELF);
+  } catch {
+    return false;
+  }
+}
+
+if (isMain()) {
   const [mode, arg, ...rest] = process.argv.slice(2);
   // `--url <url>`: the URL the plugin is configured with, as a command passes it (commands/status.md).
   const url = rest[0] === '--url' && /^https?:\/\//.test(rest[1] ?? '') ? rest[1] : '';
   if (url && !env.MNEMOGRAPH_URL) CONFIG.url = url.replace(/\/+$/, '');
-  const run = mode === '--flush' ? () => flushMain(arg) : mode === '--status' ? () => statusMain(arg) : main;
+  // `--agent <name>`: the hook of another agent (agents.mjs), its payload and answer in that agent's shape.
+  const run =
+    mode === '--flush'
+      ? () => flushMain(arg)
+      : mode === '--status'
+        ? () => statusMain(arg)
+        : () => main(mode === '--agent' ? arg : undefined);
   run()
     .catch((error) => debug(error?.code ?? '', error?.message ?? String(error)))
     .finally(() => process.exit(0));
