@@ -100,8 +100,20 @@ export const GROUPS: readonly Group[] = [
   },
   {
     title: 'Embedding',
-    intro: 'The local embedding model ([operations.md](operations.md#embedding-models)).',
-    keys: ['EMBEDDING_MODEL', 'EMBEDDING_MODEL_DIR', 'EMBEDDING_BATCH_SIZE', 'EMBEDDING_THREADS', 'EMBEDDING_QUANTIZED'],
+    intro:
+      'The local embedding model ([operations.md](operations.md#embedding-models)), or an OpenAI-compatible embeddings server ([README](../README.md#embeddings-from-a-provider)).',
+    keys: [
+      'EMBEDDING_PROVIDER',
+      'EMBEDDING_MODEL',
+      'EMBEDDING_MODEL_DIR',
+      'EMBEDDING_BATCH_SIZE',
+      'EMBEDDING_THREADS',
+      'EMBEDDING_QUANTIZED',
+      'EMBEDDING_BASE_URL',
+      'EMBEDDING_API_KEY',
+      'EMBEDDING_TIMEOUT_MS',
+      'EMBEDDING_QUERY_TIMEOUT_MS',
+    ],
   },
   {
     title: 'Tuning recall',

@@ -2,9 +2,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AccessPolicy } from './auth.js';
-import { DEFAULT_ACCESS_MAX_PENDING, type Config } from './config/index.js';
+import { DEFAULT_ACCESS_MAX_PENDING, DEFAULT_EMBEDDING_MODEL, type Config } from './config/index.js';
 import { MnemographError } from './errors.js';
-import { createDriver, Executor, migrate, schemaVersion, warmUpIndexes } from './db/index.js';
+import { createDriver, ensureVectorIndex, Executor, migrate, schemaVersion, warmUpIndexes } from './db/index.js';
 import { createEmbedder, type Embedder } from './embedding/index.js';
 import { KnowledgeService, NamespaceTransfer } from './knowledge/index.js';
 import type { Logger } from './logger.js';
@@ -175,19 +175,36 @@ function createExecutor(config: Config, logger: Logger, options: AppOptions): Ex
 
 /** The embedder passed in, else the configured model's (then closeServices stops it); observed by the metrics. */
 function createObservedEmbedder(config: Config, options: AppOptions, metrics: Metrics): Embedder {
-  const embedder = observeEmbedder(
-    options.embedder ??
-      createEmbedder({
-        modelName: config.EMBEDDING_MODEL,
-        modelDir: modelDirFor(config),
-        batchSize: config.EMBEDDING_BATCH_SIZE,
-        quantized: config.EMBEDDING_QUANTIZED,
-        threads: config.EMBEDDING_THREADS,
-      }),
-    metrics,
-  );
+  const embedder = observeEmbedder(options.embedder ?? configuredEmbedder(config), metrics);
   if (!options.embedder) ownEmbedders.add(embedder);
   return embedder;
+}
+
+/** EMBEDDING_PROVIDER's embedder: the local model, or an OpenAI-compatible server's (its key from EMBEDDING_API_KEY, else OPENAI_API_KEY). */
+function configuredEmbedder(config: Config): Embedder {
+  if (config.EMBEDDING_PROVIDER === 'local')
+    return createEmbedder({
+      modelName: config.EMBEDDING_MODEL,
+      modelDir: modelDirFor(config),
+      batchSize: config.EMBEDDING_BATCH_SIZE,
+      quantized: config.EMBEDDING_QUANTIZED,
+      threads: config.EMBEDDING_THREADS,
+    });
+  if (config.EMBEDDING_MODEL === DEFAULT_EMBEDDING_MODEL)
+    throw new MnemographError(
+      'CONFIG_INVALID',
+      "EMBEDDING_PROVIDER=openai needs EMBEDDING_MODEL set to the server's model (text-embedding-3-small, …)",
+    );
+  return createEmbedder({
+    provider: 'openai',
+    model: config.EMBEDDING_MODEL,
+    baseUrl: config.EMBEDDING_BASE_URL ?? config.OPENAI_BASE_URL,
+    apiKey: config.EMBEDDING_API_KEY ?? config.OPENAI_API_KEY,
+    batchSize: config.EMBEDDING_BATCH_SIZE,
+    timeoutMs: config.EMBEDDING_TIMEOUT_MS,
+    queryTimeoutMs: config.EMBEDDING_QUERY_TIMEOUT_MS,
+    tokenizerDir: config.EMBEDDING_MODEL_DIR ?? (existsSync(PROVISIONED_MODEL_DIR) ? PROVISIONED_MODEL_DIR : undefined),
+  });
 }
 
 /** The write path's settings; the dedup thresholds default to the model's own. */
@@ -239,6 +256,9 @@ export async function prepareServices(services: Services): Promise<void> {
       { cause: error },
     );
   }
+  // The vector index has the model's dimension (a provider's model may not have the local 384).
+  const index = await ensureVectorIndex(services.executor, services.embedder.dimensions, services.logger.child({ component: 'migrate' }));
+  if (index.rebuilt) services.logger.info({ vectorIndex: index }, 'vector index rebuilt; the embedding tracker re-embeds the store');
   // Ready means the first recall after a restart answers like the next: every index it reads opened once.
   const warm = await warmUpIndexes(services.executor, services.embedder.dimensions);
   services.logger.info({ warmUp: warm }, 'indexes warmed up');

@@ -71,6 +71,32 @@ export const configSchema = z.object({
     .default(d.DEFAULT_NEO4J_WRITE_TIMEOUT_MS)
     .describe('Server-side timeout of a write transaction.'),
 
+  EMBEDDING_PROVIDER: z
+    .enum(['local', 'openai'])
+    .default('local')
+    .describe(
+      "Where vectors are made: local (the model in this process, the default) or openai (an OpenAI-compatible /v1/embeddings server: OpenAI, vLLM, llama.cpp, LM Studio, Ollama). With openai, EMBEDDING_MODEL names the server's model; its dimension is read from the first answer, the vector index is rebuilt for it at start-up and the embedding tracker re-embeds the store (README, Embeddings from a provider).",
+    ),
+  EMBEDDING_BASE_URL: z
+    .string()
+    .url()
+    .optional()
+    .describe(
+      "The OpenAI-compatible embeddings server (EMBEDDING_PROVIDER=openai), e.g. http://localhost:8000/v1; unset: OPENAI_BASE_URL, else OpenAI's API.",
+    ),
+  EMBEDDING_API_KEY: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Key of the embeddings server; unset: OPENAI_API_KEY. A secret: never logged, stored or reported.'),
+  EMBEDDING_TIMEOUT_MS: int(1_000, 300_000)
+    .default(d.DEFAULT_EMBEDDING_TIMEOUT_MS)
+    .describe(
+      "Time one request to the embeddings server may take, its retries (429 after Retry-After, 5xx) included: the write path's and the tracker's.",
+    ),
+  EMBEDDING_QUERY_TIMEOUT_MS: int(100, 60_000)
+    .default(d.DEFAULT_EMBEDDING_QUERY_TIMEOUT_MS)
+    .describe("Time the embeddings server may take for recall's question; past it recall answers from its keyword legs alone."),
   EMBEDDING_MODEL: z
     .string()
     .default(d.DEFAULT_EMBEDDING_MODEL)

@@ -2,6 +2,7 @@ export { createDriver } from './driver.js';
 export { Executor, type TxRunner, type TxWork } from './executor.js';
 export { migrate, schemaVersion, schemaReadiness } from './schema-migrations.js';
 export { warmUpIndexes } from './queries/warm-up.js';
+export { ensureVectorIndex } from './vector-index.js';
 export { type JobRecord } from './records.js';
 export { requireSourceUnchanged } from './queries/remember-checks.js';
 export { type AttributeInsert } from './queries/remember-write.js';

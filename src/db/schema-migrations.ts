@@ -9,9 +9,9 @@ import type { Logger } from '../logger.js';
 import type { Executor } from './executor.js';
 
 const MIGRATION_FILE = /^(\d{3})-([a-z0-9-]+)\.cypher$/;
-const INDEX_ONLINE_TIMEOUT_S = 300;
+export const INDEX_ONLINE_TIMEOUT_S = 300;
 /** Schema statements may populate an index over existing data: longer than a write's timeout. */
-const SCHEMA_STATEMENT_TIMEOUT_MS = INDEX_ONLINE_TIMEOUT_S * 1000;
+export const SCHEMA_STATEMENT_TIMEOUT_MS = INDEX_ONLINE_TIMEOUT_S * 1000;
 /** The migration lock is a lease on the database clock, renewed while migrations run. */
 export const MIGRATION_LOCK_ID = 'schema-migrations';
 const MIGRATION_LEASE_MS = 60 * 1000;
@@ -116,7 +116,7 @@ export async function migrate(executor: Executor, dir: string, logger: Logger): 
     const newlyApplied: number[] = [];
     if (pendingOf(migrations, await appliedMigrations(executor)).length > 0 || !(await lockConstraintExists(executor))) {
       await createLockConstraint(executor, logger);
-      const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+      const owner = lockOwner();
       await withMigrationLock(executor, owner, logger, async (lease) => {
         const applied = await appliedMigrations(executor);
         warnChanged(migrations, applied, logger);
@@ -143,6 +143,18 @@ export async function migrate(executor: Executor, dir: string, logger: Logger): 
 
 interface Lease {
   lost: boolean;
+}
+
+/** Who holds the migration lock: this host, process and start. */
+const lockOwner = () => `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+
+/**
+ * `work` under the migration lock (taken after migrate() made its constraint): a schema change
+ * made at start-up from the running configuration (the vector index's dimension), so replicas
+ * started at once make it once.
+ */
+export async function underMigrationLock(executor: Executor, logger: Logger, work: () => Promise<void>): Promise<void> {
+  await withMigrationLock(executor, lockOwner(), logger, work);
 }
 
 async function applyMigration(executor: Executor, migration: Migration, owner: string, lease: Lease, logger: Logger): Promise<void> {
@@ -261,7 +273,7 @@ export function isTransient(error: unknown): boolean {
   return false;
 }
 
-async function retryTransient<T>(operation: string, work: () => Promise<T>, logger: Logger): Promise<T> {
+export async function retryTransient<T>(operation: string, work: () => Promise<T>, logger: Logger): Promise<T> {
   const deadline = Date.now() + TRANSIENT_RETRY_MS;
   for (let attempt = 1; ; attempt++) {
     try {

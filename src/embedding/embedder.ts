@@ -3,6 +3,8 @@ import { LRUCache } from 'lru-cache';
 
 import { configureModelSource, dtypeFor } from './model-files.js';
 import { EmbedThread } from './embed-thread.js';
+import { QueryVectorCache } from './query-cache.js';
+import type { Embedder } from './embedder-contract.js';
 import { type EmbedPurpose, MINILM_MODEL_NAME, type ModelProfile, modelInput, profileFor } from './model-profiles.js';
 
 export const DEFAULT_EMBEDDING_MODEL_NAME = MINILM_MODEL_NAME;
@@ -14,11 +16,6 @@ export const DEFAULT_EMBEDDING_THREADS = 0;
 export const MAX_SEQUENCE_TOKENS = profileFor(MINILM_MODEL_NAME).maxSequenceTokens;
 /** Recently counted texts kept by countTokens; recall re-counts the same memories often. */
 export const TOKEN_COUNT_CACHE_ENTRIES = 2_000;
-/**
- * Recent questions' vectors kept by embed(…, 'query'): an agent asks again (a retried call, the
- * same prompt recalled by a hook and by the model), and embedding is recall's longest stage.
- */
-export const QUERY_VECTOR_CACHE_ENTRIES = 256;
 /** Model-specific id suffix, so vectors from the 8-bit model are never mixed with float ones. */
 const QUANTIZED_MODEL_ID_SUFFIX = ':quantized';
 
@@ -55,7 +52,7 @@ interface Tokenizer {
  * worker thread (onnxruntime-node computes synchronously), one call at a time; onnxruntime
  * already uses every core per call.
  */
-export class Embedder {
+export class LocalEmbedder implements Embedder {
   readonly modelName: string;
   /** Stored with every vector; changes whenever vectors would not be comparable. */
   readonly modelId: string;
@@ -68,7 +65,7 @@ export class Embedder {
   private loading: Promise<EmbedThread> | undefined;
   private dims = EMBEDDING_DIMENSIONS;
   private readonly tokenCounts = new LRUCache<string, number>({ max: TOKEN_COUNT_CACHE_ENTRIES });
-  private readonly queryVectors = new LRUCache<string, Float32Array>({ max: QUERY_VECTOR_CACHE_ENTRIES });
+  private readonly queryVectors = new QueryVectorCache();
 
   constructor(options: EmbedderOptions = {}) {
     this.options = options;
@@ -108,16 +105,8 @@ export class Embedder {
    */
   async embed(texts: readonly string[], purpose: EmbedPurpose = 'passage'): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
-    if (purpose === 'query') return this.embedQueries(texts);
+    if (purpose === 'query') return this.queryVectors.embed(texts, (missing) => this.run(missing, 'query'));
     return this.run(texts, purpose);
-  }
-
-  /** Questions: the ones asked recently from the cache (a copy each: a caller may keep or change it), the rest embedded. */
-  private async embedQueries(texts: readonly string[]): Promise<Float32Array[]> {
-    const missing = [...new Set(texts.filter((text) => !this.queryVectors.has(text)))];
-    const fresh = missing.length > 0 ? await this.run(missing, 'query') : [];
-    missing.forEach((text, i) => this.queryVectors.set(text, fresh[i]!));
-    return texts.map((text) => Float32Array.from(this.queryVectors.get(text) ?? fresh[missing.indexOf(text)]!));
   }
 
   private async run(texts: readonly string[], purpose: EmbedPurpose): Promise<Float32Array[]> {
@@ -189,8 +178,4 @@ export class Embedder {
     );
     return thread;
   }
-}
-
-export function createEmbedder(options: EmbedderOptions = {}): Embedder {
-  return new Embedder(options);
 }

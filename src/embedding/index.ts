@@ -1,1 +1,2 @@
-export { Embedder, createEmbedder } from './embedder.js';
+export { createEmbedder } from './create-embedder.js';
+export type { Embedder } from './embedder-contract.js';

@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { createEmbedder, type Embedder } from './index.js';
+import { createEmbedder } from './index.js';
+import type { LocalEmbedder } from './embedder.js';
 import { BGE_MODEL_NAME, E5_V2_MODEL_NAME, profileFor } from './model-profiles.js';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -54,7 +55,7 @@ describe.each([
   { name: E5_V2_MODEL_NAME, pooling: 'mean' },
   { name: BGE_MODEL_NAME, pooling: 'cls' },
 ])('Embedder with $name (8 bits only, from Maven Central)', ({ name, pooling }) => {
-  let embedder: Embedder;
+  let embedder: LocalEmbedder;
   const reference = (): ReferenceVectors => JSON.parse(fs.readFileSync(path.join(modelFolder(name), 'reference-vectors.json'), 'utf8'));
 
   beforeAll(async () => {

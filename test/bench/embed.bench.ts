@@ -24,7 +24,7 @@ import type { Readable, Writable } from 'node:stream';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { AutoTokenizer, env } from '@huggingface/transformers';
-import { Embedder } from '../../src/embedding/index.js';
+import { LocalEmbedder } from '../../src/embedding/embedder.js';
 import { DEFAULT_EMBEDDING_BATCH_SIZE_TEXTS, DEFAULT_EMBEDDING_MODEL_NAME } from '../../src/embedding/embedder.js';
 import { profileFor } from '../../src/embedding/model-profiles.js';
 import { MemoryCorpus } from './perf-corpus.js';
@@ -136,7 +136,7 @@ class Reference {
 
 async function measure(variant: Variant, texts: string[], workDir: string): Promise<VariantResult> {
   const quantized = variant === 'q8';
-  const embedder = new Embedder({ modelName: opts.model, modelDir, quantized, threads: opts.threads });
+  const embedder = new LocalEmbedder({ modelName: opts.model, modelDir, quantized, threads: opts.threads });
   await embedder.load();
   const batchSize = quantized ? 1 : DEFAULT_EMBEDDING_BATCH_SIZE_TEXTS;
   const batches = batchesOf(texts, batchSize);

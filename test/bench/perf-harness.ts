@@ -13,7 +13,7 @@ import { startNeo4j, stopNeo4j } from '../../scripts/neo4j-server.mjs';
 import { closeServices, createServices, prepareServices, type Services } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config/index.js';
 import type { Executor, TxRunner, TxWork } from '../../src/db/index.js';
-import { Embedder } from '../../src/embedding/index.js';
+import { LocalEmbedder } from '../../src/embedding/embedder.js';
 import { type EmbedPurpose } from '../../src/embedding/model-profiles.js';
 
 export const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -282,7 +282,7 @@ export async function cleanNamespace(services: Services, namespace: string): Pro
 // ---------- services ----------
 
 /** The service's embedder with the time spent in `embed()` added up (model calls, including queueing). */
-export class TimedEmbedder extends Embedder {
+export class TimedEmbedder extends LocalEmbedder {
   calls = 0;
   texts = 0;
   totalMs = 0;

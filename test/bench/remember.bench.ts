@@ -14,7 +14,7 @@
  * embedded just before each batch in the same run) ≥ 0.85.
  */
 import { parseArgs } from 'node:util';
-import { Embedder } from '../../src/embedding/index.js';
+import { LocalEmbedder } from '../../src/embedding/embedder.js';
 import { prepareMemory } from '../../src/write/prepare.js';
 import type { DedupAction } from '../../src/write/remember-service.js';
 import { validateRememberInput } from '../../src/write/validate-input.js';
@@ -409,7 +409,7 @@ async function isolatedProfile(bench: BenchServices) {
   const prepareUsPerMemory = Math.round(((performance.now() - t0) / inputs.length) * 1000);
 
   const texts = inputs.map((i) => i.content);
-  const timeEmbed = async (embedder: Embedder) => {
+  const timeEmbed = async (embedder: LocalEmbedder) => {
     await embedder.embed(texts.slice(0, 32));
     const single: number[] = [];
     for (const text of texts.slice(100, 140)) {
@@ -441,7 +441,7 @@ async function isolatedProfile(bench: BenchServices) {
   // The other variant of the model (8-bit when the float one is configured, and vice versa), for comparison.
   let other: typeof model | null = null;
   try {
-    const o = new Embedder({
+    const o = new LocalEmbedder({
       modelName: config.EMBEDDING_MODEL,
       modelDir: config.EMBEDDING_MODEL_DIR,
       batchSize: config.EMBEDDING_BATCH_SIZE,
@@ -455,7 +455,7 @@ async function isolatedProfile(bench: BenchServices) {
   }
   const large: Record<string, number> = {};
   for (const batchSize of [8, 64]) {
-    const e = new Embedder({
+    const e = new LocalEmbedder({
       modelName: config.EMBEDDING_MODEL,
       modelDir: config.EMBEDDING_MODEL_DIR,
       batchSize,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { sendJson } from './fake-http.js';
+import { openAiBasics } from './fake-openai-protocol.js';
 import { fakeApiTokens, startFakeModelApi, type FakeApiScript, type FakeModelApi } from './fake-model-api.js';
 
 /**
@@ -19,37 +19,15 @@ export async function startFakeOpenAi(
 ): Promise<FakeOpenAi> {
   const apiKey = options.apiKey ?? `sk-fake-${randomUUID().replaceAll('-', '')}`;
   const models = options.models ?? ['gpt-4o-mini'];
-  const errorBody = (status: number, message: string) => ({
-    error: {
-      message,
-      type: status === 429 ? 'requests' : status >= 500 ? 'server_error' : 'invalid_request_error',
-      param: null,
-      code: status === 401 ? 'invalid_api_key' : status === 429 ? 'rate_limit_exceeded' : null,
-    },
-  });
-  const authorized = (header: string | undefined) => header === `Bearer ${apiKey}`;
+  const { errorBody, other, refuseCaller } = openAiBasics(apiKey, models);
   const api = await startFakeModelApi(
     {
-      other(req, url, res) {
-        if (req.method !== 'GET' || url.pathname !== '/v1/models') return false;
-        if (!authorized(req.headers.authorization)) sendJson(res, 401, errorBody(401, 'Incorrect API key provided.'));
-        else
-          sendJson(res, 200, {
-            object: 'list',
-            data: models.map((id) => ({ id, object: 'model', created: 1_700_000_000, owned_by: 'fake' })),
-          });
-        return true;
-      },
+      other,
       isModelCall: (method, path) => method === 'POST' && path === '/v1/chat/completions',
       refuse(request) {
-        if (!authorized(request.headers.authorization)) {
-          // OpenAI names the key it refused, masked; the provider must not echo even that.
-          const shown = (request.headers.authorization ?? '').replace(/^Bearer /, '');
-          return { status: 401, body: errorBody(401, `Incorrect API key provided: ${shown.slice(0, 3)}***${shown.slice(-4)}.`) };
-        }
-        const { model, messages, response_format: format } = request.body as Record<string, unknown>;
-        if (typeof model !== 'string' || !models.includes(model))
-          return { status: 404, body: errorBody(404, `The model \`${String(model)}\` does not exist or you do not have access to it.`) };
+        const refused = refuseCaller(request);
+        if (refused) return refused;
+        const { messages, response_format: format } = request.body as Record<string, unknown>;
         if (!Array.isArray(messages) || messages.length === 0)
           return { status: 400, body: errorBody(400, "'messages' must contain at least one message.") };
         if (format !== undefined) {

@@ -4,7 +4,8 @@ import { MEMORY_RETURN, type MemoryRecord } from '../records.js';
 // Everything ranking, filtering and budgeting need, for the candidate ids only; embeddings stay
 // in the database. Constraints: decision memories or memories behind an active constraint.
 // Superseded: the deep path's full mode replaced the memory (supersededAt). Compressed: a session
-// summary stands for it (compressedAt).
+// summary stands for it (compressedAt). Only chunks of the query vector's length are compared: after
+// a switch to a model of another dimension, those the tracker has not re-embedded yet are skipped.
 export const LOAD_RECALL_MEMORIES = `
 UNWIND $ids AS id
 MATCH (m:Memory {id: id})
@@ -14,7 +15,7 @@ WHERE m.namespace = $namespace
   AND ($includeCompressed OR m.compressedAt IS NULL)
 RETURN ${MEMORY_RETURN('m')} AS record,
        m.type = 'decision' OR EXISTS { (m)<-[:FROM]-(:Attribute {kind: 'constraint', status: 'active'}) } AS isConstraint,
-       CASE WHEN $vector IS NULL THEN [] ELSE [(m)-[:HAS_CHUNK]->(c:Chunk) WHERE c.embedding IS NOT NULL | vector.similarity.cosine(c.embedding, $vector)] END AS similarities`;
+       CASE WHEN $vector IS NULL THEN [] ELSE [(m)-[:HAS_CHUNK]->(c:Chunk) WHERE size(c.embedding) = size($vector) | vector.similarity.cosine(c.embedding, $vector)] END AS similarities`;
 
 export interface RecallLoadOptions {
   namespace: string;

@@ -35,11 +35,14 @@ WITH m LIMIT toInteger($scan)
 WITH count(m) AS scanned, collect(CASE WHEN ${PASSES_FILTERS} THEN m.id END) AS ids
 RETURN scanned, ids[0..toInteger($cap)] AS ids`;
 
-/** The vector leg inside the scope: each memory's best chunk, exact, on the index's scale (1 + cos) / 2. */
+/**
+ * The vector leg inside the scope: each memory's best chunk, exact, on the index's scale (1 + cos) / 2;
+ * chunks of another length than the query vector (not re-embedded yet after a model switch) left out, as the index does.
+ */
 export const SCOPED_VECTOR = `
 UNWIND $ids AS id
 MATCH (m:Memory {id: id})-[:HAS_CHUNK]->(c:Chunk)
-WHERE c.embedding IS NOT NULL
+WHERE size(c.embedding) = size($vector)
 WITH m, max(vector.similarity.cosine(c.embedding, $vector)) AS score
 RETURN m.id AS memoryId, score
 ORDER BY score DESC, memoryId
