@@ -15,10 +15,10 @@ import {
 import { StageTimer } from './stage-timer.js';
 import { applyTokenBudget } from './stages/budget.js';
 import { collapseStage } from './stages/collapse-duplicates.js';
-import { contextStage } from './stages/context.js';
+import { contextStage, contextWindow } from './stages/context.js';
 import { embedQuery, type QueryEmbedder } from './stages/embed-query.js';
 import { applyFilters } from './stages/filter.js';
-import { loadRecallMemories } from './stages/hydrate.js';
+import { hydrate } from './stages/hydrate.js';
 import { formatMemoryPrompt } from './stages/prompt.js';
 import { rankCandidates } from './stages/rank.js';
 import { rerankStage } from './stages/rerank.js';
@@ -198,9 +198,7 @@ export class RecallService {
     let fetch = plan.fetch;
     for (;;) {
       const legs = await retrieve(run, settings, { fetch, scope });
-      run.memories = await run.timer.run('load', () =>
-        loadRecallMemories(this.executor, candidateIds(legs), { namespace: plan.namespace, ...plan.include, vector: run.vector }),
-      );
+      run.memories = await run.timer.run('load', () => hydrate(run, candidateIds(legs), contextWindow(settings.context)));
       const assembled = assembleCandidates(legs, run.memories);
       let ranked = run.timer.runSync('rank', () => rankCandidates(assembled, settings, { timeWindow: plan.timeWindow }));
       ranked = await runRankedStage(contextStage, settings.context, ranked, run);
