@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Executor } from '../db/index.js';
 import type { MemoryRecord } from '../db/index.js';
 import type { Logger } from '../logger.js';
@@ -28,6 +29,9 @@ import { runRankedStage, type RankedStage, type RecallRun } from './stages/stage
 import type { RankedCandidate, ScoreExplanation } from './types.js';
 
 export type { RecallFilters } from './plan.js';
+
+/** A question that reaches every leg (words for the keyword and entity legs). */
+const WARM_UP_QUESTION = 'What did we decide about the project plan last week?';
 
 export interface RecallRequest {
   query: string;
@@ -121,6 +125,19 @@ export class RecallService {
   settingsFor(recipe: RecallRecipeName = 'default', overrides: RecallSettingsOverrides = {}): RecallSettings {
     if (recipe === 'default' && Object.keys(overrides).length === 0) return this.defaultSettings;
     return resolveRecallSettings(recipe, recallSettingsFromEnv(this.config, recipe), overrides);
+  }
+
+  /**
+   * Start-up warm-up, writing nothing: one recall on `namespace` (no access tracking), then
+   * hydration of an id that does not exist (an empty namespace gives it no candidate), so the
+   * model has run and every statement of the default path is planned before the first request.
+   */
+  async warmUp(namespace: string): Promise<void> {
+    await this.recall({ query: WARM_UP_QUESTION, namespace, trackAccess: false });
+    const [vector] = await this.embedder.embed([WARM_UP_QUESTION]);
+    const include = { includeDeleted: false, includeSuperseded: false, includeCompressed: false };
+    const run = { executor: this.executor, logger: this.logger, namespace, include, vector: vector ? Array.from(vector) : null };
+    await hydrate(run, [randomUUID()], contextWindow(this.defaultSettings.context));
   }
 
   async recall(request: RecallRequest): Promise<RecallOutcome> {
