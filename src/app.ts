@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -262,6 +263,44 @@ export async function prepareServices(services: Services): Promise<void> {
   // Ready means the first recall after a restart answers like the next: every index it reads opened once.
   const warm = await warmUpIndexes(services.executor, services.embedder.dimensions);
   services.logger.info({ warmUp: warm }, 'indexes warmed up');
+  await warmUpHotPaths(services);
+}
+
+/** How long start-up waits for the hot paths' warm-up before it says ready anyway. */
+const HOT_PATH_WARM_UP_MS = 20_000;
+
+/**
+ * The first recalls and remembers after a start answer like the next ones: the model runs once
+ * and every statement on their paths is planned, by one recall (read-only) and one remember whose
+ * write transaction is rolled back, in the default namespace — nothing is written. Bounded in
+ * time; a failure or a timeout is logged and start-up goes on (the requests then pay for it).
+ */
+async function warmUpHotPaths(services: Services): Promise<void> {
+  const started = performance.now();
+  const namespace = services.config.DEFAULT_NAMESPACE;
+  const work = (async () => {
+    await services.recall.warmUp(namespace);
+    const [outcome] = await services.remember.rememberBatch(
+      [{ content: `Start-up warm-up of the write path (rolled back, never stored): ${randomUUID()}`, namespace }],
+      { rollBack: true },
+    );
+    if (outcome?.error) throw outcome.error;
+  })();
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), HOT_PATH_WARM_UP_MS);
+  });
+  try {
+    const result = await Promise.race([work.then(() => 'done' as const), timeout]);
+    const tookMs = Math.round(performance.now() - started);
+    if (result === 'timeout') services.logger.warn({ tookMs }, 'hot-path warm-up still running at its bound; ready without it');
+    else services.logger.info({ tookMs }, 'recall and remember warmed up');
+  } catch (error) {
+    services.logger.warn({ error }, 'hot-path warm-up failed; ready without it');
+  } finally {
+    clearTimeout(timer);
+    work.catch(() => undefined); // a warm-up left running past its bound ends on its own
+  }
 }
 
 export async function closeServices(services: Services): Promise<void> {

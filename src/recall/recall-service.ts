@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Executor } from '../db/index.js';
 import type { MemoryRecord } from '../db/index.js';
 import type { Logger } from '../logger.js';
@@ -15,10 +16,10 @@ import {
 import { StageTimer } from './stage-timer.js';
 import { applyTokenBudget } from './stages/budget.js';
 import { collapseStage } from './stages/collapse-duplicates.js';
-import { contextStage } from './stages/context.js';
+import { contextStage, contextWindow } from './stages/context.js';
 import { embedQuery, type QueryEmbedder } from './stages/embed-query.js';
 import { applyFilters } from './stages/filter.js';
-import { loadRecallMemories } from './stages/hydrate.js';
+import { hydrate } from './stages/hydrate.js';
 import { formatMemoryPrompt } from './stages/prompt.js';
 import { rankCandidates } from './stages/rank.js';
 import { rerankStage } from './stages/rerank.js';
@@ -29,6 +30,9 @@ import { runRankedStage, type RankedStage, type RecallRun } from './stages/stage
 import type { RankedCandidate, ScoreExplanation } from './types.js';
 
 export type { RecallFilters } from './plan.js';
+
+/** A question that reaches every leg (words for the keyword and entity legs). */
+const WARM_UP_QUESTION = 'What did we decide about the project plan last week?';
 
 export interface RecallRequest {
   query: string;
@@ -124,6 +128,19 @@ export class RecallService {
     return resolveRecallSettings(recipe, recallSettingsFromEnv(this.config, recipe), overrides);
   }
 
+  /**
+   * Start-up warm-up, writing nothing: one recall on `namespace` (no access tracking), then
+   * hydration of an id that does not exist (an empty namespace gives it no candidate), so the
+   * model has run and every statement of the default path is planned before the first request.
+   */
+  async warmUp(namespace: string): Promise<void> {
+    await this.recall({ query: WARM_UP_QUESTION, namespace, trackAccess: false });
+    const [vector] = await this.embedder.embed([WARM_UP_QUESTION]);
+    const include = { includeDeleted: false, includeSuperseded: false, includeCompressed: false };
+    const run = { executor: this.executor, logger: this.logger, namespace, include, vector: vector ? Array.from(vector) : null };
+    await hydrate(run, [randomUUID()], contextWindow(this.defaultSettings.context));
+  }
+
   async recall(request: RecallRequest): Promise<RecallOutcome> {
     const timer = new StageTimer();
     const plan = planRecall(request, this.settingsFor(request.recipe, request.overrides));
@@ -199,9 +216,7 @@ export class RecallService {
     let fetch = plan.fetch;
     for (;;) {
       const legs = await retrieve(run, settings, { fetch, scope });
-      run.memories = await run.timer.run('load', () =>
-        loadRecallMemories(this.executor, candidateIds(legs), { namespace: plan.namespace, ...plan.include, vector: run.vector }),
-      );
+      run.memories = await run.timer.run('load', () => hydrate(run, candidateIds(legs), contextWindow(settings.context)));
       const assembled = assembleCandidates(legs, run.memories);
       let ranked = run.timer.runSync('rank', () => rankCandidates(assembled, settings, { timeWindow: plan.timeWindow }));
       ranked = await runRankedStage(sessionsStage, settings.sessions, ranked, run);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import type { Executor } from '../db/index.js';
+import type { Executor, TxRunner } from '../db/index.js';
 import { nearestMemories, type NearestHit } from '../db/index.js';
 import { findLiveByDedupKeys } from '../db/index.js';
 import { linkDerived, requireSourceUnchanged, touchDuplicates, type DuplicateTarget } from '../db/index.js';
@@ -69,6 +69,8 @@ export interface RememberBatchOptions {
    * `Memory.actor` and the `created` event's actor. The caller's `who` is only its claim.
    */
   actor?: string;
+  /** Runs the write transaction, then rolls it back: nothing is stored (start-up warm-up: every statement of the path planned). */
+  rollBack?: boolean;
 }
 
 /** The actor of writes that name none (tests, tools without a principal). */
@@ -416,7 +418,7 @@ export class RememberService {
     const batchTargets = duplicates.filter((d) => d.inBatch).map(target);
     const derivedFrom = options.derivedFrom;
 
-    const result = await this.executor.writeTx('remember', async (tx) => {
+    const result = await writeOrRollBack(this.executor, options.rollBack === true, async (tx) => {
       if (derivedFrom) await requireSourceUnchanged(tx, derivedFrom);
       const touched = await touchDuplicates(tx, targets, { now, writeId });
       const merged = memories.length ? await writeMemories(tx, { now, writeId, memories, rows }) : [];
@@ -436,6 +438,27 @@ export class RememberService {
       confirmed: new Set(result.touched.map((t) => t.ref)),
     };
   }
+}
+
+/** Thrown out of a transaction to roll it back, carrying what the transaction computed. */
+class RollBack<T> extends Error {
+  constructor(readonly result: T) {
+    super('rolled back on purpose');
+  }
+}
+
+/** `remember`'s write transaction, committed — or, with `rollBack`, run and rolled back. */
+async function writeOrRollBack<T>(executor: Executor, rollBack: boolean, work: (tx: TxRunner) => Promise<T>): Promise<T> {
+  if (!rollBack) return executor.writeTx('remember', work);
+  try {
+    await executor.writeTx('remember', async (tx) => {
+      throw new RollBack(await work(tx));
+    });
+  } catch (error) {
+    if (error instanceof RollBack) return error.result as T;
+    throw error;
+  }
+  throw new Error('unreachable: a rolled-back transaction returned');
 }
 
 /** The batch's vectors (all chunks of all items, in order) handed back to their items. */

@@ -172,6 +172,8 @@ export interface BenchDb {
   uri: string;
   password: string;
   external: boolean;
+  /** The Neo4j JVM's process id (CPU figures); for an external server BENCH_NEO4J_PID, else null. */
+  pid?: number | null;
   /** Bytes under the server's data folder (null for an external server). */
   storeBytes(): number | null;
   stop(): Promise<void>;
@@ -191,6 +193,7 @@ export async function startBenchDb(): Promise<BenchDb> {
       uri: external,
       password: process.env.BENCH_NEO4J_PASSWORD ?? BENCH_NEO4J.password,
       external: true,
+      pid: process.env.BENCH_NEO4J_PID ? Number(process.env.BENCH_NEO4J_PID) : null,
       storeBytes: () => null,
       stop: async () => undefined,
     };
@@ -205,6 +208,7 @@ export async function startBenchDb(): Promise<BenchDb> {
       uri: running.boltUrl,
       password: BENCH_NEO4J.password,
       external: false,
+      pid: running.pid,
       storeBytes: () => folderBytes(join(BENCH_NEO4J.home, 'data', 'databases', 'neo4j')),
       stop: async () => {
         if (stopped) return;

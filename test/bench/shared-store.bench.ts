@@ -13,7 +13,7 @@
  *
  *   npm run bench:shared-store -- <locomo dir> <longmemeval dir>             # build + measure
  *   npm run bench:shared-store -- <dirs> --reuse [--probes]                   # measure (or finish building) a kept store
- *   npm run bench:shared-store -- <dirs> --reuse --first-recalls              # first 20 recalls of a fresh process
+ *   npm run bench:shared-store -- <dirs> [--reuse] --first-recalls            # a restart's first 20 recalls and remembers against the next 20
  *   npm run -s bench:shared-store -- <dirs> --json                            # one JSON object on stdout
  *   flags: --small 50 --small-size 1000 --large 5 --large-size 10000 --queries 60 --clients 8
  *          --concurrent 400 --probe 200 --batch 100
@@ -21,6 +21,8 @@
  * Starts its own Neo4j (see perf-harness.ts) unless BENCH_NEO4J_URI is set; `--reuse` needs a
  * server that keeps its data (BENCH_NEO4J_URI).
  */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { RememberInput } from '../../src/write/validate-input.js';
 import { loadDataset, type Conversation, type Dataset } from './locomo-data.js';
@@ -39,6 +41,7 @@ import {
   summarize,
   table,
   uptimeLine,
+  type BenchDb,
   type BenchServices,
   type Summary,
 } from './perf-harness.js';
@@ -265,6 +268,47 @@ async function writeProbe(bench: BenchServices, storeSize: number, seed: number)
   };
 }
 
+// ---------- CPU per recall ----------
+
+/** Clock ticks per second of /proc's utime and stime. */
+const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+
+/** The process's user + system CPU time so far (ms), from /proc/<pid>/stat; null when unreadable. */
+function processCpuMs(pid: number | null | undefined): number | null {
+  if (!pid) return null;
+  try {
+    // Fields after the command name (which may hold spaces): state is the 3rd field, utime the 14th, stime the 15th.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+
+/** CPU milliseconds per recall: Neo4j's (the JVM, null when its pid is unknown) and this Node process's (the model included). */
+interface CpuPerRecall {
+  neo4j: number | null;
+  node: number;
+}
+
+/** Starts counting both processes' CPU; the returned function divides what they spent since by `recalls`. */
+function cpuMeter(neo4jPid: number | null | undefined): (recalls: number) => CpuPerRecall {
+  const neo4jStart = processCpuMs(neo4jPid);
+  const nodeStart = process.cpuUsage();
+  return (recalls) => {
+    const neo4jEnd = processCpuMs(neo4jPid);
+    const node = process.cpuUsage(nodeStart);
+    const n = Math.max(1, recalls);
+    return {
+      neo4j: neo4jStart === null || neo4jEnd === null ? null : round((neo4jEnd - neo4jStart) / n),
+      node: round((node.user + node.system) / 1000 / n),
+    };
+  };
+}
+
+const cpuText = (cpu: CpuPerRecall) => `Neo4j ${cpu.neo4j ?? '–'} + Node ${cpu.node} ms`;
+
 // ---------- recall ----------
 
 interface RecallRun {
@@ -277,6 +321,8 @@ interface RecallRun {
   /** `vectors.search` statements run (one per recall unless a search widened). */
   vectorSearches: number;
   stagesP50: Record<string, number>;
+  /** CPU per recall over the timed phase. */
+  cpuMs: CpuPerRecall;
   loadAverage: number[];
 }
 
@@ -299,10 +345,17 @@ function questionsOf(tenants: Tenant[], n: number): Array<{ tenant: Tenant; q: Q
   return all.filter((_, i) => i % step === 0).slice(0, n);
 }
 
-async function sequential(bench: BenchServices, label: string, tenants: Tenant[], externalKeys: Map<string, string>): Promise<RecallRun> {
+async function sequential(
+  bench: BenchServices,
+  neo4jPid: number | null | undefined,
+  label: string,
+  tenants: Tenant[],
+  externalKeys: Map<string, string>,
+): Promise<RecallRun> {
   const picked = questionsOf(tenants, opts.queries);
   for (const { tenant, q } of picked.slice(0, 10)) await recallOnce(bench, tenant, q); // warm
   bench.ops.reset();
+  const cpu = cpuMeter(neo4jPid);
   const latencies: number[] = [];
   const stages = new Map<string, number[]>();
   let hits = 0;
@@ -313,6 +366,7 @@ async function sequential(bench: BenchServices, label: string, tenants: Tenant[]
     const found = new Set(outcome.items.slice(0, 10).map((item) => externalKeys.get(item.memory.externalId ?? '') ?? ''));
     hits += q.evidence.filter((e) => found.has(e)).length / q.evidence.length;
   }
+  const cpuMs = cpu(picked.length);
   const vectorSearches = bench.ops.stats.get('vectors.search')?.count ?? 0;
   return {
     label,
@@ -323,15 +377,26 @@ async function sequential(bench: BenchServices, label: string, tenants: Tenant[]
     recallAt10: round(hits / Math.max(1, picked.length)),
     vectorSearches,
     stagesP50: Object.fromEntries([...stages].map(([stage, values]) => [stage, summarize(values).p50])),
+    cpuMs,
     loadAverage: loadAverage(),
   };
 }
 
 async function concurrent(
   bench: BenchServices,
+  neo4jPid: number | null | undefined,
   tenants: Tenant[],
-): Promise<{ clients: number; recalls: number; recallsPerSecond: number; latencyMs: Summary; errors: number; loadAverage: number[] }> {
+): Promise<{
+  clients: number;
+  recalls: number;
+  recallsPerSecond: number;
+  latencyMs: Summary;
+  errors: number;
+  cpuMs: CpuPerRecall;
+  loadAverage: number[];
+}> {
   const picked = questionsOf(tenants, opts.concurrent);
+  const cpu = cpuMeter(neo4jPid);
   const latencies: number[] = [];
   let next = 0;
   let errors = 0;
@@ -349,32 +414,76 @@ async function concurrent(
     }),
   );
   const seconds = (performance.now() - t0) / 1000;
+  const cpuMs = cpu(picked.length);
   return {
     clients: opts.clients,
     recalls: picked.length,
     recallsPerSecond: round(picked.length / seconds),
     latencyMs: summarize(latencies),
     errors,
+    cpuMs,
     loadAverage: loadAverage(),
   };
 }
 
-async function firstRecalls(bench: BenchServices, tenants: Tenant[]): Promise<{ first20: Summary; warm: Summary; errors: number }> {
-  const picked = questionsOf(tenants, 60);
-  const first: number[] = [];
+interface FirstRequests {
+  first20: Summary;
+  next20: Summary;
+  /** first20 ÷ next20, at the p50 and the mean. */
+  ratioP50: number;
+  ratioMean: number;
+  errors: number;
+}
+
+/** The first 20 requests of `run` and the next 20, timed one after the other. */
+async function firstAndNext<T>(items: readonly T[], run: (item: T) => Promise<unknown>): Promise<FirstRequests> {
+  const times: number[] = [];
   let errors = 0;
-  for (const { tenant, q } of picked.slice(0, 20)) {
+  for (const item of items.slice(0, 40)) {
+    const t0 = performance.now();
     try {
-      first.push((await recallOnce(bench, tenant, q)).ms);
+      await run(item);
+      times.push(performance.now() - t0);
     } catch (error) {
       errors += 1;
-      progress(`first recalls: ${(error as Error).message}`);
+      progress(`first requests: ${(error as Error).message}`);
     }
   }
-  const warm: number[] = [];
-  for (const { tenant, q } of picked.slice(20)) warm.push((await recallOnce(bench, tenant, q)).ms);
-  return { first20: summarize(first), warm: summarize(warm), errors };
+  const first20 = summarize(times.slice(0, 20));
+  const next20 = summarize(times.slice(20));
+  return {
+    first20,
+    next20,
+    ratioP50: round(first20.p50 / next20.p50),
+    ratioMean: round(first20.mean / next20.mean),
+    errors,
+  };
 }
+
+/**
+ * A restart of the service on the same store (new Services, prepared as a start prepares them:
+ * the model loaded, the warm-up run), then its first 20 recalls and the next 20, and its first 20
+ * single remembers (fresh texts, a namespace of their own) and the next 20.
+ */
+async function firstRequests(db: BenchDb, tenants: Tenant[]): Promise<{ startMs: number; recall: FirstRequests; remember: FirstRequests }> {
+  const t0 = performance.now();
+  const fresh = await benchServices(db);
+  const startMs = Math.round(performance.now() - t0);
+  try {
+    const recall = await firstAndNext(questionsOf(tenants, 40), ({ tenant, q }) => recallOnce(fresh, tenant, q));
+    const corpus = new MemoryCorpus({ seed: 5, namespace: `ss-first-${Date.now().toString(36)}` });
+    const remember = await firstAndNext(
+      corpus.take(40).map((m) => m.input),
+      (input) => fresh.services.remember.remember(input),
+    );
+    return { startMs, recall, remember };
+  } finally {
+    await fresh.close();
+  }
+}
+
+const firstText = (label: string, r: FirstRequests) =>
+  `${label}: first 20 p50 ${r.first20.p50} / p95 ${r.first20.p95} / max ${r.first20.max} ms, next 20 p50 ${r.next20.p50} / p95 ${r.next20.p95} ms; first ÷ next ${r.ratioP50} (p50), ${r.ratioMean} (mean); errors ${r.errors}`;
 
 // ---------- main ----------
 
@@ -403,17 +512,6 @@ await runBench(async (db) => {
     const small = tenants.filter((t) => t.kind === 'small');
     const large = tenants.filter((t) => t.kind === 'large');
 
-    if (opts.firstRecalls) {
-      const result = await firstRecalls(bench, [...small, ...large]);
-      const report = { machine, loadBefore: before, firstRecalls: result, loadAfter: uptimeLine() };
-      if (opts.json) process.stdout.write(`${JSON.stringify(report)}\n`);
-      else
-        console.log(
-          `${before}\nfirst 20 recalls after start: p50 ${result.first20.p50} / p95 ${result.first20.p95} / max ${result.first20.max} ms, errors ${result.errors}; warm p95 ${result.warm.p95} ms\n${report.loadAfter}`,
-        );
-      return;
-    }
-
     const probes: WriteProbe[] = [];
     let windows: IngestWindow[] = [];
     const expected = tenants.reduce((n, t) => n + t.turns.length, 0);
@@ -435,11 +533,22 @@ await runBench(async (db) => {
       if (opts.probes) probes.push(await writeProbe(bench, present, 3));
     }
 
+    if (opts.firstRecalls) {
+      const first = await firstRequests(db, [...small, ...large]);
+      const report = { machine, loadBefore: before, probes, firstRequests: first, loadAfter: uptimeLine() };
+      if (opts.json) process.stdout.write(`${JSON.stringify(report)}\n`);
+      else
+        console.log(
+          `${before}\nrestart (new services on the same store, warm-up included): ${first.startMs} ms\n${firstText('recall', first.recall)}\n${firstText('remember', first.remember)}\n${report.loadAfter}`,
+        );
+      return;
+    }
+
     const runs = [
-      await sequential(bench, 'small namespace', small, externalKeys),
-      await sequential(bench, 'large namespace', large, externalKeys),
+      await sequential(bench, db.pid, 'small namespace', small, externalKeys),
+      await sequential(bench, db.pid, 'large namespace', large, externalKeys),
     ];
-    const conc = await concurrent(bench, tenants);
+    const conc = await concurrent(bench, db.pid, tenants);
     const report = {
       machine,
       loadBefore: before,
@@ -489,13 +598,15 @@ await runBench(async (db) => {
     console.log('\nrecall, sequential (limit 10):');
     console.log(
       table(
-        ['namespace', 'memories', 'queries', 'p50 ms', 'p95 ms', 'recall@10', 'vector searches', 'load'],
+        ['namespace', 'memories', 'queries', 'p50 ms', 'p95 ms', 'CPU ms/recall Neo4j', 'Node', 'recall@10', 'vector searches', 'load'],
         runs.map((r) => [
           r.label,
           int(r.memoriesPerNamespace),
           r.queries,
           r.latencyMs.p50,
           r.latencyMs.p95,
+          r.cpuMs.neo4j ?? '–',
+          r.cpuMs.node,
           r.recallAt10.toFixed(3),
           r.vectorSearches,
           r.loadAverage[0]!.toFixed(2),
@@ -509,7 +620,7 @@ await runBench(async (db) => {
           .join(', ')}`,
       );
     console.log(
-      `\n${conc.clients} clients: ${conc.recallsPerSecond} recalls/s, p50 ${conc.latencyMs.p50} / p95 ${conc.latencyMs.p95} ms, errors ${conc.errors}`,
+      `\n${conc.clients} clients: ${conc.recallsPerSecond} recalls/s, p50 ${conc.latencyMs.p50} / p95 ${conc.latencyMs.p95} ms, errors ${conc.errors}; CPU per recall ${cpuText(conc.cpuMs)}`,
     );
     console.log(`after: ${report.loadAfter}`);
   } finally {

@@ -94,7 +94,7 @@ describe('recall keeps going when a stage fails', () => {
   });
 
   it('when every leg fails, the recall fails with a code and no internals', async () => {
-    const everyLeg = timingOut('vectors.search', 'recall.keyword', 'recall.entity', 'recall.entities.names', 'recall.entities.aliases');
+    const everyLeg = timingOut('vectors.search', 'recall.keyword', 'recall.entity');
     const error = await ask(recallWith(everyLeg)).catch((e: unknown) => e as { code?: string; message: string });
     expect(error).toMatchObject({ code: expect.any(String) });
     expect((error as Error).message).not.toMatch(/UNWIND|range\(/);
@@ -113,8 +113,18 @@ describe('recall keeps going when a stage fails', () => {
     expect(broken.items.every((i) => i.explanation.graphBoost === 0)).toBe(true);
   });
 
+  // Hydration reads the session neighbours and near-duplicate links with the candidates
+  // ('recall.candidates'); when that statement fails it loads the candidates alone and the context
+  // and collapse stages read their own, each under its own failure rule.
+  it('hydration with its neighbours failing loads the candidates alone: the usual answer', async () => {
+    const broken = await ask(recallWith(timingOut('recall.candidates')));
+    const usual = await ask(recallWith(services.executor));
+    expect(new Set(ids(broken))).toEqual(new Set(ids(usual)));
+    expect(broken.items[0]!.memory.id).toBe(usual.items[0]!.memory.id);
+  });
+
   it('a context stage that times out keeps what came in: the same answer as with context off', async () => {
-    const broken = await ask(recallWith(timingOut('recall.context')));
+    const broken = await ask(recallWith(timingOut('recall.candidates', 'recall.context')));
     const off = await ask(recallWith(services.executor), { context: { enabled: false } });
     expect(new Set(ids(broken))).toEqual(new Set(ids(off)));
     expect(broken.items[0]!.memory.id).toBe(off.items[0]!.memory.id);
@@ -122,12 +132,12 @@ describe('recall keeps going when a stage fails', () => {
   });
 
   it('a near-duplicate collapse that times out keeps every result', async () => {
-    const broken = await ask(recallWith(timingOut('recall.duplicate-groups')));
+    const broken = await ask(recallWith(timingOut('recall.candidates', 'recall.duplicate-groups')));
     const usual = await ask(recallWith(services.executor));
     expect(new Set(ids(broken))).toEqual(new Set(ids(usual)));
   });
 
   it('hydration failing fails the recall (there is nothing to rank)', async () => {
-    await expect(ask(recallWith(timingOut('recall.load')))).rejects.toMatchObject({ code: expect.any(String) });
+    await expect(ask(recallWith(timingOut('recall.candidates', 'recall.load')))).rejects.toMatchObject({ code: expect.any(String) });
   });
 });

@@ -1,6 +1,7 @@
 import type { Executor } from '../../db/index.js';
 import { openDuplicateLinks } from '../../db/search/index.js';
 import type { RankedCandidate } from '../types.js';
+import { readWithCandidates } from './hydrate.js';
 import type { RankedStage } from './stage.js';
 
 /** Links read per recall at most: candidates are a few hundred, each with a handful of near-duplicates. */
@@ -9,7 +10,9 @@ export const MAX_DUPLICATE_LINKS = 2000;
 /**
  * The near-duplicate collapse stage: open near-duplicate groups (linked DUPLICATE_OF by the write
  * path, not yet decided by the deep path) show only their best-ranked member; constraints and
- * pinned memories are never hidden. No settings: it always runs. Failure rule: keep every result.
+ * pinned memories are never hidden. The links are read with the candidates by hydration
+ * (hydrate.ts), or, when hydration could not, here (db/search/duplicate-groups.ts). No settings:
+ * it always runs. Failure rule: keep every result.
  */
 export const collapseStage: RankedStage<null> = {
   name: 'duplicates',
@@ -18,7 +21,13 @@ export const collapseStage: RankedStage<null> = {
   async run(ranked, run) {
     const ids = ranked.filter((r) => !r.candidate.isConstraint && !r.candidate.pinned).map((r) => r.candidate.memoryId);
     if (ids.length < 2) return ranked;
-    const groups = await duplicateGroups(run.executor, run.namespace, ids);
+    const hydrated = readWithCandidates(run.memories, ids, (m) => m.duplicates);
+    const groups = hydrated
+      ? groupsOf(
+          hydrated.map(([a, b]) => ({ a, b })),
+          ids,
+        )
+      : await duplicateGroups(run.executor, run.namespace, ids);
     return groups.size === 0 ? ranked : collapseDuplicates<RankedCandidate>(ranked, groups, (r) => r.candidate.memoryId).items;
   },
 };
@@ -29,7 +38,10 @@ export const collapseStage: RankedStage<null> = {
  */
 export async function duplicateGroups(executor: Executor, namespace: string, ids: readonly string[]): Promise<Map<string, string>> {
   if (ids.length === 0) return new Map();
-  const links = await openDuplicateLinks(executor, namespace, ids, MAX_DUPLICATE_LINKS);
+  return groupsOf(await openDuplicateLinks(executor, namespace, ids, MAX_DUPLICATE_LINKS), ids);
+}
+
+function groupsOf(links: ReadonlyArray<{ a: string; b: string }>, ids: readonly string[]): Map<string, string> {
   const groups = duplicateGroupsFromLinks(links);
   const wanted = new Set(ids);
   return new Map([...groups].filter(([id]) => wanted.has(id)));

@@ -3,7 +3,7 @@ import { cosineFromIndexScore } from '../../db/index.js';
 import { sessionNeighbourRows } from '../../db/search/index.js';
 import { flag, fraction, num, section } from '../settings/fields.js';
 import type { RankedCandidate, RecallCandidate } from '../types.js';
-import { loadRecallMemories } from './hydrate.js';
+import { loadRecallMemories, readWithCandidates } from './hydrate.js';
 import { byScoreThenId, usableSimilarity } from './rank.js';
 import type { RankedStage } from './stage.js';
 
@@ -20,27 +20,41 @@ export type ContextSettings = z.output<typeof contextSettings>;
 
 /**
  * The context stage: the memories just before and after each of the top `anchors` results in its
- * session (db/search/context.ts), and the newcomers among them loaded, then applyContextBoost.
- * Explains `context`. Failure rule: keep what came in (additive only, invariant 3).
+ * session, and the newcomers among them — read with the candidates by hydration (hydrate.ts), or,
+ * when hydration could not, here (db/search/context.ts, then the newcomers loaded) — then
+ * applyContextBoost. Explains `context`. Failure rule: keep what came in (additive only, invariant 3).
  */
 export const contextStage: RankedStage<ContextSettings> = {
   name: 'context',
   onFailure: 'keep-input',
-  enabled: (settings, ranked) => settings.enabled && settings.weight > 0 && settings.window > 0 && ranked.length > 0,
+  enabled: (settings, ranked) => contextWindow(settings) > 0 && ranked.length > 0,
   async run(ranked, run, settings) {
     const anchors = ranked.slice(0, settings.anchors).map((r) => r.candidate.memoryId);
     if (anchors.length === 0) return ranked;
-    const neighbours = await sessionNeighbourRows(run.executor, anchors, settings.window);
-    const newcomers = await loadRecallMemories(run.executor, contextNewcomerIds(ranked, neighbours), {
-      namespace: run.namespace,
-      ...run.include,
-      vector: run.vector,
-    });
-    for (const [id, memory] of newcomers) run.memories.set(id, memory);
-    const candidates = new Map([...newcomers].map(([id, m]) => [id, { ...m, graphBoost: 0 }]));
+    const hydrated = readWithCandidates(run.memories, anchors, (m) => m.neighbours);
+    const neighbours =
+      hydrated?.map(([anchorId, memoryId]) => ({ anchorId, memoryId })) ??
+      (await sessionNeighbourRows(run.executor, anchors, settings.window));
+    const ids = contextNewcomerIds(ranked, neighbours);
+    const missing = ids.filter((id) => !run.memories.has(id));
+    if (missing.length > 0) {
+      const loaded = await loadRecallMemories(run.executor, missing, { namespace: run.namespace, ...run.include, vector: run.vector });
+      for (const [id, memory] of loaded) run.memories.set(id, memory);
+    }
+    const candidates = new Map(
+      ids.flatMap((id) => {
+        const memory = run.memories.get(id);
+        return memory ? [[id, { ...memory, graphBoost: 0 }] as const] : [];
+      }),
+    );
     return applyContextBoost(ranked, neighbours, candidates, settings, (id) => run.memories.get(id)?.similarity);
   },
 };
+
+/** The session window hydration reads for this stage: 0 when the stage does not run. */
+export function contextWindow(settings: ContextSettings): number {
+  return settings.enabled && settings.weight > 0 ? settings.window : 0;
+}
 
 /**
  * The context boost (the timeline's neighbours, applied inside recall): each neighbour in the same session

@@ -1,9 +1,7 @@
 import type { z } from 'zod/v3';
-import type { Executor } from '../../db/index.js';
-import { entityMentionMatches } from '../../db/search/index.js';
 import type { LegHit } from '../candidates.js';
 import { num, section } from '../settings/fields.js';
-import type { QueryEntity } from './query-entities.js';
+import type { NamedEntity } from './query-entities.js';
 
 export const entityLegSettings = section({
   perEntity: num({ int: true, min: 1, max: 1_000 }).default(50).describe('memories read per named entity (the newest)'),
@@ -15,30 +13,20 @@ export const entityLegSettings = section({
 });
 export type EntityLegSettings = z.output<typeof entityLegSettings>;
 
-export interface EntityLegOptions extends EntityLegSettings {
-  entities: readonly QueryEntity[];
-  limit: number;
-  includeDeleted: boolean;
-  /** A filtered recall's scope (stages/scope.ts); null: the namespace. */
-  scope?: readonly string[] | null;
-}
-
 /**
- * The entity leg: memories that mention the entities the question names (query-entities.ts),
- * ranked by how much of the question they name (db/search/entity.ts: each named entity adds its
- * mention confidence divided by ln(e + mentions)). Bounded by work: at most `perEntity` memories
- * per entity (the newest), entities mentioned more than `maxEntityMentions` times left to the
- * boost, `limit` rows. Explains `entity`. Failure rule (retrieve.ts): a failed leg — or a failed
- * lookup of the question's entities — counts as empty.
+ * The entity leg: memories that mention the entities the question names, ranked by how much of
+ * the question they name — the sum of what each named entity adds (its mention confidence divided
+ * by ln(e + mentions), db/search/entity.ts), best first, `limit` rows. Its reads ride on the
+ * lookup of the question's entities (query-entities.ts: one statement, bounded there by
+ * `perEntity` and `maxEntityMentions`); this is pure. Explains `entity`. Failure rule
+ * (retrieve.ts): a failed lookup of the question's entities counts as an empty leg.
  */
-export async function entityLeg(executor: Executor, options: EntityLegOptions): Promise<LegHit[]> {
-  if (options.entities.length === 0 || options.scope?.length === 0) return [];
-  return entityMentionMatches(executor, {
-    entityIds: options.entities.map((e) => e.id),
-    limit: options.limit,
-    perEntity: options.perEntity,
-    maxEntityMentions: options.maxEntityMentions,
-    includeDeleted: options.includeDeleted,
-    scope: options.scope ?? null,
-  });
+export function entityLeg(entities: readonly NamedEntity[], limit: number): LegHit[] {
+  const scores = new Map<string, number>();
+  for (const entity of entities)
+    for (const { memoryId, score } of entity.memories) scores.set(memoryId, (scores.get(memoryId) ?? 0) + score);
+  return [...scores]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+    .slice(0, limit)
+    .map(([memoryId, score]) => ({ memoryId, score }));
 }

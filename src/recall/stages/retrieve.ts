@@ -6,7 +6,7 @@ import { entityLeg, type EntityLegSettings } from './entity-leg.js';
 import { graphBoost, type GraphSettings } from './graph-boost.js';
 import { hintLeg } from './hint-leg.js';
 import { keywordLeg, type FullTextLegOptions } from './keyword-leg.js';
-import { queryEntities, type QueryEntity } from './query-entities.js';
+import { queryEntities, type NamedEntity } from './query-entities.js';
 import { SCOPED_KEYWORD_BOUND } from './scope.js';
 import type { RecallRun } from './stage.js';
 import { vectorLeg } from './vector-leg.js';
@@ -40,14 +40,15 @@ export type Retrieved = Record<LegName, LegHit[]> & { graph: ReadonlyMap<string,
 
 /**
  * Retrieval: the legs, in the order they are listed, run concurrently; the graph boost beside them.
- * The entities the question names are looked up once for the entity leg and the boost.
+ * The entities the question names are looked up once for the entity leg and the boost, with the
+ * memories that mention them in the same statement (query-entities.ts).
  *
  * Failure rule: a leg that fails counts as empty unless every leg that ran failed (then the recall
  * fails); a failed entity lookup empties the entity leg and the boost; a failed boost is no boost.
  */
 export async function retrieve(run: RecallRun, settings: RetrieveSettings, pass: RetrievePass): Promise<Retrieved> {
   const { timer, logger } = run;
-  const named = questionEntities(run, settings);
+  const named = questionEntities(run, settings, pass);
   const failures: unknown[] = [];
   const running = legsOf(run, settings, pass, named).filter((leg) => leg.on);
   const legHits = Promise.all(
@@ -85,15 +86,20 @@ export async function retrieve(run: RecallRun, settings: RetrieveSettings, pass:
   };
 }
 
-/** The entities the question names, once, for the entity leg and the boost; an Error when the lookup failed. */
-function questionEntities(run: RecallRun, settings: RetrieveSettings): Promise<QueryEntity[] | Error> {
+/**
+ * The entities the question names, once, for the entity leg and the boost, with the memories that
+ * mention them when the leg is on; an Error when the lookup failed.
+ */
+function questionEntities(run: RecallRun, settings: RetrieveSettings, pass: RetrievePass): Promise<NamedEntity[] | Error> {
   if (!settings.graph.enabled && !settings.legs.entity) return Promise.resolve([]);
+  const leg = settings.legs.entity ? { ...settings.entityLeg, includeDeleted: run.include.includeDeleted, scope: pass.scope } : null;
   return run.timer
     .run('entities', () =>
       queryEntities(run.executor, {
         namespaceToken: namespaceToken(run.namespace),
         tokens: queryTokens(run.query).filter((t) => t.length >= 2),
         maxEntities: settings.graph.maxEntities,
+        leg,
       }),
     )
     .catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
@@ -104,7 +110,7 @@ function legsOf(
   run: RecallRun,
   settings: RetrieveSettings,
   pass: RetrievePass,
-  named: Promise<QueryEntity[] | Error>,
+  named: Promise<NamedEntity[] | Error>,
 ): Array<{ name: LegName; on: boolean; run: () => Promise<LegHit[]> }> {
   const { executor, namespace, vector } = run;
   const { includeDeleted } = run.include;
@@ -132,8 +138,7 @@ function legsOf(
     {
       name: 'entity',
       on: settings.legs.entity,
-      run: async () =>
-        entityLeg(executor, { entities: await entities(), limit: pass.fetch, ...settings.entityLeg, includeDeleted, scope: pass.scope }),
+      run: async () => entityLeg(await entities(), pass.fetch),
     },
   ];
 }
