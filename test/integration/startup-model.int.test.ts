@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_EMBEDDING_MODEL } from '../../src/config/defaults.js';
-import { MAIN_ARGS, spawnProcess } from '../support/processes.js';
+import { MAIN_ARGS, spawnProcess, spawnReplica } from '../support/processes.js';
 import { TEST_NEO4J_ENV } from '../support/test-neo4j.js';
 
 /** No EMBEDDING_MODEL is set: the service loads the default, e5-small-v2, which ships in 8 bits only. */
@@ -67,4 +67,23 @@ describe('start-up when the embedding model cannot load', () => {
     expect(lines[0]).toContain(`[UNAVAILABLE] embedding model ${MODEL} failed to load from ${corrupt}`);
     expect(lines[0]!.length).toBeLessThan(700);
   }, 120_000);
+});
+
+describe('start-up with no EMBEDDING_MODEL set', () => {
+  it('loads the default model, e5-small-v2 in 8 bits, and reports it in the readiness report', async () => {
+    const replica = spawnReplica({
+      name: 'default-model',
+      port: 48020,
+      neo4jUri: TEST_NEO4J_ENV.NEO4J_URI,
+      neo4jPassword: TEST_NEO4J_ENV.NEO4J_PASSWORD,
+      // Empty is unset: the variable of the environment the tests run in is not inherited.
+      env: { EMBEDDING_MODEL: '' },
+    });
+    try {
+      const { body } = await replica.waitReady(180_000);
+      expect(body).toMatchObject({ ok: true, embedding: { loaded: true, model: 'Xenova/e5-small-v2:quantized', dimensions: 384 } });
+    } finally {
+      await replica.stop();
+    }
+  }, 240_000);
 });
