@@ -11,7 +11,8 @@ export const DEFAULT_NEO4J_HTTP_PORT = 7474;
 export const DEFAULT_NEO4J_READ_TIMEOUT_MS = 5 * 1000;
 export const DEFAULT_NEO4J_WRITE_TIMEOUT_MS = 30 * 1000;
 
-export const DEFAULT_EMBEDDING_MODEL = 'Xenova/all-MiniLM-L6-v2';
+/** e5-small-v2 (8-bit, from Maven Central): the best recall of the models provisioned on the three dev families (docs/recall-quality.md). */
+export const DEFAULT_EMBEDDING_MODEL = 'Xenova/e5-small-v2';
 export const DEFAULT_EMBEDDING_BATCH_SIZE = 32;
 /** onnxruntime intra-op threads for the embedding model; 0 = one per physical core. */
 export const DEFAULT_EMBEDDING_THREADS = 0;

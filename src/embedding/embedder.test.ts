@@ -6,10 +6,14 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { createEmbedder, type Embedder } from './index.js';
 import { DEFAULT_EMBEDDING_MODEL_NAME, EMBEDDING_DIMENSIONS } from './embedder.js';
+import { E5_V2_MODEL_NAME, MINILM_MODEL_NAME } from './model-profiles.js';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const MODEL_DIR = path.resolve(process.env.EMBEDDING_MODEL_DIR || path.join(REPO_ROOT, '.models'));
 const LOAD_TIMEOUT_MS = 60 * 1000;
+// These tests check all-MiniLM-L6-v2 against its sentence-transformers and model-card vectors and
+// its float model (batches), so they name it; the default, e5-small-v2, is checked in int8-embedders.test.ts.
+const MINILM = { modelName: MINILM_MODEL_NAME, modelDir: MODEL_DIR };
 
 // sentence-transformers output for the model card sentences (mean pooling + normalize).
 const REFERENCE = [
@@ -27,7 +31,7 @@ const MODEL_CARD_QUANTIZED = [
 const MODEL_CARD_TOLERANCE = 0.02;
 
 function requireModel(quantized: boolean): void {
-  const file = path.join(MODEL_DIR, DEFAULT_EMBEDDING_MODEL_NAME, 'onnx', quantized ? 'model_quantized.onnx' : 'model.onnx');
+  const file = path.join(MODEL_DIR, MINILM_MODEL_NAME, 'onnx', quantized ? 'model_quantized.onnx' : 'model.onnx');
   if (!fs.existsSync(file)) {
     throw new Error(`embedding model missing at ${file}: run npm run model:provision (or set EMBEDDING_MODEL_DIR)`);
   }
@@ -36,12 +40,12 @@ function requireModel(quantized: boolean): void {
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((sum, x, i) => sum + x * b[i]!, 0);
 const maxAbsDiff = (a: ArrayLike<number>, b: ArrayLike<number>) => Math.max(...Array.from(a, (x, i) => Math.abs(x - b[i]!)));
 
-describe('Embedder (float model, the default)', () => {
+describe('Embedder (MiniLM, float model)', () => {
   let embedder: Embedder;
 
   beforeAll(async () => {
     requireModel(false);
-    embedder = createEmbedder({ modelDir: MODEL_DIR });
+    embedder = createEmbedder(MINILM);
     expect(embedder.isLoaded()).toBe(false);
     await embedder.load();
   }, LOAD_TIMEOUT_MS);
@@ -72,7 +76,7 @@ describe('Embedder (float model, the default)', () => {
   });
 
   it('preserves order across batches, and a batch equals each text alone', async () => {
-    const small = createEmbedder({ modelDir: MODEL_DIR, batchSize: 3 });
+    const small = createEmbedder({ ...MINILM, batchSize: 3 });
     const texts = [
       'We picked Postgres for billing.',
       'The cat sleeps.',
@@ -131,12 +135,12 @@ describe('Embedder (float model, the default)', () => {
   });
 });
 
-describe('Embedder (quantized model)', () => {
+describe('Embedder (MiniLM, quantized model)', () => {
   it(
     'matches the reference within quantization error',
     async () => {
       requireModel(true);
-      const embedder = createEmbedder({ modelDir: MODEL_DIR, quantized: true });
+      const embedder = createEmbedder({ ...MINILM, quantized: true });
       expect(embedder.modelId).toBe('Xenova/all-MiniLM-L6-v2:quantized');
       for (const { text, head } of REFERENCE) {
         const vector = await embedder.embedOne(text);
@@ -155,7 +159,7 @@ describe('Embedder (quantized model)', () => {
     'embeds every text alone, so its vector does not depend on its batch company',
     async () => {
       requireModel(true);
-      const embedder = createEmbedder({ modelDir: MODEL_DIR, quantized: true, batchSize: 8 });
+      const embedder = createEmbedder({ ...MINILM, quantized: true, batchSize: 8 });
       const texts = ['Ok.', 'Deploys go through CI after code review, never straight from a laptop.', 'Bob prefers tea.'];
       const together = await embedder.embed(texts);
       for (const [i, text] of texts.entries()) {
@@ -177,7 +181,7 @@ describe('Embedder thread', () => {
     'keeps the event loop free while a batch runs',
     async () => {
       requireModel(false);
-      const embedder = createEmbedder({ modelDir: MODEL_DIR });
+      const embedder = createEmbedder(MINILM);
       await embedder.load();
       let last = performance.now();
       let longestGapMs = 0;
@@ -201,7 +205,7 @@ describe('Embedder thread', () => {
     'rejects calls after dispose, and loads again on the next load()',
     async () => {
       requireModel(false);
-      const embedder = createEmbedder({ modelDir: MODEL_DIR });
+      const embedder = createEmbedder(MINILM);
       const before = await embedder.embedOne('Bob prefers tea.');
       const rejected = expect(embedder.embed(longTexts)).rejects.toMatchObject({ code: 'UNAVAILABLE' });
       await embedder.dispose();
@@ -213,6 +217,16 @@ describe('Embedder thread', () => {
     },
     LOAD_TIMEOUT_MS,
   );
+});
+
+describe('Embedder default', () => {
+  it('is e5-small-v2, read in 8 bits', () => {
+    const embedder = createEmbedder({ modelDir: MODEL_DIR });
+    expect(DEFAULT_EMBEDDING_MODEL_NAME).toBe(E5_V2_MODEL_NAME);
+    expect(embedder.modelName).toBe('Xenova/e5-small-v2');
+    expect(embedder.modelId).toBe('Xenova/e5-small-v2:quantized');
+    expect(embedder.profile.queryPrefix).toBe('query: ');
+  });
 });
 
 describe('Embedder without a model', () => {

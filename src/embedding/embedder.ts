@@ -5,9 +5,9 @@ import { configureModelSource, dtypeFor } from './model-files.js';
 import { EmbedThread } from './embed-thread.js';
 import { QueryVectorCache } from './query-cache.js';
 import type { Embedder } from './embedder-contract.js';
-import { type EmbedPurpose, MINILM_MODEL_NAME, type ModelProfile, modelInput, profileFor } from './model-profiles.js';
+import { E5_V2_MODEL_NAME, type EmbedPurpose, MINILM_MODEL_NAME, type ModelProfile, modelInput, profileFor } from './model-profiles.js';
 
-export const DEFAULT_EMBEDDING_MODEL_NAME = MINILM_MODEL_NAME;
+export const DEFAULT_EMBEDDING_MODEL_NAME = E5_V2_MODEL_NAME;
 export const EMBEDDING_DIMENSIONS = 384;
 export const DEFAULT_EMBEDDING_BATCH_SIZE_TEXTS = 32;
 /** 0 lets onnxruntime choose: one intra-op thread per physical core. */
@@ -45,8 +45,8 @@ interface Tokenizer {
 }
 
 /**
- * Sentence embeddings through @huggingface/transformers (all-MiniLM-L6-v2 by default,
- * multilingual-e5-small, e5-small-v2 or bge-small-en-v1.5): pooled as the model's profile says
+ * Sentence embeddings through @huggingface/transformers (e5-small-v2 by default,
+ * all-MiniLM-L6-v2, multilingual-e5-small or bge-small-en-v1.5): pooled as the model's profile says
  * (mean, or bge's [CLS] token), L2-normalized. A model that wants prefixes (e5's "query: " /
  * "passage: ", bge's query instruction) gets them here, by the purpose each caller names. The model runs on a
  * worker thread (onnxruntime-node computes synchronously), one call at a time; onnxruntime

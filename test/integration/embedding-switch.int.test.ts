@@ -3,10 +3,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeServices, type Services } from '../../src/app.js';
 import { createEmbedder, type Embedder } from '../../src/embedding/index.js';
-import { E5_MODEL_NAME } from '../../src/embedding/model-profiles.js';
-import { cleanNamespace, testEmbedder, testServices, uniqueNamespace } from '../support/services.js';
+import { E5_MODEL_NAME, MINILM_MODEL_NAME } from '../../src/embedding/model-profiles.js';
+import { cleanNamespace, testServices, uniqueNamespace } from '../support/services.js';
 
-// A store switched from MiniLM to multilingual-e5-small and back: the embedding tracker re-embeds every
+// A store switched from MiniLM (named: the former default, which stores written before hold) to
+// multilingual-e5-small and back: the embedding tracker re-embeds every
 // chunk under the configured model, and recall then answers as it does on a store ingested fresh with
 // that model. Skips only where e5 is not provisioned (npm run model:provision builds both; CI does).
 const MODEL_DIR = process.env.EMBEDDING_MODEL_DIR ?? new URL('../../.models', import.meta.url).pathname;
@@ -32,6 +33,7 @@ describe.skipIf(!provisioned)(`switching the embedding model between MiniLM and 
   const freshE5 = uniqueNamespace('fresh-e5');
   const freshMiniLM = uniqueNamespace('fresh-minilm');
   let e5: Embedder;
+  let miniLM: Embedder;
   const opened: Services[] = [];
   const services = (embedder: Embedder) => {
     const s = testServices({ WORKER_NAMESPACES: switched, EMBEDDING_TRACKER_BATCH_SIZE: '4' }, { embedder });
@@ -53,17 +55,18 @@ describe.skipIf(!provisioned)(`switching the embedding model between MiniLM and 
 
   beforeAll(async () => {
     e5 = createEmbedder({ modelName: E5_MODEL_NAME, modelDir: MODEL_DIR });
-    await e5.load();
+    miniLM = createEmbedder({ modelName: MINILM_MODEL_NAME, modelDir: MODEL_DIR });
+    await Promise.all([e5.load(), miniLM.load()]);
   });
   afterAll(async () => {
     const any = opened[0];
     if (any) for (const ns of [switched, freshE5, freshMiniLM]) await cleanNamespace(any, ns);
     for (const s of opened) await closeServices(s);
-    await e5.dispose();
+    await Promise.all([e5.dispose(), miniLM.dispose()]);
   });
 
   it('re-embeds the store each way, and recall then equals a fresh ingest under the new model', async () => {
-    const minilm = services(testEmbedder());
+    const minilm = services(miniLM);
     await minilm.remember.rememberBatch(CONTENTS.map((content) => ({ content, namespace: switched })));
     await minilm.remember.rememberBatch(CONTENTS.map((content) => ({ content, namespace: freshMiniLM })));
     const before = await Promise.all(QUERIES.map((q) => ranked(minilm, switched, q)));
@@ -77,9 +80,9 @@ describe.skipIf(!provisioned)(`switching the embedding model between MiniLM and 
     // The models differ: the scores moved (a tracker that re-stamped without re-embedding would not).
     expect(reembedded).not.toEqual(before);
 
-    const back = services(testEmbedder());
+    const back = services(miniLM);
     expect(await back.upkeep.tracker!.drain()).toBeGreaterThanOrEqual(CONTENTS.length);
-    expect(await models(back)).toEqual([{ model: testEmbedder().modelId }]);
+    expect(await models(back)).toEqual([{ model: MINILM_MODEL_NAME }]);
     const after = await Promise.all(QUERIES.map((q) => ranked(back, switched, q)));
     expect(after).toEqual(before);
     expect(after).toEqual(await Promise.all(QUERIES.map((q) => ranked(back, freshMiniLM, q))));

@@ -18,7 +18,7 @@ describe('tenant isolation in the shared indexes', () => {
 
   it("semantic dedup finds the namespace's own near-copy although other tenants hold closer ones", async () => {
     const original = 'Our team deploys the billing service every Tuesday afternoon.';
-    const paraphrase = 'Our team deploys the billing service each Tuesday afternoon.'; // cosine 0.99 (remember.int.test.ts)
+    const paraphrase = 'Our team deploys the billing service on every Tuesday afternoon.'; // a duplicate (remember.int.test.ts)
     const mine = fresh('iso-mine');
     const first = await services.remember.remember({ content: original, namespace: mine });
     // Six other tenants store the paraphrase itself: the index's top 5 for it are all theirs.

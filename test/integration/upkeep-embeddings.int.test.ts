@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeServices, type Services } from '../../src/app.js';
 import type { Embedder } from '../../src/embedding/index.js';
+import type { EmbedPurpose } from '../../src/embedding/model-profiles.js';
 import { graphqlClient } from '../support/graphql.js';
 import { cleanNamespace, testEmbedder, testServices, uniqueNamespace } from '../support/services.js';
 
@@ -9,12 +10,15 @@ function renamed(inner: Embedder, modelId: string): Embedder & { texts: number }
   const wrapper = Object.create(inner) as Embedder & { texts: number };
   Object.defineProperty(wrapper, 'modelId', { value: modelId });
   wrapper.texts = 0;
-  wrapper.embed = async (texts: string[]) => {
+  // The purpose goes through: a model with prefixes (the default, e5-small-v2) embeds a question unlike a stored text.
+  wrapper.embed = async (texts: readonly string[], purpose?: EmbedPurpose) => {
     wrapper.texts += texts.length;
-    return inner.embed(texts);
+    return inner.embed(texts, purpose);
   };
   return wrapper;
 }
+
+const RENAMED = 'default-model-renamed';
 
 const CONTENTS = [
   'The billing service retries failed card payments three times before giving up.',
@@ -58,7 +62,7 @@ describe('the embedding tracker re-embeds after a model change', () => {
     // Nothing is stale under the model that wrote them.
     expect(await before.upkeep.tracker!.drain()).toBe(0);
 
-    const embedder = renamed(testEmbedder(), 'all-MiniLM-L6-v2-renamed');
+    const embedder = renamed(testEmbedder(), RENAMED);
     const after = testServices({ WORKER_NAMESPACES: ns, EMBEDDING_TRACKER_BATCH_SIZE: '2' }, { embedder });
     try {
       const gql = await graphqlClient(after);
@@ -72,16 +76,15 @@ describe('the embedding tracker re-embeds after a model change', () => {
 
       await after.upkeep.tracker!.drain();
       const switched = await chunks();
-      expect(switched.map((c) => c.model)).toEqual(original.map(() => 'all-MiniLM-L6-v2-renamed'));
-      for (const c of switched)
-        expect([c.embeddedHash, c.memoryModel, c.at !== null]).toEqual([c.contentHash, 'all-MiniLM-L6-v2-renamed', true]);
+      expect(switched.map((c) => c.model)).toEqual(original.map(() => RENAMED));
+      for (const c of switched) expect([c.embeddedHash, c.memoryModel, c.at !== null]).toEqual([c.contentHash, RENAMED, true]);
       expect(embedder.texts).toBe(original.length + 1); // every chunk once, plus the recall query above
 
       const status = await gql.data<{ pipelineStatus: { embeddings: { model: string; processed: number; queueDepth: number } } }>(
         `query($ns: String) { pipelineStatus(namespace: $ns) { embeddings { model processed queueDepth } } }`,
         { ns },
       );
-      expect(status.pipelineStatus.embeddings).toEqual({ model: 'all-MiniLM-L6-v2-renamed', processed: original.length, queueDepth: 0 });
+      expect(status.pipelineStatus.embeddings).toEqual({ model: RENAMED, processed: original.length, queueDepth: 0 });
       const recalled = await gql.data<{ recall: { items: Array<{ memory: { content: string } }> } }>(
         `query($ns: String) { recall(query: "where does the staging cluster run?", namespace: $ns) { items { memory { content } } } }`,
         { ns },

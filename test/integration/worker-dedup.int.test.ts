@@ -7,14 +7,15 @@ import { uniqueNamespace } from '../support/services.js';
 
 const TIMEOUT = 120_000;
 
-// Pairs between 0.92 and 0.98 cosine with the all-MiniLM-L6-v2 model (0.93, 0.94, 0.94).
-const TEA = ['Alice prefers green tea in the morning.', 'Alice prefers green tea in the morning, without sugar.'] as const;
+// Pairs between the default model's near-duplicate and duplicate thresholds (e5-small-v2: 0.97
+// and 0.99): cosines 0.983, 0.982, 0.979.
+const TEA = ['Alice prefers green tea in the morning.', 'Alice prefers hot green tea in the morning.'] as const;
 const PG = [
-  'Our staging database runs PostgreSQL 15 on a single node.',
-  'Our staging database runs PostgreSQL 16 on a single node.',
+  "The staging environment's database runs PostgreSQL 15 on a single node in Frankfurt.",
+  "The staging environment's database runs PostgreSQL 16 on a single node in Frankfurt.",
 ] as const;
-const VOLVO = ['Bob drives a red Volvo to the office.', 'Bob drives a red Volvo to the office every day.'] as const;
-const MERGED_TEA = 'Alice prefers green tea in the morning, without sugar, brewed for two minutes.';
+const VOLVO = ['Bob drives a red Volvo to the office.', 'Bob drives a red Volvo to the office each day.'] as const;
+const MERGED_TEA = 'Alice prefers hot green tea in the morning, brewed for two minutes.';
 
 interface MemoryState {
   content: string;

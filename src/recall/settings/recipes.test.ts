@@ -8,7 +8,7 @@ describe('resolveRecallSettings', () => {
     expect(s.legs).toEqual({ vector: true, keyword: true, hints: true, entity: true });
     expect(s.fusion).toEqual({
       method: 'zscore',
-      alpha: 0.3,
+      alpha: 0.6,
       rrfK: 60,
       keywordNormalization: 'minmax',
       missingLeg: 'zero',
@@ -44,13 +44,13 @@ describe('resolveRecallSettings', () => {
       resolution: { boost: 1.5 },
       budget: { tokenBudget: null },
     });
-    expect(s.fusion).toMatchObject({ method: 'rrf', alpha: 0.3, rrfK: 60 });
+    expect(s.fusion).toMatchObject({ method: 'rrf', alpha: 0.6, rrfK: 60 });
     expect(s.resolution).toEqual({ enabled: true, boost: 1.5, minContentChars: 50 });
     expect(s.budget.tokenBudget).toBeNull();
     expect(s.rerank.enabled).toBe(false);
     s.fusion.alpha = 0;
     (s.budget.priorityTypes as string[]).push('working');
-    expect(resolveRecallSettings('fast').fusion.alpha).toBe(0.3);
+    expect(resolveRecallSettings('fast').fusion.alpha).toBe(0.6);
     expect(resolveRecallSettings('fast').budget.priorityTypes).toEqual(['procedural', 'preference']);
   });
 

@@ -5,7 +5,7 @@ import type { LegsSettings } from './retrieve.js';
 
 export const fusionSettings = section({
   method: oneOf(FUSION_METHODS).default('zscore'),
-  alpha: fraction().default(0.3).describe('weight of the vector score in weighted fusion; 1 − alpha goes to keyword/hints'),
+  alpha: fraction().default(0.6).describe('weight of the vector score in weighted fusion; 1 − alpha goes to keyword/hints'),
   rrfK: num({ min: 0 }).default(60).describe('RRF rank constant k (ranks)'),
   keywordNormalization: oneOf(['max', 'minmax']).default('minmax'),
   missingLeg: oneOf(['single', 'zero'])
