@@ -13,7 +13,16 @@ import {
   type MemoryUpdater,
   type PipelineMode,
 } from '../deep/index.js';
-import { createLlmProvider, emptyUsage, isLlmError, meterUsage, type LlmProvider, type LlmUsage } from '../llm/index.js';
+import {
+  cachedProviderReport,
+  createLlmProvider,
+  emptyUsage,
+  isLlmError,
+  meterUsage,
+  type LlmHealth,
+  type LlmProvider,
+  type LlmUsage,
+} from '../llm/index.js';
 import type { Logger } from '../logger.js';
 import type { TextEmbedder } from '../write/index.js';
 import { tickDelayMs } from './backoff.js';
@@ -93,6 +102,8 @@ export interface Worker {
   /** Stops polling and waits for the job in flight, if any. */
   stop(): Promise<void>;
   state(): WorkerState;
+  /** The configured provider(s) and whether each answers (health; never a key), checked at most every 30 s. */
+  llmHealth(): Promise<LlmHealth>;
 }
 
 /**
@@ -106,6 +117,7 @@ export function createWorker(deps: WorkerDeps): Worker {
   const mode = pipelineMode(config);
   const provider = deps.provider ?? createLlmProvider(config);
   const handlers = createHandlers(deps, provider, mode, logger);
+  const llmHealth = cachedProviderReport(provider);
   const kinds = leasedKinds(config, mode);
   const counters: Counters = { processed: 0, failed: 0, lastTickAt: null, llmAvailable: false };
   const jobs: JobRunner = { executor, workerId, provider, handlers, config, counters, logger, onLlmUsage: deps.onLlmUsage };
@@ -177,6 +189,7 @@ export function createWorker(deps: WorkerDeps): Worker {
       await Promise.all([inFlight, reaping]);
     },
     state: () => ({ running, workerId, mode, ...counters }),
+    llmHealth,
   };
 }
 
