@@ -23,7 +23,7 @@ const NOT_BUSY = `NOT EXISTS { MATCH (o:Job {namespace: j.namespace, status: 'le
 export const PICK_JOB = `
 MATCH (j:Job) USING INDEX j:Job(status, turn)
 WHERE j.status = 'pending' AND j.turn >= 0 AND j.availableAt <= $now AND j.kind IN $kinds
-  AND ($namespaces IS NULL OR j.namespace IN $namespaces)
+  AND ($namespaces IS NULL OR j.namespace IN $namespaces) AND NOT j.namespace IN $waiting
   AND (j.kind <> $serialized OR ${NOT_BUSY})
 WITH j ORDER BY j.status, j.turn, j.availableAt, j.createdAt, j.id LIMIT toInteger($window)
 SET j._lock = true
@@ -56,6 +56,8 @@ ${LEASE}`;
 export interface LeaseOptions {
   /** Only jobs of these namespaces (a worker dedicated to some tenants); all when absent. */
   namespaces?: readonly string[] | null;
+  /** Namespaces whose jobs wait this time (over their model budget). */
+  waiting?: readonly string[];
   /** Tests only: the database's clock is used otherwise. */
   now?: Date;
 }
@@ -78,6 +80,7 @@ export async function leaseJob(
       now,
       kinds: [...kinds],
       namespaces: options.namespaces ? [...options.namespaces] : null,
+      waiting: [...(options.waiting ?? [])],
       serialized: SERIALIZED_KIND,
       window: neo4j.int(LEASE_WINDOW),
     });
