@@ -6,7 +6,7 @@
  * semantic contradiction check and supersession; every job completes, every call carried the key
  * and the job's JSON Schema, and the key is in no log line and no stored property.
  */
-import { createServer } from 'node:net';
+import { closedPort } from '../support/fake-http.js';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../../src/app.js';
@@ -52,15 +52,6 @@ function answer(request: FakeApiRequest): FakeApiReply {
     default:
       return JSON.stringify(answerBySchema(schema));
   }
-}
-
-/** A loopback port nothing listens on: Ollama is down (connection refused). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 async function waitFor<T>(what: string, probe: () => Promise<T | null>, timeoutMs: number): Promise<T> {
