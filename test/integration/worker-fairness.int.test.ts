@@ -152,7 +152,9 @@ describe('fair leasing at scale', () => {
     expect(Number(before.completed)).toBeGreaterThan(0);
     expect(Number(after.completed)).toBeGreaterThan(Number(during.completed));
     expect(Number(after.dead)).toBe(0);
-    // Served within a job or two of arriving: few backlog jobs ran between the newcomer's arrival and its last job.
+    // Served between the backlog's jobs, not after them: oldest first, the ~1,980 still pending would all have gone first.
+    // (The count includes the backlog jobs run while the two memories were being written, and one per newcomer job:
+    // its extractions and the classification they queue.)
     const backlogMeanwhile = Number(during.completed) - Number(before.completed);
     const perJobMs = 2_000 / Math.max(1, Number(after.completed) - Number(during.completed));
     console.log(
@@ -160,7 +162,7 @@ describe('fair leasing at scale', () => {
         `newcomer's 2 memories processed in ${newcomerMs} ms while ${backlogMeanwhile} backlog jobs completed ` +
         `(backlog: ${before.completed} done before, ${after.completed} after, about ${perJobMs.toFixed(0)} ms a job)`,
     );
-    expect(backlogMeanwhile).toBeLessThanOrEqual(6);
+    expect(backlogMeanwhile).toBeLessThan(20);
   });
 
   it('a namespace over its model budget waits, pending and unfailed, while another namespace is served', async () => {
