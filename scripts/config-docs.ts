@@ -157,6 +157,8 @@ export const GROUPS: readonly Group[] = [
       'WORKER_MAX_ATTEMPTS',
       'WORKER_LEASE_TIMEOUT_MS',
       'WORKER_RETRY_BASE_MS',
+      'LLM_BUDGET_CALLS',
+      'LLM_BUDGET_WINDOW_MS',
     ],
   },
   {

@@ -8,6 +8,7 @@ import { MnemographError } from './errors.js';
 import { createDriver, ensureVectorIndex, Executor, migrate, schemaVersion, warmUpIndexes } from './db/index.js';
 import { createEmbedder, type Embedder } from './embedding/index.js';
 import { KnowledgeService, NamespaceTransfer } from './knowledge/index.js';
+import type { LlmHealth } from './llm/index.js';
 import type { Logger } from './logger.js';
 import { Metrics, observeEmbedder, observeRecall } from './observability/index.js';
 import { configureStoredRedaction } from './redaction/index.js';
@@ -62,6 +63,8 @@ export interface Services {
   startWorker(): void;
   stopWorker(): Promise<void>;
   workerState(): WorkerState;
+  /** The deep path's model provider(s) and whether each answers, for health (never a key). */
+  llmHealth(): Promise<LlmHealth>;
 }
 
 export interface WorkerState {
@@ -155,6 +158,7 @@ export function createServices(config: Config, logger: Logger, options: AppOptio
       await Promise.all([worker.stop(), upkeep.stop(), sessionUpkeep.stop()]);
     },
     workerState: () => worker.state(),
+    llmHealth: () => worker.llmHealth(),
   };
 }
 

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { schemaReadiness } from './db/index.js';
 import type { Services } from './app.js';
+import type { LlmHealth } from './llm/index.js';
 
 export const SERVICE_VERSION = '0.1.0';
 // The same folder app.ts migrates from (app.ts's CYPHER_DIR; not imported to keep health free of the composition root).
@@ -18,6 +19,8 @@ export interface HealthReport {
     error: string | null;
   };
   embedding: { loaded: boolean; model: string; dimensions: number };
+  /** The deep path's provider(s) and whether each answers; not part of `ok` (writes and recall need no model). */
+  llm: LlmHealth;
   version: string;
 }
 
@@ -25,7 +28,8 @@ export interface HealthReport {
  * Ready: Neo4j reachable, its schema at (or past) this build's version with every index ONLINE,
  * and the embedding model loaded. A replica behind a load balancer takes traffic only then.
  */
-export async function checkHealth(services: Pick<Services, 'executor' | 'embedder'>): Promise<HealthReport> {
+export async function checkHealth(services: Pick<Services, 'executor' | 'embedder' | 'llmHealth'>): Promise<HealthReport> {
+  const llm = services.llmHealth();
   const neo4j = await schemaReadiness(services.executor, CYPHER_DIR)
     .then((s) => ({
       connected: true,
@@ -45,5 +49,5 @@ export async function checkHealth(services: Pick<Services, 'executor' | 'embedde
     }));
   const embedding = { loaded: services.embedder.isLoaded(), model: services.embedder.modelId, dimensions: services.embedder.dimensions };
   const { ready, ...report } = neo4j;
-  return { ok: ready && embedding.loaded, neo4j: report, embedding, version: SERVICE_VERSION };
+  return { ok: ready && embedding.loaded, neo4j: report, embedding, llm: await llm, version: SERVICE_VERSION };
 }

@@ -1,7 +1,8 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { AVAILABILITY_TIMEOUT_MS } from './ollama-provider.js';
 import { hostedCall } from './hosted-call.js';
-import { LlmError, type GenerateOptions, type LlmProvider } from './provider.js';
+import { LlmError, type GenerateOptions, type LlmProvider, type ProviderIdentity } from './provider.js';
+import { safeEndpoint } from './safe-endpoint.js';
 import { recordUsage } from './usage.js';
 
 export interface AnthropicProviderOptions {
@@ -70,6 +71,10 @@ export class AnthropicProvider implements LlmProvider {
       if (tool) return JSON.stringify(tool.input);
       return message.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
     });
+  }
+
+  identity(): ProviderIdentity {
+    return { provider: 'anthropic', endpoint: safeEndpoint(this.client.baseURL), keyConfigured: Boolean(this.options.apiKey) };
   }
 
   async available(): Promise<boolean> {

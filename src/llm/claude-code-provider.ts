@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { LlmError, LlmTimeoutError, type GenerateOptions, type LlmProvider } from './provider.js';
+import { LlmError, LlmTimeoutError, type GenerateOptions, type LlmProvider, type ProviderIdentity } from './provider.js';
 import { recordUsage } from './usage.js';
 
 export interface ClaudeCodeProviderOptions {
@@ -78,6 +78,10 @@ export class ClaudeCodeProvider implements LlmProvider {
     if (envelope.structured_output !== undefined && envelope.structured_output !== null) return JSON.stringify(envelope.structured_output);
     if (typeof envelope.result !== 'string') throw new LlmError(`claude's result has no text (model ${this.model})`, { retriable: false });
     return envelope.result;
+  }
+
+  identity(): ProviderIdentity {
+    return { provider: 'claude-code', endpoint: this.bin, keyConfigured: null };
   }
 
   async available(): Promise<boolean> {

@@ -4,6 +4,7 @@ import { startFakeOpenAi, type FakeOpenAi } from '../../test/support/fake-openai
 import { createLlmProvider } from './create-provider.js';
 import { FallbackProvider } from './fallback-provider.js';
 import { OllamaProvider } from './ollama-provider.js';
+import { providerReport } from './provider-report.js';
 import { LlmHttpError } from './provider.js';
 
 const SCHEMA = { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] };
@@ -69,11 +70,12 @@ describe('the provider chain (LLM_PROVIDER=ollama,openai)', () => {
   it('is available while any provider is, and reports each one (never a key)', async () => {
     await ollama.close();
     await expect(chain.available()).resolves.toBe(true);
-    const report = await chain.reachability();
-    expect(report).toEqual([
-      { name: 'ollama', model: 'qwen3:4b', available: false },
-      { name: 'openai', model: 'gpt-4o-mini', available: true },
+    const report = await providerReport(chain);
+    expect(report.providers).toEqual([
+      { name: 'ollama', model: 'qwen3:4b', endpoint: ollama.url, keyConfigured: null, available: false },
+      { name: 'openai', model: 'gpt-4o-mini', endpoint: openai.url, keyConfigured: true, available: true },
     ]);
+    expect(report.available).toBe(true);
     expect(JSON.stringify(report)).not.toContain(openai.apiKey);
     ollama = await startFakeOllama();
   });

@@ -53,15 +53,9 @@ export class FallbackProvider implements LlmProvider {
     return answers.some(Boolean);
   }
 
-  /** Each provider's name, model and reachability (health). */
-  async reachability(): Promise<Array<{ name: string; model: string; available: boolean }>> {
-    return Promise.all(
-      this.chain.map(async (entry) => ({
-        name: entry.name,
-        model: entry.provider.model,
-        available: await entry.provider.available().catch(() => false),
-      })),
-    );
+  /** The providers of the chain, in order (health reports each one: provider-report.ts). */
+  members(): LlmProvider[] {
+    return this.chain.map((entry) => entry.provider);
   }
 }
 

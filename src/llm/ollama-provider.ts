@@ -1,5 +1,6 @@
 import { Ollama } from 'ollama';
-import { LlmError, LlmHttpError, LlmTimeoutError, type GenerateOptions, type LlmProvider } from './provider.js';
+import { LlmError, LlmHttpError, LlmTimeoutError, type GenerateOptions, type LlmProvider, type ProviderIdentity } from './provider.js';
+import { safeEndpoint } from './safe-endpoint.js';
 import { recordUsage } from './usage.js';
 
 const NS_PER_MS = 1e6;
@@ -47,6 +48,10 @@ export class OllamaProvider implements LlmProvider {
       });
       return response.response;
     });
+  }
+
+  identity(): ProviderIdentity {
+    return { provider: 'ollama', endpoint: safeEndpoint(this.host), keyConfigured: null };
   }
 
   async available(): Promise<boolean> {

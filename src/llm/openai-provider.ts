@@ -1,7 +1,8 @@
 import OpenAI from 'openai';
 import { AVAILABILITY_TIMEOUT_MS } from './ollama-provider.js';
 import { hostedCall } from './hosted-call.js';
-import { LlmError, type GenerateOptions, type LlmProvider } from './provider.js';
+import { LlmError, type GenerateOptions, type LlmProvider, type ProviderIdentity } from './provider.js';
+import { safeEndpoint } from './safe-endpoint.js';
 import { recordUsage } from './usage.js';
 
 export interface OpenAiProviderOptions {
@@ -87,6 +88,10 @@ export class OpenAiProvider implements LlmProvider {
       { model: this.model, messages: messages(instruction), response_format: { type: 'json_object' } },
       { signal },
     );
+  }
+
+  identity(): ProviderIdentity {
+    return { provider: 'openai', endpoint: safeEndpoint(this.client.baseURL), keyConfigured: Boolean(this.options.apiKey) };
   }
 
   async available(): Promise<boolean> {

@@ -20,6 +20,18 @@ export interface LlmProvider {
   generate(prompt: string, options: GenerateOptions): Promise<string>;
   /** Whether a generate call could succeed now (server reachable and the model present). */
   available(): Promise<boolean>;
+  /** What health reports of it (provider-report.ts); never a key. */
+  identity?(): ProviderIdentity;
+}
+
+/** Which provider this is and where it answers from, for health: never the key itself. */
+export interface ProviderIdentity {
+  /** ollama, openai, anthropic, claude-code. */
+  provider: string;
+  /** The server's URL without credentials or query, or the executable run. */
+  endpoint: string | null;
+  /** Whether a key was configured; null for a provider that takes none. */
+  keyConfigured: boolean | null;
 }
 
 /** A failed model call. Transport failures are retriable: the job is tried again later. */

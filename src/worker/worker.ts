@@ -13,10 +13,20 @@ import {
   type MemoryUpdater,
   type PipelineMode,
 } from '../deep/index.js';
-import { createLlmProvider, emptyUsage, isLlmError, meterUsage, type LlmProvider, type LlmUsage } from '../llm/index.js';
+import {
+  cachedProviderReport,
+  createLlmProvider,
+  emptyUsage,
+  isLlmError,
+  meterUsage,
+  type LlmHealth,
+  type LlmProvider,
+  type LlmUsage,
+} from '../llm/index.js';
 import type { Logger } from '../logger.js';
 import type { TextEmbedder } from '../write/index.js';
 import { tickDelayMs } from './backoff.js';
+import { NamespaceBudget } from './namespace-budget.js';
 import { createClassifyHandler } from './handlers/classify-handler.js';
 import { createCompressHandler } from './handlers/compress-handler.js';
 import { createDedupHandler } from './handlers/dedup-handler.js';
@@ -57,6 +67,8 @@ export type WorkerConfig = Pick<
   | 'WORKER_POLL_MS'
   | 'WORKER_LEASE_TIMEOUT_MS'
   | 'WORKER_RETRY_BASE_MS'
+  | 'LLM_BUDGET_CALLS'
+  | 'LLM_BUDGET_WINDOW_MS'
 >;
 
 export interface WorkerDeps {
@@ -93,6 +105,8 @@ export interface Worker {
   /** Stops polling and waits for the job in flight, if any. */
   stop(): Promise<void>;
   state(): WorkerState;
+  /** The configured provider(s) and whether each answers (health; never a key), checked at most every 30 s. */
+  llmHealth(): Promise<LlmHealth>;
 }
 
 /**
@@ -106,9 +120,11 @@ export function createWorker(deps: WorkerDeps): Worker {
   const mode = pipelineMode(config);
   const provider = deps.provider ?? createLlmProvider(config);
   const handlers = createHandlers(deps, provider, mode, logger);
+  const llmHealth = cachedProviderReport(provider);
   const kinds = leasedKinds(config, mode);
   const counters: Counters = { processed: 0, failed: 0, lastTickAt: null, llmAvailable: false };
-  const jobs: JobRunner = { executor, workerId, provider, handlers, config, counters, logger, onLlmUsage: deps.onLlmUsage };
+  const budget = new NamespaceBudget(config.LLM_BUDGET_CALLS, config.LLM_BUDGET_WINDOW_MS);
+  const jobs: JobRunner = { executor, workerId, provider, handlers, config, counters, logger, budget, onLlmUsage: deps.onLlmUsage };
 
   let running = false;
   let timer: NodeJS.Timeout | undefined;
@@ -132,7 +148,7 @@ export function createWorker(deps: WorkerDeps): Worker {
     counters.lastTickAt = new Date().toISOString();
     let delay = config.WORKER_POLL_MS;
     try {
-      const job = await leaseJob(executor, workerId, kinds, { namespaces: deps.namespaces ?? null });
+      const job = await leaseJob(executor, workerId, kinds, { namespaces: deps.namespaces ?? null, waiting: budget.exhausted() });
       if (job) {
         const ok = await runJob(jobs, job);
         consecutiveFailures = ok ? 0 : consecutiveFailures + 1;
@@ -177,6 +193,7 @@ export function createWorker(deps: WorkerDeps): Worker {
       await Promise.all([inFlight, reaping]);
     },
     state: () => ({ running, workerId, mode, ...counters }),
+    llmHealth,
   };
 }
 
@@ -191,6 +208,8 @@ interface JobRunner {
   config: WorkerConfig;
   counters: Counters;
   logger: Logger;
+  /** Each job attempt's model calls count against its namespace's budget. */
+  budget: NamespaceBudget;
   onLlmUsage: WorkerDeps['onLlmUsage'];
 }
 
@@ -274,6 +293,7 @@ async function runJob(runner: JobRunner, job: JobRecord): Promise<boolean> {
     if (!handler) throw new Error(`no handler for job kind "${job.kind}"`);
     const metered = await meterUsage(() => handler.run(job));
     usage = metered.usage;
+    runner.budget.record(job.namespace, usage.calls);
     if (usage.calls > 0) runner.onLlmUsage?.(job.kind, provider.model, usage);
     if (metered.outcome.status === 'rejected') throw metered.outcome.reason;
     const result = metered.outcome.value;

@@ -1,4 +1,4 @@
-import { createServer } from 'node:net';
+import { closedPort } from '../support/fake-http.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { requeueJob } from '../../src/db/jobs/index.js';
 import { uniqueNamespace } from '../support/services.js';
@@ -14,15 +14,6 @@ async function expectRawMemoryIntact(rig: DeepPathRig, id: string, content: stri
   );
   expect(row).toEqual({ content, chunks: expect.any(Number), deleted: false });
   expect(row!.chunks).toBeGreaterThan(0);
-}
-
-/** A loopback port nothing listens on (bound, then released). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 describe('deep path when the LLM fails', () => {

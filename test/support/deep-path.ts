@@ -37,6 +37,8 @@ export async function startDeepPath(
   env: Record<string, string> = {},
   options: Pick<WorkerDeps, 'onLlmUsage'> & {
     app?: Partial<AppOptions>;
+    /** The namespaces the worker takes jobs of; the test's one alone by default. */
+    namespaces?: string[];
     wrapWorkerEmbedder?: (embedder: WorkerDeps['embedder']) => WorkerDeps['embedder'];
   } = {},
 ): Promise<DeepPathRig> {
@@ -53,7 +55,7 @@ export async function startDeepPath(
     update: services.update,
     config: services.config,
     logger: services.logger,
-    namespaces: [namespace],
+    namespaces: options.namespaces ?? [namespace],
     onLlmUsage: options.onLlmUsage,
   });
   return {
@@ -71,7 +73,7 @@ export async function startDeepPath(
 
 export type Stage = 'extract' | 'decide' | 'contradiction' | 'hints' | 'dedup' | 'classify' | 'compress';
 
-export function stageOf(request: FakeRequest): Stage | 'unknown' {
+export function stageOf(request: Pick<FakeRequest, 'prompt'>): Stage | 'unknown' {
   if (request.prompt.startsWith(EXTRACTION_PROMPT_HEADER)) return 'extract';
   if (request.prompt.startsWith(DECISION_PROMPT_HEADER)) return 'decide';
   if (request.prompt.startsWith(CONTRADICTION_PROMPT_HEADER)) return 'contradiction';

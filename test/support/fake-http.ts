@@ -1,5 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
 
 /** The HTTP plumbing every fake model server shares (fake-ollama.ts, fake-model-api.ts). */
 
@@ -51,4 +51,13 @@ export async function closeFake(server: Server, waits: { clear(): void }): Promi
   waits.clear();
   server.closeAllConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));
+}
+
+/** A loopback port nothing listens on (bound, then released): a server that is down, connection refused. */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
 }

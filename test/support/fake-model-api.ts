@@ -129,3 +129,16 @@ function lastUserText(messages: unknown): string {
       .join('');
   return '';
 }
+
+/** The JSON Schema a model call carried: OpenAI's strict `response_format`, or Anthropic's forced tool's `input_schema`; null when none. */
+export function requestSchema(request: FakeApiRequest): Record<string, unknown> | null {
+  const body = request.body as {
+    response_format?: { type?: string; json_schema?: { schema?: Record<string, unknown>; strict?: boolean } };
+    tools?: Array<{ name?: string; input_schema?: Record<string, unknown> }>;
+    tool_choice?: { type?: string; name?: string };
+  };
+  if (body.response_format?.type === 'json_schema' && body.response_format.json_schema?.strict === true)
+    return body.response_format.json_schema.schema ?? null;
+  const forced = body.tool_choice?.type === 'tool' ? body.tools?.find((t) => t.name === body.tool_choice!.name) : undefined;
+  return forced?.input_schema ?? null;
+}

@@ -31,18 +31,19 @@ export interface JobInput {
 // Its turn (the order claimers take jobs in, lease-job.ts): after its namespace's last pending job,
 // or in the round being served now (the lowest runnable turn) when the namespace has fallen behind
 // it, so a namespace with a backlog and one with new work take turns; `j.offset` (1, 2...)
-// numbers one batch's jobs of a namespace.
+// numbers one batch's jobs of a namespace. Both reads name every property of their index in ORDER
+// BY, so each is one index entry read in order (by turn alone, the planner sorted every pending job).
 export const ENQUEUE = `
 CALL () {
   OPTIONAL MATCH (p:Job) USING INDEX p:Job(status, turn)
   WHERE p.status = 'pending' AND p.turn >= 0 AND p.availableAt <= $now
-  RETURN p.turn AS serving ORDER BY p.turn LIMIT 1
+  RETURN p.turn AS serving ORDER BY p.status, p.turn LIMIT 1
 }
 UNWIND $jobs AS j
 CALL (j) {
   OPTIONAL MATCH (p:Job) USING INDEX p:Job(namespace, status, turn)
   WHERE p.namespace = j.namespace AND p.status = 'pending' AND p.turn >= 0
-  RETURN p.turn AS last ORDER BY p.turn DESC LIMIT 1
+  RETURN p.turn AS last ORDER BY p.namespace DESC, p.status DESC, p.turn DESC LIMIT 1
 }
 WITH j, coalesce(serving, 0) AS serving, coalesce(last, 0) AS last
 OPTIONAL MATCH (m:Memory {id: j.memoryId})

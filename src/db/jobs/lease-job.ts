@@ -13,17 +13,19 @@ const NOT_BUSY = `NOT EXISTS { MATCH (o:Job {namespace: j.namespace, status: 'le
 
 // Jobs are taken in turn order (enqueue.ts gives each its place in its namespace's round), so a
 // namespace with a backlog and one with new work take turns; within a turn, the oldest first.
-// The turn index is read in order and stops after the window (the planner, left alone, would
-// read every runnable job by availableAt and sort them).
+// The turn index is read in order and stops after the window: ordering by `j.status` first (one
+// value here) is what lets the planner see that job_status_turn already gives that order; by
+// `j.turn` alone it read every pending job and sorted them (2,000 pending: 14,073 db hits a
+// claim, 151 now).
 // A write lock is taken on each job of the window (oldest first, so every claimer locks in the
 // same order), THEN its status is read again: a claimer that waited for another's lock sees that
 // job leased and takes the next one. Read committed alone would let two claimers lease one job.
 export const PICK_JOB = `
 MATCH (j:Job) USING INDEX j:Job(status, turn)
 WHERE j.status = 'pending' AND j.turn >= 0 AND j.availableAt <= $now AND j.kind IN $kinds
-  AND ($namespaces IS NULL OR j.namespace IN $namespaces)
+  AND ($namespaces IS NULL OR j.namespace IN $namespaces) AND NOT j.namespace IN $waiting
   AND (j.kind <> $serialized OR ${NOT_BUSY})
-WITH j ORDER BY j.turn, j.availableAt, j.createdAt, j.id LIMIT toInteger($window)
+WITH j ORDER BY j.status, j.turn, j.availableAt, j.createdAt, j.id LIMIT toInteger($window)
 SET j._lock = true
 REMOVE j._lock
 WITH j WHERE j.status = 'pending'
@@ -54,6 +56,8 @@ ${LEASE}`;
 export interface LeaseOptions {
   /** Only jobs of these namespaces (a worker dedicated to some tenants); all when absent. */
   namespaces?: readonly string[] | null;
+  /** Namespaces whose jobs wait this time (over their model budget). */
+  waiting?: readonly string[];
   /** Tests only: the database's clock is used otherwise. */
   now?: Date;
 }
@@ -76,6 +80,7 @@ export async function leaseJob(
       now,
       kinds: [...kinds],
       namespaces: options.namespaces ? [...options.namespaces] : null,
+      waiting: [...(options.waiting ?? [])],
       serialized: SERIALIZED_KIND,
       window: neo4j.int(LEASE_WINDOW),
     });
