@@ -20,10 +20,12 @@ import { embedQuery, type QueryEmbedder } from './stages/embed-query.js';
 import { applyFilters } from './stages/filter.js';
 import { loadRecallMemories } from './stages/hydrate.js';
 import { formatMemoryPrompt } from './stages/prompt.js';
+import { rescoreKeywordHits } from './stages/keyword-rescore.js';
 import { rankCandidates } from './stages/rank.js';
 import { rerankStage } from './stages/rerank.js';
 import { retrieve } from './stages/retrieve.js';
 import { filterScope, shouldWiden, widen } from './stages/scope.js';
+import { needsStoreSize, readStoreSize } from './stages/store-size.js';
 import { runRankedStage, type RankedStage, type RecallRun } from './stages/stage.js';
 import type { RankedCandidate, ScoreExplanation } from './types.js';
 
@@ -95,7 +97,8 @@ function bind<S>(stage: RankedStage<S>, section: (settings: RecallSettings) => S
  * The recall orchestrator: it decides what runs (from settings resolved once per request) and
  * hands data from stage to stage; the work is in the stages. In order:
  *
- *   plan → embed-query → scope → [retrieve (legs + graph boost) → hydrate → rank → context → filter]
+ *   plan → embed-query → scope → [retrieve (legs + graph boost; the store's size beside them) → hydrate →
+ *   keyword re-scoring → rank → context → filter]
  *   (again, wider, while the filters leave fewer than the limit: stages/scope.ts) → rerank →
  *   collapse near-duplicates → budget → prompt
  *
@@ -194,6 +197,8 @@ export class RecallService {
    */
   private async rankedCandidates(plan: RecallPlan, run: RecallRun): Promise<RankedCandidate[]> {
     const { settings, filters } = plan;
+    // The namespace's size, read beside the legs when the ranking uses it (stages/store-size.ts).
+    const size = needsStoreSize(settings) ? readStoreSize(run) : Promise.resolve(null);
     const scope = plan.scoped ? await this.scope(plan, run) : null;
     let fetch = plan.fetch;
     for (;;) {
@@ -201,8 +206,11 @@ export class RecallService {
       run.memories = await run.timer.run('load', () =>
         loadRecallMemories(this.executor, candidateIds(legs), { namespace: plan.namespace, ...plan.include, vector: run.vector }),
       );
+      const store = await size;
+      legs.keyword = await rescoreKeywordHits(run, legs.keyword, store, settings.keywordStats);
       const assembled = assembleCandidates(legs, run.memories);
-      let ranked = run.timer.runSync('rank', () => rankCandidates(assembled, settings, { timeWindow: plan.timeWindow }));
+      const context = { timeWindow: plan.timeWindow, memories: store?.memories ?? null };
+      let ranked = run.timer.runSync('rank', () => rankCandidates(assembled, settings, context));
       ranked = await runRankedStage(contextStage, settings.context, ranked, run);
       const inSession = filters.sessionId
         ? ranked.filter((r) => run.memories.get(r.candidate.memoryId)?.record.sessionId === filters.sessionId)

@@ -1,3 +1,5 @@
+import type { FusionWeights } from './stages/fusion-weights.js';
+
 /** How the legs' scores become one (stages/fuse.ts). */
 export const FUSION_METHODS = ['weighted', 'rrf', 'zscore'] as const;
 export type FusionMethod = (typeof FUSION_METHODS)[number];
@@ -59,6 +61,11 @@ export interface LegExplanation {
 /** Every factor that produced a result's score, in the order they were applied. */
 export interface ScoreExplanation {
   method: FusionMethod;
+  /**
+   * The weights fusion used for this query: vector and text sides, entity leg, agreement, and the
+   * store size that set them (absent on a result only the context stage brought in: it was not fused).
+   */
+  weights?: FusionWeights;
   vector: LegExplanation | null;
   keyword: LegExplanation | null;
   hint: LegExplanation | null;

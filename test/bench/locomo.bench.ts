@@ -22,7 +22,7 @@ import type { Services } from '../../src/app.js';
 import type { RecallRecipeName, RecallSettingsOverrides } from '../../src/recall/settings/index.js';
 import { LEARNED_RANK_FEATURES, learnedRankFeatures } from './learned-rank.js';
 import { benchServices, machineFacts, progress, REPO, routeConsoleToStderr, startBenchDb, uptimeLine } from './perf-harness.js';
-import { loadConfigurations, TUNING_BASELINES } from './locomo-configurations.js';
+import { loadConfigurations, STORE_VARIANTS, TUNING_BASELINES } from './locomo-configurations.js';
 import { crossValidateWithin, leaveOneDatasetOut, type HeldOut, type QuestionResult, type Results } from './locomo-cv.js';
 import { loadDataset, type Conversation, type Dataset } from './locomo-data.js';
 import { pooledDataset } from './locomo-pooled.js';
@@ -397,7 +397,7 @@ function printCrossValidation(cvReport: CrossValidation, scores: Record<string, 
 }
 
 /** The configurations asked in the pooled namespace too (the rest are per conversation only). */
-const POOLED_CONFIGURATIONS = ['full', 'vector', 'keyword', 'keyword turn and context', 'full keyword context'];
+const POOLED_CONFIGURATIONS = ['full', 'vector', 'keyword', 'keyword turn and context', 'full keyword context', ...STORE_VARIANTS];
 
 type PooledReport = Record<string, { memories: number; turns: number; ingestSeconds: number; scores: Record<string, Scores> }>;
 

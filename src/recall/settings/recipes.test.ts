@@ -13,6 +13,11 @@ describe('resolveRecallSettings', () => {
       keywordNormalization: 'minmax',
       missingLeg: 'zero',
       entityWeight: 0.2,
+      alphaLarge: null,
+      smallStore: 1_000,
+      largeStore: 20_000,
+      confidence: 0,
+      agreement: 0,
     });
     expect(s.overFetchFactor).toBe(4);
     expect(s.graph).toEqual({ enabled: false, boostWeight: 0.1, maxEntities: 20, maxNeighbours: 50, maxMemories: 200 });
