@@ -169,6 +169,7 @@ export class RecallService {
         tokenBudget: plan.tokenBudget,
         countTokens: (text) => this.embedder.countTokens(text),
         priorityTypes: settings.budget.priorityTypes,
+        preferenceSlots: settings.budget.preferenceSlots,
       }),
     );
     const record = (id: string) => run.memories.get(id)!.record;

@@ -25,7 +25,13 @@ describe('resolveRecallSettings', () => {
     expect(s.importance).toEqual({ enabled: true, weight: 0.2 });
     expect(s.rerank).toEqual({ enabled: true, topN: 20, scoreWeight: 0.7, similarityWeight: 0.3 });
     expect(s.filters).toEqual({ minImportance: 0 });
-    expect(s.budget).toEqual({ tokenBudget: 2000, limit: 10, maxLimit: 100, priorityTypes: ['procedural', 'preference'] });
+    expect(s.budget).toEqual({
+      tokenBudget: 2000,
+      limit: 10,
+      maxLimit: 100,
+      priorityTypes: ['procedural', 'preference'],
+      preferenceSlots: 2,
+    });
   });
 
   it('offers the benchmark baselines with every adjustment off', () => {

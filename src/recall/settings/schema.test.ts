@@ -62,7 +62,7 @@ const FORMER_DEFAULT_SETTINGS = {
   context: { enabled: true, weight: 0.5, window: 2, anchors: 20, similarityGate: true },
   rerank: { enabled: true, topN: 20, scoreWeight: 0.7, similarityWeight: 0.3 },
   filters: { minImportance: 0 },
-  budget: { tokenBudget: 2_000, limit: 10, maxLimit: 100, priorityTypes: ['procedural', 'preference'] },
+  budget: { tokenBudget: 2_000, limit: 10, maxLimit: 100, priorityTypes: ['procedural', 'preference'], preferenceSlots: 2 },
 };
 
 function at(settings: unknown, path: string): unknown {
