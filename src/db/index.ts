@@ -56,6 +56,7 @@ export {
   latestNamespaceCheckpoint,
   markCheckpoint,
   pinnedAndConstraints,
+  preferenceMemories,
   previousSummarizedSession,
   queueEndJob,
   recordEvent,
