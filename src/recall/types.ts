@@ -1,5 +1,3 @@
-import type { FusionWeights } from './stages/fusion-weights.js';
-
 /** How the legs' scores become one (stages/fuse.ts). */
 export const FUSION_METHODS = ['weighted', 'rrf', 'zscore'] as const;
 export type FusionMethod = (typeof FUSION_METHODS)[number];
@@ -49,6 +47,20 @@ export interface RecallCandidate extends RecallMemory {
    * `graph.boostWeight × graphBoost`.
    */
   graphBoost: number;
+}
+
+/** The weights fusion used for one query, shown in every result's explanation (`weights`). */
+export interface FusionWeights {
+  /** Weight of the vector side (alpha after the store's size and the legs' confidence). */
+  vector: number;
+  /** Weight of the text side (keyword and hints): 1 − vector. */
+  text: number;
+  /** Weight of the entity leg's normalized score, added to the fused score (0 when it found nothing). */
+  entity: number;
+  /** Added to the fused score of a candidate in the heads of both the vector and the text leg (0 when off). */
+  agreement: number;
+  /** The namespace's memories as the store-size read counted them (capped); null when not read. */
+  memories: number | null;
 }
 
 export interface LegExplanation {

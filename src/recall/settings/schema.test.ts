@@ -34,23 +34,14 @@ const FORMER_CONSTANTS: Array<[string, unknown]> = [
   ['budget.maxLimit', 100], // MAX_LIMIT
 ];
 
+const FORMER_FUSION = { method: 'zscore', alpha: 0.3, rrfK: 60, keywordNormalization: 'minmax', missingLeg: 'zero', entityWeight: 0.2 };
+/** Fusion that knows the store, off by default: alpha at every size, no confidence, no agreement bonus. */
+const STORE_FUSION_OFF = { alphaLarge: null, smallStore: 1_000, largeStore: 20_000, confidence: 0, agreement: 0 };
+
 /** The former DEFAULT_SETTINGS of src/recall/presets.ts, with the constants' values filled in. */
 const FORMER_DEFAULT_SETTINGS = {
   legs: { vector: true, keyword: true, hints: true, entity: true },
-  fusion: {
-    method: 'zscore',
-    alpha: 0.3,
-    rrfK: 60,
-    keywordNormalization: 'minmax',
-    missingLeg: 'zero',
-    entityWeight: 0.2,
-    // Fusion that knows the store (off by default: alpha at every size, no confidence, no agreement bonus).
-    alphaLarge: null,
-    smallStore: 1_000,
-    largeStore: 20_000,
-    confidence: 0,
-    agreement: 0,
-  },
+  fusion: { ...FORMER_FUSION, ...STORE_FUSION_OFF },
   overFetchFactor: 4,
   entityLeg: { perEntity: 50, maxEntityMentions: 30 },
   graph: { enabled: false, boostWeight: 0.1, maxEntities: 20, maxNeighbours: 50, maxMemories: 200 },

@@ -1,7 +1,14 @@
 import type { z } from 'zod/v3';
-import { FUSION_METHODS, type FusionMethod, type LegExplanation, type LegScore, type RecallCandidate } from '../types.js';
+import {
+  FUSION_METHODS,
+  type FusionMethod,
+  type FusionWeights,
+  type LegExplanation,
+  type LegScore,
+  type RecallCandidate,
+} from '../types.js';
 import { fraction, num, oneOf, section } from '../settings/fields.js';
-import { headOf, queryAlpha, type FusionWeights } from './fusion-weights.js';
+import { headOf, queryAlpha } from './fusion-weights.js';
 import type { LegsSettings } from './retrieve.js';
 
 export const fusionSettings = section({

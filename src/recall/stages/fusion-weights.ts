@@ -1,18 +1,10 @@
-import type { LegScore } from '../types.js';
+import type { FusionWeights, LegScore } from '../types.js';
 
-/** The weights fusion used for one query, shown in every result's explanation (`weights`). */
-export interface FusionWeights {
-  /** Weight of the vector side (alpha after the store's size and the legs' confidence). */
-  vector: number;
-  /** Weight of the text side (keyword and hints): 1 − vector. */
-  text: number;
-  /** Weight of the entity leg's normalized score, added to the fused score (0 when it found nothing). */
-  entity: number;
-  /** Added to the fused score of a candidate in the heads of both the vector and the text leg (0 when off). */
-  agreement: number;
-  /** The namespace's memories as the store-size read counted them (capped); null when not read. */
-  memories: number | null;
-}
+/*
+ * The weights fusion (fuse.ts) uses for one query, pure: alpha by the namespace's size
+ * (store-size.ts counts it), moved by each leg's confidence on this query, and the heads the
+ * agreement bonus compares. Every result's explanation shows them (`weights`).
+ */
 
 export interface StoreAwareSettings {
   alpha: number;
