@@ -86,8 +86,8 @@ export function namespaceBm25(content: string, stats: NamespaceTermStats, settin
  * again by namespaceBm25, so that a namespace's keyword ranking does not move when other
  * namespaces are written (the full-text index's own statistics are index-wide). One bounded
  * statement counts each query term's documents in the namespace (db/search/namespace-stats.ts);
- * the hits' content comes from hydration. Explains `keyword` (its raw score is this BM25). Failure
- * rule: the Lucene scores as they came.
+ * the hits' content comes from hydration. Explains `keyword` (its raw score is this BM25).
+ * Failure rule: the Lucene scores as they came.
  */
 export async function rescoreKeywordHits(
   run: RecallRun,
