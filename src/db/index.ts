@@ -57,6 +57,7 @@ export {
   latestNamespaceCheckpoint,
   markCheckpoint,
   pinnedAndConstraints,
+  preferenceMemories,
   previousSummarizedSession,
   queueEndJob,
   recordEvent,

@@ -21,11 +21,13 @@ import { embedQuery, type QueryEmbedder } from './stages/embed-query.js';
 import { applyFilters } from './stages/filter.js';
 import { hydrate } from './stages/hydrate.js';
 import { formatMemoryPrompt } from './stages/prompt.js';
+import { rescoreKeywordHits } from './stages/keyword-rescore.js';
 import { rankCandidates } from './stages/rank.js';
 import { rerankStage } from './stages/rerank.js';
 import { sessionsStage } from './stages/sessions.js';
 import { retrieve } from './stages/retrieve.js';
 import { filterScope, shouldWiden, widen } from './stages/scope.js';
+import { needsStoreSize, readStoreSize } from './stages/store-size.js';
 import { runRankedStage, type RankedStage, type RecallRun } from './stages/stage.js';
 import type { RankedCandidate, ScoreExplanation } from './types.js';
 
@@ -100,7 +102,8 @@ function bind<S>(stage: RankedStage<S>, section: (settings: RecallSettings) => S
  * The recall orchestrator: it decides what runs (from settings resolved once per request) and
  * hands data from stage to stage; the work is in the stages. In order:
  *
- *   plan → embed-query → scope → [retrieve (legs + graph boost) → hydrate → rank → sessions → context → filter]
+ *   plan → embed-query → scope → [retrieve (legs + graph boost; the store's size beside them) → hydrate →
+ *   keyword re-scoring → rank → sessions → context → filter]
  *   (again, wider, while the filters leave fewer than the limit: stages/scope.ts) → rerank →
  *   collapse near-duplicates → budget → prompt
  *
@@ -184,6 +187,7 @@ export class RecallService {
         tokenBudget: plan.tokenBudget,
         countTokens: (text) => this.embedder.countTokens(text),
         priorityTypes: settings.budget.priorityTypes,
+        preferenceSlots: settings.budget.preferenceSlots,
       }),
     );
     const record = (id: string) => run.memories.get(id)!.record;
@@ -212,13 +216,18 @@ export class RecallService {
    */
   private async rankedCandidates(plan: RecallPlan, run: RecallRun): Promise<RankedCandidate[]> {
     const { settings, filters } = plan;
+    // The namespace's size, read beside the legs when the ranking uses it (stages/store-size.ts).
+    const size = needsStoreSize(settings) ? readStoreSize(run) : Promise.resolve(null);
     const scope = plan.scoped ? await this.scope(plan, run) : null;
     let fetch = plan.fetch;
     for (;;) {
       const legs = await retrieve(run, settings, { fetch, scope });
       run.memories = await run.timer.run('load', () => hydrate(run, candidateIds(legs), contextWindow(settings.context)));
+      const store = await size;
+      legs.keyword = await rescoreKeywordHits(run, legs.keyword, store, settings.keywordStats);
       const assembled = assembleCandidates(legs, run.memories);
-      let ranked = run.timer.runSync('rank', () => rankCandidates(assembled, settings, { timeWindow: plan.timeWindow }));
+      const context = { timeWindow: plan.timeWindow, memories: store?.memories ?? null };
+      let ranked = run.timer.runSync('rank', () => rankCandidates(assembled, settings, context));
       ranked = await runRankedStage(sessionsStage, settings.sessions, ranked, run);
       ranked = await runRankedStage(contextStage, settings.context, ranked, run);
       const inSession = filters.sessionId

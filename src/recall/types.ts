@@ -49,6 +49,20 @@ export interface RecallCandidate extends RecallMemory {
   graphBoost: number;
 }
 
+/** The weights fusion used for one query, shown in every result's explanation (`weights`). */
+export interface FusionWeights {
+  /** Weight of the vector side (alpha after the store's size and the legs' confidence). */
+  vector: number;
+  /** Weight of the text side (keyword and hints): 1 − vector. */
+  text: number;
+  /** Weight of the entity leg's normalized score, added to the fused score (0 when it found nothing). */
+  entity: number;
+  /** Added to the fused score of a candidate in the heads of both the vector and the text leg (0 when off). */
+  agreement: number;
+  /** The namespace's memories as the store-size read counted them (capped); null when not read. */
+  memories: number | null;
+}
+
 export interface LegExplanation {
   raw: number;
   /** Per-query normalized score in [0, 1]. */
@@ -59,6 +73,11 @@ export interface LegExplanation {
 /** Every factor that produced a result's score, in the order they were applied. */
 export interface ScoreExplanation {
   method: FusionMethod;
+  /**
+   * The weights fusion used for this query: vector and text sides, entity leg, agreement, and the
+   * store size that set them (absent on a result only the context stage brought in: it was not fused).
+   */
+  weights?: FusionWeights;
   vector: LegExplanation | null;
   keyword: LegExplanation | null;
   hint: LegExplanation | null;

@@ -10,6 +10,7 @@ import {
   latestNamespaceCheckpoint,
   markCheckpoint,
   pinnedAndConstraints,
+  preferenceMemories,
   previousSummarizedSession,
   queueEndJob,
   recordEvent,
@@ -54,7 +55,9 @@ export interface ContextRecall {
 }
 
 /** Memories of each kind a start-of-session context considers (before the character budget). */
-export const CONTEXT_LIMITS = { pinned: 20, project: 20, global: 10, lessons: 5 } as const;
+export const CONTEXT_LIMITS = { pinned: 20, preferences: 10, project: 20, global: 10, lessons: 5 } as const;
+/** The memory types the start context lists as preferences (the recall budget's priority types). */
+const PREFERENCE_TYPES = ['preference', 'procedural'] as const;
 /** Characters of each tool result the previous session taught, as the start context shows it. */
 const LESSON_CHARS = 300;
 /** The tag of a session's summary memory (written by the session-end job). */
@@ -80,7 +83,7 @@ export interface StartInput {
 }
 
 export interface ContextSection {
-  name: 'previous' | 'pinned' | 'checkpoint' | 'project' | 'global';
+  name: 'previous' | 'pinned' | 'preferences' | 'checkpoint' | 'project' | 'global';
   items: number;
 }
 
@@ -90,6 +93,8 @@ export interface StartResult {
   chars: number;
   maxChars: number;
   sections: ContextSection[];
+  /** The namespace's preferences and procedures the context lists (most important first; pinned ones are under pinned). */
+  preferences: MemoryRecord[];
   /** Lines of memories left out because the budget ran out. */
   omitted: number;
   checkpointId: string | null;
@@ -193,8 +198,13 @@ export class SessionService {
     const query = input.query?.trim() ? input.query.trim() : null;
     const previous = await this.previousSession(input.namespace, sessionId);
     const pinned = await pinnedAndConstraints(this.executor, input.namespace, CONTEXT_LIMITS.pinned);
+    const preferences = await preferenceMemories(this.executor, input.namespace, {
+      types: PREFERENCE_TYPES,
+      exclude: pinned.map((m) => m.id),
+      limit: CONTEXT_LIMITS.preferences,
+    });
     const checkpoint = await latestNamespaceCheckpoint(this.executor, input.namespace, sessionId);
-    const shown = new Set([...pinned.map((m) => m.id), ...(previous?.memoryIds ?? [])]);
+    const shown = new Set([...pinned.map((m) => m.id), ...preferences.map((m) => m.id), ...(previous?.memoryIds ?? [])]);
     const lessons = previous?.lessons.filter((m) => !pinned.some((p) => p.id === m.id)) ?? [];
     const project = await this.best(input.namespace, query, [...shown], CONTEXT_LIMITS.project);
     const globalNs = this.settings.globalNamespace;
@@ -203,7 +213,7 @@ export class SessionService {
     // The previous session's end checkpoint says less than its summary: shown only when it is this session's own, or no summary is.
     const showCheckpoint = checkpoint && (checkpoint.sessionId === sessionId || checkpoint.sessionId !== previous?.session.sessionId);
 
-    const names: Array<ContextSection['name']> = ['previous', 'pinned', 'checkpoint', 'project', 'global'];
+    const names: Array<ContextSection['name']> = ['previous', 'pinned', 'preferences', 'checkpoint', 'project', 'global'];
     const sections: DigestSection[] = [
       {
         title: previous ? `## What the last session learned (${previousLabel(previous.session)})` : '',
@@ -211,6 +221,7 @@ export class SessionService {
         ids: previous ? [...summaryLines(previous.session).map(() => ''), ...lessons.map((m) => m.id)] : [],
       },
       { title: '## Pinned memories and constraints', lines: pinned.map(memoryLine), ids: pinned.map((m) => m.id) },
+      { title: '## Preferences and how to work', lines: preferences.map(memoryLine), ids: preferences.map((m) => m.id) },
       {
         title: `## Where the last session stood (${checkpoint?.sessionId === sessionId ? 'this session' : 'previous session'})`,
         lines: showCheckpoint
@@ -240,6 +251,7 @@ export class SessionService {
       chars: fitted.text.length,
       maxChars,
       sections: names.map((name, i) => ({ name, items: fitted.written[i] ?? 0 })),
+      preferences,
       omitted: fitted.omitted,
       checkpointId: showCheckpoint ? checkpoint.id : null,
     };

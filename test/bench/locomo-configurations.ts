@@ -58,6 +58,22 @@ export function loadConfigurations(withVariants: boolean): Record<string, Config
       recipe: 'default',
       overrides: { legs: { entity: true }, fusion: { entityWeight: 0.1 }, entityLeg: { maxEntityMentions: 30 } },
     },
+    // Recall that holds as memory grows (issue #42 items 3, 4 and 7), each beside 'full zscore α 0.6'.
+    // Fusion that knows the store: alpha by the namespace's size (log-interpolated 1,000 → 20,000 memories).
+    'store α 0.6→0.4': { recipe: 'default', overrides: { fusion: { alpha: 0.6, alphaLarge: 0.4 } } },
+    'store α 0.7→0.4': { recipe: 'default', overrides: { fusion: { alpha: 0.7, alphaLarge: 0.4 } } },
+    'store α 0.6→0.3': { recipe: 'default', overrides: { fusion: { alpha: 0.6, alphaLarge: 0.3 } } },
+    // ... and each leg's confidence on this query, and the agreement between the legs' heads.
+    'store α 0.6 confidence 0.2': { recipe: 'default', overrides: { fusion: { alpha: 0.6, confidence: 0.2 } } },
+    'store α 0.6 confidence 0.4': { recipe: 'default', overrides: { fusion: { alpha: 0.6, confidence: 0.4 } } },
+    'store α 0.6 agreement 0.1': { recipe: 'default', overrides: { fusion: { alpha: 0.6, agreement: 0.1 } } },
+    // Keyword scores from the namespace's own statistics (BM25 re-scored).
+    'keyword namespace bm25': { recipe: 'keywordOnly', overrides: { keywordStats: { namespaceScoped: true } } },
+    'store α 0.6 namespace bm25': { recipe: 'default', overrides: { fusion: { alpha: 0.6 }, keywordStats: { namespaceScoped: true } } },
+    'store all': {
+      recipe: 'default',
+      overrides: { fusion: { alpha: 0.6, alphaLarge: 0.4, confidence: 0.2, agreement: 0.1 }, keywordStats: { namespaceScoped: true } },
+    },
   };
 }
 
@@ -84,3 +100,16 @@ export function withBase(configurations: Record<string, Configuration>, base: Re
     ]),
   );
 }
+
+/** The store-aware variants, asked in the pooled namespaces too (--pooled). */
+export const STORE_VARIANTS: readonly string[] = [
+  'full zscore α 0.6',
+  'store α 0.6→0.4',
+  'store α 0.7→0.4',
+  'store α 0.6→0.3',
+  'store α 0.6 confidence 0.2',
+  'store α 0.6 agreement 0.1',
+  'keyword namespace bm25',
+  'store α 0.6 namespace bm25',
+  'store all',
+];

@@ -24,7 +24,7 @@ import type { Services } from '../../src/app.js';
 import type { RecallRecipeName, RecallSettingsOverrides } from '../../src/recall/settings/index.js';
 import { LEARNED_RANK_FEATURES, learnedRankFeatures } from './learned-rank.js';
 import { benchServices, machineFacts, progress, REPO, routeConsoleToStderr, startBenchDb, uptimeLine } from './perf-harness.js';
-import { loadConfigurations, TUNING_BASELINES, withBase } from './locomo-configurations.js';
+import { loadConfigurations, STORE_VARIANTS, TUNING_BASELINES, withBase } from './locomo-configurations.js';
 import { crossValidateWithin, leaveOneDatasetOut, type HeldOut, type QuestionResult, type Results } from './locomo-cv.js';
 import { loadDataset, type Conversation, type Dataset } from './locomo-data.js';
 import { ALL_POOL, pooledAll, pooledDataset } from './locomo-pooled.js';
@@ -412,7 +412,7 @@ function printCrossValidation(cvReport: CrossValidation, scores: Record<string, 
 }
 
 /** The configurations asked in the pooled namespaces too (the rest are per conversation only), unless --only names them. */
-const POOLED_CONFIGURATIONS = ['full', 'vector', 'keyword'];
+const POOLED_CONFIGURATIONS = ['full', 'vector', 'keyword', ...STORE_VARIANTS];
 
 type Pool = { pool: Dataset; ingest: Awaited<ReturnType<typeof ingestDataset>> };
 /** Per dataset ("locomo") and, for the pool of every dataset, per dataset inside it ("all/locomo"). */

@@ -125,6 +125,7 @@ const MISSING_INDEXES: Scans = {
   'db/queries/sessions#BEST': [{ scan: 'NodeByLabelScan :Memory', reason: NAMESPACE_ONLY }],
   'db/queries/sessions#LATEST_CHECKPOINT': [{ scan: 'NodeByLabelScan :Checkpoint', reason: 'no index on Checkpoint at all' }],
   'db/queries/sessions#PINNED_AND_CONSTRAINTS': [{ scan: 'NodeByLabelScan :Memory', reason: NAMESPACE_ONLY }],
+  'db/queries/sessions#PREFERENCES': [{ scan: 'NodeByLabelScan :Memory', reason: NAMESPACE_ONLY }],
   'db/queries/sessions#STATS': [
     { scan: 'NodeByLabelScan :Session', reason: `${NAMESPACE_ONLY} (session_key needs sessionId)` },
     { scan: 'NodeByLabelScan :Job', reason: `${NAMESPACE_ONLY} (the Job ones need status or a time; kind is not indexed)` },

@@ -9,7 +9,7 @@ import { startFakeOllama, type FakeOllama } from '../support/fake-ollama.js';
 import { graphqlClient } from '../support/graphql.js';
 import { cleanNamespace, testServices, uniqueNamespace } from '../support/services.js';
 
-const START = `mutation($i: StartSessionInput!) { startSession(input: $i) { context chars maxChars omitted checkpointId sections { name items } session { sessionId status injectedMemoryIds } } }`;
+const START = `mutation($i: StartSessionInput!) { startSession(input: $i) { context chars maxChars omitted checkpointId sections { name items } preferences { id type } session { sessionId status injectedMemoryIds } } }`;
 const RECALL = `query($q: String!, $ns: String, $s: String) { recall(query: $q, namespace: $ns, sessionId: $s) { items { memory { id } explain { stale } } checkpoint { id trigger digest promptCount } } }`;
 const REMEMBER = `mutation($i: RememberInput!) { remember(input: $i) { memory { id } checkpoint { id trigger } } }`;
 const SESSION = `query($ns: String, $s: String!) { session(namespace: $ns, sessionId: $s) {
@@ -45,10 +45,11 @@ describe('sessions that look after themselves (real Neo4j)', () => {
   const remember = (content: string, extra: Record<string, unknown> = {}) =>
     gql.data<{ remember: any }>(REMEMBER, { i: { namespace: ns, content, ...extra } });
 
-  it('startSession answers pinned and constraint memories first, then the latest checkpoint, project and global memories, within maxChars', async () => {
+  it('startSession answers pinned and constraint memories first, then preferences, the latest checkpoint, project and global memories, within maxChars', async () => {
     const pinned = (await remember('The payments API must always be called through the gateway, never directly.')).remember.memory.id;
     await gql.data(`mutation($id: ID!) { pin(id: $id) { id } }`, { id: pinned });
     const decision = (await remember('We decided to use PostgreSQL over MySQL for the ledger service.')).remember.memory.id;
+    const preference = (await remember('The user prefers short answers with code first.', { type: 'preference' })).remember.memory.id;
     const project = (await remember('The invoice exporter runs every Monday at 02:00 UTC and uploads to S3.')).remember.memory.id;
     await gql.data(REMEMBER, { i: { namespace: global, content: 'Company-wide: production deploys need two approvals.' } });
 
@@ -59,10 +60,23 @@ describe('sessions that look after themselves (real Neo4j)', () => {
     const at = (text: string) => r.context.indexOf(text);
     expect(at('never directly')).toBeGreaterThan(0);
     expect(at('PostgreSQL over MySQL')).toBeGreaterThan(at('never directly'));
-    expect(at('invoice exporter')).toBeGreaterThan(at('PostgreSQL over MySQL'));
+    expect(at('## Preferences and how to work')).toBeGreaterThan(at('PostgreSQL over MySQL'));
+    expect(at('short answers with code first')).toBeGreaterThan(at('## Preferences and how to work'));
+    expect(at('invoice exporter')).toBeGreaterThan(at('short answers with code first'));
     expect(at('two approvals')).toBeGreaterThan(at('invoice exporter'));
-    expect(r.sections.map((s: { name: string }) => s.name)).toEqual(['previous', 'pinned', 'checkpoint', 'project', 'global']);
-    expect(r.session.injectedMemoryIds).toEqual(expect.arrayContaining([pinned, decision, project]));
+    expect(r.sections.map((s: { name: string }) => s.name)).toEqual([
+      'previous',
+      'pinned',
+      'preferences',
+      'checkpoint',
+      'project',
+      'global',
+    ]);
+    expect(r.sections.find((s: { name: string }) => s.name === 'preferences').items).toBe(1);
+    expect(r.preferences).toEqual([{ id: preference, type: 'preference' }]);
+    expect(r.session.injectedMemoryIds).toEqual(expect.arrayContaining([pinned, decision, preference, project]));
+    // Listed once: under preferences, not again among the project's memories.
+    expect(r.context.indexOf('short answers with code first')).toBe(r.context.lastIndexOf('short answers with code first'));
 
     // A small budget keeps the first section and leaves the rest out, counted.
     const small = await start({ sessionId: 'ctx-2', maxChars: 200 });

@@ -121,6 +121,15 @@ WHERE m.deletedAt IS NULL AND m.supersededAt IS NULL AND m.compressedAt IS NULL
 WITH m ORDER BY coalesce(m.pinned, false) DESC, m.importance DESC, m.createdAt DESC LIMIT $limit
 RETURN ${MEMORY_RETURN('m')} AS memory`;
 
+// The namespace's preferences and procedures (the design's "always include procedural memories"),
+// most important, then newest, first.
+export const PREFERENCES = `
+MATCH (m:Memory {namespace: $namespace})
+WHERE m.deletedAt IS NULL AND m.supersededAt IS NULL AND m.compressedAt IS NULL
+  AND m.type IN $types AND NOT m.id IN $exclude
+WITH m ORDER BY m.importance DESC, m.createdAt DESC LIMIT $limit
+RETURN ${MEMORY_RETURN('m')} AS memory`;
+
 // Without a query: the most important, then most recently used, memories not flagged stale.
 export const BEST = `
 MATCH (m:Memory {namespace: $namespace})
@@ -305,6 +314,20 @@ export async function pinnedAndConstraints(executor: Executor, namespace: string
   const rows = await executor.read<{ memory: MemoryRecord }>('sessions.context.pinned', PINNED_AND_CONSTRAINTS, {
     namespace,
     limit: int(limit),
+  });
+  return rows.map((r) => r.memory);
+}
+
+export async function preferenceMemories(
+  executor: Executor,
+  namespace: string,
+  p: { types: readonly string[]; exclude: readonly string[]; limit: number },
+): Promise<MemoryRecord[]> {
+  const rows = await executor.read<{ memory: MemoryRecord }>('sessions.context.preferences', PREFERENCES, {
+    namespace,
+    types: [...p.types],
+    exclude: [...p.exclude],
+    limit: int(p.limit),
   });
   return rows.map((r) => r.memory);
 }

@@ -4,10 +4,14 @@ import { clipText } from '../budget.js';
 import { maxTokens, namespace, sessionId } from '../schemas.js';
 import { defineTool } from '../tool.js';
 
+/** Characters of each preference listed beside the context (the context carries them too). */
+const PREFERENCE_CHARS = 300;
+const clipLine = (text: string) => (text.length > PREFERENCE_CHARS ? `${text.slice(0, PREFERENCE_CHARS - 1)}…` : text);
+
 export default defineTool({
   name: 'session_start',
   description:
-    "Open a session and get the context to inject at its start: pinned memories and constraints, where the last session stood, the project's best memories, then the global namespace's — at most max_chars characters. Pass the same session_id to resume an open session.",
+    "Open a session and get the context to inject at its start: pinned memories and constraints, the namespace's preferences and procedures (also listed as `preferences`), where the last session stood, the project's best memories, then the global namespace's — at most max_chars characters. Pass the same session_id to resume an open session.",
   input: z.object({
     session_id: sessionId.optional(),
     query: z.string().optional().describe('What the session is about (e.g. the first prompt).'),
@@ -28,7 +32,8 @@ export default defineTool({
       project: args.project ?? null,
     });
     // The session id and counts always fit; the context gets what is left of the budget.
-    const meta = { session_id: r.session.sessionId, chars: r.chars, omitted: r.omitted, sections: r.sections };
+    const preferences = r.preferences.map((m) => ({ id: m.id, type: m.type, content: clipLine(m.content) }));
+    const meta = { session_id: r.session.sessionId, chars: r.chars, omitted: r.omitted, sections: r.sections, preferences };
     const room = Math.max(0, args.max_tokens - ctx.count(JSON.stringify({ ...meta, context: '' })) - 2);
     return JSON.stringify({ ...meta, context: clipText(r.context, room, ctx.count) });
   },

@@ -6,7 +6,8 @@ describe('resolveRecallSettings', () => {
   it('has the documented defaults', () => {
     const s = resolveRecallSettings();
     expect(s.legs).toEqual({ vector: true, keyword: true, hints: true, entity: true });
-    expect(s.fusion).toEqual({
+    const { alphaLarge, smallStore, largeStore, confidence, agreement, ...fixed } = s.fusion;
+    expect(fixed).toEqual({
       method: 'zscore',
       alpha: 0.6,
       rrfK: 60,
@@ -14,13 +15,21 @@ describe('resolveRecallSettings', () => {
       missingLeg: 'zero',
       entityWeight: 0.2,
     });
+    // Fusion that knows the store: off (alpha at every size, no confidence, no agreement bonus).
+    expect([alphaLarge, smallStore, largeStore, confidence, agreement]).toEqual([null, 1_000, 20_000, 0, 0]);
     expect(s.overFetchFactor).toBe(4);
     expect(s.graph).toEqual({ enabled: false, boostWeight: 0.1, maxEntities: 20, maxNeighbours: 50, maxMemories: 200 });
     expect(s.resolution).toEqual({ enabled: true, boost: 1.2, minContentChars: 50 });
     expect(s.importance).toEqual({ enabled: true, weight: 0.2 });
     expect(s.rerank).toEqual({ enabled: true, topN: 20, scoreWeight: 0.7, similarityWeight: 0.3 });
     expect(s.filters).toEqual({ minImportance: 0 });
-    expect(s.budget).toEqual({ tokenBudget: 2000, limit: 10, maxLimit: 100, priorityTypes: ['procedural', 'preference'] });
+    expect(s.budget).toEqual({
+      tokenBudget: 2000,
+      limit: 10,
+      maxLimit: 100,
+      priorityTypes: ['procedural', 'preference'],
+      preferenceSlots: 2,
+    });
   });
 
   it('offers the benchmark baselines with every adjustment off', () => {

@@ -7,6 +7,7 @@ import { filterSettings } from '../stages/filter.js';
 import { fusionSettings } from '../stages/fuse.js';
 import { graphSettings } from '../stages/graph-boost.js';
 import { importanceSettings } from '../stages/importance.js';
+import { keywordStatsSettings } from '../stages/keyword-rescore.js';
 import { rerankSettings } from '../stages/rerank.js';
 import { sessionsSettings } from '../stages/sessions.js';
 import { resolutionSettings } from '../stages/resolution.js';
@@ -34,6 +35,7 @@ const fields = z
       overFetchFactor: num({ min: 1 }).default(4).describe('candidates fetched per leg = limit × this (room for filters and reranking)'),
       entityLeg: entityLegSettings.default({}),
       graph: graphSettings.default({}),
+      keywordStats: keywordStatsSettings.default({}),
       fusion: fusionSettings.default({}),
       resolution: resolutionSettings.default({}),
       time: timeSettings.default({}),

@@ -105,4 +105,40 @@ describe('applyTokenBudget', () => {
   it('rejects a tokenizer that returns nonsense instead of overrunning the budget', () => {
     expect(() => applyTokenBudget([item('a', 1)], { limit: 5, tokenBudget: 10, countTokens: () => Number.NaN })).toThrow(/countTokens/);
   });
+
+  it('lets a matching preference from below the limit into the prompt, first, within its slots and above the floor', () => {
+    const sim = (similarity: number, overrides: Partial<RecallMemory> = {}) => ({ similarity, ...overrides });
+    const ranked = [
+      item('s1', 1, sim(0.9)),
+      item('s2', 1, sim(0.8)),
+      item('s3', 1, sim(0.7)),
+      item('s4', 1, sim(0.5)),
+      // Below the limit of 4: two preferences as close to the question as the head's median (0.7), one not.
+      item('p1', 1, sim(0.85, { type: 'preference' })),
+      item('p2', 1, sim(0.6, { type: 'procedural' })),
+      item('p3', 1, sim(0.75, { type: 'procedural' })),
+      item('s5', 1, sim(0.95)),
+    ];
+    const out = applyTokenBudget(ranked, { limit: 4, tokenBudget: null, countTokens, preferenceSlots: 2 });
+    expect(ids(out.selected)).toEqual(['s1', 's2', 'p1', 'p3']);
+    expect(ids(out.promptOrder)).toEqual(['p1', 'p3', 's1', 's2']);
+    // One slot: the better ranked of the two; none: the ranking as it is.
+    expect(ids(applyTokenBudget(ranked, { limit: 4, tokenBudget: null, countTokens, preferenceSlots: 1 }).selected)).toEqual([
+      's1',
+      's2',
+      's3',
+      'p1',
+    ]);
+    expect(ids(applyTokenBudget(ranked, { limit: 4, tokenBudget: null, countTokens, preferenceSlots: 0 }).selected)).toEqual([
+      's1',
+      's2',
+      's3',
+      's4',
+    ]);
+  });
+
+  it('never promotes a preference without a similarity (no question vector)', () => {
+    const ranked = [item('s1', 1), item('s2', 1), item('p1', 1, { type: 'preference' })];
+    expect(ids(applyTokenBudget(ranked, { limit: 2, tokenBudget: null, countTokens, preferenceSlots: 2 }).selected)).toEqual(['s1', 's2']);
+  });
 });

@@ -16,6 +16,11 @@ export const budgetSettings = section({
     .array(z.string({ invalid_type_error: memoryTypes }), { invalid_type_error: memoryTypes })
     .default(DEFAULT_PRIORITY_TYPES)
     .describe('memory types that claim the token budget first'),
+  preferenceSlots: num({ int: true, min: 0, max: 10 })
+    .default(2)
+    .describe(
+      'memories of the priority types ranked below the top `limit` that still join the prompt when they match the question (similarity at least the median of the top `limit`), displacing the lowest plain results; 0: off',
+    ),
 });
 
 export interface TokenBudgetOptions {
@@ -25,6 +30,8 @@ export interface TokenBudgetOptions {
   countTokens: (text: string) => number;
   /** Memory types placed first with constraints (procedural memories first: how-to beats trivia). */
   priorityTypes?: readonly string[];
+  /** Priority-type memories below the top `limit` that may still join when they match the question (0: none). */
+  preferenceSlots?: number;
 }
 
 export interface TokenBudgetResult<T> {
@@ -42,7 +49,8 @@ export interface TokenBudgetResult<T> {
 /**
  * The budget stage (pure): picks results for the prompt, highest score first within the budget. Priority types, constraints and pinned memories among the top
  * `limit` results claim the budget first, so a tight budget never drops them in favour of a
- * plain memory; the rest follow in ranked order, an item that would overflow is skipped and
+ * plain memory; so do up to `preferenceSlots` memories of the priority types from below the top
+ * `limit` that match the question (matchingPreferences); the rest follow in ranked order, an item that would overflow is skipped and
  * smaller ones after it are still tried. Only the top `limit` are promoted: a constraint the
  * ranking put far down is not relevant to this query, and promoting it would push out results
  * that are. Stops at `limit`; never exceeds `tokenBudget`. Results keep their ranked order.
@@ -53,7 +61,9 @@ export function applyTokenBudget<T extends { candidate: RecallMemory }>(
 ): TokenBudgetResult<T> {
   const priorityTypes = new Set(options.priorityTypes ?? DEFAULT_PRIORITY_TYPES);
   const isPriority = (item: T) => item.candidate.isConstraint || item.candidate.pinned === true || priorityTypes.has(item.candidate.type);
-  const promoted = new Set(ranked.slice(0, options.limit).filter(isPriority));
+  const head = ranked.slice(0, options.limit);
+  const matching = matchingPreferences(ranked.slice(options.limit), head, priorityTypes, options.preferenceSlots ?? 0);
+  const promoted = new Set([...head.filter(isPriority), ...matching]);
   const ordered = [...promoted, ...ranked.filter((item) => !promoted.has(item))];
   const rank = new Map(ranked.map((item, i) => [item, i]));
 
@@ -83,4 +93,29 @@ export function applyTokenBudget<T extends { candidate: RecallMemory }>(
     budgetUsed: options.tokenBudget ? totalTokens / options.tokenBudget : 0,
     omittedForBudget,
   };
+}
+
+/**
+ * Preferences and procedures first (the design's "always include procedural memories"): memories
+ * of the priority types from below the top `limit` whose similarity to the question is at least
+ * the median similarity of the top `limit` — as close to the question as what the prompt already
+ * holds — best ranked first, at most `slots`. A memory without a similarity (no question vector)
+ * never qualifies.
+ */
+export function matchingPreferences<T extends { candidate: RecallMemory }>(
+  below: readonly T[],
+  head: readonly T[],
+  priorityTypes: ReadonlySet<string>,
+  slots: number,
+): T[] {
+  if (slots <= 0 || below.length === 0) return [];
+  const similarities = head
+    .map((item) => item.candidate.similarity)
+    .filter((s): s is number => typeof s === 'number' && Number.isFinite(s))
+    .sort((a, b) => a - b);
+  if (similarities.length === 0) return [];
+  const floor = similarities[Math.floor((similarities.length - 1) / 2)]!;
+  return below
+    .filter((item) => priorityTypes.has(item.candidate.type) && (item.candidate.similarity ?? -Infinity) >= floor)
+    .slice(0, slots);
 }

@@ -1,6 +1,14 @@
 import type { z } from 'zod/v3';
-import { FUSION_METHODS, type FusionMethod, type LegExplanation, type LegScore, type RecallCandidate } from '../types.js';
+import {
+  FUSION_METHODS,
+  type FusionMethod,
+  type FusionWeights,
+  type LegExplanation,
+  type LegScore,
+  type RecallCandidate,
+} from '../types.js';
 import { fraction, num, oneOf, section } from '../settings/fields.js';
+import { headOf, queryAlpha } from './fusion-weights.js';
 import type { LegsSettings } from './retrieve.js';
 
 export const fusionSettings = section({
@@ -16,6 +24,22 @@ export const fusionSettings = section({
     .describe(
       'weight of the entity leg: its normalized score times this is added to the fused score (docs/entities.md, typed entities in recall)',
     ),
+  alphaLarge: fraction()
+    .nullable()
+    .default(null)
+    .describe(
+      'vector weight from largeStore memories on: alpha applies up to smallStore, interpolated on log(memories) between (the namespace counted, capped); null: alpha at every size',
+    ),
+  smallStore: num({ int: true, min: 1 }).default(1_000).describe('memories up to which alpha applies as it is (with alphaLarge)'),
+  largeStore: num({ int: true, min: 2 }).default(20_000).describe('memories from which alphaLarge applies (with alphaLarge)'),
+  confidence: fraction()
+    .default(0)
+    .describe(
+      "how far the legs' confidence on this query moves alpha: + this × (lead_v − lead_t) / (lead_v + lead_t), a lead being a leg's top score over its 10th in its own standard deviations; 0: off",
+    ),
+  agreement: fraction()
+    .default(0)
+    .describe('added (then scaled back into [0, 1]) to a candidate in the first 10 of both the vector and the text leg; 0: off'),
 });
 export type FusionSettings = z.output<typeof fusionSettings>;
 export type KeywordNormalization = FusionSettings['keywordNormalization'];
@@ -24,6 +48,8 @@ export type MissingLegPolicy = FusionSettings['missingLeg'];
 
 export interface FusedCandidate {
   candidate: RecallCandidate;
+  /** The weights this query used (the same for every candidate). */
+  weights: FusionWeights;
   /** In [0, 1] for both methods. */
   fused: number;
   method: FusionMethod;
@@ -51,6 +77,7 @@ export interface FusedCandidate {
 export function fuseScores(
   candidates: readonly RecallCandidate[],
   settings: { legs: LegsSettings; fusion: FusionSettings },
+  store: { memories?: number | null } = {},
 ): FusedCandidate[] {
   const { legs, fusion } = settings;
   const vectors = candidates.map((c) => (legs.vector ? usable(c.vector) : undefined));
@@ -58,49 +85,83 @@ export function fuseScores(
   const hints = candidates.map((c) => (legs.hints ? usable(c.hint) : undefined));
   const entities = candidates.map((c) => (legs.entity ? usable(c.entity) : undefined));
   const entityMax = Math.max(0, ...entities.map((s) => s?.raw ?? 0));
-  const entityWeight = legs.entity && entityMax > 0 ? fusion.entityWeight : 0;
 
   // Keyword and hint BM25 share one scale: their raw scores merge by max (a hint lifts, never stacks).
+  const texts = keywords.map((k, i) => bestScore(k, hints[i]));
   const textRaws = [...keywords, ...hints].filter((s): s is LegScore => s !== undefined).map((s) => s.raw);
   const normalizeText = textNormalizer(textRaws, fusion.keywordNormalization);
-  const vectorActive = vectors.some((s) => s !== undefined);
-  const textActive = textRaws.length > 0;
-  const rrfMax = ((vectorActive ? 1 : 0) + (textActive ? 1 : 0)) / (fusion.rrfK + 1);
-
-  const zVector = standardizer(vectors.filter((s): s is LegScore => s !== undefined).map((s) => s.raw));
-  const zText = standardizer(textRaws);
+  const vectorRaws = vectors.filter((s): s is LegScore => s !== undefined).map((s) => s.raw);
+  const memories = store.memories ?? null;
+  const alpha = queryAlpha(
+    fusion,
+    memories,
+    vectorRaws,
+    texts.filter((s): s is LegScore => s !== undefined).map((s) => s.raw),
+  );
+  const weights: FusionWeights = {
+    vector: alpha,
+    text: 1 - alpha,
+    entity: legs.entity && entityMax > 0 ? fusion.entityWeight : 0,
+    agreement: vectorRaws.length > 0 && textRaws.length > 0 ? fusion.agreement : 0,
+    memories,
+  };
+  const score = scorer(fusion, weights, { vectorRaws, textRaws, vectorActive: vectorRaws.length > 0 });
+  const vectorHead = headOf(vectors);
+  const textHead = headOf(texts);
 
   const fused = candidates.map((candidate, i) => {
     const vector = explain(vectors[i], (raw) => clamp01(raw));
     const keyword = explain(keywords[i], normalizeText);
     const hint = explain(hints[i], normalizeText);
-    const text = best(keyword, hint);
     const entity = explain(entities[i], (raw) => clamp01(raw / entityMax));
-
-    let fused: number;
-    if (fusion.method === 'zscore') {
-      const zt = Math.max(keywords[i] ? zText.z(keywords[i]!.raw) : -Infinity, hints[i] ? zText.z(hints[i]!.raw) : -Infinity);
-      fused =
-        fusion.alpha * (vectors[i] ? zVector.z(vectors[i]!.raw) : zVector.lowest) +
-        (1 - fusion.alpha) * (Number.isFinite(zt) ? zt : zText.lowest);
-    } else if (fusion.method === 'rrf') {
-      const rrf = (leg: LegExplanation | null) => (leg ? 1 / (fusion.rrfK + leg.rank) : 0);
-      const textRrf = Math.max(rrf(keyword), rrf(hint));
-      fused = rrfMax > 0 ? (rrf(vector) + textRrf) / rrfMax : 0;
-    } else if (vector && text) {
-      fused = fusion.alpha * vector.normalized + (1 - fusion.alpha) * text.normalized;
-    } else if (fusion.missingLeg === 'zero' && vectorActive && textActive) {
-      fused = vector ? fusion.alpha * vector.normalized : text ? (1 - fusion.alpha) * text.normalized : 0;
-    } else {
-      fused = vector?.normalized ?? text?.normalized ?? 0;
-    }
-    return { candidate, fused, method: fusion.method, vector, keyword, hint, entity };
+    const f = score({ vector, keyword, hint, vectorRaw: vectors[i]?.raw, textRaw: texts[i]?.raw });
+    return { candidate, weights, fused: f, method: fusion.method, vector, keyword, hint, entity };
   });
-  // The entity leg's score (relative to this query's best) joins every method's [0, 1] result
-  // with weight `entityWeight`, and the sum is scaled back into [0, 1].
+  // The entity leg's score (relative to this query's best) and the agreement bonus join every
+  // method's [0, 1] result with their weights, and the sum is scaled back into [0, 1].
   const scaled = fusion.method === 'zscore' ? minMax(fused) : fused;
-  if (entityWeight === 0) return scaled;
-  return scaled.map((f) => ({ ...f, fused: (f.fused + entityWeight * (f.entity?.normalized ?? 0)) / (1 + entityWeight) }));
+  if (weights.entity === 0 && weights.agreement === 0) return scaled;
+  return scaled.map((f, i) => {
+    const agrees = vectorHead.has(i) && textHead.has(i) ? weights.agreement : 0;
+    return { ...f, fused: (f.fused + weights.entity * (f.entity?.normalized ?? 0) + agrees) / (1 + weights.entity + weights.agreement) };
+  });
+}
+
+interface ScoreInput {
+  vector: LegExplanation | null;
+  keyword: LegExplanation | null;
+  hint: LegExplanation | null;
+  vectorRaw: number | undefined;
+  textRaw: number | undefined;
+}
+
+/** One candidate's fused score (before the min-max of zscore) under the method and this query's weights. */
+function scorer(
+  fusion: FusionSettings,
+  weights: FusionWeights,
+  legs: { vectorRaws: readonly number[]; textRaws: readonly number[]; vectorActive: boolean },
+): (input: ScoreInput) => number {
+  const textActive = legs.textRaws.length > 0;
+  if (fusion.method === 'zscore') {
+    const zVector = standardizer(legs.vectorRaws);
+    const zText = standardizer(legs.textRaws);
+    return ({ vectorRaw, textRaw }) =>
+      weights.vector * (vectorRaw !== undefined ? zVector.z(vectorRaw) : zVector.lowest) +
+      weights.text * (textRaw !== undefined ? zText.z(textRaw) : zText.lowest);
+  }
+  if (fusion.method === 'rrf') {
+    const rrfMax = ((legs.vectorActive ? 1 : 0) + (textActive ? 1 : 0)) / (fusion.rrfK + 1);
+    const rrf = (leg: LegExplanation | null) => (leg ? 1 / (fusion.rrfK + leg.rank) : 0);
+    return ({ vector, keyword, hint }) => (rrfMax > 0 ? (rrf(vector) + Math.max(rrf(keyword), rrf(hint))) / rrfMax : 0);
+  }
+  return ({ vector, keyword, hint }) => {
+    const text = best(keyword, hint);
+    if (vector && text) return weights.vector * vector.normalized + weights.text * text.normalized;
+    if (fusion.missingLeg === 'zero' && legs.vectorActive && textActive) {
+      return vector ? weights.vector * vector.normalized : text ? weights.text * text.normalized : 0;
+    }
+    return vector?.normalized ?? text?.normalized ?? 0;
+  };
 }
 
 /** z-scores over one leg's results; an empty leg contributes 0 everywhere. */
@@ -134,6 +195,12 @@ function usable(score: LegScore | undefined): LegScore | undefined {
 
 function explain(score: LegScore | undefined, normalize: (raw: number) => number): LegExplanation | null {
   return score ? { raw: score.raw, normalized: normalize(score.raw), rank: score.rank } : null;
+}
+
+function bestScore(a: LegScore | undefined, b: LegScore | undefined): LegScore | undefined {
+  if (!a) return b;
+  if (!b) return a;
+  return b.raw > a.raw ? b : a;
 }
 
 function best(a: LegExplanation | null, b: LegExplanation | null): LegExplanation | null {

@@ -1,0 +1,30 @@
+import { namespaceSize, type NamespaceSize } from '../../db/search/index.js';
+import type { RecallSettings } from '../settings/index.js';
+import type { RecallRun } from './stage.js';
+
+/** Counting stops here: from this many memories on, a store is as large as the ranking distinguishes. */
+export const STORE_COUNT_CAP = 50_000;
+/** Memories whose content lengths give the namespace's mean length (BM25's length normalization). */
+export const STORE_LENGTH_SAMPLE = 2_000;
+
+/** Whether this request's ranking reads the namespace's size: the size-dependent alpha or the namespace's own BM25. */
+export function needsStoreSize(settings: Pick<RecallSettings, 'fusion' | 'keywordStats'>): boolean {
+  return settings.fusion.alphaLarge !== null || settings.keywordStats.namespaceScoped;
+}
+
+/**
+ * The store-size read: how many memories the namespace holds (index seek, capped) and their mean
+ * length (db/search/namespace-stats.ts), for fusion that knows the store (fuse.ts, `weights`) and
+ * the keyword re-scoring (keyword-rescore.ts). Runs beside the legs. Failure rule: null — fusion
+ * keeps its fixed alpha and the keyword leg its Lucene scores.
+ */
+export async function readStoreSize(run: RecallRun): Promise<NamespaceSize | null> {
+  try {
+    return await run.timer.run('store', () =>
+      namespaceSize(run.executor, run.namespace, { cap: STORE_COUNT_CAP, sample: STORE_LENGTH_SAMPLE }),
+    );
+  } catch (error) {
+    run.logger.warn({ error }, 'store size unavailable; recall ranks without it');
+    return null;
+  }
+}
