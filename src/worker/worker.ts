@@ -113,18 +113,33 @@ export interface Worker {
  * The deep-path worker: a setTimeout chain that leases one job per tick, runs the handler for
  * its kind, and completes or fails it. A failure never escapes the loop; it backs off instead.
  */
-export function createWorker(deps: WorkerDeps): Worker {
+/** What one worker holds: its id and logger, the pipeline mode, the model provider and its health, the kinds it leases, its counters and budget. */
+function workerParts(deps: WorkerDeps) {
   const { executor, config } = deps;
   const workerId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const logger = deps.logger.child({ component: 'worker', workerId });
   const mode = pipelineMode(config);
   const provider = deps.provider ?? createLlmProvider(config);
   const handlers = createHandlers(deps, provider, mode, logger);
-  const llmHealth = cachedProviderReport(provider);
-  const kinds = leasedKinds(config, mode);
   const counters: Counters = { processed: 0, failed: 0, lastTickAt: null, llmAvailable: false };
   const budget = new NamespaceBudget(config.LLM_BUDGET_CALLS, config.LLM_BUDGET_WINDOW_MS);
   const jobs: JobRunner = { executor, workerId, provider, handlers, config, counters, logger, budget, onLlmUsage: deps.onLlmUsage };
+  return {
+    workerId,
+    logger,
+    mode,
+    provider,
+    llmHealth: cachedProviderReport(provider),
+    kinds: leasedKinds(config, mode),
+    counters,
+    budget,
+    jobs,
+  };
+}
+
+export function createWorker(deps: WorkerDeps): Worker {
+  const { executor, config } = deps;
+  const { workerId, logger, mode, provider, llmHealth, kinds, counters, budget, jobs } = workerParts(deps);
 
   let running = false;
   let timer: NodeJS.Timeout | undefined;

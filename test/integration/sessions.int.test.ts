@@ -253,9 +253,10 @@ describe('sessions that look after themselves (real Neo4j)', () => {
     expect(next.context.indexOf('learned: ', lead)).toBeGreaterThan(lead);
     expect(next.context.indexOf('taught: The exporter retries three times')).toBeGreaterThan(lead);
     expect(next.context.indexOf('## Pinned memories')).toBeGreaterThan(lead);
-    // Injected at its start: the three memories of the namespace then; the exporter one came up in its prompts.
-    expect(s.continuity).toMatchObject({ injected: 3, feedbackApplied: true });
-    expect(s.continuity.memories).toHaveLength(3);
+    // Injected at its start: the three memories of the namespace then, and its preference (the preferences
+    // section); the exporter one came up in its prompts.
+    expect(s.continuity).toMatchObject({ injected: 4, feedbackApplied: true });
+    expect(s.continuity.memories).toHaveLength(4);
     expect(s.continuity.used).toBeGreaterThanOrEqual(1);
     expect(s.continuity.score).toBeGreaterThan(0);
     expect(s.continuity.score).toBeLessThan(1);
