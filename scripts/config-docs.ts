@@ -158,7 +158,6 @@ export const GROUPS: readonly Group[] = [
       'WORKER_LEASE_TIMEOUT_MS',
       'WORKER_RETRY_BASE_MS',
       'LLM_BUDGET_CALLS',
-      'LLM_BUDGET_WINDOW_MS',
     ],
   },
   {

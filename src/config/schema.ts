@@ -194,9 +194,8 @@ export const configSchema = z.object({
   LLM_BUDGET_CALLS: int(0, 1_000_000)
     .default(0)
     .describe(
-      "Model calls one namespace's jobs may make per LLM_BUDGET_WINDOW_MS; past it that namespace's jobs wait (pending, not failed) while the others run. Counted by each worker process. 0: no limit.",
+      "Model calls one namespace's jobs may make per minute (a sliding window); past it that namespace's jobs wait (pending, not failed) while the others run. Counted by each worker process. 0: no limit.",
     ),
-  LLM_BUDGET_WINDOW_MS: int(1_000, 86_400_000).default(60_000).describe('The sliding window LLM_BUDGET_CALLS is counted over.'),
   EXTRACTION_TIMEOUT_MS: int(5_000, 300_000)
     .default(d.DEFAULT_EXTRACTION_TIMEOUT_MS)
     .describe('Time one LLM call of the deep path may take (the semantic contradiction check included).'),

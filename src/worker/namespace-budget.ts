@@ -1,10 +1,13 @@
 /**
  * A per-namespace budget of model calls over a sliding window (LLM_BUDGET_CALLS per
- * LLM_BUDGET_WINDOW_MS): once a namespace's jobs have made that many calls in the window, its
+ * minute, BUDGET_WINDOW_MS): once a namespace's jobs have made that many calls in the window, its
  * jobs are not leased (they wait, pending) until enough of those calls have left the window. A job
  * already running finishes: a namespace may go over by the calls of its last job. Kept by each
  * worker for the calls it made (one budget per worker process).
  */
+/** The window LLM_BUDGET_CALLS is counted over: a minute (a rate people can reason about; no setting). */
+export const BUDGET_WINDOW_MS = 60_000;
+
 export class NamespaceBudget {
   private readonly spent = new Map<string, Array<{ at: number; calls: number }>>();
 

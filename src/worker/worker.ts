@@ -26,7 +26,7 @@ import {
 import type { Logger } from '../logger.js';
 import type { TextEmbedder } from '../write/index.js';
 import { tickDelayMs } from './backoff.js';
-import { NamespaceBudget } from './namespace-budget.js';
+import { BUDGET_WINDOW_MS, NamespaceBudget } from './namespace-budget.js';
 import { createClassifyHandler } from './handlers/classify-handler.js';
 import { createCompressHandler } from './handlers/compress-handler.js';
 import { createDedupHandler } from './handlers/dedup-handler.js';
@@ -68,7 +68,6 @@ export type WorkerConfig = Pick<
   | 'WORKER_LEASE_TIMEOUT_MS'
   | 'WORKER_RETRY_BASE_MS'
   | 'LLM_BUDGET_CALLS'
-  | 'LLM_BUDGET_WINDOW_MS'
 >;
 
 export interface WorkerDeps {
@@ -122,7 +121,7 @@ function workerParts(deps: WorkerDeps) {
   const provider = deps.provider ?? createLlmProvider(config);
   const handlers = createHandlers(deps, provider, mode, logger);
   const counters: Counters = { processed: 0, failed: 0, lastTickAt: null, llmAvailable: false };
-  const budget = new NamespaceBudget(config.LLM_BUDGET_CALLS, config.LLM_BUDGET_WINDOW_MS);
+  const budget = new NamespaceBudget(config.LLM_BUDGET_CALLS, BUDGET_WINDOW_MS);
   const jobs: JobRunner = { executor, workerId, provider, handlers, config, counters, logger, budget, onLlmUsage: deps.onLlmUsage };
   return {
     workerId,
