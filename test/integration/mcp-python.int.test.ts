@@ -49,7 +49,7 @@ describe('MCP with the official Python SDK (a 2025-era client), over streamable 
   };
 
   beforeAll(async () => {
-    python = pythonMcp();
+    python = await pythonMcp();
     services = testServices({ DEFAULT_NAMESPACE: ns, API_KEYS: apiKeys });
     await services.embedder.load();
     server = await startServer(services, { host: '127.0.0.1', port: 0 });

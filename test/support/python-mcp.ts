@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,21 +14,33 @@ const VENV = path.join(REPO, '.cache', 'mcp-python-venv');
 const CLIENT = fileURLToPath(new URL('./mcp_python_client.py', import.meta.url));
 const PYTHON = path.join(VENV, 'bin', 'python');
 
-/** The virtualenv's python, with the SDK installed (once: later calls find it). */
-export function pythonMcp(): string {
-  const probe = spawnSync(PYTHON, [
-    '-c',
-    `import mcp, importlib.metadata as m; assert m.version('mcp') == '${PYTHON_MCP_PACKAGE.split('==')[1]}'`,
-  ]);
+/**
+ * The virtualenv's python, with the SDK installed (once: later calls find it). Asynchronous on
+ * purpose: a first `pip install` on a clean clone can take longer than the 60 s in which a vitest
+ * worker must answer its runner, and a synchronous one would block the worker that long.
+ */
+export async function pythonMcp(): Promise<string> {
+  const version = PYTHON_MCP_PACKAGE.split('==')[1];
+  const probe = await run(PYTHON, ['-c', `import mcp, importlib.metadata as m; assert m.version('mcp') == '${version}'`]);
   if (probe.status === 0) return PYTHON;
   if (existsSync(VENV)) rmSync(VENV, { recursive: true, force: true });
-  const run = (command: string, args: string[]) => {
-    const result = spawnSync(command, args, { encoding: 'utf8' });
+  const must = async (command: string, args: string[]) => {
+    const result = await run(command, args);
     if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (${result.status}): ${result.stderr}`);
   };
-  run(process.env.PYTHON || 'python3', ['-m', 'venv', VENV]);
-  run(PYTHON, ['-m', 'pip', 'install', '--disable-pip-version-check', '-q', PYTHON_MCP_PACKAGE]);
+  await must(process.env.PYTHON || 'python3', ['-m', 'venv', VENV]);
+  await must(PYTHON, ['-m', 'pip', 'install', '--disable-pip-version-check', '-q', PYTHON_MCP_PACKAGE]);
   return PYTHON;
+}
+
+function run(command: string, args: string[]): Promise<{ status: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', (error) => resolve({ status: -1, stderr: String(error) }));
+    child.on('close', (status) => resolve({ status, stderr }));
+  });
 }
 
 export interface PythonCall {
