@@ -16,7 +16,7 @@ import {
 import { StageTimer } from './stage-timer.js';
 import { applyTokenBudget } from './stages/budget.js';
 import { collapseStage } from './stages/collapse-duplicates.js';
-import { contextStage, contextWindow } from './stages/context.js';
+import { contextStage, contextWindow, sessionNeighbours } from './stages/context.js';
 import { embedQuery, type QueryEmbedder } from './stages/embed-query.js';
 import { applyFilters } from './stages/filter.js';
 import { hydrate } from './stages/hydrate.js';
@@ -133,15 +133,18 @@ export class RecallService {
 
   /**
    * Start-up warm-up, writing nothing: one recall on `namespace` (no access tracking), then
-   * hydration of an id that does not exist (an empty namespace gives it no candidate), so the
-   * model has run and every statement of the default path is planned before the first request.
+   * hydration and the context stage's read for an id that does not exist (an empty namespace gives
+   * the recall no candidate), so the model has run and every statement of the default path is
+   * planned before the first request.
    */
   async warmUp(namespace: string): Promise<void> {
     await this.recall({ query: WARM_UP_QUESTION, namespace, trackAccess: false });
     const [vector] = await this.embedder.embed([WARM_UP_QUESTION]);
     const include = { includeDeleted: false, includeSuperseded: false, includeCompressed: false };
     const run = { executor: this.executor, logger: this.logger, namespace, include, vector: vector ? Array.from(vector) : null };
-    await hydrate(run, [randomUUID()], contextWindow(this.defaultSettings.context));
+    const id = randomUUID();
+    await hydrate(run, [id]);
+    await sessionNeighbours({ ...run, memories: new Map() }, [id], Math.max(1, contextWindow(this.defaultSettings.context)));
   }
 
   async recall(request: RecallRequest): Promise<RecallOutcome> {
@@ -222,7 +225,7 @@ export class RecallService {
     let fetch = plan.fetch;
     for (;;) {
       const legs = await retrieve(run, settings, { fetch, scope });
-      run.memories = await run.timer.run('load', () => hydrate(run, candidateIds(legs), contextWindow(settings.context)));
+      run.memories = await run.timer.run('load', () => hydrate(run, candidateIds(legs)));
       const store = await size;
       legs.keyword = await rescoreKeywordHits(run, legs.keyword, store, settings.keywordStats);
       const assembled = assembleCandidates(legs, run.memories);

@@ -113,10 +113,10 @@ describe('recall keeps going when a stage fails', () => {
     expect(broken.items.every((i) => i.explanation.graphBoost === 0)).toBe(true);
   });
 
-  // Hydration reads the session neighbours and near-duplicate links with the candidates
-  // ('recall.candidates'); when that statement fails it loads the candidates alone and the context
-  // and collapse stages read their own, each under its own failure rule.
-  it('hydration with its neighbours failing loads the candidates alone: the usual answer', async () => {
+  // Hydration reads the near-duplicate links with the candidates ('recall.candidates'); when that
+  // statement fails it loads the candidates alone and the collapse stage reads its own links. The
+  // context stage reads the ranked head's neighbours in a statement of its own ('recall.context').
+  it('hydration with its near-duplicates failing loads the candidates alone: the usual answer', async () => {
     const broken = await ask(recallWith(timingOut('recall.candidates')));
     const usual = await ask(recallWith(services.executor));
     expect(new Set(ids(broken))).toEqual(new Set(ids(usual)));
@@ -124,7 +124,7 @@ describe('recall keeps going when a stage fails', () => {
   });
 
   it('a context stage that times out keeps what came in: the same answer as with context off', async () => {
-    const broken = await ask(recallWith(timingOut('recall.candidates', 'recall.context')));
+    const broken = await ask(recallWith(timingOut('recall.context')));
     const off = await ask(recallWith(services.executor), { context: { enabled: false } });
     expect(new Set(ids(broken))).toEqual(new Set(ids(off)));
     expect(broken.items[0]!.memory.id).toBe(off.items[0]!.memory.id);

@@ -22,39 +22,41 @@ MATCH (m:Memory {id: id})
 WHERE ${PASSES_INCLUDE('m')}
 RETURN ${RECALL_FIELDS}`;
 
+/** A memory's open near-duplicates (as db/search/duplicate-groups.ts reads them), at most `$maxDuplicates`. */
+const OPEN_DUPLICATES = (m: string) => `CASE WHEN ${m}.supersededAt IS NULL THEN [(${m})-[d:DUPLICATE_OF]-(b:Memory)
+         WHERE d.reviewedAt IS NULL AND b.namespace = $namespace AND b.deletedAt IS NULL AND b.supersededAt IS NULL
+         | b.id][..toInteger($maxDuplicates)] ELSE [] END AS duplicates`;
+
 /**
- * Hydration with what the later stages read, in one round trip: the candidates as
- * LOAD_RECALL_MEMORIES loads them, each with its session neighbours (up to `$window` memories on
- * each side, db/search/context.ts's sessionWindow; none when `$window` is 0), the
- * neighbours no leg found loaded the same way (`neighbours` null: they are not candidates), and
- * for every memory returned its open near-duplicates (as db/search/duplicate-groups.ts reads
- * them, at most `$maxDuplicates` each).
+ * Hydration with what the collapse stage reads, in one round trip: the candidates as
+ * LOAD_RECALL_MEMORIES loads them, each with its open near-duplicates. Session neighbours are not
+ * read here: the context stage wants them for the ranked head only (RECALL_CONTEXT).
  */
 export const LOAD_RECALL_CANDIDATES = `
 UNWIND $ids AS id
 MATCH (m:Memory {id: id})
 WHERE ${PASSES_INCLUDE('m')}
-CALL (m) {
-  WITH m WHERE $window > 0 AND m.sessionId IS NOT NULL AND m.timelineKey IS NOT NULL
-  ${sessionWindow('m', 'n')}
-  RETURN collect(n.id) AS neighbours
+RETURN ${RECALL_FIELDS},
+       ${OPEN_DUPLICATES('m')}`;
+
+/**
+ * The context stage's one round trip: up to `$window` session neighbours on each side of each
+ * anchor (db/search/context.ts's sessionWindow), each with the anchors it neighbours, and — for
+ * the neighbours not in `$loaded` that the options let through — what hydration loads with a
+ * candidate (fields, chunk similarities, open near-duplicates); null fields for the others.
+ */
+export const RECALL_CONTEXT = `
+UNWIND $ids AS id
+MATCH (a:Memory {id: id})
+WHERE a.sessionId IS NOT NULL AND a.timelineKey IS NOT NULL
+${sessionWindow('a', 'm')}
+WITH m, collect(id) AS anchors
+OPTIONAL CALL (m) {
+  WITH m WHERE NOT m.id IN $loaded AND ${PASSES_INCLUDE('m')}
+  RETURN ${RECALL_FIELDS},
+         ${OPEN_DUPLICATES('m')}
 }
-WITH collect({m: m, neighbours: neighbours}) AS found
-CALL (found) {
-  UNWIND found AS f
-  RETURN f.m AS m, f.neighbours AS neighbours
-  UNION ALL
-  UNWIND found AS f
-  UNWIND f.neighbours AS nid
-  WITH DISTINCT nid WHERE NOT nid IN $ids
-  MATCH (m:Memory {id: nid})
-  WHERE ${PASSES_INCLUDE('m')}
-  RETURN m, null AS neighbours
-}
-RETURN ${RECALL_FIELDS}, neighbours,
-       CASE WHEN m.supersededAt IS NULL THEN [(m)-[d:DUPLICATE_OF]-(b:Memory)
-         WHERE d.reviewedAt IS NULL AND b.namespace = $namespace AND b.deletedAt IS NULL AND b.supersededAt IS NULL
-         | b.id][..toInteger($maxDuplicates)] ELSE [] END AS duplicates`;
+RETURN m.id AS memoryId, anchors, record, isConstraint, similarities, duplicates`;
 
 export interface RecallLoadOptions {
   namespace: string;
@@ -83,21 +85,43 @@ export async function recallMemoryRows(executor: Executor, ids: string[], option
 }
 
 export type RecallCandidateRow = RecallMemoryRow & {
-  /** A candidate's session neighbours (ids); null for a neighbour loaded because no leg found it. */
-  neighbours: string[] | null;
   /** Its open near-duplicates (ids of live, unsuperseded memories of the namespace). */
   duplicates: string[];
 };
 
-/** The candidates with their session neighbours, the neighbours no leg found, and every one's open near-duplicates. */
+/** The candidates, each with its open near-duplicates. */
 export async function recallCandidateRows(
   executor: Executor,
   ids: string[],
-  options: RecallLoadOptions & { window: number; maxDuplicates: number },
+  options: RecallLoadOptions & { maxDuplicates: number },
 ): Promise<RecallCandidateRow[]> {
   return executor.read<RecallCandidateRow>('recall.candidates', LOAD_RECALL_CANDIDATES, {
     ids,
     ...options,
     vector: options.vector ? [...options.vector] : null,
   });
+}
+
+/** A session neighbour of the anchors; `memory` when it was not in `loaded` and the options let it through. */
+export type RecallContextRow = {
+  memoryId: string;
+  anchors: string[];
+  memory: RecallCandidateRow | null;
+};
+
+/** The anchors' session neighbours, the ones not yet loaded hydrated as candidates are (RECALL_CONTEXT). */
+export async function recallContextRows(
+  executor: Executor,
+  anchorIds: string[],
+  loaded: string[],
+  options: RecallLoadOptions & { window: number; maxDuplicates: number },
+): Promise<RecallContextRow[]> {
+  const rows = await executor.read<
+    RecallCandidateRow & { memoryId: string; anchors: string[]; record: RecallCandidateRow['record'] | null }
+  >('recall.context', RECALL_CONTEXT, { ids: anchorIds, loaded, ...options, vector: options.vector ? [...options.vector] : null });
+  return rows.map(({ memoryId, anchors, record, isConstraint, similarities, duplicates }) => ({
+    memoryId,
+    anchors,
+    memory: record ? { record, isConstraint, similarities, duplicates } : null,
+  }));
 }

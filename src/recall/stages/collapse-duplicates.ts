@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/index.js';
 import { openDuplicateLinks } from '../../db/search/index.js';
 import type { RankedCandidate } from '../types.js';
-import { readWithCandidates } from './hydrate.js';
+import { duplicatesReadWith } from './hydrate.js';
 import type { RankedStage } from './stage.js';
 
 /** Links read per recall at most: candidates are a few hundred, each with a handful of near-duplicates. */
@@ -10,8 +10,8 @@ export const MAX_DUPLICATE_LINKS = 2000;
 /**
  * The near-duplicate collapse stage: open near-duplicate groups (linked DUPLICATE_OF by the write
  * path, not yet decided by the deep path) show only their best-ranked member; constraints and
- * pinned memories are never hidden. The links are read with the candidates by hydration
- * (hydrate.ts), or, when hydration could not, here (db/search/duplicate-groups.ts). No settings:
+ * pinned memories are never hidden. The links are read with the candidates by hydration and
+ * with the context stage's newcomers (hydrate.ts), or, when they were not, here (db/search/duplicate-groups.ts). No settings:
  * it always runs. Failure rule: keep every result.
  */
 export const collapseStage: RankedStage<null> = {
@@ -21,13 +21,8 @@ export const collapseStage: RankedStage<null> = {
   async run(ranked, run) {
     const ids = ranked.filter((r) => !r.candidate.isConstraint && !r.candidate.pinned).map((r) => r.candidate.memoryId);
     if (ids.length < 2) return ranked;
-    const hydrated = readWithCandidates(run.memories, ids, (m) => m.duplicates);
-    const groups = hydrated
-      ? groupsOf(
-          hydrated.map(([a, b]) => ({ a, b })),
-          ids,
-        )
-      : await duplicateGroups(run.executor, run.namespace, ids);
+    const read = duplicatesReadWith(run.memories, ids);
+    const groups = read ? groupsOf(read, ids) : await duplicateGroups(run.executor, run.namespace, ids);
     return groups.size === 0 ? ranked : collapseDuplicates<RankedCandidate>(ranked, groups, (r) => r.candidate.memoryId).items;
   },
 };

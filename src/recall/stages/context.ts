@@ -1,9 +1,9 @@
 import type { z } from 'zod/v3';
 import { cosineFromIndexScore } from '../../db/index.js';
-import { sessionNeighbourRows } from '../../db/search/index.js';
+import { recallContextRows } from '../../db/search/index.js';
 import { flag, fraction, num, section } from '../settings/fields.js';
 import type { RankedCandidate, RecallCandidate } from '../types.js';
-import { loadRecallMemories, readWithCandidates } from './hydrate.js';
+import { type HydrationRun, loaded, type LoadedMemory, MAX_DUPLICATES_PER_MEMORY } from './hydrate.js';
 import { byScoreThenId, usableSimilarity } from './rank.js';
 import type { RankedStage } from './stage.js';
 
@@ -20,8 +20,8 @@ export type ContextSettings = z.output<typeof contextSettings>;
 
 /**
  * The context stage: the memories just before and after each of the top `anchors` results in its
- * session, and the newcomers among them — read with the candidates by hydration (hydrate.ts), or,
- * when hydration could not, here (db/search/context.ts, then the newcomers loaded) — then
+ * session, read in one statement with the newcomers among them hydrated as candidates are
+ * (db/search/load-memories.ts's RECALL_CONTEXT: fields, similarity, open near-duplicates), then
  * applyContextBoost. Explains `context`. Failure rule: keep what came in (additive only, invariant 3).
  */
 export const contextStage: RankedStage<ContextSettings> = {
@@ -31,16 +31,8 @@ export const contextStage: RankedStage<ContextSettings> = {
   async run(ranked, run, settings) {
     const anchors = ranked.slice(0, settings.anchors).map((r) => r.candidate.memoryId);
     if (anchors.length === 0) return ranked;
-    const hydrated = readWithCandidates(run.memories, anchors, (m) => m.neighbours);
-    const neighbours =
-      hydrated?.map(([anchorId, memoryId]) => ({ anchorId, memoryId })) ??
-      (await sessionNeighbourRows(run.executor, anchors, settings.window));
+    const neighbours = await sessionNeighbours(run, anchors, settings.window);
     const ids = contextNewcomerIds(ranked, neighbours);
-    const missing = ids.filter((id) => !run.memories.has(id));
-    if (missing.length > 0) {
-      const loaded = await loadRecallMemories(run.executor, missing, { namespace: run.namespace, ...run.include, vector: run.vector });
-      for (const [id, memory] of loaded) run.memories.set(id, memory);
-    }
     const candidates = new Map(
       ids.flatMap((id) => {
         const memory = run.memories.get(id);
@@ -51,7 +43,27 @@ export const contextStage: RankedStage<ContextSettings> = {
   },
 };
 
-/** The session window hydration reads for this stage: 0 when the stage does not run. */
+/**
+ * Up to `window` session neighbours on each side of each anchor, as {anchorId, memoryId} pairs, in
+ * one statement that also hydrates the neighbours `run.memories` does not hold yet (added to it).
+ */
+export async function sessionNeighbours(
+  run: HydrationRun & { memories: Map<string, LoadedMemory> },
+  anchors: string[],
+  window: number,
+): Promise<Array<{ anchorId: string; memoryId: string }>> {
+  const rows = await recallContextRows(run.executor, anchors, [...run.memories.keys()], {
+    namespace: run.namespace,
+    ...run.include,
+    vector: run.vector,
+    window,
+    maxDuplicates: MAX_DUPLICATES_PER_MEMORY,
+  });
+  for (const row of rows) if (row.memory) run.memories.set(row.memoryId, loaded(row.memory, row.memory.duplicates));
+  return rows.flatMap((row) => row.anchors.map((anchorId) => ({ anchorId, memoryId: row.memoryId })));
+}
+
+/** The session window the stage reads: 0 when it does not run. */
 export function contextWindow(settings: ContextSettings): number {
   return settings.enabled && settings.weight > 0 ? settings.window : 0;
 }

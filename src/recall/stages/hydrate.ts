@@ -6,15 +6,15 @@ import type { Logger } from '../../logger.js';
 
 /**
  * Hydration: the candidates' fields for ranking, filtering and budgeting, with the question
- * vector's best-chunk similarity (what the rerank and the context gate read) — and, in the same
- * statement (db/search/load-memories.ts), what the later stages would otherwise fetch one round
- * trip each: every candidate's session neighbours and the neighbours no leg found (the context
- * stage), and every memory's open near-duplicates (the collapse stage). Those stages read them
- * from `run.memories`.
+ * vector's best-chunk similarity (what the rerank and the context gate read) and, in the same
+ * statement (db/search/load-memories.ts), each one's open near-duplicates, which the collapse stage
+ * reads from `run.memories` instead of a round trip of its own. Session neighbours are the context
+ * stage's own read: it wants them for the ranked head only, and reading them for every candidate
+ * cost more than the round trip it saved (docs/speed.md).
  *
- * Failure rule: when that statement fails, hydration loads the candidates alone (the context and
- * collapse stages then fetch their own, under their own failure rules); when that fails too, the
- * recall fails (nothing to rank).
+ * Failure rule: when that statement fails, hydration loads the candidates alone (the collapse
+ * stage then fetches its own links, under its own failure rule); when that fails too, the recall
+ * fails (nothing to rank).
  */
 export type LoadOptions = RecallLoadOptions;
 
@@ -25,8 +25,6 @@ export type LoadedMemory = RecallMemory & {
   record: MemoryRecord;
   /** Best chunk's similarity to the query vector, (1 + cos) / 2; null without a vector. */
   similarity: number | null;
-  /** Its session neighbours (context stage); null when not read with it (it was not a candidate, or context is off). */
-  neighbours: string[] | null;
   /** Its open near-duplicates (collapse stage); null when not read with it. */
   duplicates: string[] | null;
 };
@@ -40,16 +38,13 @@ export interface HydrationRun {
   vector: number[] | null;
 }
 
-/**
- * The candidates, and with them what the context and collapse stages read (`window`: the
- * context stage's session window, 0 when it does not run).
- */
-export async function hydrate(run: HydrationRun, ids: string[], window: number): Promise<Map<string, LoadedMemory>> {
+/** The candidates, each with its open near-duplicates (what the collapse stage reads). */
+export async function hydrate(run: HydrationRun, ids: string[]): Promise<Map<string, LoadedMemory>> {
   if (ids.length === 0) return new Map();
   const options = { namespace: run.namespace, ...run.include, vector: run.vector };
   try {
-    const rows = await recallCandidateRows(run.executor, ids, { ...options, window, maxDuplicates: MAX_DUPLICATES_PER_MEMORY });
-    return new Map(rows.map((row) => [row.record.id, loaded(row, window > 0 ? row.neighbours : null, row.duplicates)]));
+    const rows = await recallCandidateRows(run.executor, ids, { ...options, maxDuplicates: MAX_DUPLICATES_PER_MEMORY });
+    return new Map(rows.map((row) => [row.record.id, loaded(row, row.duplicates)]));
   } catch (error) {
     run.logger.warn({ error }, 'recall candidates with their neighbours unavailable; loading the candidates alone');
     return loadRecallMemories(run.executor, ids, options);
@@ -60,31 +55,29 @@ export async function hydrate(run: HydrationRun, ids: string[], window: number):
 export async function loadRecallMemories(executor: Executor, ids: string[], options: LoadOptions): Promise<Map<string, LoadedMemory>> {
   if (ids.length === 0) return new Map();
   const rows = await recallMemoryRows(executor, ids, options);
-  return new Map(rows.map((row) => [row.record.id, loaded(row, null, null)]));
+  return new Map(rows.map((row) => [row.record.id, loaded(row, null)]));
 }
 
 /**
- * What hydration read with each of `ids` (`pick`: its neighbours or its near-duplicates), as
- * [id, other] pairs; null when it did not read it for every one (the stage then reads its own).
+ * The open near-duplicate links read with each of `ids` (by hydration or the context stage), as
+ * {a, b} pairs; null when they were not read for every one (the collapse stage then reads its own).
  */
-export function readWithCandidates(
+export function duplicatesReadWith(
   memories: ReadonlyMap<string, LoadedMemory>,
   ids: readonly string[],
-  pick: (memory: LoadedMemory) => string[] | null,
-): Array<[string, string]> | null {
-  const pairs: Array<[string, string]> = [];
+): Array<{ a: string; b: string }> | null {
+  const links: Array<{ a: string; b: string }> = [];
   for (const id of ids) {
-    const memory = memories.get(id);
-    const others = memory ? pick(memory) : null;
-    if (!others) return null;
-    for (const other of others) pairs.push([id, other]);
+    const duplicates = memories.get(id)?.duplicates;
+    if (!duplicates) return null;
+    for (const b of duplicates) links.push({ a: id, b });
   }
-  return pairs;
+  return links;
 }
 
-function loaded(
+/** A loaded memory as the later stages read it (`duplicates`: null when they were not read with it). */
+export function loaded(
   { record, isConstraint, similarities }: { record: MemoryRecord; isConstraint: boolean; similarities: number[] },
-  neighbours: string[] | null,
   duplicates: string[] | null,
 ): LoadedMemory {
   return {
@@ -100,7 +93,6 @@ function loaded(
     staleReason: record.stale ? (record.staleReason ?? null) : null,
     record,
     similarity: similarities.length > 0 ? Math.max(...similarities) : null,
-    neighbours,
     duplicates,
   };
 }
