@@ -132,6 +132,17 @@ const MISSING_INDEXES: Scans = {
   ],
 };
 
+/**
+ * Statements whose `ORDER BY … LIMIT` the index must serve, by the sort key that gives it away:
+ * a Top or Sort over it means Neo4j reads every row on that side (a whole session, a whole
+ * namespace) to keep a few. Ordering by every property of the composite index, equal as the
+ * leading ones are, lets the seek stop at the limit.
+ */
+const INDEX_ORDERED: Record<string, string> = {
+  'db/search/load-memories#RECALL_CONTEXT': 'timelineKey',
+  'db/queries/timeline-window#TIMELINE': 'timelineKey',
+};
+
 const { plans, unregistered, missingBuilders } = inject('cypherPlans');
 const scansOf = new Map(plans.map((p) => [p.name, accessPaths(p.operators).filter((path) => SCAN.test(path.split(' ')[0]!))]));
 
@@ -170,6 +181,15 @@ describe('cypher plans', () => {
         scans.filter((scan) => !known.has(scan)).map((scan) => `${scan} (${indexesOf(scan, indexes)})`),
         `${name} scans instead of seeking: use an index, or name the scan in ACCEPTED_SCANS with its reason. Its plan:\n${tree}\n`,
       ).toEqual([]);
+    });
+  }
+
+  for (const [name, key] of Object.entries(INDEX_ORDERED)) {
+    it(`${name} reads ${key} in index order (no sort)`, () => {
+      const operators = plans.find((p) => p.name === name)?.operators;
+      expect(operators, `${name} is not a registered statement`).toBeDefined();
+      const sorts = operators!.filter((op) => /^(?:Partial)?(?:Top|Sort)$/.test(op.name) && op.details?.includes(key));
+      expect(sorts.map((op) => `${op.name} ${op.details}`)).toEqual([]);
     });
   }
 
