@@ -24,7 +24,6 @@ import { formatMemoryPrompt } from './stages/prompt.js';
 import { rescoreKeywordHits } from './stages/keyword-rescore.js';
 import { rankCandidates } from './stages/rank.js';
 import { rerankStage } from './stages/rerank.js';
-import { sessionsStage } from './stages/sessions.js';
 import { retrieve } from './stages/retrieve.js';
 import { filterScope, shouldWiden, widen } from './stages/scope.js';
 import { needsStoreSize, readStoreSize } from './stages/store-size.js';
@@ -229,9 +228,8 @@ export class RecallService {
       const store = await size;
       legs.keyword = await rescoreKeywordHits(run, legs.keyword, store, settings.keywordStats);
       const assembled = assembleCandidates(legs, run.memories);
-      const context = { timeWindow: plan.timeWindow, memories: store?.memories ?? null };
+      const context = { timeWindow: plan.timeWindow };
       let ranked = run.timer.runSync('rank', () => rankCandidates(assembled, settings, context));
-      ranked = await runRankedStage(sessionsStage, settings.sessions, ranked, run);
       ranked = await runRankedStage(contextStage, settings.context, ranked, run);
       const inSession = filters.sessionId
         ? ranked.filter((r) => run.memories.get(r.candidate.memoryId)?.record.sessionId === filters.sessionId)

@@ -51,16 +51,12 @@ export interface RecallCandidate extends RecallMemory {
 
 /** The weights fusion used for one query, shown in every result's explanation (`weights`). */
 export interface FusionWeights {
-  /** Weight of the vector side (alpha after the store's size and the legs' confidence). */
+  /** Weight of the vector side (fusion.alpha). */
   vector: number;
   /** Weight of the text side (keyword and hints): 1 − vector. */
   text: number;
   /** Weight of the entity leg's normalized score, added to the fused score (0 when it found nothing). */
   entity: number;
-  /** Added to the fused score of a candidate in the heads of both the vector and the text leg (0 when off). */
-  agreement: number;
-  /** The namespace's memories as the store-size read counted them (capped); null when not read. */
-  memories: number | null;
 }
 
 export interface LegExplanation {
@@ -74,8 +70,8 @@ export interface LegExplanation {
 export interface ScoreExplanation {
   method: FusionMethod;
   /**
-   * The weights fusion used for this query: vector and text sides, entity leg, agreement, and the
-   * store size that set them (absent on a result only the context stage brought in: it was not fused).
+   * The weights fusion used for this query: vector and text sides and the entity leg (absent on a
+   * result only the context stage brought in: it was not fused).
    */
   weights?: FusionWeights;
   vector: LegExplanation | null;
@@ -97,8 +93,6 @@ export interface ScoreExplanation {
   staleReason: string | null;
   /** Pinned memories skip every multiplicative penalty (importance, stale). */
   pinned: boolean;
-  /** Raise for belonging to a session that holds much of the ranking's evidence (stages/sessions.ts); 1 = not applied. */
-  session: number;
   /** Additive increment from a neighbouring result in the same session (0 = none). */
   context: number;
   /** Reranker score when the reranker placed this result; null otherwise. */

@@ -40,10 +40,6 @@ export function loadConfigurations(withVariants: boolean): Record<string, Config
     // A vector leg that can lead (e5-small-v2, bge-small): the fusion refitted toward it.
     'full zscore α 0.6': { recipe: 'default', overrides: { fusion: { alpha: 0.6 } } },
     'full zscore α 0.7': { recipe: 'default', overrides: { fusion: { alpha: 0.7 } } },
-    // Sessions before turns (stages/sessions.ts): a session's best results raise all of its turns.
-    'full sessions 0.2': { recipe: 'default', overrides: { sessions: { enabled: true, weight: 0.2 } } },
-    'full sessions 0.4': { recipe: 'default', overrides: { sessions: { enabled: true, weight: 0.4 } } },
-    'full sessions 0.4 best 1': { recipe: 'default', overrides: { sessions: { enabled: true, weight: 0.4, perSession: 1 } } },
     'full no time window': { recipe: 'default', overrides: { time: { enabled: false } } },
     'full boost 0.15': { recipe: 'default', overrides: { graph: { enabled: true, boostWeight: 0.15 } } },
     'full boost 0.05': { recipe: 'default', overrides: { graph: { enabled: true, boostWeight: 0.05 } } },
@@ -58,22 +54,12 @@ export function loadConfigurations(withVariants: boolean): Record<string, Config
       recipe: 'default',
       overrides: { legs: { entity: true }, fusion: { entityWeight: 0.1 }, entityLeg: { maxEntityMentions: 30 } },
     },
-    // Recall that holds as memory grows (issue #42 items 3, 4 and 7), each beside 'full zscore α 0.6'.
-    // Fusion that knows the store: alpha by the namespace's size (log-interpolated 1,000 → 20,000 memories).
-    'store α 0.6→0.4': { recipe: 'default', overrides: { fusion: { alpha: 0.6, alphaLarge: 0.4 } } },
-    'store α 0.7→0.4': { recipe: 'default', overrides: { fusion: { alpha: 0.7, alphaLarge: 0.4 } } },
-    'store α 0.6→0.3': { recipe: 'default', overrides: { fusion: { alpha: 0.6, alphaLarge: 0.3 } } },
-    // ... and each leg's confidence on this query, and the agreement between the legs' heads.
-    'store α 0.6 confidence 0.2': { recipe: 'default', overrides: { fusion: { alpha: 0.6, confidence: 0.2 } } },
-    'store α 0.6 confidence 0.4': { recipe: 'default', overrides: { fusion: { alpha: 0.6, confidence: 0.4 } } },
-    'store α 0.6 agreement 0.1': { recipe: 'default', overrides: { fusion: { alpha: 0.6, agreement: 0.1 } } },
-    // Keyword scores from the namespace's own statistics (BM25 re-scored).
+    // Recall that holds as memory grows: the fixed alpha sweep (above) asked in the pooled namespaces too,
+    // and keyword scores from the namespace's own statistics (BM25 re-scored). Alpha by the store's size,
+    // the legs' confidence, an agreement bonus and the sessions stage were measured and deleted
+    // (docs/recall-quality.md).
     'keyword namespace bm25': { recipe: 'keywordOnly', overrides: { keywordStats: { namespaceScoped: true } } },
     'store α 0.6 namespace bm25': { recipe: 'default', overrides: { fusion: { alpha: 0.6 }, keywordStats: { namespaceScoped: true } } },
-    'store all': {
-      recipe: 'default',
-      overrides: { fusion: { alpha: 0.6, alphaLarge: 0.4, confidence: 0.2, agreement: 0.1 }, keywordStats: { namespaceScoped: true } },
-    },
   };
 }
 
@@ -101,15 +87,12 @@ export function withBase(configurations: Record<string, Configuration>, base: Re
   );
 }
 
-/** The store-aware variants, asked in the pooled namespaces too (--pooled). */
+/** The variants asked in the pooled namespaces too (--pooled): alpha across store sizes, the namespace's own BM25. */
 export const STORE_VARIANTS: readonly string[] = [
+  'full zscore α 0.4',
+  'full zscore α 0.5',
   'full zscore α 0.6',
-  'store α 0.6→0.4',
-  'store α 0.7→0.4',
-  'store α 0.6→0.3',
-  'store α 0.6 confidence 0.2',
-  'store α 0.6 agreement 0.1',
+  'full zscore α 0.7',
   'keyword namespace bm25',
   'store α 0.6 namespace bm25',
-  'store all',
 ];

@@ -55,7 +55,6 @@ export function rankedCandidate(
       stale: 1,
       staleReason: null,
       pinned: false,
-      session: 1,
       context: 0,
       rerank: null,
       similarity: null,

@@ -6,8 +6,7 @@ describe('resolveRecallSettings', () => {
   it('has the documented defaults', () => {
     const s = resolveRecallSettings();
     expect(s.legs).toEqual({ vector: true, keyword: true, hints: true, entity: true });
-    const { alphaLarge, smallStore, largeStore, confidence, agreement, ...fixed } = s.fusion;
-    expect(fixed).toEqual({
+    expect(s.fusion).toEqual({
       method: 'zscore',
       alpha: 0.6,
       rrfK: 60,
@@ -15,8 +14,6 @@ describe('resolveRecallSettings', () => {
       missingLeg: 'zero',
       entityWeight: 0.2,
     });
-    // Fusion that knows the store: off (alpha at every size, no confidence, no agreement bonus).
-    expect([alphaLarge, smallStore, largeStore, confidence, agreement]).toEqual([null, 1_000, 20_000, 0, 0]);
     expect(s.overFetchFactor).toBe(4);
     expect(s.graph).toEqual({ enabled: false, boostWeight: 0.1, maxEntities: 20, maxNeighbours: 50, maxMemories: 200 });
     expect(s.resolution).toEqual({ enabled: true, boost: 1.2, minContentChars: 50 });

@@ -36,14 +36,12 @@ const FORMER_CONSTANTS: Array<[string, unknown]> = [
 ];
 
 const FORMER_FUSION = { method: 'zscore', alpha: 0.3, rrfK: 60, keywordNormalization: 'minmax', missingLeg: 'zero', entityWeight: 0.2 };
-/** Fusion that knows the store, off by default: alpha at every size, no confidence, no agreement bonus. */
-const STORE_FUSION_OFF = { alphaLarge: null, smallStore: 1_000, largeStore: 20_000, confidence: 0, agreement: 0 };
 
 /** The former DEFAULT_SETTINGS of src/recall/presets.ts, with the constants' values filled in. */
 const FORMER_DEFAULT_SETTINGS = {
   legs: { vector: true, keyword: true, hints: true, entity: true },
   // α 0.6 since e5-small-v2 became the default embedding model (docs/recall-quality.md).
-  fusion: { ...FORMER_FUSION, alpha: 0.6, ...STORE_FUSION_OFF },
+  fusion: { ...FORMER_FUSION, alpha: 0.6 },
   overFetchFactor: 4,
   entityLeg: { perEntity: 50, maxEntityMentions: 30 },
   graph: { enabled: false, boostWeight: 0.1, maxEntities: 20, maxNeighbours: 50, maxMemories: 200 },
@@ -52,8 +50,6 @@ const FORMER_DEFAULT_SETTINGS = {
   resolution: { enabled: true, boost: 1.2, minContentChars: 50 },
   importance: { enabled: true, weight: 0.2 },
   time: { enabled: true, boost: 0.3 },
-  // Sessions before turns, off by default (measured: no family gains).
-  sessions: { enabled: false, head: 50, perSession: 3, weight: 0.3 },
   context: { enabled: true, weight: 0.5, window: 2, anchors: 20, similarityGate: true },
   rerank: { enabled: true, topN: 20, scoreWeight: 0.7, similarityWeight: 0.3 },
   filters: { minImportance: 0 },
@@ -94,10 +90,6 @@ describe('recall settings schema', () => {
     ['fusion.alpha', [0, 1], [-0.01, 1.01]],
     ['fusion.rrfK', [0, 1e6], [-1, Number.POSITIVE_INFINITY]],
     ['fusion.entityWeight', [0, 1], [-0.1, 1.1]],
-    ['fusion.alphaLarge', [0, 1, null], [-0.1, 1.1]],
-    ['fusion.smallStore', [1, 500], [0, 1.5]],
-    ['fusion.confidence', [0, 1], [-0.1, 1.1]],
-    ['fusion.agreement', [0, 1], [-0.1, 1.1]],
     ['keywordStats.k1', [0, 2], [-0.1]],
     ['keywordStats.b', [0, 1], [-0.1, 1.1]],
     ['overFetchFactor', [1, 2.5], [0.99, 0]],

@@ -9,7 +9,6 @@ import { graphSettings } from '../stages/graph-boost.js';
 import { importanceSettings } from '../stages/importance.js';
 import { keywordStatsSettings } from '../stages/keyword-rescore.js';
 import { rerankSettings } from '../stages/rerank.js';
-import { sessionsSettings } from '../stages/sessions.js';
 import { resolutionSettings } from '../stages/resolution.js';
 import { legsSettings } from '../stages/retrieve.js';
 import { timeSettings } from '../stages/time.js';
@@ -40,7 +39,6 @@ const fields = z
       resolution: resolutionSettings.default({}),
       time: timeSettings.default({}),
       importance: importanceSettings.default({}),
-      sessions: sessionsSettings.default({}),
       context: contextSettings.default({}),
       filters: filterSettings.default({}),
       rerank: rerankSettings.default({}),

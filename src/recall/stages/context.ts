@@ -117,7 +117,6 @@ export function applyContextBoost(
         stale: 1,
         staleReason: newcomers.get(id)!.staleReason ?? null,
         pinned: newcomers.get(id)!.pinned === true,
-        session: 1,
         context: add,
         rerank: null,
         similarity: usableSimilarity(newcomers.get(id)!.similarity),

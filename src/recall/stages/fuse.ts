@@ -8,7 +8,6 @@ import {
   type RecallCandidate,
 } from '../types.js';
 import { fraction, num, oneOf, section } from '../settings/fields.js';
-import { headOf, queryAlpha } from './fusion-weights.js';
 import type { LegsSettings } from './retrieve.js';
 
 export const fusionSettings = section({
@@ -24,22 +23,6 @@ export const fusionSettings = section({
     .describe(
       'weight of the entity leg: its normalized score times this is added to the fused score (docs/entities.md, typed entities in recall)',
     ),
-  alphaLarge: fraction()
-    .nullable()
-    .default(null)
-    .describe(
-      'vector weight from largeStore memories on: alpha applies up to smallStore, interpolated on log(memories) between (the namespace counted, capped); null: alpha at every size',
-    ),
-  smallStore: num({ int: true, min: 1 }).default(1_000).describe('memories up to which alpha applies as it is (with alphaLarge)'),
-  largeStore: num({ int: true, min: 2 }).default(20_000).describe('memories from which alphaLarge applies (with alphaLarge)'),
-  confidence: fraction()
-    .default(0)
-    .describe(
-      "how far the legs' confidence on this query moves alpha: + this × (lead_v − lead_t) / (lead_v + lead_t), a lead being a leg's top score over its 10th in its own standard deviations; 0: off",
-    ),
-  agreement: fraction()
-    .default(0)
-    .describe('added (then scaled back into [0, 1]) to a candidate in the first 10 of both the vector and the text leg; 0: off'),
 });
 export type FusionSettings = z.output<typeof fusionSettings>;
 export type KeywordNormalization = FusionSettings['keywordNormalization'];
@@ -77,7 +60,6 @@ export interface FusedCandidate {
 export function fuseScores(
   candidates: readonly RecallCandidate[],
   settings: { legs: LegsSettings; fusion: FusionSettings },
-  store: { memories?: number | null } = {},
 ): FusedCandidate[] {
   const { legs, fusion } = settings;
   const vectors = candidates.map((c) => (legs.vector ? usable(c.vector) : undefined));
@@ -91,23 +73,12 @@ export function fuseScores(
   const textRaws = [...keywords, ...hints].filter((s): s is LegScore => s !== undefined).map((s) => s.raw);
   const normalizeText = textNormalizer(textRaws, fusion.keywordNormalization);
   const vectorRaws = vectors.filter((s): s is LegScore => s !== undefined).map((s) => s.raw);
-  const memories = store.memories ?? null;
-  const alpha = queryAlpha(
-    fusion,
-    memories,
-    vectorRaws,
-    texts.filter((s): s is LegScore => s !== undefined).map((s) => s.raw),
-  );
   const weights: FusionWeights = {
-    vector: alpha,
-    text: 1 - alpha,
+    vector: fusion.alpha,
+    text: 1 - fusion.alpha,
     entity: legs.entity && entityMax > 0 ? fusion.entityWeight : 0,
-    agreement: vectorRaws.length > 0 && textRaws.length > 0 ? fusion.agreement : 0,
-    memories,
   };
   const score = scorer(fusion, weights, { vectorRaws, textRaws, vectorActive: vectorRaws.length > 0 });
-  const vectorHead = headOf(vectors);
-  const textHead = headOf(texts);
 
   const fused = candidates.map((candidate, i) => {
     const vector = explain(vectors[i], (raw) => clamp01(raw));
@@ -117,14 +88,11 @@ export function fuseScores(
     const f = score({ vector, keyword, hint, vectorRaw: vectors[i]?.raw, textRaw: texts[i]?.raw });
     return { candidate, weights, fused: f, method: fusion.method, vector, keyword, hint, entity };
   });
-  // The entity leg's score (relative to this query's best) and the agreement bonus join every
-  // method's [0, 1] result with their weights, and the sum is scaled back into [0, 1].
+  // The entity leg's score (relative to this query's best) joins every method's [0, 1] result
+  // with its weight, and the sum is scaled back into [0, 1].
   const scaled = fusion.method === 'zscore' ? minMax(fused) : fused;
-  if (weights.entity === 0 && weights.agreement === 0) return scaled;
-  return scaled.map((f, i) => {
-    const agrees = vectorHead.has(i) && textHead.has(i) ? weights.agreement : 0;
-    return { ...f, fused: (f.fused + weights.entity * (f.entity?.normalized ?? 0) + agrees) / (1 + weights.entity + weights.agreement) };
-  });
+  if (weights.entity === 0) return scaled;
+  return scaled.map((f) => ({ ...f, fused: (f.fused + weights.entity * (f.entity?.normalized ?? 0)) / (1 + weights.entity) }));
 }
 
 interface ScoreInput {

@@ -19,8 +19,6 @@ export interface RankSettings {
 export interface RankContext {
   /** The past period the question names, if any (time.ts). */
   timeWindow?: TimeWindow | null;
-  /** The namespace's memories (store-fusion.ts), for a fusion that knows the store's size; null: not read. */
-  memories?: number | null;
 }
 
 /**
@@ -35,44 +33,41 @@ export function rankCandidates(
   settings: RankSettings,
   context: RankContext = {},
 ): RankedCandidate[] {
-  const ranked = fuseScores(candidates, settings, { memories: context.memories }).map(
-    ({ candidate, fused, weights, method, vector, keyword, hint, entity }) => {
-      const graphBoost = settings.graph.enabled ? settings.graph.boostWeight * clamp01(candidate.graphBoost) : 0;
-      const resolution = resolutionFactor(candidate, settings.resolution);
-      const time = settings.time.enabled ? timeFactor(candidate.occurredAt, context.timeWindow ?? null, settings.time.boost) : 1;
-      const importance = importanceFactor(candidate.importance, settings.importance);
-      const stale = staleFactor(candidate.staleReason ?? null);
-      const pinned = candidate.pinned === true;
-      // A pin is the user saying "this matters": no penalty applies, bonuses still do.
-      const penalties = pinned ? 1 : importance * stale;
-      const score = (fused + graphBoost) * resolution * time * penalties;
-      return {
-        candidate,
-        score,
-        explanation: {
-          method,
-          weights,
-          vector,
-          keyword,
-          hint,
-          entity,
-          fused,
-          graphBoost,
-          resolution,
-          importance,
-          time,
-          stale,
-          staleReason: candidate.staleReason ?? null,
-          pinned,
-          session: 1,
-          context: 0,
-          rerank: null,
-          similarity: usableSimilarity(candidate.similarity),
-          final: score,
-        },
-      };
-    },
-  );
+  const ranked = fuseScores(candidates, settings).map(({ candidate, fused, weights, method, vector, keyword, hint, entity }) => {
+    const graphBoost = settings.graph.enabled ? settings.graph.boostWeight * clamp01(candidate.graphBoost) : 0;
+    const resolution = resolutionFactor(candidate, settings.resolution);
+    const time = settings.time.enabled ? timeFactor(candidate.occurredAt, context.timeWindow ?? null, settings.time.boost) : 1;
+    const importance = importanceFactor(candidate.importance, settings.importance);
+    const stale = staleFactor(candidate.staleReason ?? null);
+    const pinned = candidate.pinned === true;
+    // A pin is the user saying "this matters": no penalty applies, bonuses still do.
+    const penalties = pinned ? 1 : importance * stale;
+    const score = (fused + graphBoost) * resolution * time * penalties;
+    return {
+      candidate,
+      score,
+      explanation: {
+        method,
+        weights,
+        vector,
+        keyword,
+        hint,
+        entity,
+        fused,
+        graphBoost,
+        resolution,
+        importance,
+        time,
+        stale,
+        staleReason: candidate.staleReason ?? null,
+        pinned,
+        context: 0,
+        rerank: null,
+        similarity: usableSimilarity(candidate.similarity),
+        final: score,
+      },
+    };
+  });
   return ranked.sort(byScoreThenId);
 }
 

@@ -7,16 +7,15 @@ export const STORE_COUNT_CAP = 50_000;
 /** Memories whose content lengths give the namespace's mean length (BM25's length normalization). */
 export const STORE_LENGTH_SAMPLE = 2_000;
 
-/** Whether this request's ranking reads the namespace's size: the size-dependent alpha or the namespace's own BM25. */
-export function needsStoreSize(settings: Pick<RecallSettings, 'fusion' | 'keywordStats'>): boolean {
-  return settings.fusion.alphaLarge !== null || settings.keywordStats.namespaceScoped;
+/** Whether this request's ranking reads the namespace's size: the keyword leg re-scored with the namespace's own BM25. */
+export function needsStoreSize(settings: Pick<RecallSettings, 'keywordStats'>): boolean {
+  return settings.keywordStats.namespaceScoped;
 }
 
 /**
  * The store-size read: how many memories the namespace holds (index seek, capped) and their mean
- * length (db/search/namespace-stats.ts), for fusion that knows the store (fuse.ts, `weights`) and
- * the keyword re-scoring (keyword-rescore.ts). Runs beside the legs. Failure rule: null — fusion
- * keeps its fixed alpha and the keyword leg its Lucene scores.
+ * length (db/search/namespace-stats.ts), for the keyword re-scoring (keyword-rescore.ts). Runs
+ * beside the legs. Failure rule: null — the keyword leg keeps its Lucene scores.
  */
 export async function readStoreSize(run: RecallRun): Promise<NamespaceSize | null> {
   try {
