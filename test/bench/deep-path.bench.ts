@@ -12,7 +12,7 @@
  * Quality needs a real model; these figures show what the accounting sees. `--json`: one JSON
  * document on stdout (progress on stderr).
  *
- *   npm run bench:deep -- /work/shared/bench/locomo --conversations 1 [--max-turns 80] [--time-scale 0.02] [--hints]
+ *   npm run bench:deep -- <locomo dir> --conversations 1 [--max-turns 80] [--time-scale 0.02] [--hints]
  *     [--providers ollama,openai,anthropic,chain] [--fail-every 25] [--json]
  *
  * Runs its own Neo4j (bolt 47887, http 47874, home .neo4j/deep-bench), wiped at start.
@@ -58,7 +58,9 @@ const { values: args, positionals } = parseArgs({
   },
   strict: true,
 });
-const folder = positionals[0] ?? '/work/shared/bench/locomo';
+const folder = positionals[0] ?? process.env.BENCH_LOCOMO_DIRS?.split(',')[0] ?? '';
+if (!folder)
+  throw new Error('name the LoCoMo folder: npm run bench:deep -- <locomo dir> (or BENCH_LOCOMO_DIRS=<dir>); see docs/model-servers.md');
 const conversations = Number(args.conversations ?? 1);
 const maxTurns = args['max-turns'] ? Number(args['max-turns']) : Number.POSITIVE_INFINITY;
 const timeScale = Number(args['time-scale'] ?? 0.02);
