@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from './load.js';
 
@@ -30,6 +33,31 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ GRAPH_BOOST_WEIGHT: '1.5' })).toThrow(/GRAPH_BOOST_WEIGHT: .*1/);
     expect(() => loadConfig({ PORT: 'abc' })).toThrow(/PORT/);
     expect(() => loadConfig({ NEO4J_URI: 'http://x' })).toThrow(/NEO4J_URI: a bolt:\/\/ or neo4j:\/\/ URI/);
+  });
+
+  it('a config file that is not valid JSON is refused without quoting its text, which holds the keys', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mnemograph-config-'));
+    const key = 'Zq9xT4pL2mW8vR6kQ3nYhB5s';
+    try {
+      const file = join(dir, 'config.json');
+      for (const [text, where] of [
+        [`{"LLM_PROVIDER": "openai",\n "OPENAI_API_KEY": ${key}}`, /not valid JSON$/], // V8 quotes the text after the error
+        [`{"ANTHROPIC_API_KEY": "${key}" "LLM_MODEL": "x"}`, /not valid JSON at position \d+ \(line 1 column \d+\)$/],
+      ] as const) {
+        writeFileSync(file, text);
+        let message = '';
+        try {
+          loadConfig({ MNEMOGRAPH_CONFIG: file });
+        } catch (error) {
+          expect(error).toMatchObject({ code: 'CONFIG_INVALID' });
+          message = (error as Error).message;
+        }
+        expect(message).toMatch(where);
+        expect(message).not.toContain(key.slice(0, 6));
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('parses API keys and rejects short ones', () => {

@@ -28,6 +28,16 @@ function readConfigFile(path: string): Record<string, unknown> {
     // Nested values (API_KEYS as an array) are accepted in the file and re-serialised for the schema.
     return Object.fromEntries(Object.entries(parsed).map(([k, v]) => [k, typeof v === 'object' ? JSON.stringify(v) : v]));
   } catch (error) {
-    throw new MnemographError('CONFIG_INVALID', `MNEMOGRAPH_CONFIG=${path}: ${(error as Error).message}`);
+    throw new MnemographError('CONFIG_INVALID', `MNEMOGRAPH_CONFIG=${path}: ${fileProblem(error)}`);
   }
+}
+
+/**
+ * Why the file was refused. A JSON syntax error says where, never V8's excerpt of the text around
+ * it: the file holds the API keys, and an unquoted key would be quoted in the message.
+ */
+function fileProblem(error: unknown): string {
+  if (!(error instanceof SyntaxError)) return (error as Error).message;
+  const where = / at position \d+(?: \(line \d+ column \d+\))?/.exec(error.message)?.[0] ?? '';
+  return `not valid JSON${where}`;
 }

@@ -2,7 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { AVAILABILITY_TIMEOUT_MS } from './ollama-provider.js';
 import { hostedCall } from './hosted-call.js';
 import { LlmError, type GenerateOptions, type LlmProvider, type ProviderIdentity } from './provider.js';
-import { safeEndpoint } from './safe-endpoint.js';
+import { safeEndpoint, urlCredentials } from './safe-endpoint.js';
 import { recordUsage } from './usage.js';
 
 export interface AnthropicProviderOptions {
@@ -29,16 +29,20 @@ const DEFAULT_MAX_TOKENS = 4096;
 export class AnthropicProvider implements LlmProvider {
   readonly model: string;
   private readonly client: Anthropic;
-  private readonly apiKey: string;
+  /** Taken out of every error message: the key, and a key in the base URL's user info. */
+  private readonly secrets: readonly string[];
 
   constructor(private readonly options: AnthropicProviderOptions) {
     this.model = options.model;
-    this.apiKey = options.apiKey ?? '';
-    this.client = new Anthropic({ apiKey: this.apiKey, baseURL: options.baseUrl || undefined, maxRetries: 0 });
+    const apiKey = options.apiKey ?? '';
+    // The SDK's console logger (ANTHROPIC_LOG) is off: at debug it prints answer bodies (a key echoed
+    // in a 401) and request URLs with their user info. Failures are reported by this provider's errors.
+    this.client = new Anthropic({ apiKey, baseURL: options.baseUrl || undefined, maxRetries: 0, logLevel: 'off' });
+    this.secrets = [apiKey, ...urlCredentials(this.client.baseURL)];
   }
 
   async generate(prompt: string, options: GenerateOptions): Promise<string> {
-    const call = { model: `anthropic ${this.model}`, timeoutMs: options.timeoutMs, secrets: [this.apiKey], sleep: this.options.sleep };
+    const call = { model: `anthropic ${this.model}`, timeoutMs: options.timeoutMs, secrets: this.secrets, sleep: this.options.sleep };
     const schema = typeof options.format === 'object' ? options.format : null;
     return hostedCall(call, async (signal) => {
       const started = Date.now();

@@ -64,4 +64,21 @@ describe('ClaudeCodeProvider against a fake claude executable', () => {
     await expect(missing.available()).resolves.toBe(false);
     await expect(provider.available()).resolves.toBe(true);
   });
+
+  it('what claude says on stderr or in an error result is redacted before it is cut: no key it echoes reaches the message', async () => {
+    fake = await startFakeClaude();
+    const key = 'sk-ant-api03-Zq9xT4pL2mW8vR6kQ3nYhB5sUe7w';
+    fake.enqueue(
+      { raw: '', stderr: `API Error: 401 {"type":"error","error":{"message":"invalid x-api-key ${key}"}}`, exitCode: 1 },
+      { result: `Invalid API key ${key} · Please run /login`, isError: true, exitCode: 1 },
+    );
+    const provider = new ClaudeCodeProvider({ bin: fake.bin, model: 'haiku' });
+    for (const said of [/claude exited with 1.*invalid x-api-key/, /claude reported an error.*Invalid API key/]) {
+      const error = await provider.generate('p', { timeoutMs: 10_000 }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(LlmError);
+      expect((error as Error).message).toMatch(said);
+      expect((error as Error).message).not.toContain(key.slice(-16));
+      expect((error as Error).message).not.toContain('sk-ant-api03-Zq');
+    }
+  });
 });

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { redactStored } from '../redaction/index.js';
 import { LlmError, LlmTimeoutError, type GenerateOptions, type LlmProvider, type ProviderIdentity } from './provider.js';
 import { recordUsage } from './usage.js';
 
@@ -54,7 +55,7 @@ export class ClaudeCodeProvider implements LlmProvider {
     const started = Date.now();
     const result = await this.limited(deadline, options.timeoutMs, () => this.run(args, input, deadline - Date.now(), options.timeoutMs));
     if (result.code !== 0 && result.stdout.trim() === '')
-      throw new LlmError(`claude exited with ${String(result.code)} (model ${this.model}): ${result.stderr.slice(0, 200)}`);
+      throw new LlmError(`claude exited with ${String(result.code)} (model ${this.model}): ${excerpt(result.stderr)}`);
     let envelope: {
       is_error?: boolean;
       result?: unknown;
@@ -74,7 +75,7 @@ export class ClaudeCodeProvider implements LlmProvider {
       promptDurationMs: 0,
       evalDurationMs: 0,
     });
-    if (envelope.is_error) throw new LlmError(`claude reported an error (model ${this.model}): ${String(envelope.result).slice(0, 200)}`);
+    if (envelope.is_error) throw new LlmError(`claude reported an error (model ${this.model}): ${excerpt(String(envelope.result))}`);
     if (envelope.structured_output !== undefined && envelope.structured_output !== null) return JSON.stringify(envelope.structured_output);
     if (typeof envelope.result !== 'string') throw new LlmError(`claude's result has no text (model ${this.model})`, { retriable: false });
     return envelope.result;
@@ -155,6 +156,11 @@ export class ClaudeCodeProvider implements LlmProvider {
       child.stdin.end(input);
     });
   }
+}
+
+/** The start of what claude said, redacted before it is cut (a cut secret keeps its first characters): claude runs with the service's environment, its keys included. */
+function excerpt(text: string): string {
+  return redactStored(text).slice(0, 200);
 }
 
 function sleep(ms: number): Promise<void> {

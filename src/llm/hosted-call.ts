@@ -1,4 +1,5 @@
 import { LlmError, LlmHttpError, LlmTimeoutError } from './provider.js';
+import { withoutSecrets } from './safe-endpoint.js';
 
 /** Backoff between attempts when the server names no Retry-After: base × 2^attempt, full jitter, capped. */
 export const RETRY_BASE_MS = 500;
@@ -16,7 +17,7 @@ export interface HostedCall {
   /** Provider name and model, for messages: "openai gpt-4o-mini". */
   model: string;
   timeoutMs: number;
-  /** Removed from every message this module builds, whatever the server echoed. */
+  /** Removed from every message this module builds, whatever the server echoed: the key, and what the base URL's user info holds. */
   secrets: readonly string[];
   /** Tests only: the wait before a retry (a real clock otherwise). */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
@@ -58,7 +59,7 @@ export async function hostedCall<T>(call: HostedCall, attempt: (signal: AbortSig
 /** The SDK's error as this module's typed one, with every secret taken out of its message. */
 function describe(error: unknown, call: HostedCall): LlmError {
   if (error instanceof LlmError) return error;
-  const scrub = (text: string) => call.secrets.reduce((t, s) => (s ? t.replaceAll(s, '[REDACTED]') : t), text);
+  const scrub = (text: string) => withoutSecrets(text, call.secrets);
   if (isHttpError(error)) {
     const body = error.error === undefined ? (error.message ?? '') : JSON.stringify(error.error);
     return new LlmHttpError(error.status, scrub(body), call.model);

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startFakeAnthropic, type FakeAnthropic } from '../../test/support/fake-anthropic.js';
 import { fakeApiTokens } from '../../test/support/fake-model-api.js';
 import { startFakeOpenAi, type FakeOpenAi } from '../../test/support/fake-openai.js';
@@ -192,5 +192,74 @@ describe('AnthropicProvider against a protocol-faithful fake server', () => {
     await expect(provider.available()).resolves.toBe(true);
     const wrong: LlmProvider = new AnthropicProvider({ baseUrl: fake.url, apiKey: 'sk-ant-nope', model: 'claude-haiku-4-5' });
     await expect(wrong.available()).resolves.toBe(false);
+  });
+});
+
+/** A base URL with a key in its user info: `http://user:key@host/v1` (a proxy's key), or the key as the user. */
+const inUserInfo = (url: string, userinfo: string) => url.replace('http://', `http://${userinfo}@`);
+const URL_KEY = 'sk-proxy-UrlKey0123456789abcdef';
+
+/** The messages of an error and of every cause under it. */
+function messagesOf(error: unknown): string {
+  const texts: string[] = [];
+  for (let e = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth += 1)
+    texts.push(String((e as Error).message), String((e as Error).stack), JSON.stringify(e));
+  return texts.join('\n');
+}
+
+describe.each([
+  ['openai', startFakeOpenAi, (baseUrl: string, apiKey: string) => new OpenAiProvider({ baseUrl, apiKey, model: 'gpt-4o-mini' })],
+  [
+    'anthropic',
+    startFakeAnthropic,
+    (baseUrl: string, apiKey: string) => new AnthropicProvider({ baseUrl, apiKey, model: 'claude-haiku-4-5' }),
+  ],
+] as const)('%s: keys stay out of messages and the console', (_name, start, create) => {
+  let fake: FakeOpenAi | FakeAnthropic;
+  beforeEach(async () => {
+    fake = await start();
+  });
+  afterEach(() => fake.close());
+
+  it.each([
+    `proxy:${URL_KEY}`,
+    URL_KEY,
+    `proxy:${encodeURIComponent(`${URL_KEY}/+=`)}`,
+  ])("a key in the base URL's user info (%s) is in no error message, cause or health endpoint", async (userinfo) => {
+    const provider = create(inUserInfo(fake.url, userinfo), fake.apiKey);
+    // Node's fetch refuses a URL with credentials, quoting it whole: the provider must not pass that on.
+    const error = await errorOf(provider.generate('p', { timeoutMs: 300, format: SCHEMA }));
+    expect(error).toBeInstanceOf(Error);
+    expect(error!.message).toContain('[REDACTED]');
+    const said = messagesOf(error);
+    expect(said).not.toContain(URL_KEY);
+    expect(said).not.toContain(URL_KEY.slice(-16));
+    expect(JSON.stringify(provider.identity())).not.toContain(URL_KEY.slice(-16));
+  });
+
+  it('the SDK writes nothing to the console, even asked to debug: its lines carry answer bodies and URLs', async () => {
+    const saved = { OPENAI_LOG: process.env.OPENAI_LOG, ANTHROPIC_LOG: process.env.ANTHROPIC_LOG };
+    process.env.OPENAI_LOG = 'debug';
+    process.env.ANTHROPIC_LOG = 'debug';
+    const written: unknown[][] = [];
+    const spies = (['log', 'debug', 'info', 'warn', 'error'] as const).map((level) =>
+      vi.spyOn(console, level).mockImplementation((...args: unknown[]) => void written.push(args)),
+    );
+    try {
+      const provider = create(fake.url, fake.apiKey);
+      // A server that echoes the caller's key in a refusal, then answers.
+      fake.enqueue({ status: 429, message: `slow down, ${fake.apiKey}`, headers: { 'retry-after-ms': '1' } }, '{"ok":true}');
+      await expect(provider.generate('p', { timeoutMs: 2_000, format: SCHEMA })).resolves.toBe('{"ok":true}');
+      await errorOf(create(inUserInfo(fake.url, `proxy:${URL_KEY}`), fake.apiKey).generate('p', { timeoutMs: 300, format: SCHEMA }));
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
+    expect(JSON.stringify(written)).not.toContain(fake.apiKey.slice(-16));
+    expect(JSON.stringify(written)).not.toContain(URL_KEY.slice(-16));
+    expect(written).toEqual([]);
   });
 });

@@ -107,6 +107,19 @@ describe('OllamaProvider against a protocol-faithful fake server', () => {
     fake = await startFakeOllama(); // afterEach closes something
   });
 
+  it("a key in OLLAMA_HOST's user info (a proxy's) is in no error message nor its causes; health shows the host without it", async () => {
+    const key = 'sk-proxy-OllamaKey0123456789abcdef';
+    const guarded = new OllamaProvider({ host: fake.url.replace('http://', `http://proxy:${key}@`), model: 'qwen3:4b' });
+    const error = await guarded.generate('p', { timeoutMs: 2_000 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LlmError);
+    expect((error as Error).message).toMatch(/unreachable at http:\/\/127\.0\.0\.1:\d+: .*\[REDACTED\]/);
+    const said: string[] = [];
+    for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth += 1)
+      said.push(String((e as Error).message), String((e as Error).stack));
+    expect(said.join('\n')).not.toContain(key.slice(-16));
+    expect(JSON.stringify(guarded.identity())).not.toContain(key.slice(-16));
+  });
+
   it('available() is true only when the server answers and lists the model', async () => {
     await expect(provider.available()).resolves.toBe(true);
     fake.setModels(['llama3:8b']);

@@ -1,6 +1,6 @@
 import { Ollama } from 'ollama';
 import { LlmError, LlmHttpError, LlmTimeoutError, type GenerateOptions, type LlmProvider, type ProviderIdentity } from './provider.js';
-import { safeEndpoint } from './safe-endpoint.js';
+import { safeEndpoint, urlCredentials, withoutSecrets } from './safe-endpoint.js';
 import { recordUsage } from './usage.js';
 
 const NS_PER_MS = 1e6;
@@ -22,10 +22,16 @@ export interface OllamaProviderOptions {
 export class OllamaProvider implements LlmProvider {
   readonly model: string;
   private readonly host: string;
+  /** The host as messages name it: without user info, query or fragment. */
+  private readonly endpoint: string;
+  /** What the host's user info holds (`http://user:key@host`, before a proxy): in no message. */
+  private readonly secrets: readonly string[];
 
   constructor(options: OllamaProviderOptions) {
     this.host = options.host;
     this.model = options.model;
+    this.endpoint = safeEndpoint(options.host) ?? 'OLLAMA_HOST';
+    this.secrets = urlCredentials(options.host);
   }
 
   async generate(prompt: string, options: GenerateOptions): Promise<string> {
@@ -37,7 +43,7 @@ export class OllamaProvider implements LlmProvider {
         ...(options.format ? { format: options.format } : {}),
       });
       if (typeof response?.response !== 'string')
-        throw new LlmError(`LLM server at ${this.host} sent a generate response without a "response" field`);
+        throw new LlmError(`LLM server at ${this.endpoint} sent a generate response without a "response" field`);
       recordUsage({
         promptTokens: count(response.prompt_eval_count),
         evalTokens: count(response.eval_count),
@@ -80,10 +86,14 @@ export class OllamaProvider implements LlmProvider {
   private describe(error: unknown): LlmError {
     if (error instanceof LlmError) return error;
     const status = (error as { status_code?: unknown }).status_code;
-    if (typeof status === 'number') return new LlmHttpError(status, (error as Error).message ?? '', this.model);
+    if (typeof status === 'number')
+      return new LlmHttpError(status, withoutSecrets((error as Error).message ?? '', this.secrets), this.model);
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
     const reason = cause?.code ?? cause?.message ?? (error as Error).message ?? String(error);
-    return new LlmError(`LLM server unreachable at ${this.host}: ${reason}`, { cause: error });
+    // The client's error is kept as the cause (its stack, for the logs) unless it quotes a URL with credentials.
+    return new LlmError(`LLM server unreachable at ${this.endpoint}: ${withoutSecrets(reason, this.secrets)}`, {
+      cause: this.secrets.length > 0 ? undefined : error,
+    });
   }
 }
 

@@ -2,7 +2,7 @@ import OpenAI from 'openai';
 import { AVAILABILITY_TIMEOUT_MS } from './ollama-provider.js';
 import { hostedCall } from './hosted-call.js';
 import { LlmError, type GenerateOptions, type LlmProvider, type ProviderIdentity } from './provider.js';
-import { safeEndpoint } from './safe-endpoint.js';
+import { safeEndpoint, urlCredentials } from './safe-endpoint.js';
 import { recordUsage } from './usage.js';
 
 export interface OpenAiProviderOptions {
@@ -29,17 +29,20 @@ const JSON_INSTRUCTION = 'Answer with one JSON object and nothing else.';
 export class OpenAiProvider implements LlmProvider {
   readonly model: string;
   private readonly client: OpenAI;
-  private readonly apiKey: string;
+  /** Taken out of every error message: the key, and a key in the base URL's user info. */
+  private readonly secrets: readonly string[];
   private jsonSchema = true;
 
   constructor(private readonly options: OpenAiProviderOptions) {
     this.model = options.model;
-    this.apiKey = options.apiKey || 'not-needed';
-    this.client = new OpenAI({ apiKey: this.apiKey, baseURL: options.baseUrl || undefined, maxRetries: 0 });
+    const apiKey = options.apiKey || 'not-needed';
+    // The SDK's console logger (OPENAI_LOG) is off: failures are reported by this provider's errors, redacted.
+    this.client = new OpenAI({ apiKey, baseURL: options.baseUrl || undefined, maxRetries: 0, logLevel: 'off' });
+    this.secrets = [apiKey, ...urlCredentials(this.client.baseURL)];
   }
 
   async generate(prompt: string, options: GenerateOptions): Promise<string> {
-    const call = { model: `openai ${this.model}`, timeoutMs: options.timeoutMs, secrets: [this.apiKey], sleep: this.options.sleep };
+    const call = { model: `openai ${this.model}`, timeoutMs: options.timeoutMs, secrets: this.secrets, sleep: this.options.sleep };
     return hostedCall(call, async (signal) => {
       const started = Date.now();
       const completion = await this.complete(prompt, options.format, signal);

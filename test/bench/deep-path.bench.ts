@@ -4,14 +4,16 @@
  * and 25 eval tokens/s): extraction, decisions, classification, near-duplicates, then compression
  * of every session. Once per provider (`--providers ollama,openai,anthropic`, each against its
  * protocol-faithful fake, through the real provider and LLM_PROVIDER's configuration), in
- * namespaces of its own. Prints model calls, tokens and durations per job kind, from the Job
- * nodes (what pipelineStatus sums), and per provider the calls the server saw, the ones it refused
- * (`--fail-every N`: every Nth call answered 429 with Retry-After) and the jobs that failed.
+ * namespaces of its own; `chain` is LLM_PROVIDER=ollama,openai with Ollama down (connection
+ * refused) and the OpenAI fake answering. Prints model calls, tokens and durations per job kind,
+ * from the Job nodes (what pipelineStatus sums), and per provider the calls the server saw, the
+ * ones it refused (`--fail-every N`: every Nth call answered 429 with Retry-After, 503 for
+ * Ollama), the jobs that failed, and which provider and model answered each job (its llmModel).
  * Quality needs a real model; these figures show what the accounting sees. `--json`: one JSON
  * document on stdout (progress on stderr).
  *
- *   npm run bench:deep -- /work/shared/bench/locomo --conversations 1 [--max-turns 80] [--time-scale 0.02] [--hints]
- *     [--providers ollama,openai,anthropic] [--fail-every 25] [--json]
+ *   npm run bench:deep -- <locomo dir> --conversations 1 [--max-turns 80] [--time-scale 0.02] [--hints]
+ *     [--providers ollama,openai,anthropic,chain] [--fail-every 25] [--json]
  *
  * Runs its own Neo4j (bolt 47887, http 47874, home .neo4j/deep-bench), wiped at start.
  */
@@ -24,6 +26,7 @@ import { llmUsage } from '../../src/db/jobs/index.js';
 import { createWorker } from '../../src/worker/index.js';
 import { memoryTextOf, stageOf } from '../support/deep-path.js';
 import { startFakeAnthropic } from '../support/fake-anthropic.js';
+import { closedPort } from '../support/fake-http.js';
 import { requestSchema, type FakeApiReply, type FakeApiRequest, type FakeModelApi } from '../support/fake-model-api.js';
 import { startFakeOllama, DEFAULT_FAKE_SPEED, fakeTokenCount, type FakeOllama, type FakeReply } from '../support/fake-ollama.js';
 import { startFakeOpenAi } from '../support/fake-openai.js';
@@ -55,11 +58,13 @@ const { values: args, positionals } = parseArgs({
   },
   strict: true,
 });
-const folder = positionals[0] ?? '/work/shared/bench/locomo';
+const folder = positionals[0] ?? process.env.BENCH_LOCOMO_DIRS?.split(',')[0] ?? '';
+if (!folder)
+  throw new Error('name the LoCoMo folder: npm run bench:deep -- <locomo dir> (or BENCH_LOCOMO_DIRS=<dir>); see docs/model-servers.md');
 const conversations = Number(args.conversations ?? 1);
 const maxTurns = args['max-turns'] ? Number(args['max-turns']) : Number.POSITIVE_INFINITY;
 const timeScale = Number(args['time-scale'] ?? 0.02);
-const PROVIDERS = ['ollama', 'openai', 'anthropic'] as const;
+const PROVIDERS = ['ollama', 'openai', 'anthropic', 'chain'] as const;
 type BenchProvider = (typeof PROVIDERS)[number];
 const providers = args.providers!.split(',').map((p) => p.trim()) as BenchProvider[];
 for (const p of providers) if (!PROVIDERS.includes(p)) throw new Error(`--providers: ${p} is not one of ${PROVIDERS.join(', ')}`);
@@ -236,11 +241,15 @@ async function startFakeServer(provider: BenchProvider): Promise<FakeServer> {
     return { text, delayMs: Math.round(modelMs * timeScale) };
   };
   const fake: FakeModelApi & { apiKey: string } =
-    provider === 'openai' ? await startFakeOpenAi({ script }) : await startFakeAnthropic({ script });
+    provider === 'anthropic' ? await startFakeAnthropic({ script }) : await startFakeOpenAi({ script });
+  const openai = { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: fake.apiKey, LLM_MODEL: 'gpt-4o-mini' };
   const settings =
-    provider === 'openai'
-      ? { LLM_PROVIDER: ['openai'], OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: fake.apiKey, LLM_MODEL: 'gpt-4o-mini' }
-      : { LLM_PROVIDER: ['anthropic'], ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: fake.apiKey, LLM_MODEL: 'claude-haiku-4-5' };
+    provider === 'anthropic'
+      ? { LLM_PROVIDER: ['anthropic'], ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: fake.apiKey, LLM_MODEL: 'claude-haiku-4-5' }
+      : provider === 'chain'
+        ? // Ollama first, down: every call is refused a connection there and answered by the OpenAI fake.
+          { LLM_PROVIDER: ['ollama', 'openai'], OLLAMA_HOST: `http://127.0.0.1:${await closedPort()}`, OLLAMA_MODEL: 'qwen3:4b', ...openai }
+        : { LLM_PROVIDER: ['openai'], ...openai };
   return {
     settings,
     calls: () => ({
@@ -299,9 +308,14 @@ interface ProviderRun {
   };
   /** pipelineStatus's own sums per kind: [kind, calls, tokens]. */
   pipelineStatus: Array<[string, number, number]>;
+  /** Jobs per answering model, as recorded on each job (llmModel): [model, jobs]. */
+  answeredBy: Array<[string | null, number]>;
 }
 
 const FAILED_ATTEMPTS = `MATCH (j:Job) WHERE j.namespace IN $namespaces AND j.failedAt IS NOT NULL RETURN count(j) AS n`;
+
+/** Which provider and model answered each job (the last call of its last attempt; null: no call). */
+const ANSWERED_BY = `MATCH (j:Job) WHERE j.namespace IN $namespaces RETURN j.llmModel AS model, count(j) AS jobs ORDER BY jobs DESC`;
 
 type Bench = Awaited<ReturnType<typeof benchServices>>;
 type Conversation = Awaited<ReturnType<typeof loadDataset>>['conversations'][number];
@@ -362,6 +376,7 @@ async function runProvider(provider: BenchProvider, bench: Bench, picked: readon
 
     const rows = await services.executor.read<KindRow & Record<string, unknown>>('bench.jobs', JOB_FIGURES, { namespaces });
     const [failed] = await services.executor.read<{ n: number }>('bench.failed', FAILED_ATTEMPTS, { namespaces });
+    const answeredBy = await services.executor.read<{ model: string | null; jobs: number }>('bench.answered', ANSWERED_BY, { namespaces });
     const usage = await Promise.all(namespaces.map((ns) => llmUsage(services.executor, ns)));
     const figures = rows.map((r) =>
       Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'string' ? v : Number(v)])),
@@ -369,7 +384,10 @@ async function runProvider(provider: BenchProvider, bench: Bench, picked: readon
     const sum = (key: keyof KindRow) => figures.reduce((t, r) => t + Number(r[key]), 0);
     return {
       provider,
-      model: String(fake.settings.LLM_MODEL ?? fake.settings.OLLAMA_MODEL),
+      model:
+        provider === 'chain'
+          ? `${String(fake.settings.OLLAMA_MODEL)} (down), then ${String(fake.settings.LLM_MODEL)}`
+          : String(fake.settings.LLM_MODEL ?? fake.settings.OLLAMA_MODEL),
       memories,
       writeMs,
       deepMs,
@@ -389,6 +407,7 @@ async function runProvider(provider: BenchProvider, bench: Bench, picked: readon
       pipelineStatus: usage.flatMap((u) =>
         u.byKind.map((k): [string, number, number] => [k.kind, Number(k.calls), Number(k.promptTokens) + Number(k.evalTokens)]),
       ),
+      answeredBy: answeredBy.map((a): [string | null, number] => [a.model, Number(a.jobs)]),
     };
   } finally {
     await worker.stop();
@@ -461,6 +480,9 @@ function printRun(run: ProviderRun): void {
     `\ntotal: ${int(total.calls)} calls, ${int(total.promptTokens)} prompt + ${int(total.evalTokens)} eval tokens = ${int((total.promptTokens + total.evalTokens) / Math.max(1, run.memories))} tokens per stored memory; ${(total.modelMs / 3_600_000).toFixed(2)} h of model time (${(total.modelMs / 1000 / Math.max(1, run.memories)).toFixed(1)} s per memory)`,
   );
   console.log(`pipelineStatus (llmUsage) per kind agrees: ${JSON.stringify(run.pipelineStatus)}`);
+  console.log(
+    `jobs per answering model (llmModel): ${run.answeredBy.map(([model, jobs]) => `${model ?? 'none'} ${int(jobs)}`).join(', ')}`,
+  );
 }
 
 async function main(): Promise<void> {
@@ -512,6 +534,7 @@ async function main(): Promise<void> {
           'prompt tok',
           'eval tok',
           'tok/memory',
+          'answered by (jobs)',
         ],
         runs.map((r) => [
           r.provider,
@@ -524,6 +547,7 @@ async function main(): Promise<void> {
           int(r.total.promptTokens),
           int(r.total.evalTokens),
           int((r.total.promptTokens + r.total.evalTokens) / Math.max(1, r.memories)),
+          r.answeredBy.map(([model, jobs]) => `${model ?? 'none'} ${int(jobs)}`).join(', '),
         ]),
       ),
     );

@@ -18,6 +18,8 @@ export interface FakeClaudeReply {
   isError?: boolean;
   /** Printed instead of the envelope. */
   raw?: string;
+  /** Printed on stderr (before the envelope, if any). */
+  stderr?: string;
 }
 
 export interface FakeClaude {
@@ -48,6 +50,7 @@ process.stdin.on('end', () => {
   const reply = replies.shift() || { result: '{}' };
   fs.writeFileSync(file, JSON.stringify(replies));
   setTimeout(() => {
+    if (reply.stderr !== undefined) process.stderr.write(reply.stderr);
     if (reply.raw !== undefined) process.stdout.write(reply.raw);
     else {
       const i = args.indexOf('--json-schema');
