@@ -3,8 +3,26 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from './load.js';
+import { configSchema } from './schema.js';
 
 describe('loadConfig', () => {
+  it('never quotes a refused value: a key pasted into any variable stays out of the error', () => {
+    const secret = 'sk-live-Q7pV9xMZ2kLt8sWd3fRb';
+    const refused: string[] = [];
+    for (const key of Object.keys(configSchema.shape)) {
+      try {
+        loadConfig({ [key]: secret });
+      } catch (error) {
+        refused.push(key);
+        expect(JSON.stringify({ message: (error as Error).message, details: (error as { details?: unknown }).details }), key).not.toMatch(
+          /Q7pV9x|Lt8sWd/,
+        );
+      }
+    }
+    // The premise: most variables refuse it, among them the enums that once quoted it.
+    expect(refused).toEqual(expect.arrayContaining(['LLM_PROVIDER', 'EMBEDDING_PROVIDER', 'LOG_LEVEL', 'PORT']));
+  });
+
   it('applies the documented defaults when nothing is set', () => {
     const config = loadConfig({});
     expect(config.PORT).toBe(4000);

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { MnemographError } from '../errors.js';
+import type { ZodIssue } from 'zod/v3';
 import { configSchema, type Config } from './schema.js';
 
 /**
@@ -15,7 +16,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   );
   const result = configSchema.safeParse({ ...fromFile, ...fromEnv });
   if (!result.success) {
-    const problems = result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
+    const problems = result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issueMessage(issue)}`);
     throw new MnemographError('CONFIG_INVALID', `invalid configuration — ${problems.join('; ')}`, { details: { problems } });
   }
   return result.data;
@@ -40,4 +41,14 @@ function fileProblem(error: unknown): string {
   if (!(error instanceof SyntaxError)) return (error as Error).message;
   const where = / at position \d+(?: \(line \d+ column \d+\))?/.exec(error.message)?.[0] ?? '';
   return `not valid JSON${where}`;
+}
+
+/**
+ * What a value must be, never the value: a key pasted into the wrong variable (LLM_PROVIDER=sk-…)
+ * must not reach the start-up error. Zod's enum message quotes what it received; the others name
+ * only the expected and received types.
+ */
+function issueMessage(issue: ZodIssue): string {
+  if (issue.code === 'invalid_enum_value') return `must be one of ${issue.options.map((o) => `'${String(o)}'`).join(' | ')}`;
+  return issue.message;
 }
