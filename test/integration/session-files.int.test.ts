@@ -117,6 +117,16 @@ describe('the files a session changed, in its summary and the next start context
     expect(s.summaryFilesMore).toBe(0);
     expect(JSON.stringify(s)).not.toContain(TOKEN);
     expect(s.summaryCompleted).toBe('Done: the exporter retries 5 times with a 2 s backoff, and README.md and docs/retries.md say so.');
+    // GraphQL's session summary and MCP's session_status carry them.
+    const viaGql = (
+      await gql.data<{ session: any }>(
+        `query($ns: String, $s: String!) { session(namespace: $ns, sessionId: $s) { summary { filesChanged moreFilesChanged completed } } }`,
+        { ns, s: 'edits-1' },
+      )
+    ).session.summary;
+    expect(viaGql).toEqual({ filesChanged: s.summaryFiles, moreFilesChanged: 0, completed: s.summaryCompleted });
+    const status = await callTool(client, 'session_status', { session_id: 'edits-1', namespace: ns });
+    expect(status.json.summary).toMatchObject({ files_changed: s.summaryFiles, more_files_changed: 0, completed: s.summaryCompleted });
     // The summary memory says it too (recall and search find it).
     const [summary] = await services.executor.read<{ content: string }>(
       'test',
