@@ -63,6 +63,7 @@ export {
   recordEvent,
   sessionLessons,
   sessionStats,
+  sessionTagged,
   startSessionRecord,
 } from './queries/sessions.js';
 export { type TranscriptRecord } from './queries/transcripts.js';

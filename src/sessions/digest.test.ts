@@ -30,6 +30,9 @@ const session = (over: Partial<SessionRecord> = {}): SessionRecord => ({
   summaryNextSteps: null,
   summarizer: null,
   summarizedAt: null,
+  summaryFiles: [],
+  summaryFilesMore: 0,
+  summaryCompleted: null,
   continuityScore: null,
   continuityUsed: null,
   continuityRelevance: [],
@@ -72,6 +75,11 @@ describe('digests within their character budgets', () => {
     }
     // Newest prompt first: with room for one, it is the last one sent.
     expect(recoveryDigest(session(), null, now, 2_000).text).toContain('## Recent prompts\n- prompt 19');
+    // The files it changed come before its prompts; without any, no such section.
+    expect(recoveryDigest(session(), null, now, 2_000, ['src/a.ts', 'README.md']).text).toContain(
+      '## Files changed\n- src/a.ts\n- README.md\n\n## Recent prompts',
+    );
+    expect(recoveryDigest(session(), null, now, 2_000).text).not.toContain('## Files changed');
   });
 
   it('a checkpoint digest says which trigger fired it', () => {

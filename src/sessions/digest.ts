@@ -103,7 +103,8 @@ export function checkpointDigest(session: SessionRecord, reason: CheckpointReaso
 
 /**
  * What an agent needs to pick a crashed or compacted session back up: where it stood (counts,
- * last checkpoint), its summary once it has one, the latest prompts and tool results (newest
+ * last checkpoint), its summary once it has one, the files it changed (`files`, most recent
+ * first), the latest prompts and tool results (newest
  * first: the checkpoint may be older than the crash), then the last checkpoint's digest — cut
  * to `budget` characters.
  */
@@ -112,6 +113,7 @@ export function recoveryDigest(
   latest: { digest: string; updatedAt: string; trigger: string } | null,
   now: Date,
   budget: number,
+  files: readonly string[] = [],
 ): FittedText {
   const header = `# Recovering session ${session.sessionId} (${session.status})\n${session.prompts} prompts, ${session.toolResults} tool results, ${minutes(session.startedAt, now)} min; ${session.checkpoints} checkpoints${latest ? `, the last ${minutes(latest.updatedAt, now)} min ago (${latest.trigger})` : ''}`;
   const sections: DigestSection[] = [];
@@ -121,6 +123,7 @@ export function recoveryDigest(
       lines: [`learned: ${session.summaryLearned ?? ''}`, `next steps: ${session.summaryNextSteps ?? ''}`],
     });
   }
+  sections.push({ title: '## Files changed', lines: [...files] });
   sections.push({ title: '## Recent prompts', lines: [...session.recentQueries].reverse() });
   sections.push({ title: '## Recent memories and tool results', lines: [...session.recentRemembers].reverse() });
   if (latest)

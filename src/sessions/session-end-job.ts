@@ -8,6 +8,7 @@ import type { RememberService } from '../write/index.js';
 import { scoreContinuity } from './continuity.js';
 import { SESSION_SUMMARY_TAG } from './session-service.js';
 import { deterministicSummary, llmSummary, sessionText, type SessionMaterial, type SessionSummary } from './summary.js';
+import { filesText, readSessionWork, type SessionWork } from './session-work.js';
 
 /** Memories of the session the summary reads at most. */
 export const MAX_SESSION_MEMORIES = 200;
@@ -41,6 +42,8 @@ export interface SessionEndResult {
   continuityScore?: number;
   /** The summary's memory (null when it held nothing to store). */
   summaryMemoryId?: string | null;
+  /** Distinct files the session changed (listed and counted). */
+  filesChanged?: number;
   injected?: number;
   used?: number;
   feedback?: { applied: boolean; aspectsUpdated: number };
@@ -72,6 +75,8 @@ export async function runSessionEnd(deps: SessionEndDeps, jobId: string): Promis
   };
   // Summarized once: a re-run (a lost reply, a retry) stores the same summary again, which the write path finds a duplicate of.
   const summary = storedSummary(session) ?? (await summarize(deps, material));
+  // Read from the store on every run (no model): the same records give the same list.
+  const work = await readSessionWork(executor, job.namespace, job.sessionId, material.transcript);
 
   const injected = await memoryTexts(executor, job.namespace, session.injectedIds);
   const byId = new Map(injected.map((m) => [m.id, m]));
@@ -90,6 +95,7 @@ export async function runSessionEnd(deps: SessionEndDeps, jobId: string): Promis
     eventId: derivedId(SUMMARY_EVENT_BASE, JSON.stringify([job.namespace, job.sessionId])),
     actor: SESSION_END_ACTOR,
     summary,
+    work,
     continuity,
     // Recorded now or by an earlier run of this job: either way the session's feedback is in.
     feedbackApplied: true,
@@ -99,15 +105,17 @@ export async function runSessionEnd(deps: SessionEndDeps, jobId: string): Promis
       injected: ordered.length,
       used: continuity.used,
       keywordHits: session.keywordHits.length,
+      filesChanged: work.files.length + work.moreFiles,
     },
     now: new Date().toISOString(),
   });
-  const summaryMemoryId = await storeSummaryMemory(deps, session, summary);
+  const summaryMemoryId = await storeSummaryMemory(deps, session, summary, work);
   return {
     sessionId: job.sessionId,
     outcome: 'summarized',
     summarizer: summary.summarizer,
     summaryMemoryId,
+    filesChanged: work.files.length + work.moreFiles,
     continuityScore: continuity.score,
     injected: ordered.length,
     used: continuity.used,
@@ -126,13 +134,22 @@ function storedSummary(s: SessionRecord): SessionSummary | null {
   };
 }
 
-/** The summary as a memory's text: which session, then its four fields (the empty ones left out); null when all are empty. */
-export function summaryMemoryText(s: Pick<SessionRecord, 'sessionId' | 'project' | 'endedAt'>, summary: SessionSummary): string | null {
+/**
+ * The summary as a memory's text: which session, then its four fields, the files it changed and
+ * its last report (the empty ones left out); null when all are empty.
+ */
+export function summaryMemoryText(
+  s: Pick<SessionRecord, 'sessionId' | 'project' | 'endedAt'>,
+  summary: SessionSummary,
+  work: SessionWork,
+): string | null {
   const fields: Array<[string, string]> = [
     ['Request', summary.request],
     ['Investigated', summary.investigated],
     ['Learned', summary.learned],
     ['Next steps', summary.nextSteps],
+    ['Files changed', filesText(work)],
+    ["Completed (the agent's last report)", work.completed],
   ];
   const lines = fields.filter(([, v]) => v.trim()).map(([k, v]) => `${k}: ${v.trim()}`);
   if (lines.length === 0) return null;
@@ -146,8 +163,13 @@ export function summaryMemoryText(s: Pick<SessionRecord, 'sessionId' | 'project'
  * id and the session-summary tag, so recall and search find it and the next session's start
  * context leads with it.
  */
-async function storeSummaryMemory(deps: SessionEndDeps, session: SessionRecord, summary: SessionSummary): Promise<string | null> {
-  const content = summaryMemoryText(session, summary);
+async function storeSummaryMemory(
+  deps: SessionEndDeps,
+  session: SessionRecord,
+  summary: SessionSummary,
+  work: SessionWork,
+): Promise<string | null> {
+  const content = summaryMemoryText(session, summary, work);
   if (!content) return null;
   const [outcome] = await deps.writer.rememberBatch(
     [

@@ -29,7 +29,9 @@ import { checkpointWork, latestCheckpoints, writeCheckpoint, type CheckpointInpu
 import { clientEventId } from './event-ids.js';
 import { sessionTranscripts } from './transcript-reads.js';
 import { saveTranscript } from './session-transcripts.js';
-import { checkpointDigest, clipLine, fitSections, recoveryDigest, type CheckpointReason, type DigestSection } from './digest.js';
+import { checkpointDigest, clipLine, fitSections, recoveryDigest, type CheckpointReason } from './digest.js';
+import { filesLines, startSections, type ContextSection } from './start-context.js';
+import { readChangedFiles } from './session-work.js';
 
 export interface SessionSettings {
   enabled: boolean;
@@ -58,8 +60,6 @@ export interface ContextRecall {
 export const CONTEXT_LIMITS = { pinned: 20, preferences: 10, project: 20, global: 10, lessons: 5 } as const;
 /** The memory types the start context lists as preferences (the recall budget's priority types). */
 const PREFERENCE_TYPES = ['preference', 'procedural'] as const;
-/** Characters of each tool result the previous session taught, as the start context shows it. */
-const LESSON_CHARS = 300;
 /** The tag of a session's summary memory (written by the session-end job). */
 export const SESSION_SUMMARY_TAG = 'session-summary';
 /** Characters of a checkpoint's digest as stored. */
@@ -82,10 +82,7 @@ export interface StartInput {
   canReadGlobal: boolean;
 }
 
-export interface ContextSection {
-  name: 'previous' | 'pinned' | 'preferences' | 'checkpoint' | 'project' | 'global';
-  items: number;
-}
+export type { ContextSection };
 
 export interface StartResult {
   session: SessionRecord;
@@ -159,23 +156,6 @@ function storedText(text: string | null | undefined, max: number): string | null
   return line ? redactStored(line) : null;
 }
 
-/** The summary's fields as context lines (the empty ones left out). */
-function summaryLines(s: SessionRecord): string[] {
-  const fields: Array<[string, string | null]> = [
-    ['request', s.summaryRequest],
-    ['learned', s.summaryLearned],
-    ['next steps', s.summaryNextSteps],
-  ];
-  return fields.filter(([, v]) => v?.trim()).map(([k, v]) => `${k}: ${v}`);
-}
-
-function previousLabel(s: SessionRecord): string {
-  const ended = s.endedAt ? `, ended ${s.endedAt.slice(0, 10)}` : '';
-  return `session ${s.sessionId}${s.project ? ` in ${s.project}` : ''}${ended}`;
-}
-
-const memoryLine = (m: MemoryRecord) => `[${m.type}${m.pinned ? ', pinned' : ''}] ${m.content}`;
-
 /**
  * Sessions that look after themselves: a bounded context at start, prompts and tool results
  * counted as they arrive with periodic checkpoints (every N prompts or M minutes), a recovery
@@ -213,28 +193,15 @@ export class SessionService {
     // The previous session's end checkpoint says less than its summary: shown only when it is this session's own, or no summary is.
     const showCheckpoint = checkpoint && (checkpoint.sessionId === sessionId || checkpoint.sessionId !== previous?.session.sessionId);
 
-    const names: Array<ContextSection['name']> = ['previous', 'pinned', 'preferences', 'checkpoint', 'project', 'global'];
-    const sections: DigestSection[] = [
-      {
-        title: previous ? `## What the last session learned (${previousLabel(previous.session)})` : '',
-        lines: previous ? [...summaryLines(previous.session), ...lessons.map((m) => `taught: ${clipLine(m.content, LESSON_CHARS)}`)] : [],
-        ids: previous ? [...summaryLines(previous.session).map(() => ''), ...lessons.map((m) => m.id)] : [],
-      },
-      { title: '## Pinned memories and constraints', lines: pinned.map(memoryLine), ids: pinned.map((m) => m.id) },
-      { title: '## Preferences and how to work', lines: preferences.map(memoryLine), ids: preferences.map((m) => m.id) },
-      {
-        title: `## Where the last session stood (${checkpoint?.sessionId === sessionId ? 'this session' : 'previous session'})`,
-        lines: showCheckpoint
-          ? checkpoint.digest
-              .split('\n')
-              .filter((l) => l.trim() && !l.startsWith('## Checkpoint'))
-              .map((l) => l.replace(/^[-#\s]+/, ''))
-          : [],
-      },
-      { title: `## Memories of ${input.namespace}`, lines: project.map(memoryLine), ids: project.map((m) => m.id) },
-      // Another namespace's memories: shown, never recorded on this session (continuity reads its own namespace).
-      { title: `## Memories of ${globalNs ?? ''}`, lines: global.map(memoryLine) },
-    ];
+    const { names, sections } = startSections({
+      previous: previous && { session: previous.session, lessons },
+      pinned,
+      preferences,
+      checkpoint: showCheckpoint ? checkpoint : null,
+      ownCheckpoint: checkpoint?.sessionId === sessionId,
+      project: { name: input.namespace, memories: project },
+      global: { name: globalNs, memories: global },
+    });
     const fitted = fitSections(`# Context for session ${sessionId}`, sections, maxChars);
     const session = await startSessionRecord(this.executor, {
       id: randomUUID(),
@@ -354,7 +321,9 @@ export class SessionService {
     const session = await getSession(this.executor, namespace, sessionId);
     if (!session) throw new NotFoundError('session', sessionId);
     const [latest] = await latestCheckpoints(this.executor, namespace, sessionId, 1);
-    const fitted = recoveryDigest(session, latest ?? null, new Date(), limit);
+    // Read live: an open session (one that died) has no summary to carry its files yet.
+    const files = await readChangedFiles(this.executor, namespace, sessionId);
+    const fitted = recoveryDigest(session, latest ?? null, new Date(), limit, filesLines(files));
     return {
       session,
       digest: fitted.text,

@@ -21,10 +21,12 @@ interface Fake {
   server: Server;
   /** Milliseconds each answer waits. */
   delayMs: number;
+  /** The start context it answers. */
+  context: string;
 }
 
 async function fakeService(): Promise<Fake> {
-  const fake = { bodies: [], delayMs: 0 } as unknown as Fake;
+  const fake = { bodies: [], delayMs: 0, context: '# Context' } as unknown as Fake;
   fake.server = createServer((req, res) => {
     let text = '';
     req.on('data', (c) => (text += c));
@@ -32,7 +34,7 @@ async function fakeService(): Promise<Fake> {
       const body = JSON.parse(text);
       fake.bodies.push(body);
       const data = {
-        startSession: { context: '# Context', chars: 9, session: { sessionId: 'x' } },
+        startSession: { context: fake.context, chars: fake.context.length, session: { sessionId: 'x' } },
         sessionPrompt: { counted: true, memories: 0, prompt: null },
         remember: { memory: { id: 'm' }, dedup: { action: 'STORED_NEW' } },
         checkpoint: { id: 'c' },
@@ -99,6 +101,7 @@ describe('the Claude Code hook program', () => {
   afterEach(() => {
     fake.bodies.length = 0;
     fake.delayMs = 0;
+    fake.context = '# Context';
     if (data) rmSync(data, { recursive: true, force: true });
   });
   const fresh = () => (data = mkdtempSync(join(tmpdir(), 'mnemograph-cchook-data-')));
@@ -153,6 +156,25 @@ describe('the Claude Code hook program', () => {
     const sent = fake.bodies.find((b) => b.query.includes('sessionPrompt'))!;
     expect(sent.variables.p).toBe('Deploy with  then check.');
     expect(JSON.stringify(fake.bodies)).not.toContain('s3cr3t');
+  });
+
+  it("a start context ends with this machine's list of the last session's changed files, unless the service's context lists them", async () => {
+    fresh();
+    const edit = {
+      tool_name: 'Edit',
+      tool_use_id: 'toolu_edit_1',
+      tool_input: { file_path: join(project, 'src/exporter.ts'), old_string: 'RETRIES = 3', new_string: 'RETRIES = 5' },
+      tool_response: { filePath: join(project, 'src/exporter.ts') },
+    };
+    expect((await runHook([], env(), payload('PostToolUse', edit))).code).toBe(0);
+    const start = () =>
+      runHook([], env(), JSON.stringify({ hook_event_name: 'SessionStart', session_id: 'cchook-2', cwd: project, source: 'startup' }));
+    const own = JSON.parse((await start()).stdout).hookSpecificOutput.additionalContext;
+    expect(own).toContain('# Context\n\n## Files changed in the last session (cchook-1');
+    expect(own).toContain('- src/exporter.ts (edited)');
+    fake.context = '# Context\n\n## Files changed last session (session cchook-1)\n- src/exporter.ts';
+    const served = JSON.parse((await start()).stdout).hookSpecificOutput.additionalContext;
+    expect(served).toBe(fake.context);
   });
 
   it('two flushers at once send each pending entry once, oldest first; the files are owner-only', async () => {

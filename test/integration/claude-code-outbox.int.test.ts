@@ -237,15 +237,17 @@ describe('the Claude Code plugin’s outbox: a service late, then away, loses no
     expect(proxy.bodies.some((b) => b.includes('deploy key'))).toBe(true);
     for (const b of proxy.bodies) expect(b).not.toContain(SECRET);
 
-    // The next session starts with the file the last one changed.
+    // The next session starts with the file the last one changed: the service's list (from the
+    // session's summary) in place of the hook's own, listed once.
     const next = await hooks.run('SessionStart', {
       session_id: 'ccbox-session-2',
       transcript_path: join(project, 's2.jsonl'),
       source: 'startup',
     });
     const context: string = next[0]!.json.hookSpecificOutput.additionalContext;
-    expect(context).toContain('## Files changed in the last session (ccbox-session-1');
-    expect(context).toContain('src/exporter.ts (edited)');
+    expect(context).toContain('## Files changed last session (session ccbox-session-1)\n- src/exporter.ts');
+    expect(context).not.toContain('## Files changed in the last session');
+    expect(context).toContain("completed (the agent's last report): Answer 12.");
     expect(context.length).toBeLessThanOrEqual(10_000);
   }, 420_000);
 

@@ -66,6 +66,7 @@ describe('sessions that look after themselves (real Neo4j)', () => {
     expect(at('two approvals')).toBeGreaterThan(at('invoice exporter'));
     expect(r.sections.map((s: { name: string }) => s.name)).toEqual([
       'previous',
+      'files',
       'pinned',
       'preferences',
       'checkpoint',

@@ -1035,7 +1035,9 @@ function answers(event) {
 async function answer(event, data, ctx) {
   if (event === 'SessionStart') {
     const context = data?.startSession?.context ?? '';
-    const files = filesSection(lastSessionEdits(ctx.home, ctx.sessionId), 9_800 - context.length);
+    // The service lists the last summarized session's files itself; this machine's list is for when it does not.
+    const served = context.includes('\n## Files changed last session (');
+    const files = served ? '' : filesSection(lastSessionEdits(ctx.home, ctx.sessionId), 9_800 - context.length);
     const text = [context, files].filter(Boolean).join('\n\n');
     return text ? { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: text } } : null;
   }

@@ -40,6 +40,12 @@ export interface SessionRecord {
   summaryNextSteps: string | null;
   summarizer: string | null;
   summarizedAt: string | null;
+  /** The files the session changed (its file-edit memories, most recent first), as its summary lists them. */
+  summaryFiles: string[];
+  /** Files changed beyond those listed. */
+  summaryFilesMore: number;
+  /** The agent's last report of the session (its last answer), '' when none was stored. */
+  summaryCompleted: string | null;
   continuityScore: number | null;
   continuityUsed: number | null;
   continuityRelevance: number[];
@@ -53,6 +59,7 @@ export const SESSION_RETURN = (s: string) => `${s} {
   recentQueries: coalesce(${s}.recentQueries, []), recentRemembers: coalesce(${s}.recentRemembers, []),
   injectedIds: coalesce(${s}.injectedIds, []), keywordHits: coalesce(${s}.keywordHits, []), .jobId,
   .summaryRequest, .summaryInvestigated, .summaryLearned, .summaryNextSteps, .summarizer, .summarizedAt,
+  summaryFiles: coalesce(${s}.summaryFiles, []), summaryFilesMore: coalesce(${s}.summaryFilesMore, 0), .summaryCompleted,
   .continuityScore, .continuityUsed, continuityRelevance: coalesce(${s}.continuityRelevance, []), .feedbackApplied }`;
 
 /** Caps of the lists a session keeps (each list keeps its newest entries). */
@@ -164,6 +171,14 @@ WHERE m.deletedAt IS NULL AND m.supersededAt IS NULL AND m.compressedAt IS NULL
 WITH m ORDER BY m.importance DESC, m.createdAt DESC LIMIT $limit
 RETURN ${MEMORY_RETURN('m')} AS memory`;
 
+// A session's file-edit records (the agent hooks' tag), newest first; by creation only, so a re-run
+// of the session-end job reads them in the same order.
+export const SESSION_FILE_EDITS = `
+MATCH (m:Memory {namespace: $namespace, sessionId: $sessionId})
+WHERE m.deletedAt IS NULL AND $tag IN m.tags
+WITH m ORDER BY m.createdAt DESC, m.id LIMIT $limit
+RETURN m.content AS content, m.metadata AS metadata`;
+
 export const MEMORY_TEXTS = `
 UNWIND $ids AS id
 MATCH (m:Memory {id: id, namespace: $namespace})
@@ -174,6 +189,7 @@ export const SAVE_SUMMARY = `
 MATCH (s:Session {namespace: $namespace, sessionId: $sessionId})
 SET s.summaryRequest = $summary.request, s.summaryInvestigated = $summary.investigated, s.summaryLearned = $summary.learned,
     s.summaryNextSteps = $summary.nextSteps, s.summarizer = $summary.summarizer, s.summarizedAt = $now,
+    s.summaryFiles = $work.files, s.summaryFilesMore = $work.moreFiles, s.summaryCompleted = $work.completed,
     s.continuityScore = $continuity.score, s.continuityUsed = $continuity.used, s.continuityRelevance = $continuity.relevance,
     s.feedbackApplied = $feedbackApplied
 RETURN ${SESSION_RETURN('s')} AS session`;
@@ -391,6 +407,14 @@ export async function sessionLessons(executor: Executor, namespace: string, sess
   return rows.map((r) => r.memory);
 }
 
+/** A session's records tagged `tag` (its file edits), newest first: their text and metadata. */
+export async function sessionTagged(
+  executor: Executor,
+  p: { namespace: string; sessionId: string; tag: string; limit: number },
+): Promise<Array<{ content: string; metadata: string | null }>> {
+  return executor.read('sessions.file-edits', SESSION_FILE_EDITS, { ...p, limit: int(p.limit) });
+}
+
 export async function memoryTexts(
   executor: Executor,
   namespace: string,
@@ -406,6 +430,7 @@ export interface SummaryParams {
   eventId: string;
   actor: string;
   summary: { request: string; investigated: string; learned: string; nextSteps: string; summarizer: string };
+  work: { files: string[]; moreFiles: number; completed: string };
   continuity: { score: number; used: number; relevance: number[] };
   feedbackApplied: boolean;
   details: Record<string, unknown>;
@@ -418,6 +443,7 @@ export async function saveSummary(executor: Executor, p: SummaryParams): Promise
     const [row] = await tx.run<{ session: SessionRecord }>(SAVE_SUMMARY, {
       ...p,
       continuity: { ...p.continuity, used: int(p.continuity.used) },
+      work: { ...p.work, moreFiles: int(p.work.moreFiles) },
     });
     if (!row) return null;
     await recordEvents(

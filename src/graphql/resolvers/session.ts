@@ -12,6 +12,9 @@ export const Session: SessionResolvers = {
           investigated: s.summaryInvestigated ?? '',
           learned: s.summaryLearned ?? '',
           nextSteps: s.summaryNextSteps ?? '',
+          filesChanged: s.summaryFiles,
+          moreFilesChanged: s.summaryFilesMore,
+          completed: s.summaryCompleted ?? '',
           summarizer: s.summarizer ?? '',
           at: s.summarizedAt,
         }
