@@ -24,7 +24,12 @@ const post = (message: WorkerMessage, transfer: ArrayBuffer[] = []) => port.post
 
 async function load(): Promise<Model> {
   configureModelSource(settings, settings.dtype);
-  const sessionOptions = settings.threads > 0 ? { intraOpNumThreads: settings.threads, interOpNumThreads: 1 } : {};
+  // onnxruntime's pool threads spin after each run waiting for more work: on two cores that burned
+  // 34 ms of CPU per question embedded (46 against 12 ms, e5-small-v2, one text at a time) — CPU
+  // that Neo4j needs in the same recall. Without spinning a single text takes about 1 ms longer and a
+  // 64-text batch about a fifth longer (docs/speed.md).
+  const threads = settings.threads > 0 ? { intraOpNumThreads: settings.threads, interOpNumThreads: 1 } : {};
+  const sessionOptions = { ...threads, extra: { session: { intra_op: { allow_spinning: '0' }, inter_op: { allow_spinning: '0' } } } };
   const [tokenizer, model] = await Promise.all([
     AutoTokenizer.from_pretrained(settings.modelName),
     AutoModel.from_pretrained(settings.modelName, { dtype: settings.dtype, device: 'cpu', session_options: sessionOptions }),
