@@ -270,6 +270,14 @@ export async function prepareServices(services: Services): Promise<void> {
   await warmUpHotPaths(services);
 }
 
+/**
+ * What the warm-up's remember says: people, a place, tools and a decision, so the linker's every
+ * pass and the statements that write mentions, aliases and attributes run (and are planned) once.
+ */
+const WARM_UP_TEXT =
+  'Dana Whitfield decided on Monday that the Lisbon team moves its billing service from MySQL to PostgreSQL 16; ' +
+  'Omar Haddad prefers Grafana dashboards for the migration and must not touch the payments API before March.';
+
 /** How long start-up waits for the hot paths' warm-up before it says ready anyway. */
 const HOT_PATH_WARM_UP_MS = 20_000;
 
@@ -285,7 +293,13 @@ async function warmUpHotPaths(services: Services): Promise<void> {
   const work = (async () => {
     await services.recall.warmUp(namespace);
     const [outcome] = await services.remember.rememberBatch(
-      [{ content: `Start-up warm-up of the write path (rolled back, never stored): ${randomUUID()}`, namespace }],
+      [
+        {
+          content: `Start-up warm-up of the write path (rolled back, never stored, ${randomUUID()}): ${WARM_UP_TEXT}`,
+          namespace,
+          sessionId: 'warm-up',
+        },
+      ],
       { rollBack: true },
     );
     if (outcome?.error) throw outcome.error;
