@@ -75,8 +75,9 @@ export async function runSessionEnd(deps: SessionEndDeps, jobId: string): Promis
   };
   // Summarized once: a re-run (a lost reply, a retry) stores the same summary again, which the write path finds a duplicate of.
   const summary = storedSummary(session) ?? (await summarize(deps, material));
-  // Read from the store on every run (no model): the same records give the same list.
-  const work = await readSessionWork(executor, job.namespace, job.sessionId, material.transcript);
+  // Read from the store (no model) once, like the summary: a re-run after late edit records, a
+  // forgotten one or an expired checkpoint keeps what was saved, so it stores the same summary again.
+  const work = storedWork(session) ?? (await readSessionWork(executor, job.namespace, job.sessionId, material.transcript));
 
   const injected = await memoryTexts(executor, job.namespace, session.injectedIds);
   const byId = new Map(injected.map((m) => [m.id, m]));
@@ -132,6 +133,11 @@ function storedSummary(s: SessionRecord): SessionSummary | null {
     nextSteps: s.summaryNextSteps ?? '',
     summarizer: s.summarizer ?? 'deterministic',
   };
+}
+
+function storedWork(s: SessionRecord): SessionWork | null {
+  if (!s.summarizedAt) return null;
+  return { files: s.summaryFiles, moreFiles: s.summaryFilesMore, completed: s.summaryCompleted ?? '' };
 }
 
 /**

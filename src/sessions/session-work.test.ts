@@ -49,6 +49,8 @@ describe("a session's work from its records", () => {
     // A turn-end checkpoint's digest: a heading, the files line, then the turn's tail.
     expect(lastAnswer('## At the end of a turn\nFiles changed: a.ts\n\nUser: go\nAssistant: Renamed the flag.')).toBe('Renamed the flag.');
     expect(lastAnswer('## Checkpoint — periodic\n### Recent prompts\n- fix it')).toBe('');
+    // An answer with headings of its own keeps them.
+    expect(lastAnswer('User: fix it\nAssistant: Done.\n\n## Summary\n- retries 5')).toBe('Done. ## Summary - retries 5');
     expect(lastAnswer(null)).toBe('');
     expect(lastAnswer(`Assistant: stored the key ${TOKEN}`)).not.toContain(TOKEN);
     expect(lastAnswer(`Assistant: ${'word '.repeat(200)}`).length).toBeLessThanOrEqual(400);

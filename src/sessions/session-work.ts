@@ -84,7 +84,8 @@ export function lastAnswer(text: string | null | undefined): string {
     if (turn) {
       close();
       current = { role: turn[1]!, lines: [line.slice(turn[0].length)] };
-    } else if (line.startsWith('## ')) {
+    } else if (line.startsWith('## ') && current?.role !== 'Assistant') {
+      // A digest's own heading (before its turns); inside an answer, a heading is the answer's.
       close();
       current = null;
     } else current?.lines.push(line);

@@ -158,7 +158,7 @@ describe('the Claude Code hook program', () => {
     expect(JSON.stringify(fake.bodies)).not.toContain('s3cr3t');
   });
 
-  it("a start context ends with this machine's list of the last session's changed files, unless the service's context lists them", async () => {
+  it("a start context ends with this machine's list of the last session's changed files, unless the service's context lists that session's", async () => {
     fresh();
     const edit = {
       tool_name: 'Edit',
@@ -175,6 +175,11 @@ describe('the Claude Code hook program', () => {
     fake.context = '# Context\n\n## Files changed last session (session cchook-1)\n- src/exporter.ts';
     const served = JSON.parse((await start()).stdout).hookSpecificOutput.additionalContext;
     expect(served).toBe(fake.context);
+    // The service's list is an older session's (cchook-1's end job not run yet): this machine's follows it.
+    fake.context = '# Context\n\n## Files changed last session (session cchook-0)\n- README.md';
+    const older = JSON.parse((await start()).stdout).hookSpecificOutput.additionalContext;
+    expect(older).toContain('(session cchook-0)\n- README.md');
+    expect(older).toContain('## Files changed in the last session (cchook-1');
   });
 
   it('two flushers at once send each pending entry once, oldest first; the files are owner-only', async () => {

@@ -136,6 +136,24 @@ describe('the files a session changed, in its summary and the next start context
     expect(summary!.content).toContain(`Files changed: docs/retries.md, src/exporter.ts, ${s.summaryFiles[2]}, README.md`);
     expect(summary!.content).toContain("Completed (the agent's last report): Done: the exporter retries 5 times");
 
+    // A re-run of the job (a lost reply) after a late edit record: the same summary, stored once.
+    const job = (
+      await services.executor.read<{ id: string }>(
+        'test',
+        `MATCH (j:Job {namespace: $ns, kind: 'session_end', sessionId: 'edits-1'}) RETURN j.id AS id`,
+        { ns },
+      )
+    )[0]!;
+    await edit('edits-1', 'src/late.ts', 'edited', 'export const LATE = true;');
+    await runJob(job.id);
+    expect((await services.sessions.get(ns, 'edits-1'))!.summaryFiles).toEqual(s.summaryFiles);
+    const summaries = await services.executor.read<{ n: number }>(
+      'test',
+      `MATCH (m:Memory {namespace: $ns, sessionId: 'edits-1'}) WHERE 'session-summary' IN m.tags AND m.deletedAt IS NULL RETURN count(m) AS n`,
+      { ns },
+    );
+    expect(Number(summaries[0]!.n)).toBe(1);
+
     const next = await start('edits-2', 4_000);
     const at = next.context.indexOf(`${FILES_TITLE} (session edits-1)`);
     expect(at).toBeGreaterThan(next.context.indexOf('## What the last session learned (session edits-1'));

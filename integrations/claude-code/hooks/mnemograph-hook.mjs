@@ -1035,9 +1035,12 @@ function answers(event) {
 async function answer(event, data, ctx) {
   if (event === 'SessionStart') {
     const context = data?.startSession?.context ?? '';
-    // The service lists the last summarized session's files itself; this machine's list is for when it does not.
-    const served = context.includes('\n## Files changed last session (');
-    const files = served ? '' : filesSection(lastSessionEdits(ctx.home, ctx.sessionId), 9_800 - context.length);
+    // The service lists the last summarized session's files itself; this machine's list of the last
+    // session it saw is added when the service's is not that session's (not summarized yet: its end
+    // job pending, or it died and the idle sweep has not run; or the service away).
+    const edits = lastSessionEdits(ctx.home, ctx.sessionId);
+    const served = edits !== null && context.includes(`\n## Files changed last session (session ${edits.sessionId})`);
+    const files = served ? '' : filesSection(edits, 9_800 - context.length);
     const text = [context, files].filter(Boolean).join('\n\n');
     return text ? { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: text } } : null;
   }

@@ -48,7 +48,7 @@ RETURN ${RECALL_FIELDS},
 export const RECALL_CONTEXT = `
 UNWIND $ids AS id
 MATCH (a:Memory {id: id})
-WHERE a.sessionId IS NOT NULL AND a.timelineKey IS NOT NULL
+WHERE a.namespace = $namespace AND a.sessionId IS NOT NULL AND a.timelineKey IS NOT NULL
 ${sessionWindow('a', 'm')}
 WITH m, collect(id) AS anchors
 OPTIONAL CALL (m) {

@@ -6,7 +6,7 @@ import type { Executor } from '../executor.js';
  * nothing) and the mean length of its memories' content (over the first `$sample` by creation, for
  * BM25's length normalization); and, for the keyword re-scoring, how many of its memories hold
  * each query term (per term one full-text query confined to the namespace, its hits counted up to
- * `$cap`). Nothing here reads another namespace's data (recall/stages/store-fusion.ts,
+ * `$cap`). Nothing here reads another namespace's data (recall/stages/store-size.ts,
  * recall/stages/keyword-rescore.ts).
  */
 

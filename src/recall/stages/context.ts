@@ -127,7 +127,7 @@ export function applyContextBoost(
 }
 
 /** Ids the context stage needs loaded: neighbours of anchors that no leg returned. */
-export function contextNewcomerIds(ranked: readonly RankedCandidate[], neighbours: ReadonlyArray<{ memoryId: string }>): string[] {
+function contextNewcomerIds(ranked: readonly RankedCandidate[], neighbours: ReadonlyArray<{ memoryId: string }>): string[] {
   const present = new Set(ranked.map((r) => r.candidate.memoryId));
   return [...new Set(neighbours.map((n) => n.memoryId).filter((id) => !present.has(id)))];
 }

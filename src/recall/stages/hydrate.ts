@@ -46,12 +46,12 @@ export async function hydrate(run: HydrationRun, ids: string[]): Promise<Map<str
     const rows = await recallCandidateRows(run.executor, ids, { ...options, maxDuplicates: MAX_DUPLICATES_PER_MEMORY });
     return new Map(rows.map((row) => [row.record.id, loaded(row, row.duplicates)]));
   } catch (error) {
-    run.logger.warn({ error }, 'recall candidates with their neighbours unavailable; loading the candidates alone');
+    run.logger.warn({ error }, 'recall candidates with their near-duplicates unavailable; loading the candidates alone');
     return loadRecallMemories(run.executor, ids, options);
   }
 }
 
-/** The memories alone (no neighbours, no near-duplicates). */
+/** The memories alone (no near-duplicates). */
 export async function loadRecallMemories(executor: Executor, ids: string[], options: LoadOptions): Promise<Map<string, LoadedMemory>> {
   if (ids.length === 0) return new Map();
   const rows = await recallMemoryRows(executor, ids, options);
