@@ -111,8 +111,6 @@ export const GROUPS: readonly Group[] = [
       'EMBEDDING_QUANTIZED',
       'EMBEDDING_BASE_URL',
       'EMBEDDING_API_KEY',
-      'EMBEDDING_TIMEOUT_MS',
-      'EMBEDDING_QUERY_TIMEOUT_MS',
     ],
   },
   {

@@ -206,8 +206,6 @@ function configuredEmbedder(config: Config): Embedder {
     baseUrl: config.EMBEDDING_BASE_URL ?? config.OPENAI_BASE_URL,
     apiKey: config.EMBEDDING_API_KEY ?? config.OPENAI_API_KEY,
     batchSize: config.EMBEDDING_BATCH_SIZE,
-    timeoutMs: config.EMBEDDING_TIMEOUT_MS,
-    queryTimeoutMs: config.EMBEDDING_QUERY_TIMEOUT_MS,
     tokenizerDir: config.EMBEDDING_MODEL_DIR ?? (existsSync(PROVISIONED_MODEL_DIR) ? PROVISIONED_MODEL_DIR : undefined),
   });
 }

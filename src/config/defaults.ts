@@ -16,9 +16,6 @@ export const DEFAULT_EMBEDDING_MODEL = 'Xenova/e5-small-v2';
 export const DEFAULT_EMBEDDING_BATCH_SIZE = 32;
 /** onnxruntime intra-op threads for the embedding model; 0 = one per physical core. */
 export const DEFAULT_EMBEDDING_THREADS = 0;
-/** An embedding provider's deadlines: one request of stored texts (retries included), and recall's question. */
-export const DEFAULT_EMBEDDING_TIMEOUT_MS = 30 * 1000;
-export const DEFAULT_EMBEDDING_QUERY_TIMEOUT_MS = 2 * 1000;
 
 export const DEFAULT_MAX_CONTENT_CHARS = 50_000;
 export const DEFAULT_MAX_BATCH_SIZE = 500;

@@ -89,14 +89,6 @@ export const configSchema = z.object({
     .min(1)
     .optional()
     .describe('Key of the embeddings server; unset: OPENAI_API_KEY. A secret: never logged, stored or reported.'),
-  EMBEDDING_TIMEOUT_MS: int(1_000, 300_000)
-    .default(d.DEFAULT_EMBEDDING_TIMEOUT_MS)
-    .describe(
-      "Time one request to the embeddings server may take, its retries (429 after Retry-After, 5xx) included: the write path's and the tracker's.",
-    ),
-  EMBEDDING_QUERY_TIMEOUT_MS: int(100, 60_000)
-    .default(d.DEFAULT_EMBEDDING_QUERY_TIMEOUT_MS)
-    .describe("Time the embeddings server may take for recall's question; past it recall answers from its keyword legs alone."),
   EMBEDDING_MODEL: z
     .string()
     .default(d.DEFAULT_EMBEDDING_MODEL)

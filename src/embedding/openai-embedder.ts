@@ -18,6 +18,10 @@ const DIMENSION_PROBE = 'dimension probe';
 /** Characters per token when no local tokenizer is at hand (OpenAI's rule of thumb for English). */
 const CHARS_PER_TOKEN = 4;
 
+/** A provider's deadlines, as a hosted embeddings API needs them (not settings: nobody tunes them). */
+const TIMEOUT_MS = 30_000;
+const QUERY_TIMEOUT_MS = 2_000;
+
 export interface OpenAiEmbedderOptions {
   /** EMBEDDING_MODEL: the provider's model name (text-embedding-3-small, nomic-embed-text, …). */
   model: string;
@@ -27,10 +31,10 @@ export interface OpenAiEmbedderOptions {
   apiKey?: string | undefined;
   /** Texts per request. */
   batchSize: number;
-  /** Deadline of one request of stored texts (write path, tracker), its retries included. */
-  timeoutMs: number;
-  /** Deadline of recall's question: past it recall goes on with its keyword legs. */
-  queryTimeoutMs: number;
+  /** Deadline of one request of stored texts (write path, tracker), its retries included; default 30 s. */
+  timeoutMs?: number;
+  /** Deadline of recall's question: past it recall goes on with its keyword legs; default 2 s. */
+  queryTimeoutMs?: number;
   /** Models root holding MiniLM's tokenizer, which counts tokens for recall's budget; without it, an estimate. */
   tokenizerDir?: string | undefined;
   logger?: { info(obj: object, msg?: string): void };
@@ -94,7 +98,7 @@ export class OpenAiEmbedder implements Embedder {
   private async doLoad(): Promise<void> {
     const started = performance.now();
     this.tokenizer ??= await localTokenizer(this.options.tokenizerDir);
-    if (this.dims === 0) await this.request([DIMENSION_PROBE], this.options.timeoutMs);
+    if (this.dims === 0) await this.request([DIMENSION_PROBE], this.options.timeoutMs ?? TIMEOUT_MS);
     this.options.logger?.info(
       { modelId: this.modelId, dimensions: this.dims, loadMs: Math.round(performance.now() - started) },
       'embedding provider answered',
@@ -103,8 +107,9 @@ export class OpenAiEmbedder implements Embedder {
 
   async embed(texts: readonly string[], purpose: EmbedPurpose = 'passage'): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
-    if (purpose === 'query') return this.queryVectors.embed(texts, (missing) => this.run(missing, 'query', this.options.queryTimeoutMs));
-    return this.run(texts, purpose, this.options.timeoutMs);
+    if (purpose === 'query')
+      return this.queryVectors.embed(texts, (missing) => this.run(missing, 'query', this.options.queryTimeoutMs ?? QUERY_TIMEOUT_MS));
+    return this.run(texts, purpose, this.options.timeoutMs ?? TIMEOUT_MS);
   }
 
   async embedOne(text: string, purpose: EmbedPurpose = 'passage'): Promise<Float32Array> {

@@ -27,6 +27,8 @@ import { parseExpiry } from '../text/expiry.js';
 import { clipLine } from '../sessions/digest.js';
 import { deterministicSummary } from '../sessions/summary.js';
 import { scoreContinuity } from '../sessions/continuity.js';
+import { editedPath, lastAnswer } from '../sessions/session-work.js';
+import { termCounts } from '../recall/stages/keyword-rescore.js';
 import { LINEAR_TIME_BUDGET_MS, timeMs } from '../../test/support/linear-time.js';
 
 const N = DEFAULT_MAX_CONTENT_CHARS;
@@ -233,6 +235,11 @@ const STAGES: Record<string, (text: string) => unknown> = {
   },
   sessionSummary: (t) => deterministicSummary({ transcript: t, prompts: [t.slice(0, 300)], memories: [t] }),
   continuity: (t) => scoreContinuity([{ id: 'm', content: t }], t, []),
+  // A session's work (session-work.ts): the agent's last answer of a transcript, a file edit's path.
+  lastAnswer: (t) => lastAnswer(`User: ${t}\nAssistant: ${t}\n[used ${t}`),
+  editedPath: (t) => editedPath({ metadata: null, content: `File changed: ${t}` }),
+  // Recall's keyword re-scoring with the namespace's own statistics (its word pattern and stemmer).
+  keywordTerms: termCounts,
   entities: extractEntities,
   attributes: (t) => extractAttributes(t, extractEntities(t)),
   decision: isDecisionContent,

@@ -10,6 +10,8 @@ import { MnemographError } from '../../src/errors.js';
 import { startNeo4j, stopNeo4j } from '../../scripts/neo4j-server.mjs';
 import { startFakeEmbeddings, type FakeEmbeddings } from '../support/fake-embeddings.js';
 import { testEmbedder } from '../support/services.js';
+import { createEmbedder } from '../../src/embedding/index.js';
+import { PROVISIONED_MODEL_DIR } from '../../src/app.js';
 
 // EMBEDDING_PROVIDER=openai against a fake 1,536-dimension server (issue 40 item 5): the store is
 // migrated (its vector index rebuilt at 1,536), re-embedded by the tracker and recalled; then back
@@ -55,15 +57,19 @@ describe('embeddings from an OpenAI-compatible provider, and back to the local m
     return s;
   };
   const local = () => services({}, { embedder: testEmbedder() });
-  const provider = (env: Record<string, string> = {}) =>
-    services({
-      EMBEDDING_PROVIDER: 'openai',
-      EMBEDDING_MODEL: MODEL,
-      EMBEDDING_BASE_URL: fake.url,
-      EMBEDDING_API_KEY: fake.apiKey,
-      EMBEDDING_QUERY_TIMEOUT_MS: '500',
-      ...env,
+  // The service's own openai embedder, with recall's deadline at 500 ms instead of 2 s (passed in
+  // code: a deadline is not a setting) so the slow case below takes a fraction of a second.
+  const provider = (env: Record<string, string> = {}) => {
+    const apiKey = env.EMBEDDING_API_KEY ?? fake.apiKey;
+    const embedder = createEmbedder({
+      ...{ provider: 'openai', model: MODEL, baseUrl: fake.url, apiKey, batchSize: 32, queryTimeoutMs: 500 },
+      tokenizerDir: PROVISIONED_MODEL_DIR,
     });
+    return services(
+      { EMBEDDING_PROVIDER: 'openai', EMBEDDING_MODEL: MODEL, EMBEDDING_BASE_URL: fake.url, EMBEDDING_API_KEY: apiKey },
+      { embedder },
+    );
+  };
   const vectorOnly = async (s: Services, query: string) => {
     const { items } = await s.recall.recall({
       query,
@@ -151,7 +157,7 @@ describe('embeddings from an OpenAI-compatible provider, and back to the local m
     await prepareServices(openai);
     expect(await vectorIndexDimensions(openai.executor)).toBe(1_536);
 
-    // Slower than EMBEDDING_QUERY_TIMEOUT_MS (500 ms): recall answers from the keyword legs.
+    // Slower than recall's deadline (500 ms here): recall answers from the keyword legs.
     fake.enqueue({ text: '', delayMs: 5_000 });
     let started = performance.now();
     const slow = await openai.recall.recall({
