@@ -3,7 +3,7 @@
  * characters. Quadratic regexes took 2–13 s on such inputs; linear code takes milliseconds, so a
  * generous per-stage budget tells them apart even on a loaded machine.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 
 import { DEFAULT_MAX_CONTENT_CHARS } from '../config/defaults.js';
 import { parseLlmJson } from '../llm/parse-json.js';
@@ -260,6 +260,10 @@ const STAGES: Record<string, (text: string) => unknown> = {
 };
 
 describe(`text stages run in linear time on ${N}-character adversarial inputs`, () => {
+  // Each stage runs synchronously for seconds; together they ran ~80 s on CI without a macrotask
+  // turn, past the 60 s in which a vitest worker must read its runner's replies. Yield between them.
+  afterEach(() => new Promise<void>((resolve) => setImmediate(resolve)));
+
   const inputs = adversarialInputs();
 
   it('generates inputs of MAX_CONTENT_CHARS', () => {
