@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startFakeOllama, type FakeOllama } from '../../test/support/fake-ollama.js';
 import { startFakeOpenAi, type FakeOpenAi } from '../../test/support/fake-openai.js';
 import { createLlmProvider } from './create-provider.js';
@@ -47,14 +47,50 @@ describe('the provider chain (LLM_PROVIDER=ollama,openai)', () => {
     ollama = await startFakeOllama(); // afterEach closes something
   });
 
-  it('a 5xx or a timeout of the first provider moves on, inside the one deadline', async () => {
-    ollama.enqueue({ status: 500, error: 'llama runner process has terminated' }, { text: '{}', delayMs: 5_000 });
-    openai.enqueue('{"ok":true}', '{"ok":true}');
+  it('a 5xx of the first provider moves on, inside the one deadline', async () => {
+    ollama.enqueue({ status: 500, error: 'llama runner process has terminated' });
+    openai.enqueue('{"ok":true}');
     await expect(chain.generate('p', { timeoutMs: 2_000, format: SCHEMA })).resolves.toBe('{"ok":true}');
+    expect(chain.model).toBe('openai:gpt-4o-mini');
+    expect(ollama.requests).toHaveLength(1);
+  });
+
+  it('a first provider that hangs takes one call its deadline; it is then asked last for a minute, then first again', async () => {
+    ollama.respond(() => ({ text: '{}', delayMs: 5_000 })); // hangs whenever it is asked
     const started = Date.now();
-    // Ollama takes the whole deadline: nothing is left for OpenAI, and the call ends on time.
+    // The first call: Ollama takes the whole deadline, nothing is left for OpenAI, and the call ends on time.
     await expect(chain.generate('p', { timeoutMs: 300, format: SCHEMA })).rejects.toThrow(/timed out/);
     expect(Date.now() - started).toBeLessThan(2_000);
+    expect(openai.requests).toHaveLength(0);
+
+    // The job's retry: OpenAI is asked first while Ollama rests, and Ollama is not asked at all.
+    openai.enqueue('{"ok":true}', '{"ok":true}');
+    await expect(chain.generate('p', { timeoutMs: 300, format: SCHEMA })).resolves.toBe('{"ok":true}');
+    await expect(chain.generate('p', { timeoutMs: 300, format: SCHEMA })).resolves.toBe('{"ok":true}');
+    expect(chain.model).toBe('openai:gpt-4o-mini');
+    expect(ollama.requests).toHaveLength(1);
+
+    // A minute later Ollama, answering again, is asked first.
+    ollama.enqueue('{"ok":false}');
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + 61_000);
+      await expect(chain.generate('p', { timeoutMs: 2_000, format: SCHEMA })).resolves.toBe('{"ok":false}');
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(chain.model).toBe('qwen3:4b');
+    expect(openai.requests).toHaveLength(2);
+  });
+
+  it("when every provider rests, each is still asked, in the chain's order", async () => {
+    ollama.enqueue({ status: 503, error: 'server busy' });
+    openai.enqueue({ text: '{}', delayMs: 5_000 });
+    await expect(chain.generate('p', { timeoutMs: 500, format: SCHEMA })).rejects.toThrow(/timed out/);
+    ollama.enqueue('{"ok":true}');
+    await expect(chain.generate('p', { timeoutMs: 2_000, format: SCHEMA })).resolves.toBe('{"ok":true}');
+    expect(chain.model).toBe('qwen3:4b');
+    expect(ollama.requests).toHaveLength(2);
     expect(openai.requests).toHaveLength(1);
   });
 

@@ -6,15 +6,23 @@ export interface NamedProvider {
   provider: LlmProvider;
 }
 
+/** How long a provider found unavailable is asked last: the chain's calls go to the next one meanwhile. */
+const PROVIDER_REST_MS = 60_000;
+
 /**
  * LLM_PROVIDER=ollama,openai: each provider in turn while the one before is unavailable (it could
  * not be reached, answered 5xx, or ran out of time), within the one deadline of the call. A
  * provider that answered — a refusal, a bad request, a wrong key, output that is not the JSON
  * asked for — is final: the next one is not asked to do better. `model` names the provider and
  * model that answered the last call (the job's usage and audit records read it after the call).
+ *
+ * A provider found unavailable rests for PROVIDER_REST_MS: calls meanwhile ask it last. Without
+ * the rest, a first provider that hangs would take every call's whole deadline and the next one
+ * would never be asked; with it, one call pays the wait and the job's retry goes to the next.
  */
 export class FallbackProvider implements LlmProvider {
   private answered: NamedProvider;
+  private readonly restingUntil = new Map<NamedProvider, number>();
 
   constructor(private readonly chain: readonly NamedProvider[]) {
     if (chain.length === 0) throw new Error('FallbackProvider needs at least one provider');
@@ -28,23 +36,33 @@ export class FallbackProvider implements LlmProvider {
   async generate(prompt: string, options: GenerateOptions): Promise<string> {
     const deadline = Date.now() + options.timeoutMs;
     let last: unknown;
-    for (const entry of this.chain) {
+    for (const entry of this.inTurn()) {
       const timeoutMs = deadline - Date.now();
       if (timeoutMs <= 0) break;
       try {
         const text = await entry.provider.generate(prompt, { ...options, timeoutMs });
         this.answered = entry;
+        this.restingUntil.delete(entry);
         return text;
       } catch (error) {
         if (!unavailable(error)) {
           this.answered = entry;
+          this.restingUntil.delete(entry);
           throw error;
         }
+        this.restingUntil.set(entry, Date.now() + PROVIDER_REST_MS);
         last = error;
       }
     }
     if (last instanceof LlmError) throw last;
     throw new LlmTimeoutError(options.timeoutMs, this.chain.map(label).join(', '));
+  }
+
+  /** The chain in its order, the providers resting after an unavailability last (in their order). */
+  private inTurn(): NamedProvider[] {
+    const now = Date.now();
+    const resting = (entry: NamedProvider) => (this.restingUntil.get(entry) ?? 0) > now;
+    return [...this.chain.filter((entry) => !resting(entry)), ...this.chain.filter(resting)];
   }
 
   /** Whether some provider of the chain could answer now. */

@@ -12,6 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../../src/app.js';
 import { extraction, memoryTextOf, query, stageOf } from '../support/deep-path.js';
 import { startFakeAnthropic } from '../support/fake-anthropic.js';
+import { startFakeOllama } from '../support/fake-ollama.js';
 import { requestSchema as schemaOf, type FakeApiRequest, type FakeApiReply, type FakeModelApi } from '../support/fake-model-api.js';
 import { startFakeOpenAi } from '../support/fake-openai.js';
 import { forkService, type ServiceChild } from '../support/processes.js';
@@ -256,4 +257,58 @@ describe('the deep path on hosted model APIs, in a service process of its own', 
       service = undefined;
     });
   }
+
+  it('LLM_PROVIDER=ollama,openai with Ollama hanging: one attempt waits out its deadline, its retry and every call after go to OpenAI', async () => {
+    namespace = uniqueNamespace('providers');
+    const ollama = await startFakeOllama({ models: ['qwen3:4b'], script: () => ({ text: '{}', delayMs: 120_000 }) });
+    fake = await startFakeOpenAi();
+    fake.respond(answer);
+    try {
+      service = await forkService({
+        ...TEST_NEO4J_ENV,
+        LLM_PROVIDER: 'ollama,openai',
+        OLLAMA_HOST: ollama.url,
+        OLLAMA_MODEL: 'qwen3:4b',
+        OPENAI_BASE_URL: fake.url,
+        OPENAI_API_KEY: fake.apiKey,
+        LLM_MODEL: 'gpt-4o-mini',
+        EXTRACTION_TIMEOUT_MS: '5000',
+        EMBEDDING_MODEL_DIR: MODEL_DIR,
+        PORT: '0',
+        SERVICE_PROCESS_WORKER_NAMESPACES: namespace,
+        WORKER_POLL_MS: '100',
+        WORKER_RETRY_BASE_MS: '0',
+      });
+      const content = Object.keys(MEMORIES)[0]!;
+      const response = await fetch(service.url!, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          query: 'mutation R($input: RememberInput!) { remember(input: $input) { memory { id } } }',
+          variables: { input: { content, namespace } },
+        }),
+      });
+      expect(((await response.json()) as { errors?: unknown }).errors).toBeUndefined();
+      const jobs = await waitFor(
+        'every job to finish',
+        async () => {
+          const rows = await query<JobRow>(services, JOBS, { namespace });
+          return rows.length > 0 && rows.every((j) => j.status === 'completed' || j.status === 'dead') ? rows : null;
+        },
+        60_000,
+      );
+      expect(
+        jobs.filter((j) => j.status !== 'completed'),
+        JSON.stringify(jobs),
+      ).toEqual([]);
+      // Before the rest: Ollama took every attempt's whole deadline, and the job went dead after its attempts.
+      const extract = jobs.find((j) => j.kind === 'extract')!;
+      expect(extract.attempts).toBe(2);
+      expect(extract.llmModel).toBe('openai:gpt-4o-mini');
+      expect(ollama.requests).toHaveLength(1);
+      expect(fake.requests.length).toBeGreaterThanOrEqual(1);
+    } finally {
+      await ollama.close();
+    }
+  });
 });
