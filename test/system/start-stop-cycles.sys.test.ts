@@ -315,7 +315,8 @@ describe('npm start stopped by signals, with neo4j:stop beside it', () => {
         }
         // Mostly SIGTERM; sometimes SIGINT or SIGHUP, and sometimes the signal twice or thrice.
         const r = rand();
-        const signal = r < 0.7 ? 'SIGTERM' : r < 0.85 ? 'SIGINT' : 'SIGHUP';
+        // To npm alone, SIGTERM or SIGINT: the two npm passes on to its script (a SIGHUP it does not).
+        const signal = r < 0.7 ? 'SIGTERM' : r < 0.85 || point === 'npm-only' ? 'SIGINT' : 'SIGHUP';
         const times = rand() < 0.25 ? 2 + Math.floor(rand() * 2) : 1;
         for (let i = 0; i < times; i++) {
           if (groupAlive(pgid)) process.kill(point === 'npm-only' ? pgid : -pgid, signal);
