@@ -204,6 +204,9 @@ describe('deep path end to end: worker → fake Ollama → Neo4j (controlled-wri
             }),
       decide: () => JSON.stringify({ action: 'ADD', confidence: 0.9, reason: 'new' }),
       hints: () => '{"questions":[]}',
+      // The first test's classification jobs may still be queued: unanswered, each failure would
+      // back the worker off (1 s doubling) and leave this test's extraction waiting past its time.
+      classify: (r) => JSON.stringify(answerBySchema(r.format)),
     });
     const garbage = await services.remember.remember({ content: GARBAGE });
     const partial = await services.remember.remember({ content: PARTIAL });

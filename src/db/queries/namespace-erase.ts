@@ -14,9 +14,11 @@ export interface EraseStep {
   cypher: string;
 }
 
+// A batch that meets a deadlock (the worker writing the namespace meanwhile) is retried by Neo4j
+// itself, with growing waits, for up to 10 s, instead of failing the whole erase as UNAVAILABLE.
 const batched = (match: string) => `
 ${match}
-CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF $batchSize ROWS
+CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF $batchSize ROWS ON ERROR RETRY FOR 10 SECONDS THEN FAIL
 RETURN count(*) AS deleted`;
 
 // Labels come from this fixed list, never from input. Nodes found through their memory or entity
