@@ -41,13 +41,11 @@ export class FallbackProvider implements LlmProvider {
       if (timeoutMs <= 0) break;
       try {
         const text = await entry.provider.generate(prompt, { ...options, timeoutMs });
-        this.answered = entry;
-        this.restingUntil.delete(entry);
+        this.answeredBy(entry);
         return text;
       } catch (error) {
         if (!unavailable(error)) {
-          this.answered = entry;
-          this.restingUntil.delete(entry);
+          this.answeredBy(entry);
           throw error;
         }
         this.restingUntil.set(entry, Date.now() + PROVIDER_REST_MS);
@@ -56,6 +54,12 @@ export class FallbackProvider implements LlmProvider {
     }
     if (last instanceof LlmError) throw last;
     throw new LlmTimeoutError(options.timeoutMs, this.chain.map(label).join(', '));
+  }
+
+  /** A provider that answered (with a result or a refusal) is the one recorded, and rests no more. */
+  private answeredBy(entry: NamedProvider): void {
+    this.answered = entry;
+    this.restingUntil.delete(entry);
   }
 
   /** The chain in its order, the providers resting after an unavailability last (in their order). */
